@@ -1,0 +1,139 @@
+# medley — the MeDLey compiler and its two runtimes.
+#
+#   make                 build everything into build/
+#   make check           every test; ends with "N passed, N failed"
+#   make demo            set-up on a fresh machine, then the Monte Carlo example
+#   make install PREFIX=dir
+#   make check SANITIZE=1   the same suite under ASan+UBSan
+#
+# Sources are picked up by directory, so adding a file needs no edit here.
+
+PREFIX  ?= /usr/local
+CC      ?= cc
+BUILD   := build
+VERSION := 0.1.0
+
+WARN    := -Wall -Wextra -Werror
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -D_GNU_SOURCE $(WARN) -MMD -MP
+ifeq ($(SANITIZE),1)
+  CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+  LDFLAGS += -fsanitize=address,undefined
+endif
+
+MPI_CFLAGS := $(shell pkg-config --cflags mpich 2>/dev/null)
+MPI_LIBS   := $(shell pkg-config --libs mpich 2>/dev/null)
+
+# ---------------------------------------------------------------- compiler
+GRAMMAR_C   := $(BUILD)/grammar/parser.tab.c $(BUILD)/grammar/lexer.c
+COMPILER_SRC := $(wildcard medley/*.c codegen/*.c grammar/*.c)
+COMPILER_OBJ := $(COMPILER_SRC:%.c=$(BUILD)/%.o) $(GRAMMAR_C:.c=.o)
+MEDLEYC      := $(BUILD)/bin/medleyc
+
+$(BUILD)/grammar/parser.tab.c $(BUILD)/grammar/parser.tab.h: grammar/parser.y
+	@mkdir -p $(@D)
+	bison -Wall -Werror --defines=$(BUILD)/grammar/parser.tab.h -o $(BUILD)/grammar/parser.tab.c $<
+
+$(BUILD)/grammar/lexer.c $(BUILD)/grammar/lexer.h: grammar/lexer.l
+	@mkdir -p $(@D)
+	flex --header-file=$(BUILD)/grammar/lexer.h -o $(BUILD)/grammar/lexer.c $<
+
+# flex and bison output is not warning-clean under -Wextra; it is not ours.
+$(BUILD)/grammar/%.o: $(BUILD)/grammar/%.c $(BUILD)/grammar/parser.tab.h $(BUILD)/grammar/lexer.h
+	$(CC) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -Wno-unused-parameter -Igrammar -Imedley -I$(BUILD)/grammar -c $< -o $@
+
+$(BUILD)/grammar/%.o: grammar/%.c $(BUILD)/grammar/parser.tab.h $(BUILD)/grammar/lexer.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Igrammar -Imedley -I$(BUILD)/grammar -c $< -o $@
+
+$(BUILD)/medley/%.o $(BUILD)/codegen/%.o: CPPFLAGS += -Imedley -Igrammar -Icodegen -Iinclude -I$(BUILD)/grammar -DMEDLEY_VERSION='"$(VERSION)"'
+$(BUILD)/medley/%.o: medley/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+$(BUILD)/codegen/%.o: codegen/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(MEDLEYC): $(COMPILER_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^
+
+# ---------------------------------------------------------------- runtimes
+COMMON_SRC := $(wildcard runtime_common/*.c)
+MPI_SRC    := $(COMMON_SRC) $(wildcard runtime_mpi/*.c)
+SHM_SRC    := $(COMMON_SRC) $(filter-out runtime_shm/mdlrun%.c,$(wildcard runtime_shm/*.c))
+MDLRUN_SRC := $(wildcard runtime_shm/mdlrun*.c)
+
+RT_CFLAGS := $(CFLAGS) -fPIC -fvisibility=hidden -Iinclude -Iruntime_common
+
+$(BUILD)/mpi/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(RT_CFLAGS) $(MPI_CFLAGS) -Iruntime_mpi -c $< -o $@
+$(BUILD)/shm/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(RT_CFLAGS) -Iruntime_shm -c $< -o $@
+
+MPI_OBJ := $(MPI_SRC:%.c=$(BUILD)/mpi/%.o)
+SHM_OBJ := $(SHM_SRC:%.c=$(BUILD)/shm/%.o)
+MDLRUN_OBJ := $(MDLRUN_SRC:%.c=$(BUILD)/shm/%.o)
+
+LIBS := $(BUILD)/lib/libmdl_mpi.so $(BUILD)/lib/libmdl_mpi.a \
+        $(BUILD)/lib/libmdl_shm.so $(BUILD)/lib/libmdl_shm.a
+
+$(BUILD)/lib/libmdl_mpi.so: $(MPI_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -shared $(LDFLAGS) -Wl,-soname,libmdl_mpi.so -o $@ $^ $(MPI_LIBS)
+$(BUILD)/lib/libmdl_shm.so: $(SHM_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -shared $(LDFLAGS) -Wl,-soname,libmdl_shm.so -o $@ $^ -lpthread -lrt
+$(BUILD)/lib/%.a:
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+$(BUILD)/lib/libmdl_mpi.a: $(MPI_OBJ)
+$(BUILD)/lib/libmdl_shm.a: $(SHM_OBJ)
+
+MDLRUN := $(BUILD)/bin/mdlrun
+$(MDLRUN): $(MDLRUN_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ -lpthread -lrt
+
+# ---------------------------------------------------------------- top level
+.PHONY: all install check demo examples-check clean unit
+all: $(MEDLEYC) $(LIBS) $(if $(MDLRUN_SRC),$(MDLRUN))
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include \
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(MEDLEYC) $(DESTDIR)$(PREFIX)/bin/
+	$(if $(MDLRUN_SRC),install -m 755 $(MDLRUN) $(DESTDIR)$(PREFIX)/bin/)
+	install -m 644 include/mdl.h include/mdl_rt.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(LIBS) $(DESTDIR)$(PREFIX)/lib/
+	for rt in mpi shm; do \
+	  sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	      -e 's|@MPI_LIBS@|$(MPI_LIBS)|g' \
+	      pkgconfig/medley-$$rt.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/medley-$$rt.pc; \
+	done
+	$(if $(wildcard docs/man/*.1),install -m 644 $(wildcard docs/man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1/)
+
+# Tests run against an installed tree, as users build, so the pkg-config
+# files and install rules are exercised too.
+STAGE := $(CURDIR)/$(BUILD)/stage
+UNIT_SRC := $(wildcard tests/unit/*.c)
+UNIT_BIN := $(BUILD)/tests/unit_tests
+$(UNIT_BIN): $(UNIT_SRC) $(filter-out $(BUILD)/medley/main.o,$(COMPILER_OBJ))
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Imedley -Igrammar -Icodegen -Iinclude -I$(BUILD)/grammar $(LDFLAGS) -o $@ $^ $(shell pkg-config --libs cunit)
+
+check: all $(UNIT_BIN)
+	@$(MAKE) --no-print-directory install PREFIX=$(STAGE) >/dev/null
+	@MEDLEY_STAGE=$(STAGE) MEDLEY_BUILD=$(CURDIR)/$(BUILD) SANITIZE=$(SANITIZE) tests/run.sh
+
+demo:
+	@tools/setup.sh
+	@$(MAKE) --no-print-directory all
+	@tools/demo.sh
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,18 @@
+/* emit.h — code generation from a checked spec.
+ *
+ * Every output is first written to a temporary file in outdir and renamed
+ * into place only when all of them were written: on any failure nothing
+ * is left behind (no half-written outputs). */
+#ifndef MEDLEY_EMIT_H
+#define MEDLEY_EMIT_H
+
+#include "../medley/ast.h"
+
+/* Writes TMDL.h and TMDL.c for every task.  Returns 0, or -1 after
+ * printing "medleyc: error: …" (I/O) to stderr. */
+int mdl_emit_c(const mdl_spec *spec, const char *outdir);
+
+/* Writes the communication graph in Graphviz dot. Same contract. */
+int mdl_emit_dot(const mdl_spec *spec, const char *path);
+
+#endif

@@ -1,0 +1,188 @@
+/* mdl_rt.h — the interface between generated code and a runtime.
+ *
+ * Generated task sources include only this header (never mpi.h): the same
+ * TMDL.c links with libmdl_mpi or libmdl_shm, which both implement every
+ * function declared here.  User programs do not call these directly.
+ *
+ * Descriptions are static tables emitted by medleyc, one per message and
+ * collective.  A runtime may build whatever it needs from them (MPI derived
+ * datatypes, copy plans) once, in mdl_init, and keep it per message index. */
+#ifndef MDL_RT_H
+#define MDL_RT_H
+
+#include <stddef.h>
+#include "mdl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MDL_MAX_DIMS 8          /* dims of a `uses` variable */
+
+/* Element types. */
+enum mdl_base {
+    MDL_T_CHAR, MDL_T_SCHAR, MDL_T_UCHAR,
+    MDL_T_SHORT, MDL_T_USHORT,
+    MDL_T_INT, MDL_T_UINT,
+    MDL_T_LONG, MDL_T_ULONG,
+    MDL_T_LLONG, MDL_T_ULLONG,
+    MDL_T_FLOAT, MDL_T_DOUBLE,
+    MDL_T_STRUCT,               /* described by fields */
+    MDL_T_NBASE
+};
+
+struct mdl_type_desc;
+
+/* One member of a struct type: `count` consecutive elements of `base`
+ * (or of the struct type `sub` when base == MDL_T_STRUCT) at `offset`. */
+typedef struct mdl_field_desc {
+    int base;
+    const struct mdl_type_desc *sub;
+    long count;                 /* 1 for a scalar member; product of dims for an array */
+    size_t offset;              /* offsetof(struct S, member) */
+} mdl_field_desc;
+
+typedef struct mdl_type_desc {
+    const char *name;           /* "double", "Particle" */
+    int base;                   /* enum mdl_base */
+    size_t size;                /* sizeof */
+    int nfields;                /* MDL_T_STRUCT only */
+    const mdl_field_desc *fields;
+} mdl_type_desc;
+
+/* One item of a message's sequence: a variable of the task struct, or a
+ * section of it.  Its (lo,hi) bounds per dimension come from the bounds
+ * array at the call (see mdl_msg_desc). */
+typedef struct mdl_item_desc {
+    const char *var;            /* variable name, for error messages */
+    size_t offset;              /* offsetof(struct T, var) */
+    int is_pointer;             /* the member is a pointer to the data
+                                   (user-allocated); ndims == 1, extent -1 */
+    const mdl_type_desc *type;  /* element type */
+    int ndims;                  /* 0 for a scalar (no bounds pairs) */
+    long extent[MDL_MAX_DIMS];  /* declared extents, outermost first;
+                                   -1 = unknown (pointer) */
+    int first_pair;             /* index of this item's first (lo,hi) pair in
+                                   the bounds array; it has ndims pairs */
+} mdl_item_desc;
+
+enum mdl_peer {
+    MDL_PEER_ONE,               /* one instance chosen at the call (also the
+                                   own family for messages with no peer) */
+    MDL_PEER_ALL,               /* `to {A}`: every instance of A */
+    MDL_PEER_SUBSET,            /* `to [A]`: instances listed at the call */
+    MDL_PEER_NEIGHBOR           /* grid neighbour at `offset` */
+};
+
+/* A point-to-point message definition, as seen from the task that owns it. */
+typedef struct mdl_msg_desc {
+    const char *name;           /* message name in the spec */
+    const char *fn;             /* public function: "MDL_SendTo_son_m" */
+    int index;                  /* slot for per-message state, 0..nmsgs-1 */
+    int is_send;
+    int async;                  /* send: Isend; receive: posted, completed by Test/Wait */
+    int channel;                /* unique per send/receive pair, same value on
+                                   both sides (an MPI tag), 0..nchannels-1 */
+    int peer_task;              /* index of the peer in mdl_task_desc.tasks */
+    int peer_kind;              /* enum mdl_peer */
+    int offset[3];              /* MDL_PEER_NEIGHBOR */
+    int nitems;
+    const mdl_item_desc *items;
+    int npairs;                 /* total (lo,hi) pairs over all items */
+    const long *fixed_bounds;   /* non-NULL when every bound is a compile-time
+                                   constant: then these are the pairs and the
+                                   bounds argument of the call is NULL */
+} mdl_msg_desc;
+
+enum mdl_coll {
+    MDL_COLL_BCAST, MDL_COLL_MCAST, MDL_COLL_SCATTER, MDL_COLL_SCATTERV,
+    MDL_COLL_GATHER, MDL_COLL_GATHERV, MDL_COLL_ALLGATHER, MDL_COLL_ALLGATHERV,
+    MDL_COLL_ALLTOALL, MDL_COLL_REDUCE, MDL_COLL_ALLREDUCE
+};
+
+/* A collective message.  Buffers are contiguous runs of `type` elements
+ * starting at the address the generated code passes. */
+typedef struct mdl_coll_desc {
+    const char *name;
+    const char *fn;             /* "MDL_Gather_m1" */
+    int index;                  /* 0..ncolls-1 */
+    int kind;                   /* enum mdl_coll */
+    int root;
+    int op;                     /* MDL_SUM … for reductions, else 0 */
+    const mdl_type_desc *type;  /* element type of both buffers */
+    long send_cap, recv_cap;    /* elements from the buffer start to the end of
+                                   its variable; -1 = unknown (pointer) */
+    int in_place;               /* send and recv are the same variable */
+} mdl_coll_desc;
+
+/* The whole task, as compiled from one spec. */
+typedef struct mdl_task_desc {
+    const char *spec;           /* spec file name, for messages */
+    unsigned long long spec_hash; /* instances of one job must all agree */
+    int ntasks;
+    const char *const *tasks;   /* every task of the spec, in spec order */
+    int self;                   /* this task's index in tasks */
+    int grid_ndims;             /* 0: not a grid task */
+    int periodic[3];
+    int nchannels;              /* number of send/receive pairs in the spec */
+    int nmsgs;
+    const mdl_msg_desc *const *msgs;
+    int ncolls;
+    const mdl_coll_desc *const *colls;
+    size_t struct_size;         /* sizeof(struct T) */
+} mdl_task_desc;
+
+typedef struct mdl_rt mdl_rt;   /* one per instance, opaque */
+
+/* Start the runtime, identify this instance, allocate the task struct
+ * (zeroed, struct_size bytes, suitably aligned; the shared-memory runtime
+ * places it in the job's segment).  On success *task and *rt are set. */
+int mdl_init(const mdl_task_desc *d, int *argc, char ***argv,
+             void **task, mdl_rt **rt);
+/* Finish; frees the task struct. */
+int mdl_end(mdl_rt *rt, void *task);
+
+int mdl_my_rank(mdl_rt *rt);
+int mdl_task_size(mdl_rt *rt, int task_index);     /* instances of a task */
+int mdl_barrier(mdl_rt *rt);
+int mdl_sbarrier(mdl_rt *rt, const int *ranks, int n);
+
+/* Point to point.  `task` is the task struct (item offsets are relative to
+ * it).  `bounds` holds npairs (lo,hi) pairs, or is NULL if fixed_bounds.
+ * send: `inst` for ONE; `insts`/`n` for SUBSET; neither for ALL/NEIGHBOR.
+ * recv: `inst` or MDL_ANY for ONE; ignored for NEIGHBOR.  Returns the
+ * sender's instance number (>= 0), MDL_PROC_NULL for a no-op neighbour
+ * receive, or a negative error. */
+int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst,
+             const int *insts, int n, const long *bounds);
+int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst,
+             const long *bounds);
+/* Async completion: 1 complete, 0 not yet (test); MDL_SUCCESS (wait).
+ * Nothing pending counts as complete.  For an async receive, completion
+ * also checks the size of what arrived. */
+int mdl_test(mdl_rt *rt, const mdl_msg_desc *m);
+int mdl_wait(mdl_rt *rt, const mdl_msg_desc *m);
+
+/* Collectives.  count: elements per instance/block, or -1 when the
+ * operation has none in the spec (Scatter, Allgather: derived from the
+ * caps, see docs/language.md).  counts/displs: V variants.  insts/n:
+ * Mcast members (the root need not be listed). */
+int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void *recv,
+                   long count, const int *counts, const int *displs,
+                   const int *insts, int n);
+
+/* Grids. */
+int mdl_grid_create(mdl_rt *rt, int *dims, int screate);
+int mdl_grid_rank(mdl_rt *rt, const int *coords, int *rank);
+int mdl_grid_coords(mdl_rt *rt, int rank, int *coords);
+int mdl_grid_mycoords(mdl_rt *rt, int *coords);
+int mdl_get_neighbors(mdl_rt *rt, int direction, int disp, int *source, int *dest);
+/* Instance at `offset` from this one, MDL_PROC_NULL outside a non-periodic
+ * grid, or a negative error (no grid yet). */
+int mdl_grid_neighbor(mdl_rt *rt, const int offset[3]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs every test suite and prints one summary line.
+#
+# A suite is tests/suite-*.sh; it prints one line per test,
+# "PASS: name" or "FAIL: name: reason", and anything else it likes.
+# Suites run in name order; MEDLEY_SUITES="golden e2e" limits the run.
+set -u
+cd "$(dirname "$0")/.."
+pass=0 fail=0
+failed=()
+suites=${MEDLEY_SUITES:-$(ls tests/suite-*.sh | sed 's|tests/suite-||; s|\.sh$||')}
+for s in $suites; do
+    echo "== suite $s"
+    start=$(date +%s)
+    while IFS= read -r line; do
+        echo "$line"
+        case "$line" in
+            PASS:*) pass=$((pass + 1)) ;;
+            FAIL:*) fail=$((fail + 1)); failed+=("$line") ;;
+        esac
+    done < <(bash "tests/suite-$s.sh" 2>&1; rc=$?; [ $rc -eq 0 ] || echo "FAIL: suite $s exited with status $rc")
+    echo "== suite $s: $(( $(date +%s) - start )) s"
+done
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "== failures:"
+    printf '%s\n' "${failed[@]}"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages medley needs, when they are missing.
+# As root it runs apt-get; otherwise it prints the exact command and stops.
+set -eu
+need=()
+command -v flex >/dev/null || need+=(flex)
+command -v bison >/dev/null || need+=(bison)
+command -v mpicc >/dev/null || need+=(mpich)
+pkg-config --exists mpich 2>/dev/null || need+=(libmpich-dev)
+pkg-config --exists cunit 2>/dev/null || need+=(libcunit1-dev)
+command -v pkg-config >/dev/null || need+=(pkg-config)
+command -v cc >/dev/null || need+=(gcc)
+command -v make >/dev/null || need+=(make)
+[ ${#need[@]} -eq 0 ] && exit 0
+cmd="apt-get install -y ${need[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+    echo "medley needs: ${need[*]}. Run as root:"
+    echo "  apt-get update && $cmd"
+    exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+$cmd
