@@ -156,6 +156,21 @@ typedef struct mdl_item {
 /* ------------------------------------------------------------------ */
 /* Messages.                                                            */
 
+typedef enum mdl_op {
+    MDL_OP_NONE, MDL_OP_SUM, MDL_OP_PROD, MDL_OP_MAX, MDL_OP_MIN
+} mdl_op;
+
+/* Per collective message, sema fills these (interpretation of the items
+ * according to mdl_coll.kind, see the table in the reference §3.4). */
+typedef struct mdl_coll_args {
+    struct mdl_item *send, *recv;      /* buffers */
+    struct mdl_item *count;            /* NULL when the operation has none */
+    struct mdl_item *counts, *displs;  /* V variants */
+    mdl_op op;                  /* Reduce/Allreduce */
+    int in_place;               /* send and recv name the same variable */
+} mdl_coll_args;
+
+
 typedef enum mdl_peer_kind {
     MDL_P_NONE,                 /* no peer: own family (SPMD) */
     MDL_P_ONE,                  /* to A / from A: one instance chosen at the call */
@@ -189,6 +204,8 @@ typedef struct mdl_msg {
                                    receive fed by several sends) */
     int channel;                /* unique id of the send/receive pair, >= 0 */
     int nruntime;               /* number of [..] (lo,hi) argument pairs */
+    struct mdl_coll *coll;      /* collective messages: the block */
+    mdl_coll_args cargs;        /* collective messages: the items interpreted */
 } mdl_msg;
 
 /* ------------------------------------------------------------------ */
@@ -200,10 +217,6 @@ typedef enum mdl_coll_kind {
     MDL_CO_ALLTOALL, MDL_CO_REDUCE, MDL_CO_ALLREDUCE,
     MDL_CO_UNKNOWN              /* parsed name not recognised: sema reports */
 } mdl_coll_kind;
-
-typedef enum mdl_op {
-    MDL_OP_NONE, MDL_OP_SUM, MDL_OP_PROD, MDL_OP_MAX, MDL_OP_MIN
-} mdl_op;
 
 typedef struct mdl_coll {
     mdl_coll_kind kind;
@@ -217,16 +230,6 @@ typedef struct mdl_coll {
     long long root_val;
     struct mdl_var *table_var;
 } mdl_coll;
-
-/* Per collective message, sema fills these (interpretation of the items
- * according to mdl_coll.kind, see the table in the reference §3.4). */
-typedef struct mdl_coll_args {
-    mdl_item *send, *recv;      /* buffers */
-    mdl_item *count;            /* NULL when the operation has none */
-    mdl_item *counts, *displs;  /* V variants */
-    mdl_op op;                  /* Reduce/Allreduce */
-    int in_place;               /* send and recv name the same variable */
-} mdl_coll_args;
 
 /* ------------------------------------------------------------------ */
 /* Tasks and the spec.                                                  */
@@ -261,8 +264,6 @@ typedef struct mdl_task {
     int periodic[3];
     MDL_VEC(struct mdl_task *) connected; /* symmetric closure, incl. self
                                              when the family talks to itself */
-    MDL_VEC(mdl_coll_args *) coll_args;   /* parallel to the flattened list of
-                                             collective messages, in order */
 } mdl_task;
 
 typedef struct mdl_spec {
