@@ -200,8 +200,8 @@ typedef struct mdl_msg {
     struct mdl_task *peer_task; /* resolved peer (own task for NONE/NEIGHBOR) */
     int offset[3];              /* NEIGHBOR: grid offset (dx, dy, dz) */
     const char *neighbor_name;  /* NEIGHBOR given by name, else NULL */
-    struct mdl_msg *pair;       /* the matching receive/send (first match for a
-                                   receive fed by several sends) */
+    struct mdl_msg *pair;       /* the matching receive/send; a receive is fed
+                                   by exactly one send definition */
     int channel;                /* unique id of the send/receive pair, >= 0 */
     int nruntime;               /* number of [..] (lo,hi) argument pairs */
     struct mdl_coll *coll;      /* collective messages: the block */
