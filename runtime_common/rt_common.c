@@ -1,0 +1,349 @@
+#include "rt_common.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- errors */
+
+static const char *const error_names[] = {
+    "MDL_SUCCESS",
+    "MDL_ERR_ARG", "MDL_ERR_RANK", "MDL_ERR_TRUNCATE", "MDL_ERR_BOUNDS",
+    "MDL_ERR_GRID", "MDL_ERR_STATE", "MDL_ERR_LAUNCH", "MDL_ERR_INTERN",
+    "MDL_ERR_PEER",
+};
+
+static const char *const error_texts[] = {
+    "MDL_SUCCESS: no error",
+    "MDL_ERR_ARG: invalid argument",
+    "MDL_ERR_RANK: invalid instance number",
+    "MDL_ERR_TRUNCATE: message larger than the receive",
+    "MDL_ERR_BOUNDS: section outside the declared variable",
+    "MDL_ERR_GRID: no grid, or an impossible grid shape",
+    "MDL_ERR_STATE: runtime not initialised, or already finished",
+    "MDL_ERR_LAUNCH: wrong launcher, or programs built from different specs",
+    "MDL_ERR_INTERN: failure of the underlying system",
+    "MDL_ERR_PEER: a peer instance died",
+};
+
+__attribute__((visibility("default")))
+const char *MDL_Error_string(int code)
+{
+    if (code > 0 || code < MDL_ERR_LAST)
+        return "unknown MeDLey error code";
+    return error_texts[-code];
+}
+
+int mdl_errors_return(void)
+{
+    static int cached = -1;
+    if (cached < 0) {
+        const char *e = getenv("MDL_ERRORS");
+        cached = e && strcmp(e, "return") == 0;
+    }
+    return cached;
+}
+
+int mdl_fail(mdl_who who, const char *fn, int code, mdl_abort_fn abort_job,
+             const char *fmt, ...)
+{
+    char reason[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    const char *name = code <= 0 && code >= MDL_ERR_LAST ? error_names[-code]
+                                                          : "MDL_ERR_?";
+    /* One write so that lines of several instances do not interleave. */
+    char line[768];
+    if (who.inst >= 0)
+        snprintf(line, sizeof line, "%s[%d]: %s: %s (%s)\n",
+                 who.task ? who.task : "?", who.inst, fn, reason, name);
+    else
+        snprintf(line, sizeof line, "%s: %s: %s (%s)\n",
+                 who.task ? who.task : "?", fn, reason, name);
+    fputs(line, stderr);
+    fflush(stderr);
+    if (!mdl_errors_return() && abort_job)
+        abort_job(code);
+    return code;
+}
+
+/* ---------------------------------------------------------------- grids */
+
+int mdl_dims_fill(int nnodes, int ndims, int *dims, char *why, size_t whylen)
+{
+    if (ndims < 1 || ndims > 3 || nnodes < 1) {
+        snprintf(why, whylen, "invalid grid of %d dimensions for %d instances",
+                 ndims, nnodes);
+        return MDL_ERR_GRID;
+    }
+    long fixed = 1;
+    int nfree = 0;
+    for (int i = 0; i < ndims; i++) {
+        if (dims[i] < 0) {
+            snprintf(why, whylen, "dims[%d] = %d is negative", i, dims[i]);
+            return MDL_ERR_GRID;
+        }
+        if (dims[i] == 0)
+            nfree++;
+        else
+            fixed *= dims[i];
+    }
+    if (fixed > nnodes || nnodes % fixed != 0 ||
+        (nfree == 0 && fixed != nnodes)) {
+        snprintf(why, whylen,
+                 "a grid with the given dims cannot hold %d instances", nnodes);
+        return MDL_ERR_GRID;
+    }
+    int rest = (int)(nnodes / fixed);
+    int free_dims[3] = {1, 1, 1};
+    /* Largest prime factors first, each onto the currently smallest
+     * dimension: balanced, like MPI_Dims_create. */
+    int primes[32], np = 0;
+    for (int p = 2, r = rest; r > 1;) {
+        if ((long)p * p > r) {
+            primes[np++] = r;
+            break;
+        }
+        if (r % p == 0) {
+            primes[np++] = p;
+            r /= p;
+        } else {
+            p++;
+        }
+    }
+    for (int i = np - 1; i >= 0 && nfree > 0; i--) {
+        int smallest = 0;
+        for (int k = 1; k < nfree; k++)
+            if (free_dims[k] < free_dims[smallest])
+                smallest = k;
+        free_dims[smallest] *= primes[i];
+    }
+    /* Non-increasing order. */
+    for (int a = 0; a < nfree; a++)
+        for (int b = a + 1; b < nfree; b++)
+            if (free_dims[b] > free_dims[a]) {
+                int t = free_dims[a];
+                free_dims[a] = free_dims[b];
+                free_dims[b] = t;
+            }
+    for (int i = 0, k = 0; i < ndims; i++)
+        if (dims[i] == 0)
+            dims[i] = free_dims[k++];
+    return 0;
+}
+
+int mdl_coords_to_rank(int ndims, const int *dims, const int *coords)
+{
+    int rank = 0;
+    for (int i = 0; i < ndims; i++)
+        rank = rank * dims[i] + coords[i];
+    return rank;
+}
+
+void mdl_rank_to_coords(int ndims, const int *dims, int rank, int *coords)
+{
+    for (int i = ndims - 1; i >= 0; i--) {
+        coords[i] = rank % dims[i];
+        rank /= dims[i];
+    }
+}
+
+int mdl_grid_shift(int ndims, const int *dims, const int *periodic,
+                   const int *coords, const int *offset)
+{
+    int c[3];
+    for (int i = 0; i < ndims; i++) {
+        long v = (long)coords[i] + offset[i];
+        if (v < 0 || v >= dims[i]) {
+            if (!periodic[i])
+                return MDL_PROC_NULL;
+            v %= dims[i];
+            if (v < 0)
+                v += dims[i];
+        }
+        c[i] = (int)v;
+    }
+    return mdl_coords_to_rank(ndims, dims, c);
+}
+
+/* ---------------------------------------------------------------- sections */
+
+const char *mdl_base_name(int base)
+{
+    static const char *const names[MDL_T_NBASE] = {
+        "char", "signed char", "unsigned char", "short", "unsigned short",
+        "int", "unsigned", "long", "unsigned long", "long long",
+        "unsigned long long", "float", "double", "struct",
+    };
+    return base >= 0 && base < MDL_T_NBASE ? names[base] : "?";
+}
+
+int mdl_item_span(const mdl_item_desc *it, const long *pairs, void *task,
+                  mdl_span *out, char *why, size_t whylen)
+{
+    size_t esize = it->type->size;
+    char *var = (char *)task + it->offset;
+    if (it->is_pointer) {
+        var = *(char **)var;
+    }
+    memset(out, 0, sizeof *out);
+    if (it->ndims == 0) {
+        out->base = var;
+        out->block = out->bytes = esize;
+        return 0;
+    }
+    long cnt[MDL_MAX_DIMS];
+    size_t rowbytes[MDL_MAX_DIMS];
+    size_t offset = 0;
+    size_t rb = esize;
+    for (int d = it->ndims - 1; d >= 0; d--) {
+        rowbytes[d] = rb;
+        if (it->extent[d] > 0)
+            rb *= (size_t)it->extent[d];
+    }
+    for (int d = 0; d < it->ndims; d++) {
+        long lo = pairs[2 * d], hi = pairs[2 * d + 1];
+        long ext = it->extent[d];
+        if (lo < 0 || hi < lo - 1 || (ext >= 0 && hi >= ext)) {
+            if (ext >= 0)
+                snprintf(why, whylen,
+                         "section %ld..%ld of '%s' is outside 0..%ld in dimension %d",
+                         lo, hi, it->var, ext - 1, d + 1);
+            else
+                snprintf(why, whylen, "section %ld..%ld of '%s' is invalid",
+                         lo, hi, it->var);
+            return MDL_ERR_BOUNDS;
+        }
+        cnt[d] = hi - lo + 1;
+        offset += (size_t)lo * rowbytes[d];
+    }
+    size_t total = esize;
+    for (int d = 0; d < it->ndims; d++)
+        total *= (size_t)cnt[d];
+    if (total > 0 && !var) {
+        snprintf(why, whylen, "pointer '%s' is NULL", it->var);
+        return MDL_ERR_BOUNDS;
+    }
+    out->base = var + offset;
+    out->bytes = total;
+    if (total == 0)
+        return 0;
+    /* Merge inner dimensions taken whole into one contiguous block. */
+    int k = it->ndims - 1;
+    size_t block = (size_t)cnt[k] * esize;
+    while (k > 0 && it->extent[k] >= 0 && cnt[k] == it->extent[k]) {
+        k--;
+        block *= (size_t)cnt[k];
+    }
+    out->block = block;
+    for (int d = 0; d < k; d++) {
+        if (cnt[d] == 1)
+            continue;
+        out->count[out->nloops] = cnt[d];
+        out->stride[out->nloops] = (long)rowbytes[d];
+        out->nloops++;
+    }
+    return 0;
+}
+
+int mdl_msg_spans(const mdl_msg_desc *m, void *task, const long *bounds,
+                  mdl_span *spans, size_t *total, char *why, size_t whylen)
+{
+    const long *pairs = m->fixed_bounds ? m->fixed_bounds : bounds;
+    size_t sum = 0;
+    for (int i = 0; i < m->nitems; i++) {
+        const mdl_item_desc *it = &m->items[i];
+        int rc = mdl_item_span(it, pairs + 2 * it->first_pair, task, &spans[i],
+                               why, whylen);
+        if (rc)
+            return rc;
+        sum += spans[i].bytes;
+    }
+    *total = sum;
+    return 0;
+}
+
+/* Walks the contiguous runs of a list of spans in order. */
+typedef struct run_iter {
+    const mdl_span *spans;
+    int nspans, cur;
+    long idx[MDL_MAX_DIMS];
+    int started;
+} run_iter;
+
+/* Next run: its address and length; 0 when exhausted. */
+static int next_run(run_iter *r, char **p, size_t *len)
+{
+    while (r->cur < r->nspans) {
+        const mdl_span *s = &r->spans[r->cur];
+        if (s->bytes == 0) {
+            r->cur++;
+            continue;
+        }
+        if (!r->started) {
+            memset(r->idx, 0, sizeof r->idx);
+            r->started = 1;
+        } else {
+            int d = s->nloops - 1;
+            while (d >= 0 && ++r->idx[d] == s->count[d])
+                r->idx[d--] = 0;
+            if (d < 0) {
+                r->cur++;
+                r->started = 0;
+                continue;
+            }
+        }
+        char *q = s->base;
+        for (int d = 0; d < s->nloops; d++)
+            q += r->idx[d] * s->stride[d];
+        *p = q;
+        *len = s->block;
+        return 1;
+    }
+    return 0;
+}
+
+void mdl_spans_pack(const mdl_span *spans, int n, void *dst)
+{
+    run_iter r = {spans, n, 0, {0}, 0};
+    char *p, *out = dst;
+    size_t len;
+    while (next_run(&r, &p, &len)) {
+        memcpy(out, p, len);
+        out += len;
+    }
+}
+
+void mdl_spans_unpack(const mdl_span *spans, int n, const void *src)
+{
+    run_iter r = {spans, n, 0, {0}, 0};
+    char *p;
+    const char *in = src;
+    size_t len;
+    while (next_run(&r, &p, &len)) {
+        memcpy(p, in, len);
+        in += len;
+    }
+}
+
+void mdl_spans_copy(const mdl_span *dst, int ndst, const mdl_span *src, int nsrc)
+{
+    run_iter rd = {dst, ndst, 0, {0}, 0}, rs = {src, nsrc, 0, {0}, 0};
+    char *pd = NULL, *ps = NULL;
+    size_t ld = 0, ls = 0;
+    for (;;) {
+        if (ld == 0 && !next_run(&rd, &pd, &ld))
+            return;
+        if (ls == 0 && !next_run(&rs, &ps, &ls))
+            return;
+        size_t n = ld < ls ? ld : ls;
+        memcpy(pd, ps, n);
+        pd += n;
+        ps += n;
+        ld -= n;
+        ls -= n;
+    }
+}

@@ -1,0 +1,89 @@
+/* rt_common.h — pieces both runtimes share: the error policy, grid shapes
+ * and the memory layout of message sections.  Nothing here knows about MPI
+ * or shared memory. */
+#ifndef MDL_RT_COMMON_H
+#define MDL_RT_COMMON_H
+
+#include <stddef.h>
+#include "mdl_rt.h"
+
+#define MDL_HIDDEN __attribute__((visibility("hidden")))
+
+/* ---------------------------------------------------------------- errors */
+
+/* Who is reporting: printed as "son[2]: MDL_RecvFrom_father_m: reason". */
+typedef struct mdl_who {
+    const char *task;           /* task name, or "?" before identification */
+    int inst;                   /* instance number, or -1 */
+} mdl_who;
+
+/* How a runtime stops the whole job on a fatal error (MPI_Abort, or exit
+ * so that mdlrun tears the job down).  Must not return. */
+typedef void (*mdl_abort_fn)(int code);
+
+/* Prints one line to stderr and, unless MDL_ERRORS=return, calls abort_job.
+ * Returns `code` (negative) when errors are returned. */
+MDL_HIDDEN int mdl_fail(mdl_who who, const char *fn, int code,
+                        mdl_abort_fn abort_job, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* True when MDL_ERRORS=return is set (read once). */
+MDL_HIDDEN int mdl_errors_return(void);
+
+/* ---------------------------------------------------------------- grids */
+
+/* MPI_Dims_create semantics: zero entries of dims are filled so that the
+ * product is nnodes, as balanced as possible, in non-increasing order.
+ * Returns 0, or MDL_ERR_GRID with a reason in why. */
+MDL_HIDDEN int mdl_dims_fill(int nnodes, int ndims, int *dims,
+                             char *why, size_t whylen);
+
+/* Row-major rank <-> coordinates (dimension 0 varies slowest, as in MPI). */
+MDL_HIDDEN int mdl_coords_to_rank(int ndims, const int *dims, const int *coords);
+MDL_HIDDEN void mdl_rank_to_coords(int ndims, const int *dims, int rank, int *coords);
+
+/* Rank at coords+offset, wrapping periodic dimensions; MDL_PROC_NULL when
+ * outside a non-periodic dimension. */
+MDL_HIDDEN int mdl_grid_shift(int ndims, const int *dims, const int *periodic,
+                              const int *coords, const int *offset);
+
+/* ---------------------------------------------------------------- sections */
+
+/* Where a section lives: `nloops` nested loops (outermost first) of
+ * count[i] iterations stride[i] bytes apart, each innermost iteration a
+ * contiguous run of `block` bytes starting at base. */
+typedef struct mdl_span {
+    char *base;
+    size_t block;
+    int nloops;
+    long count[MDL_MAX_DIMS];
+    long stride[MDL_MAX_DIMS];
+    size_t bytes;               /* total */
+} mdl_span;
+
+/* Layout of one item for the (lo,hi) pairs given (it->ndims pairs).
+ * Checks the bounds against the declared extents (and a NULL pointer
+ * member).  Returns 0 or MDL_ERR_BOUNDS with a reason in why. */
+MDL_HIDDEN int mdl_item_span(const mdl_item_desc *it, const long *pairs,
+                             void *task, mdl_span *out,
+                             char *why, size_t whylen);
+
+/* All items of a message: spans[m->nitems].  bounds may be NULL when the
+ * message has fixed_bounds.  *total gets the sum of bytes. */
+MDL_HIDDEN int mdl_msg_spans(const mdl_msg_desc *m, void *task,
+                             const long *bounds, mdl_span *spans,
+                             size_t *total, char *why, size_t whylen);
+
+/* Copy between the layouts of several spans and a contiguous buffer. */
+MDL_HIDDEN void mdl_spans_pack(const mdl_span *spans, int n, void *dst);
+MDL_HIDDEN void mdl_spans_unpack(const mdl_span *spans, int n, const void *src);
+
+/* Copy straight from one set of spans to another (same total bytes):
+ * the single-copy path of the shared-memory runtime. */
+MDL_HIDDEN void mdl_spans_copy(const mdl_span *dst, int ndst,
+                               const mdl_span *src, int nsrc);
+
+/* Bytes of a type's element, and the name of a basic type. */
+MDL_HIDDEN const char *mdl_base_name(int base);
+
+#endif
