@@ -1,0 +1,19 @@
+/* check.c — the semantic analysis driver: runs the passes in order.
+ *
+ * Passes never stop at the first error: each reports what it finds and
+ * leaves the sema fields of a bad construct in a safe state (NULL
+ * references, -1 counts), so later passes skip it instead of reporting
+ * consequences of an error already shown. */
+#include "check.h"
+#include "check_internal.h"
+
+int mdl_check(mdl_spec *spec, mdl_diag *diag, mdl_arena *arena)
+{
+    int before = mdl_error_count(diag);
+    mdl_checker c = { .spec = spec, .diag = diag, .arena = arena };
+    if (!spec)
+        return 0;
+    mdl_check_consts(&c);       /* constants first: sizes use them */
+    mdl_check_types(&c);        /* structs, and the types of `uses` */
+    return mdl_error_count(diag) - before;
+}

@@ -1,0 +1,78 @@
+/* check_internal.h — shared state and helpers of the semantic passes.
+ *
+ * Each medley/check_*.c file is one concern (see medley/README.md); they
+ * run in the order of mdl_check() in check.c, and a later pass relies on
+ * the "sema:" fields filled by the earlier ones. */
+#ifndef MEDLEY_CHECK_INTERNAL_H
+#define MEDLEY_CHECK_INTERNAL_H
+
+#include "arena.h"
+#include "ast.h"
+#include "diag.h"
+
+typedef struct mdl_checker {
+    mdl_spec *spec;
+    mdl_diag *diag;
+    mdl_arena *arena;
+    /* check_consts.c: per const, 0 unvisited, 1 being evaluated (cycle
+     * detection), 2 done (evaluated says whether it succeeded) */
+    int *const_state;
+} mdl_checker;
+
+/* The passes, in the order they run. */
+void mdl_check_consts(mdl_checker *c);
+void mdl_check_types(mdl_checker *c);
+void mdl_check_tasks(mdl_checker *c);
+void mdl_check_grid(mdl_checker *c);
+void mdl_check_vars(mdl_checker *c);
+void mdl_check_names(mdl_checker *c);
+void mdl_check_peers(mdl_checker *c);
+void mdl_check_sections(mdl_checker *c);
+void mdl_check_collectives(mdl_checker *c);
+void mdl_check_pairing(mdl_checker *c);
+
+/* ---- check_expr.c: integer expressions ---- */
+
+typedef enum mdl_eval_result {
+    MDL_EV_ERROR = -1,          /* reported (or depends on a reported error) */
+    MDL_EV_RUNTIME = 0,         /* depends on a `uses` variable */
+    MDL_EV_CONST = 1            /* *out holds the value */
+} mdl_eval_result;
+
+/* Evaluates e.  Names resolve to consts (e->cref); when `task` is not NULL
+ * they may also name an int scalar `uses` variable of it (e->vref), which
+ * makes the result MDL_EV_RUNTIME.  `what` describes where the expression
+ * is, for messages ("size of 'V'").  Every problem is reported once. */
+mdl_eval_result mdl_eval(mdl_checker *c, mdl_expr *e, mdl_task *task,
+                         long long *out);
+
+/* Like mdl_eval with no task, and the result must be a constant. */
+int mdl_eval_const(mdl_checker *c, mdl_expr *e, long long *out);
+
+/* ---- lookups (check_expr.c) ---- */
+
+mdl_const *mdl_find_const(mdl_checker *c, const char *name);
+mdl_task *mdl_find_task(mdl_checker *c, const char *name);
+mdl_var *mdl_find_var(mdl_task *t, const char *name);
+int mdl_task_connected(const mdl_task *t, const mdl_task *other);
+
+/* " ; did you mean 'X'?" or "" — for the tail of an error message.
+ * names: n strings (NULL entries are skipped). */
+const char *mdl_did_you_mean(mdl_checker *c, const char *name,
+                             const char *const *names, int n);
+const char *mdl_suggest_const(mdl_checker *c, const char *name);
+const char *mdl_suggest_task(mdl_checker *c, const char *name);
+const char *mdl_suggest_var(mdl_checker *c, mdl_task *t, const char *name);
+
+/* ---- check_types.c ---- */
+
+/* Type of a typeref for messages: "double", "unsigned long", "Particle". */
+const char *mdl_type_name(const mdl_typeref *t);
+/* The same type (basic types compare by kind, structs by declaration). */
+int mdl_same_type(const mdl_typeref *a, const mdl_typeref *b);
+int mdl_is_int_type(const mdl_typeref *t);
+
+/* Checked multiplication of non-negative sizes; 0 on overflow. */
+int mdl_mul_size(long long a, long long b, long long *out);
+
+#endif

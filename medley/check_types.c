@@ -1,0 +1,210 @@
+/* check_types.c — struct declarations and the types named in `uses`.
+ *
+ * Structs are what messages carry whole, so everything in them must be
+ * sendable: no pointers (the data would stay behind), no unknown member
+ * types, no struct containing itself.  A struct is found by its tag or by
+ * its typedef name; `struct X` only by tag, as in C. */
+#include <stdio.h>
+#include <string.h>
+
+#include "check_internal.h"
+
+static const char *const basic_names[MDL_B_COUNT] = {
+    [MDL_B_CHAR] = "char", [MDL_B_SCHAR] = "signed char",
+    [MDL_B_UCHAR] = "unsigned char", [MDL_B_SHORT] = "short",
+    [MDL_B_USHORT] = "unsigned short", [MDL_B_INT] = "int",
+    [MDL_B_UINT] = "unsigned", [MDL_B_LONG] = "long",
+    [MDL_B_ULONG] = "unsigned long", [MDL_B_LLONG] = "long long",
+    [MDL_B_ULLONG] = "unsigned long long", [MDL_B_FLOAT] = "float",
+    [MDL_B_DOUBLE] = "double",
+};
+
+const char *mdl_type_name(const mdl_typeref *t)
+{
+    if (t->basic > MDL_B_NONE && t->basic < MDL_B_COUNT)
+        return basic_names[t->basic];
+    if (t->resolved)
+        return t->resolved->typedef_name ? t->resolved->typedef_name
+                                         : t->resolved->tag;
+    return t->name ? t->name : "?";
+}
+
+int mdl_same_type(const mdl_typeref *a, const mdl_typeref *b)
+{
+    if (a->basic != MDL_B_NONE || b->basic != MDL_B_NONE)
+        return a->basic == b->basic;
+    return a->resolved && a->resolved == b->resolved;
+}
+
+int mdl_is_int_type(const mdl_typeref *t)
+{
+    return t->basic >= MDL_B_CHAR && t->basic <= MDL_B_ULLONG;
+}
+
+int mdl_mul_size(long long a, long long b, long long *out)
+{
+    return !__builtin_mul_overflow(a, b, out);
+}
+
+static const char *struct_name(const mdl_struct *s)
+{
+    return s->typedef_name ? s->typedef_name : s->tag ? s->tag : "?";
+}
+
+static mdl_struct *find_struct(mdl_checker *c, const char *name, int by_tag_only)
+{
+    for (int i = 0; i < c->spec->structs.n; i++) {
+        mdl_struct *s = c->spec->structs.v[i];
+        if (!s)
+            continue;
+        if (s->tag && strcmp(s->tag, name) == 0)
+            return s;
+        if (!by_tag_only && s->typedef_name && strcmp(s->typedef_name, name) == 0)
+            return s;
+    }
+    return NULL;
+}
+
+static const char *suggest_struct(mdl_checker *c, const char *name, int by_tag_only)
+{
+    int n = c->spec->structs.n;
+    const char **names = mdl_alloc(c->arena, sizeof *names * (size_t)(2 * n + 1));
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        mdl_struct *s = c->spec->structs.v[i];
+        if (!s)
+            continue;
+        names[m++] = s->tag;
+        if (!by_tag_only)
+            names[m++] = s->typedef_name;
+    }
+    return mdl_did_you_mean(c, name, names, m);
+}
+
+/* Resolves a struct typeref; reports an unknown type.  Returns 0 on error. */
+static int resolve(mdl_checker *c, mdl_typeref *t)
+{
+    t->resolved = NULL;
+    if (t->basic != MDL_B_NONE)
+        return t->basic > MDL_B_NONE && t->basic < MDL_B_COUNT;
+    if (!t->name)
+        return 0;
+    t->resolved = find_struct(c, t->name, t->struct_keyword);
+    if (t->resolved)
+        return 1;
+    if (t->struct_keyword)
+        mdl_error(c->diag, t->loc, "unknown type 'struct %s'%s", t->name,
+                  suggest_struct(c, t->name, 1));
+    else
+        mdl_error(c->diag, t->loc, "unknown type '%s'%s", t->name,
+                  suggest_struct(c, t->name, 0));
+    return 0;
+}
+
+/* A name clash between two struct declarations: tags and typedef names
+ * are one namespace here, since a bare `Particle` in `uses` may be either. */
+static void check_duplicate_names(mdl_checker *c)
+{
+    for (int i = 0; i < c->spec->structs.n; i++) {
+        mdl_struct *s = c->spec->structs.v[i];
+        if (!s)
+            continue;
+        const char *mine[2] = { s->tag, s->typedef_name };
+        for (int a = 0; a < 2; a++) {
+            if (!mine[a])
+                continue;
+            for (int j = 0; j < i; j++) {
+                mdl_struct *p = c->spec->structs.v[j];
+                if (p && ((p->tag && strcmp(p->tag, mine[a]) == 0) ||
+                          (p->typedef_name && strcmp(p->typedef_name, mine[a]) == 0))) {
+                    mdl_error(c->diag, s->loc, "duplicate type name '%s'", mine[a]);
+                    mdl_note(c->diag, p->loc, "'%s' was first declared here", mine[a]);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/* Depth-first search for a struct containing itself.
+ * state: 0 unvisited, 1 on the current path, 2 done. */
+static int find_cycle(mdl_checker *c, mdl_struct *s, int *state)
+{
+    int i = 0;
+    while (c->spec->structs.v[i] != s)
+        i++;
+    if (state[i] == 1) {
+        mdl_error(c->diag, s->loc, "struct '%s' contains itself", struct_name(s));
+        return 1;
+    }
+    if (state[i] == 2)
+        return 0;
+    state[i] = 1;
+    int found = 0;
+    for (int f = 0; f < s->fields.n && !found; f++) {
+        mdl_field *fd = s->fields.v[f];
+        if (fd && fd->type.resolved && !fd->is_pointer)
+            found = find_cycle(c, fd->type.resolved, state);
+    }
+    state[i] = 2;
+    return found;
+}
+
+static void check_struct(mdl_checker *c, mdl_struct *s)
+{
+    for (int f = 0; f < s->fields.n; f++) {
+        mdl_field *fd = s->fields.v[f];
+        if (!fd || !fd->name)
+            continue;
+        for (int g = 0; g < f; g++) {
+            mdl_field *p = s->fields.v[g];
+            if (p && p->name && strcmp(p->name, fd->name) == 0) {
+                mdl_error(c->diag, fd->loc, "duplicate field '%s' in struct '%s'",
+                          fd->name, struct_name(s));
+                mdl_note(c->diag, p->loc, "'%s' was first declared here", p->name);
+                break;
+            }
+        }
+        resolve(c, &fd->type);
+        if (fd->is_pointer)
+            mdl_error(c->diag, fd->loc,
+                      "field '%s' of struct '%s' is a pointer; a message cannot carry what it points to",
+                      fd->name, struct_name(s));
+        fd->dimval = fd->dims.n
+            ? mdl_alloc(c->arena, sizeof *fd->dimval * (size_t)fd->dims.n) : NULL;
+        for (int d = 0; d < fd->dims.n; d++) {
+            long long v = 0;
+            if (!mdl_eval_const(c, fd->dims.v[d], &v)) {
+                fd->dimval[d] = -1;
+            } else if (v <= 0) {
+                mdl_error(c->diag, fd->dims.v[d] ? fd->dims.v[d]->loc : fd->loc,
+                          "size of field '%s' must be positive (it is %lld)",
+                          fd->name, v);
+                fd->dimval[d] = -1;
+            } else {
+                fd->dimval[d] = v;
+            }
+        }
+    }
+}
+
+void mdl_check_types(mdl_checker *c)
+{
+    check_duplicate_names(c);
+    for (int i = 0; i < c->spec->structs.n; i++)
+        if (c->spec->structs.v[i])
+            check_struct(c, c->spec->structs.v[i]);
+    int *state = mdl_alloc(c->arena, sizeof *state * (size_t)(c->spec->structs.n + 1));
+    for (int i = 0; i < c->spec->structs.n; i++) {
+        mdl_struct *s = c->spec->structs.v[i];
+        /* One report per cycle: its members are marked done on unwind. */
+        if (s && state[i] == 0)
+            find_cycle(c, s, state);
+    }
+    for (int t = 0; t < c->spec->tasks.n; t++) {
+        mdl_task *task = c->spec->tasks.v[t];
+        for (int v = 0; task && v < task->vars.n; v++)
+            if (task->vars.v[v])
+                resolve(c, &task->vars.v[v]->type);
+    }
+}
