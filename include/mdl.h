@@ -9,17 +9,20 @@
 #define MDL_PROC_NULL   (-2)    /* no instance (outside a non-periodic grid):
                                    sends and receives to it are no-ops */
 
-/* Error codes: always negative. */
-#define MDL_ERR_ARG       (-1)  /* invalid argument (NULL, negative count, …) */
-#define MDL_ERR_RANK      (-2)  /* instance number out of range / duplicate in a list */
-#define MDL_ERR_TRUNCATE  (-3)  /* receive smaller than the message that arrived */
-#define MDL_ERR_BOUNDS    (-4)  /* section bounds outside the declared variable */
-#define MDL_ERR_GRID      (-5)  /* grid call before MDL_Grid_Create, or bad dims */
-#define MDL_ERR_STATE     (-6)  /* MDL_Init twice, use after MDL_End, … */
-#define MDL_ERR_LAUNCH    (-7)  /* wrong launcher, or instances built from different specs */
-#define MDL_ERR_INTERN    (-8)  /* failure of the underlying system (MPI, OS) */
-#define MDL_ERR_PEER      (-9)  /* a peer instance died (shared-memory runtime) */
-#define MDL_ERR_LAST      (-9)
+/* Error codes: negative and far from MDL_ANY/MDL_PROC_NULL, so that a
+ * receive can return MDL_PROC_NULL (a no-op neighbour receive) without it
+ * reading as an error. */
+#define MDL_ERR_ARG       (-101) /* invalid argument (NULL, negative count, …) */
+#define MDL_ERR_RANK      (-102) /* instance number out of range / duplicate in a list */
+#define MDL_ERR_TRUNCATE  (-103) /* receive smaller than the message that arrived */
+#define MDL_ERR_BOUNDS    (-104) /* section bounds outside the declared variable */
+#define MDL_ERR_GRID      (-105) /* grid call before MDL_Grid_Create, or bad dims */
+#define MDL_ERR_STATE     (-106) /* MDL_Init twice, use after MDL_End, … */
+#define MDL_ERR_LAUNCH    (-107) /* wrong launcher, or programs built from different specs */
+#define MDL_ERR_INTERN    (-108) /* failure of the underlying system (MPI, OS) */
+#define MDL_ERR_PEER      (-109) /* a peer instance died (shared-memory runtime) */
+#define MDL_ERR_FIRST     MDL_ERR_ARG
+#define MDL_ERR_LAST      MDL_ERR_PEER
 
 /* Reduction operators (spec files name them; programs rarely need them). */
 #define MDL_SUM   1

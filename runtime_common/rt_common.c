@@ -8,14 +8,12 @@
 /* ---------------------------------------------------------------- errors */
 
 static const char *const error_names[] = {
-    "MDL_SUCCESS",
     "MDL_ERR_ARG", "MDL_ERR_RANK", "MDL_ERR_TRUNCATE", "MDL_ERR_BOUNDS",
     "MDL_ERR_GRID", "MDL_ERR_STATE", "MDL_ERR_LAUNCH", "MDL_ERR_INTERN",
     "MDL_ERR_PEER",
 };
 
 static const char *const error_texts[] = {
-    "MDL_SUCCESS: no error",
     "MDL_ERR_ARG: invalid argument",
     "MDL_ERR_RANK: invalid instance number",
     "MDL_ERR_TRUNCATE: message larger than the receive",
@@ -30,9 +28,11 @@ static const char *const error_texts[] = {
 __attribute__((visibility("default")))
 const char *MDL_Error_string(int code)
 {
-    if (code > 0 || code < MDL_ERR_LAST)
+    if (code == MDL_SUCCESS)
+        return "MDL_SUCCESS: no error";
+    if (code > MDL_ERR_FIRST || code < MDL_ERR_LAST)
         return "unknown MeDLey error code";
-    return error_texts[-code];
+    return error_texts[MDL_ERR_FIRST - code];
 }
 
 int mdl_errors_return(void)
@@ -53,8 +53,9 @@ int mdl_fail(mdl_who who, const char *fn, int code, mdl_abort_fn abort_job,
     va_start(ap, fmt);
     vsnprintf(reason, sizeof reason, fmt, ap);
     va_end(ap);
-    const char *name = code <= 0 && code >= MDL_ERR_LAST ? error_names[-code]
-                                                          : "MDL_ERR_?";
+    const char *name = code <= MDL_ERR_FIRST && code >= MDL_ERR_LAST
+                           ? error_names[MDL_ERR_FIRST - code]
+                           : "MDL_ERR_?";
     /* One write so that lines of several instances do not interleave. */
     char line[768];
     if (who.inst >= 0)
