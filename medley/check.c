@@ -15,5 +15,11 @@ int mdl_check(mdl_spec *spec, mdl_diag *diag, mdl_arena *arena)
         return 0;
     mdl_check_consts(&c);       /* constants first: sizes use them */
     mdl_check_types(&c);        /* structs, and the types of `uses` */
+    mdl_check_tasks(&c);        /* task names, the connection relation */
+    mdl_check_grid(&c);         /* grid dims and periodicity */
+    mdl_check_vars(&c);         /* `uses`: sizes */
+    mdl_check_names(&c);        /* message names unique per task */
+    mdl_check_peers(&c);        /* peers: connected tasks, neighbours */
+    mdl_check_sections(&c);     /* items and sections of messages */
     return mdl_error_count(diag) - before;
 }

@@ -64,6 +64,28 @@ const char *mdl_suggest_const(mdl_checker *c, const char *name);
 const char *mdl_suggest_task(mdl_checker *c, const char *name);
 const char *mdl_suggest_var(mdl_checker *c, mdl_task *t, const char *name);
 
+/* ---- check_grid.c: neighbour names ---- */
+
+/* The name ends in `_Neighbor` (any case): it is a grid direction, not a task. */
+int mdl_is_neighbor_name(const char *name);
+/* Decodes `West_North_Neighbor` into offset[]; reports a bad name at
+ * m->peer_loc.  *maxaxis: highest axis named.  Returns 0 on error. */
+int mdl_decode_neighbor(mdl_checker *c, const mdl_msg *m, const char *name,
+                        int offset[3], int *maxaxis);
+/* "West" for (0, -1) … */
+const char *mdl_direction_name(int axis, int dir);
+
+/* ---- check_sections.c: items ---- */
+
+/* Resolves a REF item to a `uses` variable of t (item->var); reports
+ * anything else.  NULL on error. */
+mdl_var *mdl_item_var(mdl_checker *c, mdl_task *t, mdl_msg *m, mdl_item *it);
+/* Checks the indices of an item whose var is set; fills the index sema
+ * fields and item->count.  `[..]` ranges get the next runtime slot of m
+ * when allow_runtime_slots, else they are an error.  0 on error. */
+int mdl_check_indices(mdl_checker *c, mdl_task *t, mdl_msg *m, mdl_item *it,
+                      int allow_runtime_slots);
+
 /* ---- check_types.c ---- */
 
 /* Type of a typeref for messages: "double", "unsigned long", "Particle". */
