@@ -1,0 +1,41 @@
+/* emit.c — mdl_emit_c: TMDL.h and TMDL.c for every task, written as one
+ * atomic set (writer.c). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "emit.h"
+#include "emit_internal.h"
+
+static void add_file(mdl_outset *o, const char *outdir, const char *task,
+                     const char *suffix, mdl_buf *b)
+{
+    mdl_buf path = { 0 };
+    buf_printf(&path, "%s/%sMDL.%s", outdir, task, suffix);
+    outset_add(o, path.s, b);
+    buf_free(&path);
+}
+
+int mdl_emit_c(const mdl_spec *spec, const char *outdir)
+{
+    if (!outdir || !*outdir)
+        outdir = ".";
+    /* `-o DIR` may name a directory that does not exist yet (one level,
+     * like mkdir without -p): a build rule then needs no extra step. */
+    if (mkdir(outdir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "medleyc: error: cannot create directory '%s': %s\n", outdir,
+                strerror(errno));
+        return -1;
+    }
+    mdl_outset *o = outset_new();
+    for (int i = 0; i < spec->tasks.n; i++) {
+        const mdl_task *t = spec->tasks.v[i];
+        mdl_buf h = { 0 }, c = { 0 };
+        emit_header(&h, spec, t);
+        emit_source(&c, spec, t);
+        add_file(o, outdir, t->name, "h", &h);
+        add_file(o, outdir, t->name, "c", &c);
+    }
+    return outset_commit(o);
+}

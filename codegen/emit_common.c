@@ -1,0 +1,324 @@
+/* emit_common.c — spec-level helpers shared by the emitters: C spellings
+ * of types and expressions, public function names, the spec hash. */
+#include <stdio.h>
+#include <string.h>
+
+#include "emit_internal.h"
+
+static const char *const basic_c[MDL_B_COUNT] = {
+    "char", "signed char", "unsigned char",
+    "short", "unsigned short",
+    "int", "unsigned int",
+    "long", "unsigned long",
+    "long long", "unsigned long long",
+    "float", "double",
+};
+static const char *const basic_rt[MDL_B_COUNT] = {
+    "MDL_T_CHAR", "MDL_T_SCHAR", "MDL_T_UCHAR",
+    "MDL_T_SHORT", "MDL_T_USHORT",
+    "MDL_T_INT", "MDL_T_UINT",
+    "MDL_T_LONG", "MDL_T_ULONG",
+    "MDL_T_LLONG", "MDL_T_ULLONG",
+    "MDL_T_FLOAT", "MDL_T_DOUBLE",
+};
+static const char *const basic_ids[MDL_B_COUNT] = {
+    "char", "schar", "uchar", "short", "ushort", "int", "uint",
+    "long", "ulong", "llong", "ullong", "float", "double",
+};
+
+const char *basic_c_name(mdl_basic b)
+{
+    return b >= 0 && b < MDL_B_COUNT ? basic_c[b] : "?";
+}
+
+const char *basic_rt_name(mdl_basic b)
+{
+    return b >= 0 && b < MDL_B_COUNT ? basic_rt[b] : "MDL_T_STRUCT";
+}
+
+const char *basic_id(mdl_basic b)
+{
+    return b >= 0 && b < MDL_B_COUNT ? basic_ids[b] : "?";
+}
+
+/* Spelled from the declaration, not from the use: a spec may write
+ * `Particle` for a type declared only as `struct Particle {…}`, which C
+ * accepts only as `struct Particle`. */
+void typeref_c(mdl_buf *b, const mdl_typeref *t)
+{
+    if (t->basic != MDL_B_NONE) {
+        buf_puts(b, basic_c_name(t->basic));
+        return;
+    }
+    const mdl_struct *s = t->resolved;
+    if (s && s->typedef_name)
+        buf_puts(b, s->typedef_name);
+    else if (s)
+        buf_printf(b, "struct %s", s->tag);
+    else
+        buf_puts(b, t->name);
+}
+
+void expr_c(mdl_buf *b, const mdl_expr *e, const char *prefix)
+{
+    static const char ops[] = { [MDL_E_ADD] = '+', [MDL_E_SUB] = '-',
+                                [MDL_E_MUL] = '*', [MDL_E_DIV] = '/' };
+    switch (e->kind) {
+    case MDL_E_INT:
+        buf_printf(b, "%lld", e->ival);
+        break;
+    case MDL_E_NAME:
+        if (e->vref)
+            buf_printf(b, "%s%s", prefix, e->name);
+        else
+            buf_puts(b, e->name);
+        break;
+    case MDL_E_ADD: case MDL_E_SUB: case MDL_E_MUL: case MDL_E_DIV:
+        buf_puts(b, "(");
+        expr_c(b, e->l, prefix);
+        buf_printf(b, " %c ", ops[e->kind]);
+        expr_c(b, e->r, prefix);
+        buf_puts(b, ")");
+        break;
+    case MDL_E_NEG:
+        buf_puts(b, "(-");
+        expr_c(b, e->l, prefix);
+        buf_puts(b, ")");
+        break;
+    }
+}
+
+long long expr_eval(const mdl_expr *e, int *ok)
+{
+    long long l, r;
+    switch (e->kind) {
+    case MDL_E_INT:
+        return e->ival;
+    case MDL_E_NAME:
+        if (e->cref && e->cref->evaluated)
+            return e->cref->val;
+        *ok = 0;
+        return 0;
+    case MDL_E_NEG:
+        return -expr_eval(e->l, ok);
+    default:
+        l = expr_eval(e->l, ok);
+        r = expr_eval(e->r, ok);
+        switch (e->kind) {
+        case MDL_E_ADD: return l + r;
+        case MDL_E_SUB: return l - r;
+        case MDL_E_MUL: return l * r;
+        default:
+            if (r == 0) {
+                *ok = 0;
+                return 0;
+            }
+            return l / r;
+        }
+    }
+}
+
+static const char *const coll_names[] = {
+    [MDL_CO_BCAST] = "Bcast", [MDL_CO_MCAST] = "Mcast",
+    [MDL_CO_SCATTER] = "Scatter", [MDL_CO_SCATTERV] = "ScatterV",
+    [MDL_CO_GATHER] = "Gather", [MDL_CO_GATHERV] = "GatherV",
+    [MDL_CO_ALLGATHER] = "Allgather", [MDL_CO_ALLGATHERV] = "AllgatherV",
+    [MDL_CO_ALLTOALL] = "Alltoall", [MDL_CO_REDUCE] = "Reduce",
+    [MDL_CO_ALLREDUCE] = "Allreduce", [MDL_CO_UNKNOWN] = "Unknown",
+};
+static const char *const coll_rt[] = {
+    [MDL_CO_BCAST] = "MDL_COLL_BCAST", [MDL_CO_MCAST] = "MDL_COLL_MCAST",
+    [MDL_CO_SCATTER] = "MDL_COLL_SCATTER", [MDL_CO_SCATTERV] = "MDL_COLL_SCATTERV",
+    [MDL_CO_GATHER] = "MDL_COLL_GATHER", [MDL_CO_GATHERV] = "MDL_COLL_GATHERV",
+    [MDL_CO_ALLGATHER] = "MDL_COLL_ALLGATHER",
+    [MDL_CO_ALLGATHERV] = "MDL_COLL_ALLGATHERV",
+    [MDL_CO_ALLTOALL] = "MDL_COLL_ALLTOALL", [MDL_CO_REDUCE] = "MDL_COLL_REDUCE",
+    [MDL_CO_ALLREDUCE] = "MDL_COLL_ALLREDUCE", [MDL_CO_UNKNOWN] = "-1",
+};
+
+const char *coll_op_name(mdl_coll_kind k)
+{
+    return coll_names[k];
+}
+
+const char *coll_rt_name(mdl_coll_kind k)
+{
+    return coll_rt[k];
+}
+
+void msg_fn_name(mdl_buf *b, const mdl_msg *m)
+{
+    if (m->coll)
+        buf_printf(b, "MDL_%s_%s", coll_op_name(m->coll->kind), m->name);
+    else
+        buf_printf(b, "MDL_%s_%s_%s", m->is_send ? "SendTo" : "RecvFrom",
+                   m->peer_task->name, m->name);
+}
+
+static int add_name(const char **names, int n, int max, const char *s)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], s) == 0)
+            return n;
+    if (n < max)
+        names[n++] = s;
+    return n;
+}
+
+int task_neighbor_names(const mdl_task *t, const char **names, int max)
+{
+    int n = 0;
+    for (int i = 0; i < t->sends.n; i++)
+        if (t->sends.v[i]->peer_kind == MDL_P_NEIGHBOR && t->sends.v[i]->neighbor_name)
+            n = add_name(names, n, max, t->sends.v[i]->neighbor_name);
+    for (int i = 0; i < t->recvs.n; i++)
+        if (t->recvs.v[i]->peer_kind == MDL_P_NEIGHBOR && t->recvs.v[i]->neighbor_name)
+            n = add_name(names, n, max, t->recvs.v[i]->neighbor_name);
+    return n;
+}
+
+const char *spec_basename(const mdl_spec *s)
+{
+    const char *p = s->path ? s->path : "spec.mdl";
+    const char *slash = strrchr(p, '/');
+    return slash ? slash + 1 : p;
+}
+
+int spec_nchannels(const mdl_spec *s)
+{
+    int max = -1;
+    for (int i = 0; i < s->tasks.n; i++) {
+        const mdl_task *t = s->tasks.v[i];
+        for (int k = 0; k < t->sends.n; k++)
+            if (t->sends.v[k]->channel > max)
+                max = t->sends.v[k]->channel;
+        for (int k = 0; k < t->recvs.n; k++)
+            if (t->recvs.v[k]->channel > max)
+                max = t->recvs.v[k]->channel;
+    }
+    return max + 1;
+}
+
+int task_connected(const mdl_task *t, const mdl_task *a)
+{
+    for (int i = 0; i < t->connected.n; i++)
+        if (t->connected.v[i] == a)
+            return 1;
+    return 0;
+}
+
+int task_async_msgs(const mdl_task *t, const mdl_msg **out, int max)
+{
+    int n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const mdl_msg *const *v = pass ? (const mdl_msg *const *)t->recvs.v
+                                       : (const mdl_msg *const *)t->sends.v;
+        int nv = pass ? t->recvs.n : t->sends.n;
+        for (int i = 0; i < nv; i++) {
+            if (!v[i]->is_async)
+                continue;
+            int dup = 0;
+            for (int k = 0; k < n; k++)
+                dup |= strcmp(out[k]->name, v[i]->name) == 0;
+            if (!dup && n < max)
+                out[n++] = v[i];
+        }
+    }
+    return n;
+}
+
+/* ---------------------------------------------------------------- spec hash */
+
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+#define FNV_PRIME  0x100000001b3ULL
+
+static void h_bytes(unsigned long long *h, const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++) {
+        *h ^= c[i];
+        *h *= FNV_PRIME;
+    }
+}
+
+/* Strings are hashed with their terminating NUL so "ab","c" != "a","bc". */
+static void h_str(unsigned long long *h, const char *s)
+{
+    h_bytes(h, s ? s : "", strlen(s ? s : "") + 1);
+}
+
+static void h_int(unsigned long long *h, long long v)
+{
+    char tmp[32];
+    snprintf(tmp, sizeof tmp, "%lld", v);
+    h_str(h, tmp);
+}
+
+static void h_type(unsigned long long *h, const mdl_typeref *t)
+{
+    if (t->basic != MDL_B_NONE || !t->resolved) {
+        h_int(h, t->basic);
+        return;
+    }
+    /* Structs by layout, so two specs agreeing on names but not on
+     * fields are told apart. */
+    const mdl_struct *s = t->resolved;
+    h_str(h, "{");
+    for (int i = 0; i < s->fields.n; i++) {
+        const mdl_field *f = s->fields.v[i];
+        h_type(h, &f->type);
+        for (int d = 0; d < f->dims.n; d++)
+            h_int(h, f->dimval ? f->dimval[d] : 0);
+        h_str(h, ",");
+    }
+    h_str(h, "}");
+}
+
+static void h_items(unsigned long long *h, const mdl_msg *m)
+{
+    h_int(h, m->items.n);
+    for (int i = 0; i < m->items.n; i++) {
+        const mdl_item *it = m->items.v[i];
+        h_int(h, it->count);
+        if (it->var) {
+            h_type(h, &it->var->type);
+            for (int d = 0; d < it->var->dims.n; d++)
+                h_int(h, it->var->dimval ? it->var->dimval[d] : 0);
+        }
+    }
+}
+
+unsigned long long spec_hash(const mdl_spec *s)
+{
+    unsigned long long h = FNV_OFFSET;
+    h_int(&h, s->tasks.n);
+    for (int i = 0; i < s->tasks.n; i++) {
+        const mdl_task *t = s->tasks.v[i];
+        h_str(&h, t->name);
+        h_int(&h, t->grid_ndims);
+        for (int k = 0; k < 3; k++)
+            h_int(&h, t->periodic[k]);
+        for (int k = 0; k < t->sends.n; k++) {
+            const mdl_msg *m = t->sends.v[k];
+            h_str(&h, "send");
+            h_str(&h, m->name);
+            h_int(&h, m->channel);
+            h_str(&h, m->peer_task ? m->peer_task->name : "");
+            h_int(&h, m->peer_kind);
+            h_str(&h, m->pair ? m->pair->name : "");
+            h_items(&h, m);
+            if (m->pair)
+                h_items(&h, m->pair);
+        }
+        for (int k = 0; k < t->colls.n; k++) {
+            const mdl_coll *c = t->colls.v[k];
+            h_int(&h, c->kind);
+            h_int(&h, c->root_val);
+            for (int j = 0; j < c->msgs.n; j++) {
+                h_str(&h, c->msgs.v[j]->name);
+                h_items(&h, c->msgs.v[j]);
+            }
+        }
+    }
+    return h;
+}

@@ -1,0 +1,180 @@
+/* writer.c — in-memory buffers and atomic output of a set of files.
+ *
+ * medleyc must never leave half-written outputs: every file of a run is
+ * first written in full to a temporary name next to its final place (same
+ * directory, so the rename is atomic), and only when all of them were
+ * written and flushed are they renamed into place.  On any failure the
+ * temporaries are removed and the previous outputs stay untouched. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "emit_internal.h"
+
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n);
+    if (!q) {
+        fputs("medleyc: error: out of memory\n", stderr);
+        exit(2);
+    }
+    return q;
+}
+
+static void buf_reserve(mdl_buf *b, size_t more)
+{
+    if (b->n + more + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->n + more + 1)
+        cap *= 2;
+    b->s = xrealloc(b->s, cap);
+    b->cap = cap;
+}
+
+void buf_printf(mdl_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (k < 0)
+        return;
+    buf_reserve(b, (size_t)k);
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->n, (size_t)k + 1, fmt, ap);
+    va_end(ap);
+    b->n += (size_t)k;
+}
+
+void buf_puts(mdl_buf *b, const char *s)
+{
+    size_t k = strlen(s);
+    buf_reserve(b, k);
+    memcpy(b->s + b->n, s, k + 1);
+    b->n += k;
+}
+
+void buf_free(mdl_buf *b)
+{
+    free(b->s);
+    b->s = NULL;
+    b->n = b->cap = 0;
+}
+
+/* ---------------------------------------------------------------- output sets */
+
+struct outfile {
+    char *path;
+    char *tmp;          /* temporary name once created */
+    mdl_buf data;
+};
+
+struct mdl_outset {
+    struct outfile *f;
+    int n, cap;
+};
+
+mdl_outset *outset_new(void)
+{
+    mdl_outset *o = xrealloc(NULL, sizeof *o);
+    memset(o, 0, sizeof *o);
+    return o;
+}
+
+void outset_add(mdl_outset *o, const char *path, mdl_buf *b)
+{
+    if (o->n == o->cap) {
+        o->cap = o->cap ? 2 * o->cap : 8;
+        o->f = xrealloc(o->f, (size_t)o->cap * sizeof *o->f);
+    }
+    struct outfile *f = &o->f[o->n++];
+    f->path = xrealloc(NULL, strlen(path) + 1);
+    strcpy(f->path, path);
+    f->tmp = NULL;
+    f->data = *b;
+    memset(b, 0, sizeof *b);
+}
+
+void outset_free(mdl_outset *o)
+{
+    if (!o)
+        return;
+    for (int i = 0; i < o->n; i++) {
+        free(o->f[i].path);
+        free(o->f[i].tmp);
+        buf_free(&o->f[i].data);
+    }
+    free(o->f);
+    free(o);
+}
+
+/* Writes f->data to a fresh temporary beside f->path. */
+static int write_temp(struct outfile *f)
+{
+    const char *slash = strrchr(f->path, '/');
+    size_t dirlen = slash ? (size_t)(slash - f->path) + 1 : 0;
+    const char *base = f->path + dirlen;
+    size_t len = dirlen + strlen(base) + sizeof(".tmp.XXXXXX") + 1;
+    f->tmp = xrealloc(NULL, len);
+    snprintf(f->tmp, len, "%.*s.%s.tmp.XXXXXX", (int)dirlen, f->path, base);
+    int fd = mkstemp(f->tmp);
+    if (fd < 0) {
+        fprintf(stderr, "medleyc: error: cannot create '%s': %s\n", f->path,
+                strerror(errno));
+        free(f->tmp);
+        f->tmp = NULL;
+        return -1;
+    }
+    /* mkstemp creates 0600; generated sources are ordinary files.  A
+     * failure here is not fatal: the file stays usable by its owner. */
+    mode_t um = umask(0);
+    umask(um);
+    (void)fchmod(fd, 0666 & ~um);
+    size_t off = 0;
+    while (off < f->data.n) {
+        ssize_t w = write(fd, f->data.s + off, f->data.n - off);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            fprintf(stderr, "medleyc: error: cannot write '%s': %s\n",
+                    f->path, strerror(errno));
+            close(fd);
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    if (close(fd) != 0) {
+        fprintf(stderr, "medleyc: error: cannot write '%s': %s\n", f->path,
+                strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int outset_commit(mdl_outset *o)
+{
+    int rc = 0;
+    for (int i = 0; i < o->n && rc == 0; i++)
+        rc = write_temp(&o->f[i]);
+    for (int i = 0; i < o->n && rc == 0; i++) {
+        if (rename(o->f[i].tmp, o->f[i].path) != 0) {
+            fprintf(stderr, "medleyc: error: cannot write '%s': %s\n",
+                    o->f[i].path, strerror(errno));
+            rc = -1;
+            break;
+        }
+        free(o->f[i].tmp);
+        o->f[i].tmp = NULL;
+    }
+    if (rc != 0)
+        for (int i = 0; i < o->n; i++)
+            if (o->f[i].tmp)
+                unlink(o->f[i].tmp);
+    outset_free(o);
+    return rc;
+}
