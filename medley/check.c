@@ -21,5 +21,7 @@ int mdl_check(mdl_spec *spec, mdl_diag *diag, mdl_arena *arena)
     mdl_check_names(&c);        /* message names unique per task */
     mdl_check_peers(&c);        /* peers: connected tasks, neighbours */
     mdl_check_sections(&c);     /* items and sections of messages */
+    mdl_check_collectives(&c);  /* collective kinds and argument shapes */
+    mdl_check_pairing(&c);      /* sends with receives, channels */
     return mdl_error_count(diag) - before;
 }

@@ -63,7 +63,11 @@ const char *mdl_did_you_mean(mdl_checker *c, const char *name,
     for (int i = 0; i < n; i++)
         if (names[i] && strcmp(names[i], name) != 0)
             cand[m++] = names[i];
-    const char *s = m ? mdl_suggest(name, cand, m) : NULL;
+    return mdl_hint(c, m ? mdl_suggest(name, cand, m) : NULL);
+}
+
+const char *mdl_hint(mdl_checker *c, const char *s)
+{
     if (!s)
         return "";
     size_t len = strlen(s) + sizeof "; did you mean ''?";

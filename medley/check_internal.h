@@ -60,6 +60,8 @@ int mdl_task_connected(const mdl_task *t, const mdl_task *other);
  * names: n strings (NULL entries are skipped). */
 const char *mdl_did_you_mean(mdl_checker *c, const char *name,
                              const char *const *names, int n);
+/* "; did you mean 's'?", or "" when s is NULL. */
+const char *mdl_hint(mdl_checker *c, const char *s);
 const char *mdl_suggest_const(mdl_checker *c, const char *name);
 const char *mdl_suggest_task(mdl_checker *c, const char *name);
 const char *mdl_suggest_var(mdl_checker *c, mdl_task *t, const char *name);

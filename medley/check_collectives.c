@@ -1,0 +1,334 @@
+/* check_collectives.c — collective blocks and their argument shapes.
+ *
+ * Interprets each collective message's items by position according to the
+ * table of the reference (§3.4) and fills msg->coll and msg->cargs:
+ *
+ *   send, recv     a `uses` variable, or an element of one giving the start
+ *                  (`V[k]`, `U[i][0]`); item->count is set to the capacity
+ *                  in elements from that start to the end of the variable,
+ *                  -1 when unknown (pointer, run-time start)
+ *   count          an integer expression of consts (item->count = value)
+ *                  or an int scalar variable read at the call
+ *                  (item->var set, item->count = -1)
+ *   counts, displs a whole int array or int pointer (item->var)
+ *   op             MDL_SUM, MDL_PROD, MDL_MAX, MDL_MIN (cargs.op)
+ *
+ * Compile-time shape errors (count beyond a buffer, different element
+ * types, non-int counts, a reduction of structs) are reported here. */
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+#include "check_internal.h"
+
+enum role { R_SEND, R_RECV, R_COUNT, R_COUNTS, R_DISPLS, R_OP };
+
+static const struct kind_info {
+    const char *name;
+    mdl_coll_kind kind;
+    int has_root;
+    int nargs;
+    enum role roles[4];
+    const char *shape;
+} kinds[] = {
+    { "Bcast", MDL_CO_BCAST, 1, 3, { R_SEND, R_RECV, R_COUNT }, "{send, recv, count}" },
+    { "Mcast", MDL_CO_MCAST, 1, 3, { R_SEND, R_RECV, R_COUNT }, "{send, recv, count}" },
+    { "Scatter", MDL_CO_SCATTER, 1, 2, { R_SEND, R_RECV }, "{send, recv}" },
+    { "ScatterV", MDL_CO_SCATTERV, 1, 4, { R_SEND, R_COUNTS, R_DISPLS, R_RECV },
+      "{send, counts, displs, recv}" },
+    { "Gather", MDL_CO_GATHER, 1, 3, { R_SEND, R_RECV, R_COUNT }, "{send, recv, count}" },
+    { "GatherV", MDL_CO_GATHERV, 1, 4, { R_SEND, R_RECV, R_COUNTS, R_DISPLS },
+      "{send, recv, counts, displs}" },
+    { "Allgather", MDL_CO_ALLGATHER, 0, 2, { R_SEND, R_RECV }, "{send, recv}" },
+    { "AllgatherV", MDL_CO_ALLGATHERV, 0, 4, { R_SEND, R_RECV, R_COUNTS, R_DISPLS },
+      "{send, recv, counts, displs}" },
+    { "Alltoall", MDL_CO_ALLTOALL, 0, 3, { R_SEND, R_RECV, R_COUNT }, "{send, recv, count}" },
+    { "Reduce", MDL_CO_REDUCE, 1, 4, { R_SEND, R_RECV, R_COUNT, R_OP }, "{in, out, count, OP}" },
+    { "Allreduce", MDL_CO_ALLREDUCE, 0, 4, { R_SEND, R_RECV, R_COUNT, R_OP },
+      "{in, out, count, OP}" },
+};
+enum { NKINDS = sizeof kinds / sizeof *kinds };
+
+static const char *const op_names[] = { "MDL_SUM", "MDL_PROD", "MDL_MAX", "MDL_MIN" };
+static const mdl_op op_values[] = { MDL_OP_SUM, MDL_OP_PROD, MDL_OP_MAX, MDL_OP_MIN };
+
+static char *lower(mdl_checker *c, const char *s)
+{
+    char *d = mdl_strdup(c->arena, s);
+    for (char *p = d; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    return d;
+}
+
+/* The kind, matched like a keyword (any case); reports an unknown one. */
+static const struct kind_info *find_kind(mdl_checker *c, mdl_coll *co)
+{
+    if (co->kind_name) {
+        for (int i = 0; i < NKINDS; i++)
+            if (strcasecmp(kinds[i].name, co->kind_name) == 0)
+                return &kinds[i];
+    } else {
+        for (int i = 0; i < NKINDS; i++)
+            if (kinds[i].kind == co->kind)
+                return &kinds[i];
+        return NULL;
+    }
+    /* Suggest among lowered names (case is not a typo), show the canonical one. */
+    const char *names[NKINDS];
+    for (int i = 0; i < NKINDS; i++)
+        names[i] = lower(c, kinds[i].name);
+    const char *best = mdl_suggest(lower(c, co->kind_name), names, NKINDS);
+    const char *hint = "";
+    for (int i = 0; i < NKINDS; i++)
+        if (best == names[i])
+            hint = mdl_hint(c, kinds[i].name);
+    mdl_error(c->diag, co->loc, "unknown collective operation '%s'%s", co->kind_name, hint);
+    return NULL;
+}
+
+/* Elements from the start given by a buffer item to the end of its
+ * variable; -1 when unknown. */
+static long long capacity(const mdl_item *it)
+{
+    const mdl_var *v = it->var;
+    if (v->form == MDL_V_POINTER || v->nelems < 0)
+        return -1;
+    long long off = 0;
+    for (int d = 0; d < it->idx.n; d++) {
+        const mdl_index *ix = it->idx.v[d];
+        if (!ix->is_const)
+            return -1;
+        off = off * v->dimval[d] + ix->lo_val;
+    }
+    return v->nelems - off;
+}
+
+static int check_buffer(mdl_checker *c, mdl_task *t, mdl_msg *m, mdl_item *it,
+                        const char *what)
+{
+    if (!mdl_item_var(c, t, m, it))
+        return 0;
+    for (int d = 0; d < it->idx.n; d++)
+        if (it->idx.v[d] && it->idx.v[d]->kind != MDL_IX_SINGLE) {
+            mdl_error(c->diag, it->idx.v[d]->loc,
+                      "%s buffer of collective '%s' must be a whole variable or a start element like '%s[k]', not a range",
+                      what, m->name, it->var->name);
+            it->var = NULL;
+            return 0;
+        }
+    if (!mdl_check_indices(c, t, m, it, 0)) {
+        it->var = NULL;
+        return 0;
+    }
+    it->count = capacity(it);
+    return 1;
+}
+
+static void check_count(mdl_checker *c, mdl_task *t, mdl_msg *m, mdl_item *it)
+{
+    it->count = -1;
+    it->var = NULL;
+    mdl_expr *e = it->expr;
+    if (it->kind == MDL_IT_REF) {
+        if (it->idx.n) {
+            mdl_error(c->diag, it->loc,
+                      "count of collective '%s' must be an integer constant or an int variable, not a section",
+                      m->name);
+            return;
+        }
+        e = mdl_alloc(c->arena, sizeof *e);
+        e->kind = MDL_E_NAME;
+        e->loc = it->loc;
+        e->name = it->name;
+    }
+    long long v = 0;
+    mdl_eval_result r = mdl_eval(c, e, t, &v);
+    if (r == MDL_EV_RUNTIME) {
+        if (e->kind == MDL_E_NAME)
+            it->var = e->vref;
+        return;
+    }
+    if (r == MDL_EV_CONST) {
+        if (v < 0)
+            mdl_error(c->diag, it->loc, "count of collective '%s' is negative (%lld)",
+                      m->name, v);
+        else
+            it->count = v;
+    }
+}
+
+static void check_int_array(mdl_checker *c, mdl_task *t, mdl_msg *m, mdl_item *it,
+                            const char *what)
+{
+    if (!mdl_item_var(c, t, m, it))
+        return;
+    mdl_var *v = it->var;
+    const char *why = NULL;
+    if (v->type.basic != MDL_B_INT)
+        why = "its type is not int";
+    else if (v->form != MDL_V_POINTER && v->dims.n != 1)
+        why = v->dims.n == 0 ? "it is a scalar" : "it has several dimensions";
+    else if (it->idx.n)
+        why = "a section is not allowed";
+    if (why) {
+        mdl_error(c->diag, it->loc,
+                  "%s of collective '%s' must be a whole int array or int pointer; '%s': %s",
+                  what, m->name, v->name, why);
+        it->var = NULL;
+        return;
+    }
+    it->count = v->nelems;
+}
+
+static void check_op(mdl_checker *c, mdl_msg *m, mdl_item *it)
+{
+    if (it->kind == MDL_IT_REF && it->name && it->idx.n == 0)
+        for (int i = 0; i < 4; i++)
+            if (strcmp(it->name, op_names[i]) == 0) {
+                m->cargs.op = op_values[i];
+                return;
+            }
+    if (it->kind == MDL_IT_REF && it->name)
+        mdl_error(c->diag, it->loc, "unknown reduction operator '%s' in '%s'%s",
+                  it->name, m->name, mdl_did_you_mean(c, it->name, op_names, 4));
+    else
+        mdl_error(c->diag, it->loc,
+                  "the operator of reduction '%s' must be MDL_SUM, MDL_PROD, MDL_MAX or MDL_MIN",
+                  m->name);
+}
+
+/* Count larger than a buffer it is read from or written to. */
+static void check_fits(mdl_checker *c, mdl_msg *m, const struct kind_info *k,
+                       mdl_item *count, mdl_item *buf)
+{
+    if (!count || count->count < 0 || !buf || !buf->var || buf->count < 0 ||
+        count->count <= buf->count)
+        return;
+    mdl_error(c->diag, count->loc,
+              "count %lld of %s '%s' is larger than '%s' (%lld element%s%s)",
+              count->count, k->name, m->name, buf->var->name, buf->count,
+              buf->count == 1 ? "" : "s", buf->idx.n ? " from the start given" : "");
+}
+
+static void check_msg(mdl_checker *c, mdl_task *t, mdl_coll *co,
+                      const struct kind_info *k, mdl_msg *m)
+{
+    m->coll = co;
+    m->is_send = 0;
+    memset(&m->cargs, 0, sizeof m->cargs);
+    if (!k)
+        return;
+    if (m->items.n != k->nargs) {
+        mdl_error(c->diag, m->content_loc.line ? m->content_loc : m->loc,
+                  "%s '%s' takes %d arguments %s, not %d", k->name, m->name,
+                  k->nargs, k->shape, m->items.n);
+        return;
+    }
+    mdl_coll_args *a = &m->cargs;
+    for (int i = 0; i < k->nargs; i++) {
+        mdl_item *it = m->items.v[i];
+        if (!it)
+            return;
+        switch (k->roles[i]) {
+        case R_SEND:
+            a->send = it;
+            check_buffer(c, t, m, it, "send");
+            break;
+        case R_RECV:
+            a->recv = it;
+            check_buffer(c, t, m, it, "receive");
+            break;
+        case R_COUNT:
+            a->count = it;
+            check_count(c, t, m, it);
+            break;
+        case R_COUNTS:
+            a->counts = it;
+            check_int_array(c, t, m, it, "counts");
+            break;
+        case R_DISPLS:
+            a->displs = it;
+            check_int_array(c, t, m, it, "displs");
+            break;
+        case R_OP:
+            check_op(c, m, it);
+            break;
+        }
+    }
+    if (!a->send->var || !a->recv->var)
+        return;
+    a->in_place = a->send->var == a->recv->var;
+    if (!mdl_same_type(&a->send->var->type, &a->recv->var->type)) {
+        mdl_error(c->diag, a->recv->loc,
+                  "buffers of %s '%s' have different element types: '%s' is %s, '%s' is %s",
+                  k->name, m->name, a->send->var->name, mdl_type_name(&a->send->var->type),
+                  a->recv->var->name, mdl_type_name(&a->recv->var->type));
+        return;
+    }
+    if ((k->kind == MDL_CO_REDUCE || k->kind == MDL_CO_ALLREDUCE) &&
+        a->send->var->type.basic == MDL_B_NONE) {
+        mdl_error(c->diag, a->send->loc,
+                  "%s '%s' needs numbers; '%s' is of struct type '%s'", k->name,
+                  m->name, a->send->var->name, mdl_type_name(&a->send->var->type));
+        return;
+    }
+    /* Gather and Alltoall need count * n in recv (and Alltoall in send);
+     * n is known only at run time, but n >= 1. */
+    check_fits(c, m, k, a->count, a->send);
+    check_fits(c, m, k, a->count, a->recv);
+}
+
+static void check_coll(mdl_checker *c, mdl_task *t, mdl_coll *co)
+{
+    const struct kind_info *k = find_kind(c, co);
+    co->root_val = 0;
+    co->table_var = NULL;
+    if (k) {
+        co->kind = k->kind;
+        if (co->root && !k->has_root) {
+            mdl_error(c->diag, co->root->loc, "%s has no root: it involves every instance equally",
+                      k->name);
+        } else if (co->root) {
+            long long r = 0;
+            if (mdl_eval_const(c, co->root, &r)) {
+                if (r < 0)
+                    mdl_error(c->diag, co->root->loc,
+                              "root of %s must be a non-negative instance number, not %lld",
+                              k->name, r);
+                else if (r > 2147483647LL)
+                    mdl_error(c->diag, co->root->loc, "root of %s is too large (%lld)",
+                              k->name, r);
+                else
+                    co->root_val = r;
+            }
+        }
+        if (co->table && k->kind != MDL_CO_MCAST) {
+            mdl_error(c->diag, co->table_loc, "only Mcast takes a table of instances");
+        } else if (co->table) {
+            mdl_var *v = mdl_find_var(t, co->table);
+            if (!v)
+                mdl_error(c->diag, co->table_loc,
+                          "unknown variable '%s' as Mcast table of task '%s'%s",
+                          co->table, t->name, mdl_suggest_var(c, t, co->table));
+            else if (v->type.basic != MDL_B_INT ||
+                     !(v->form == MDL_V_POINTER || v->dims.n == 1))
+                mdl_error(c->diag, co->table_loc,
+                          "Mcast table '%s' must be an int array or int pointer", co->table);
+            else
+                co->table_var = v;
+        }
+    }
+    for (int j = 0; j < co->msgs.n; j++)
+        if (co->msgs.v[j] && co->msgs.v[j]->name)
+            check_msg(c, t, co, k, co->msgs.v[j]);
+}
+
+void mdl_check_collectives(mdl_checker *c)
+{
+    for (int i = 0; i < c->spec->tasks.n; i++) {
+        mdl_task *t = c->spec->tasks.v[i];
+        for (int k = 0; t && t->name && k < t->colls.n; k++)
+            if (t->colls.v[k])
+                check_coll(c, t, t->colls.v[k]);
+    }
+}
