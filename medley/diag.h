@@ -11,6 +11,8 @@
 #ifndef MEDLEY_DIAG_H
 #define MEDLEY_DIAG_H
 
+#include <stdio.h>
+
 #include "ast.h"
 
 typedef struct mdl_diag mdl_diag;
@@ -19,6 +21,13 @@ typedef struct mdl_diag mdl_diag;
  * quote lines under each diagnostic (may be NULL for command-line input). */
 mdl_diag *mdl_diag_new(const char *path, const char *text, size_t len);
 void mdl_diag_free(mdl_diag *d);
+/* Where messages go (stderr by default); tests capture them. */
+void mdl_diag_set_output(mdl_diag *d, FILE *out);
+
+/* After this many errors the rest are counted but not printed (one line
+ * says so), and the lexer stops reading: a binary file gives a short
+ * report, not thousands of lines. */
+#define MDL_MAX_ERRORS 20
 
 void mdl_error(mdl_diag *d, mdl_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -1,0 +1,260 @@
+/* main.c — the driver: medleyc [options] spec.mdl
+ *
+ * parse → check → emit.  Exit status 0 (ok, warnings allowed), 1 (errors
+ * in the spec: nothing is written), 2 (usage or I/O error). */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "arena.h"
+#include "ast.h"
+#include "check.h"
+#include "diag.h"
+#include "emit.h"
+#include "parse.h"
+
+static const char usage_text[] =
+    "usage: medleyc [options] spec.mdl\n"
+    "Compiles a MeDLey communication spec into C (TMDL.h and TMDL.c per task).\n"
+    "\n"
+    "options:\n"
+    "  -o DIR            write the generated files into DIR (default: .)\n"
+    "  -D NAME=VALUE     define or override the integer const NAME\n"
+    "  --check           parse and check only; write nothing\n"
+    "  --dot FILE        also write the communication graph (Graphviz) to FILE\n"
+    "  --version         print the version and exit\n"
+    "  --help            print this help and exit\n"
+    "\n"
+    "exit status: 0 ok, 1 errors in the spec (nothing written), 2 usage or I/O error\n";
+
+typedef struct define {
+    const char *name;           /* points into argv, up to '=' */
+    size_t namelen;
+    long long value;
+} define;
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fputs("medleyc: error: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\nTry 'medleyc --help' for more information.\n", stderr);
+    return 2;
+}
+
+/* NAME=VALUE with NAME an identifier and VALUE a (possibly negative)
+ * decimal integer that fits a long long. */
+static int parse_define(const char *arg, define *d)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg)
+        return -1;
+    if (!(arg[0] == '_' || (arg[0] >= 'A' && arg[0] <= 'Z') ||
+          (arg[0] >= 'a' && arg[0] <= 'z')))
+        return -1;
+    for (const char *p = arg; p < eq; p++)
+        if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') ||
+              (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
+            return -1;
+    const char *v = eq + 1;
+    const char *digits = (*v == '-' || *v == '+') ? v + 1 : v;
+    if (*digits < '0' || *digits > '9')
+        return -1;
+    for (const char *p = digits; *p; p++)
+        if (*p < '0' || *p > '9')
+            return -1;
+    errno = 0;
+    char *end;
+    long long val = strtoll(v, &end, 10);
+    if (errno || *end)
+        return -1;
+    d->name = arg;
+    d->namelen = (size_t)(eq - arg);
+    d->value = val;
+    return 0;
+}
+
+/* Whole file in memory (it may contain NUL bytes; the lexer reports them). */
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap) {
+            if (ferror(f)) {
+                free(buf);
+                buf = NULL;
+            }
+            break;
+        }
+        char *nb = cap < SIZE_MAX / 2 ? realloc(buf, cap *= 2) : NULL;
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            errno = ENOMEM;
+        }
+        buf = nb;
+    }
+    int saved = errno;
+    fclose(f);
+    errno = saved;
+    *len = n;
+    return buf;
+}
+
+/* -D NAME=VALUE: overrides the spec's const NAME, or adds it. */
+static void apply_defines(mdl_spec *spec, mdl_arena *arena,
+                          const define *defs, int ndefs)
+{
+    for (int i = 0; i < ndefs; i++) {
+        const char *name = mdl_strndup(arena, defs[i].name, defs[i].namelen);
+        mdl_const *c = NULL;
+        for (int k = 0; k < spec->consts.n; k++)
+            if (strcmp(spec->consts.v[k]->name, name) == 0)
+                c = spec->consts.v[k];
+        if (c) {
+            mdl_expr *e = mdl_alloc(arena, sizeof *e);
+            e->kind = MDL_E_INT;
+            e->loc = c->value ? c->value->loc : c->loc;
+            e->ival = defs[i].value;
+            c->value = e;
+        } else {
+            c = mdl_alloc(arena, sizeof *c);
+            c->name = name;
+            MDL_VEC_PUSH(arena, spec->consts, c);
+        }
+        c->from_cmdline = 1;
+        c->val = defs[i].value;
+        c->evaluated = 1;
+    }
+}
+
+static int check_outdir(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        fprintf(stderr, "medleyc: error: cannot write to '%s': %s\n", dir,
+                strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "medleyc: error: cannot write to '%s': Not a directory\n",
+                dir);
+        return -1;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        fprintf(stderr, "medleyc: error: cannot write to '%s': %s\n", dir,
+                strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+enum { OPT_CHECK = 256, OPT_DOT, OPT_VERSION, OPT_HELP };
+
+int main(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "check", no_argument, NULL, OPT_CHECK },
+        { "dot", required_argument, NULL, OPT_DOT },
+        { "version", no_argument, NULL, OPT_VERSION },
+        { "help", no_argument, NULL, OPT_HELP },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *outdir = ".", *dot = NULL;
+    int check_only = 0;
+    define *defs = calloc((size_t)argc, sizeof *defs);
+    int ndefs = 0, opt, status = 2;
+    if (!defs) {
+        fputs("medleyc: out of memory\n", stderr);
+        return 2;
+    }
+
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":o:D:", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'o':
+            outdir = optarg;
+            break;
+        case 'D':
+            if (parse_define(optarg, &defs[ndefs]) != 0) {
+                usage_error("invalid -D '%s': expected NAME=INTEGER", optarg);
+                goto out;
+            }
+            ndefs++;
+            break;
+        case OPT_CHECK:
+            check_only = 1;
+            break;
+        case OPT_DOT:
+            dot = optarg;
+            break;
+        case OPT_VERSION:
+            printf("medleyc %s\n", MEDLEY_VERSION);
+            status = 0;
+            goto out;
+        case OPT_HELP:
+            fputs(usage_text, stdout);
+            status = 0;
+            goto out;
+        case ':':
+            usage_error("option '%s' needs an argument", argv[optind - 1]);
+            goto out;
+        default:
+            usage_error("unknown option '%s'", argv[optind - 1]);
+            goto out;
+        }
+    }
+    if (optind >= argc) {
+        usage_error("%s", "no input file");
+        goto out;
+    }
+    if (optind + 1 < argc) {
+        usage_error("more than one input file ('%s')", argv[optind + 1]);
+        goto out;
+    }
+    const char *path = argv[optind];
+    if (!check_only && check_outdir(outdir) != 0)
+        goto out;
+
+    size_t len;
+    char *text = read_file(path, &len);
+    if (!text) {
+        fprintf(stderr, "medleyc: error: cannot read '%s': %s\n", path,
+                strerror(errno));
+        goto out;
+    }
+
+    mdl_arena *arena = mdl_arena_new();
+    mdl_diag *diag = mdl_diag_new(path, text, len);
+    mdl_spec *spec = mdl_parse(path, text, len, arena, diag);
+    if (mdl_error_count(diag) == 0) {
+        apply_defines(spec, arena, defs, ndefs);
+        mdl_check(spec, diag, arena);
+    }
+    if (mdl_error_count(diag) > 0)
+        status = 1;
+    else if (check_only)
+        status = 0;
+    else if (mdl_emit_c(spec, outdir) != 0 ||
+             (dot && mdl_emit_dot(spec, dot) != 0))
+        status = 2;
+    else
+        status = 0;
+    mdl_diag_free(diag);
+    mdl_arena_free(arena);
+    free(text);
+out:
+    free(defs);
+    return status;
+}
