@@ -38,6 +38,20 @@ static void signature(mdl_buf *b, const mdl_msg *m)
     }
 }
 
+/* "particles, particles, counts, displs" — the arguments as written. */
+static void coll_args(mdl_buf *b, const mdl_msg *m)
+{
+    for (int i = 0; i < m->items.n; i++) {
+        const mdl_item *it = m->items.v[i];
+        if (i)
+            buf_puts(b, ", ");
+        if (it->kind == MDL_IT_EXPR)
+            expr_c(b, it->expr, "");
+        else
+            buf_puts(b, it->name);
+    }
+}
+
 static void dot_escape(mdl_buf *b, const char *s)
 {
     for (; *s; s++) {
@@ -62,12 +76,13 @@ int mdl_emit_dot(const mdl_spec *spec, const char *path)
         for (int c = 0; c < t->colls.n; c++)
             for (int k = 0; k < t->colls.v[c]->msgs.n; k++) {
                 const mdl_msg *m = t->colls.v[c]->msgs.v[k];
-                buf_printf(&b, "\\n%s(%lld) %s: ", coll_op_name(t->colls.v[c]->kind),
+                buf_printf(&b, "\\n%s(%lld) %s = {", coll_op_name(t->colls.v[c]->kind),
                            t->colls.v[c]->root_val, m->name);
-                mdl_buf sig = { 0 };
-                signature(&sig, m);
-                dot_escape(&b, sig.s ? sig.s : "");
-                buf_free(&sig);
+                mdl_buf args = { 0 };
+                coll_args(&args, m);
+                dot_escape(&b, args.s ? args.s : "");
+                buf_free(&args);
+                buf_puts(&b, "}");
             }
         buf_puts(&b, "\"];\n");
     }

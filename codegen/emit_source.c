@@ -152,8 +152,9 @@ static void emit_grid_create(mdl_buf *b, const mdl_task *t, int screate)
             if (x->neighbor_name && strcmp(x->neighbor_name, nb[i]) == 0)
                 m = x;
         }
-        buf_printf(b, "    t->%s = mdl_grid_neighbor(t->mdl_rt_, (const int[3]){ %d, %d, %d });\n",
-                   nb[i], m->offset[0], m->offset[1], m->offset[2]);
+        buf_printf(b, "    t->%s = mdl_grid_neighbor(t->mdl_rt_, (const int[3]){ %d, %d, %d });\n"
+                      "    if (t->%s < 0 && t->%s != MDL_PROC_NULL)\n        return t->%s;\n",
+                   nb[i], m->offset[0], m->offset[1], m->offset[2], nb[i], nb[i], nb[i]);
     }
     buf_puts(b, "    return MDL_SUCCESS;\n");
 }

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# End-to-end tests: spec -> medleyc -> user programs -> run on each runtime.
+#
+# Format — one directory per test, tests/e2e/<name>/:
+#   spec.mdl       the spec
+#   <task>.c       one C program per task of the spec (includes "<task>MDL.h");
+#                  every *.c of the directory is one program, named after the file
+#   launch         one run per line, launcher syntax with task names in place of
+#                  executables:   -n 1 father : -n 2 son
+#                  (a word equal to a program name is replaced by its executable;
+#                  blank lines and lines starting with # are ignored)
+#   runtimes       optional: the runtimes to test, default "mpi shm"
+#   medleyc-args   optional: extra medleyc arguments, e.g. "-D N=8"
+#   env            optional: VAR=value lines exported for the runs
+#                  (e.g. MDL_ERRORS=return)
+#   expect         optional: what a run must do; lines
+#                    exit: 0 | nonzero   (default 0)
+#                    stderr: <extended regex>   stderr must match (grep -E)
+#                    stdout: <extended regex>   stdout must match
+#
+# For each runtime rt (mpi, shm): medleyc -o $tmp/gen spec.mdl; each program is
+# built with  cc -std=c11 -Wall -Wextra -Werror -I$tmp/gen prog.c $tmp/gen/*MDL.c
+# $(pkg-config --cflags --libs medley-<rt>)  (PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig;
+# under SANITIZE=1 with -fsanitize=address,undefined), and every launch line runs as
+#   mpi: timeout 60 mpiexec <launch>      shm: timeout 60 $MEDLEY_STAGE/bin/mdlrun <launch>
+# One result line per (test, runtime, launch line n, counted from 1):
+#   PASS: e2e/<name>/<rt>/<n>    or    FAIL: e2e/<name>/<rt>/<n>: reason
+# A launcher or runtime library that is not installed is a FAIL, never a skip.
+# MEDLEY_E2E="ping ring" limits the run to those tests. At most 2 (test, runtime)
+# jobs run at a time: the machine has 2 cores and MPICH busy-waits.
+set -u
+cd "$(dirname "$0")/.."
+: "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
+export PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+CC=${CC:-cc}
+CFLAGS_E2E=(-std=c11 -Wall -Wextra -Werror -g)
+[ "${SANITIZE:-}" = 1 ] && CFLAGS_E2E+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/medley-e2e.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# Runs one test on one runtime; prints its result lines.
+run_one() {
+    local dir=$1 rt=$2 name
+    name=$(basename "$dir")
+    local tmp=$work/$name-$rt
+    mkdir -p "$tmp/gen" "$tmp/bin"
+    local nlines
+    nlines=$(grep -cvE '^[[:space:]]*(#|$)' "$dir/launch" 2>/dev/null || true)
+    [ -n "$nlines" ] && [ "$nlines" -gt 0 ] || nlines=1
+    fail_all() {
+        local i
+        for ((i = 1; i <= nlines; i++)); do echo "FAIL: e2e/$name/$rt/$i: $1"; done
+    }
+    if [ ! -f "$dir/launch" ]; then fail_all "no launch file"; return; fi
+
+    local launcher
+    case $rt in
+        mpi) launcher=$(command -v mpiexec) || { fail_all "mpiexec not installed"; return; } ;;
+        shm) launcher=$MEDLEY_STAGE/bin/mdlrun
+             [ -x "$launcher" ] || { fail_all "mdlrun not installed ($launcher)"; return; } ;;
+        *) fail_all "unknown runtime '$rt'"; return ;;
+    esac
+    if ! pkg-config --exists "medley-$rt"; then fail_all "pkg-config medley-$rt not found"; return; fi
+    local lib=$MEDLEY_STAGE/lib/libmdl_$rt.so
+    [ -f "$lib" ] || { fail_all "runtime library not installed ($lib)"; return; }
+
+    local margs=()
+    [ -f "$dir/medleyc-args" ] && read -r -a margs < "$dir/medleyc-args"
+    if ! "$MEDLEY_STAGE/bin/medleyc" "${margs[@]}" -o "$tmp/gen" "$dir/spec.mdl" > "$tmp/medleyc.out" 2>&1; then
+        fail_all "medleyc failed: $(head -c 300 "$tmp/medleyc.out" | tr '\n' ' ')"
+        return
+    fi
+    local progs=() prog
+    for prog in "$dir"/*.c; do
+        [ -e "$prog" ] || continue
+        local p
+        p=$(basename "$prog" .c)
+        progs+=("$p")
+        # shellcheck disable=SC2046
+        if ! "$CC" "${CFLAGS_E2E[@]}" -I"$tmp/gen" "$prog" "$tmp/gen"/*MDL.c \
+                $(pkg-config --cflags --libs "medley-$rt") -o "$tmp/bin/$p" > "$tmp/cc.out" 2>&1; then
+            fail_all "build of $p.c failed: $(head -c 400 "$tmp/cc.out" | tr '\n' ' ')"
+            return
+        fi
+    done
+
+    local want_exit=0 want_err="" want_out="" line
+    if [ -f "$dir/expect" ]; then
+        while IFS= read -r line; do
+            case $line in
+                exit:*) want_exit=$(echo "${line#exit:}" | tr -d '[:space:]') ;;
+                stderr:*) want_err=${line#stderr:}; want_err=${want_err# } ;;
+                stdout:*) want_out=${line#stdout:}; want_out=${want_out# } ;;
+            esac
+        done < "$dir/expect"
+    fi
+
+    local n=0
+    while IFS= read -r line; do
+        case $line in ''|'#'*) continue ;; esac
+        [[ $line =~ ^[[:space:]]*$ ]] && continue
+        n=$((n + 1))
+        local words=() w args=()
+        read -r -a words <<< "$line"
+        for w in "${words[@]}"; do
+            local hit=$w
+            for p in "${progs[@]}"; do [ "$w" = "$p" ] && hit=$tmp/bin/$p; done
+            args+=("$hit")
+        done
+        local rc
+        (
+            if [ -f "$dir/env" ]; then
+                while IFS= read -r kv; do
+                    case $kv in ''|'#'*) continue ;; esac
+                    export "${kv?}"
+                done < "$dir/env"
+            fi
+            # MPICH keeps allocations until exit; leak reports are not ours.
+            export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+            cd "$tmp" && exec timeout -k 5 60 "$launcher" "${args[@]}"
+        ) > "$tmp/run$n.out" 2> "$tmp/run$n.err" < /dev/null
+        rc=$?
+        local why=""
+        if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+            why="timed out after 60 s"
+        elif [ "$want_exit" = 0 ] && [ $rc -ne 0 ]; then
+            why="exit status $rc"
+        elif [ "$want_exit" = nonzero ] && [ $rc -eq 0 ]; then
+            why="exit status 0, expected nonzero"
+        elif [ -n "$want_err" ] && ! grep -Eq -- "$want_err" "$tmp/run$n.err"; then
+            why="stderr does not match /$want_err/"
+        elif [ -n "$want_out" ] && ! grep -Eq -- "$want_out" "$tmp/run$n.out"; then
+            why="stdout does not match /$want_out/"
+        fi
+        if [ -z "$why" ]; then
+            echo "PASS: e2e/$name/$rt/$n"
+        else
+            echo "FAIL: e2e/$name/$rt/$n: $why; stderr: $(tail -c 300 "$tmp/run$n.err" | tr '\n' ' ')"
+        fi
+    done < "$dir/launch"
+}
+
+jobs_out=()
+running=0
+for dir in tests/e2e/*/; do
+    dir=${dir%/}
+    [ -f "$dir/spec.mdl" ] || continue
+    name=$(basename "$dir")
+    if [ -n "${MEDLEY_E2E:-}" ] && [[ " $MEDLEY_E2E " != *" $name "* ]]; then continue; fi
+    rts="mpi shm"
+    [ -f "$dir/runtimes" ] && rts=$(grep -v '^#' "$dir/runtimes" | tr '\n' ' ')
+    for rt in $rts; do
+        if [ $running -ge 2 ]; then wait -n; running=$((running - 1)); fi
+        out=$work/result-$name-$rt
+        jobs_out+=("$out")
+        run_one "$dir" "$rt" > "$out" 2>&1 &
+        running=$((running + 1))
+    done
+done
+wait
+for out in "${jobs_out[@]}"; do cat "$out"; done
+exit 0
