@@ -1,9 +1,6 @@
 /* emit.c — mdl_emit_c: TMDL.h and TMDL.c for every task, written as one
  * atomic set (writer.c). */
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
-#include <sys/stat.h>
 
 #include "emit.h"
 #include "emit_internal.h"
@@ -21,13 +18,6 @@ int mdl_emit_c(const mdl_spec *spec, const char *outdir)
 {
     if (!outdir || !*outdir)
         outdir = ".";
-    /* `-o DIR` may name a directory that does not exist yet (one level,
-     * like mkdir without -p): a build rule then needs no extra step. */
-    if (mkdir(outdir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "medleyc: error: cannot create directory '%s': %s\n", outdir,
-                strerror(errno));
-        return -1;
-    }
     mdl_outset *o = outset_new();
     for (int i = 0; i < spec->tasks.n; i++) {
         const mdl_task *t = spec->tasks.v[i];
