@@ -93,6 +93,7 @@ $(BUILD)/lib/libmdl_mpi.a: $(MPI_OBJ)
 $(BUILD)/lib/libmdl_shm.a: $(SHM_OBJ)
 
 MDLRUN := $(BUILD)/bin/mdlrun
+$(MDLRUN_OBJ): RT_CFLAGS += -DMEDLEY_VERSION='"$(VERSION)"'
 $(MDLRUN): $(MDLRUN_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ -lpthread -lrt

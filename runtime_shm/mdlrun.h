@@ -1,0 +1,90 @@
+/* mdlrun.h — internals of the launcher mdlrun, shared by its files:
+ *   mdlrun.c        main, the segment
+ *   mdlrun_args.c   command line and program look-up
+ *   mdlrun_spawn.c  starting one instance
+ *   mdlrun_watch.c  supervision and tear-down
+ */
+#ifndef MDLRUN_H
+#define MDLRUN_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "shm_job.h"
+
+/* Exit statuses of mdlrun itself (docs/man/mdlrun.1 lists them all). */
+#define MDLRUN_EXIT_FAIL      1     /* instance failed without a status of its own, or system error */
+#define MDLRUN_EXIT_USAGE     2
+#define MDLRUN_EXIT_TIMEOUT   124   /* --timeout expired, as timeout(1) */
+#define MDLRUN_EXIT_NOEXEC    126   /* found but cannot be executed, as shells */
+#define MDLRUN_EXIT_NOTFOUND  127
+
+/* Upper bound on instances: keeps the slot table (and lib_offset) small
+ * and every count in 32 bits. */
+#define MDLRUN_MAX_INSTANCES  65536u
+
+/* Between SIGTERM and SIGKILL when the job is torn down: the whole job
+ * must be gone within a second of a death. */
+#define MDLRUN_GRACE_MS       500
+
+/* One ':'-separated program of the command line. */
+struct mdlrun_group {
+    char **argv;            /* points into main's argv; NULL-terminated copy */
+    const char *name;       /* basename of argv[0], for messages */
+    char *path;             /* resolved file to execute (malloc'd) */
+    unsigned n;             /* instances */
+    unsigned first_slot;    /* slots first_slot .. first_slot+n-1 */
+};
+
+/* Per-slot bookkeeping of the launcher (the segment's slots are shared). */
+struct mdlrun_inst {
+    pid_t pid;              /* 0: not started, or reaped */
+    unsigned group;
+    unsigned index;         /* instance number within its group */
+};
+
+struct mdlrun_job {
+    struct mdlrun_group *groups;
+    unsigned ngroups;
+    unsigned nslots;
+    double timeout;         /* seconds; 0: none */
+
+    int fd;                 /* the memfd segment (FD_CLOEXEC in the launcher) */
+    mdl_shm_header *hdr;    /* mapping of header + slots only */
+    size_t map_len;
+    int devnull;            /* stdin of every instance but slot 0, or -1 */
+
+    struct mdlrun_inst *inst;   /* nslots */
+    unsigned running;       /* started and not yet reaped */
+    pid_t launcher;
+    sigset_t orig_mask;     /* restored in instances before exec */
+    sigset_t stop_sigs;     /* of SIGINT, SIGTERM, SIGHUP: those not ignored */
+};
+
+/* Parses argv into job->groups.  Returns -1 when mdlrun must exit with
+ * *status (usage error, --help, --version: all messages printed), else 0. */
+int mdlrun_parse(int argc, char **argv, struct mdlrun_job *job, int *status);
+
+/* Finds every group's program the way execvp would, so that a missing or
+ * non-executable program is reported before anything starts.  Returns 0,
+ * or the exit status after printing why. */
+int mdlrun_resolve(struct mdlrun_job *job);
+
+void mdlrun_free(struct mdlrun_job *job);
+
+/* Starts instance `slot`.  Returns its pid, or -1 with errno set.  When
+ * the child could not exec the program, *exec_err is its errno (and the
+ * child is already reaped); otherwise *exec_err is 0. */
+pid_t mdlrun_spawn(struct mdlrun_job *job, unsigned slot, int *exec_err);
+
+/* Supervises the running job until every instance is reaped (tearing it
+ * down on the first failure or on a signal to the launcher) and returns
+ * mdlrun's exit status.  `status` non-zero means the job is already
+ * failing (a launch failure) and is torn down at once with that status. */
+int mdlrun_watch(struct mdlrun_job *job, int status);
+
+/* Prints "mdlrun: " + the formatted message + newline on stderr. */
+void mdlrun_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,156 @@
+/* mdlrun_watch.c — supervision of a running job and its tear-down.
+ *
+ * mdlrun blocks SIGCHLD, SIGINT, SIGTERM and SIGHUP (those not ignored)
+ * before starting anything and takes them with sigtimedwait here, so
+ * there are no signal handlers and no race between a child's death and
+ * the wait. */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mdlrun.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int find_slot(const struct mdlrun_job *job, pid_t pid)
+{
+    for (unsigned s = 0; s < job->nslots; s++)
+        if (job->inst[s].pid == pid)
+            return (int)s;
+    return -1;
+}
+
+/* Whether the reaped instance failed; if so, says why on stderr and
+ * returns the exit status it gives mdlrun. */
+static int failure(const struct mdlrun_job *job, unsigned slot, pid_t pid, int ws)
+{
+    const struct mdlrun_inst *in = &job->inst[slot];
+    const char *name = job->groups[in->group].name;
+    if (WIFSIGNALED(ws)) {
+        int sig = WTERMSIG(ws);
+        mdlrun_err("%s[%u] (pid %d) killed by signal %d (%s)%s", name, in->index, (int)pid,
+                   sig, strsignal(sig), WCOREDUMP(ws) ? ", core dumped" : "");
+        return 128 + sig;
+    }
+    if (WEXITSTATUS(ws) != 0) {
+        mdlrun_err("%s[%u] (pid %d) exited with status %d", name, in->index, (int)pid,
+                   WEXITSTATUS(ws));
+        return WEXITSTATUS(ws);
+    }
+    if (__atomic_load_n(&job->hdr->slots[slot].state, __ATOMIC_ACQUIRE) != MDL_SLOT_ENDED) {
+        mdlrun_err("%s[%u] (pid %d) exited without calling MDL_End", name, in->index, (int)pid);
+        return MDLRUN_EXIT_FAIL;
+    }
+    return 0;
+}
+
+static void signal_all(const struct mdlrun_job *job, int sig)
+{
+    for (unsigned s = 0; s < job->nslots; s++)
+        if (job->inst[s].pid > 0)
+            kill(job->inst[s].pid, sig);
+}
+
+/* Tells the library the job is over (instances blocked on their doorbell
+ * wake up and see `aborting`), then asks every instance to stop. */
+static void tear_down(const struct mdlrun_job *job, int sig)
+{
+    __atomic_store_n(&job->hdr->aborting, 1u, __ATOMIC_SEQ_CST);
+    for (unsigned s = 0; s < job->nslots; s++) {
+        uint32_t *bell = &job->hdr->slots[s].doorbell;
+        __atomic_fetch_add(bell, 1u, __ATOMIC_SEQ_CST);
+        syscall(SYS_futex, bell, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+    }
+    signal_all(job, sig);
+}
+
+int mdlrun_watch(struct mdlrun_job *job, int status)
+{
+    sigset_t set = job->stop_sigs;
+    sigaddset(&set, SIGCHLD);
+
+    int tearing = 0, killed = 0;
+    double kill_at = 0;
+    double timeout_at = job->timeout > 0 ? now() + job->timeout : 0;
+    int stop_sig = 0;           /* non-zero: tear down with this signal */
+    if (status)
+        stop_sig = SIGTERM;
+
+    for (;;) {
+        pid_t pid;
+        int ws;
+        while ((pid = waitpid(-1, &ws, WNOHANG)) > 0) {
+            int slot = find_slot(job, pid);
+            if (slot < 0)
+                continue;       /* a child mdlrun inherited through exec */
+            job->inst[slot].pid = 0;
+            job->running--;
+            /* Once the job is being torn down, deaths are its effect. */
+            if (!tearing) {
+                int st = failure(job, (unsigned)slot, pid, ws);
+                if (st) {
+                    if (!status)
+                        status = st;
+                    stop_sig = SIGTERM;
+                }
+            }
+        }
+        if (pid < 0 && errno != ECHILD && errno != EINTR) {
+            mdlrun_err("waitpid: %s", strerror(errno));
+            return MDLRUN_EXIT_FAIL;
+        }
+        if (job->running == 0 || (pid < 0 && errno == ECHILD))
+            break;
+
+        double t = now();
+        if (!tearing && timeout_at && t >= timeout_at) {
+            mdlrun_err("timeout after %g s: terminating the job", job->timeout);
+            status = MDLRUN_EXIT_TIMEOUT;
+            stop_sig = SIGTERM;
+        }
+        if (stop_sig && !tearing) {
+            tear_down(job, stop_sig);
+            tearing = 1;
+            kill_at = t + MDLRUN_GRACE_MS / 1000.0;
+        }
+        if (tearing && !killed && t >= kill_at) {
+            signal_all(job, SIGKILL);
+            killed = 1;
+        }
+
+        double wait_until = tearing ? (killed ? 0 : kill_at) : timeout_at;
+        struct timespec ts, *tsp = NULL;
+        if (wait_until) {
+            double d = wait_until - t;
+            if (d < 0)
+                d = 0;
+            ts.tv_sec = (time_t)d;
+            ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
+            tsp = &ts;
+        }
+        siginfo_t info;
+        int sig = sigtimedwait(&set, &info, tsp);
+        if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+            if (!tearing) {
+                mdlrun_err("%s: terminating the job", strsignal(sig));
+                status = 128 + sig;
+                stop_sig = sig;     /* forwarded as it came */
+            } else if (!killed) {
+                signal_all(job, SIGKILL);   /* asked twice: no more grace */
+                killed = 1;
+            }
+        }
+    }
+    return status;
+}
