@@ -1,0 +1,231 @@
+/* mpi_p2p.c — point-to-point messages: one datatype per message, the
+ * channel number as tag on the runtime's duplicate of MPI_COMM_WORLD. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "mpi_rt.h"
+
+/* Room for one more async request of message s (grows, never shrinks:
+ * warm calls do not allocate). */
+static int reserve(mdl_rt *rt, mdl_msg_state *s, const char *fn, int more)
+{
+    if (s->nreq + more <= s->capreq)
+        return 0;
+    int cap = s->capreq ? s->capreq : 4;
+    while (cap < s->nreq + more)
+        cap *= 2;
+    MPI_Request *r = realloc(s->reqs, sizeof *r * (size_t)cap);
+    if (r)
+        s->reqs = r;
+    MPI_Status *st = realloc(s->sts, sizeof *st * (size_t)cap);
+    if (st)
+        s->sts = st;
+    size_t *e = realloc(s->expect, sizeof *e * (size_t)cap);
+    if (e)
+        s->expect = e;
+    if (!r || !st || !e)
+        return rt_fail(rt, fn, MDL_ERR_INTERN, "out of memory");
+    s->capreq = cap;
+    return 0;
+}
+
+/* Size of what a receive got against what it expected: a message larger
+ * than the receive is MPI_ERR_TRUNCATE already; a smaller one is also an
+ * error (the two sides' sections disagree), never a silent partial fill. */
+static int check_size(mdl_rt *rt, const char *fn, MPI_Status *st, size_t expect)
+{
+    int got = 0;
+    MPI_Get_count(st, MPI_BYTE, &got);
+    if ((size_t)got != expect)
+        return rt_fail(rt, fn, MDL_ERR_TRUNCATE,
+                       "received %d bytes from %s[%d] but the receive holds %zu: "
+                       "the sections of the send and the receive differ",
+                       got, rt->d->tasks[rt->task_of[st->MPI_SOURCE]],
+                       rt->inst_of[st->MPI_SOURCE], expect);
+    return 0;
+}
+
+int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int *insts, int n,
+             const long *bounds)
+{
+    const char *fn = m ? m->fn : "MDL_SendTo";
+    int rc = rt_check(rt, fn);
+    if (rc)
+        return rc;
+    if (!m->is_send)
+        return rt_fail(rt, fn, MDL_ERR_ARG, "'%s' is not a send", m->name);
+    int pt = m->peer_task;
+    int size = rt->task_size[pt];
+    int ntarget = 0;
+    switch (m->peer_kind) {
+    case MDL_PEER_ONE:
+        if (inst < 0 || inst >= size)
+            return rt_fail(rt, fn, MDL_ERR_RANK, "instance %d of %s does not exist (%d instances)",
+                           inst, rt->d->tasks[pt], size);
+        rt->targets[ntarget++] = inst;
+        break;
+    case MDL_PEER_ALL:
+        /* `to {A}` reaches every instance of A except the sender itself */
+        for (int k = 0; k < size; k++)
+            if (!(pt == rt->self && k == rt->inst))
+                rt->targets[ntarget++] = k;
+        break;
+    case MDL_PEER_SUBSET:
+        rc = rt_check_list(rt, fn, pt, insts, n, MDL_ERR_RANK);
+        if (rc)
+            return rc;
+        for (int k = 0; k < n; k++)
+            rt->targets[ntarget++] = insts[k];
+        break;
+    case MDL_PEER_NEIGHBOR: {
+        int nb = rt_neighbor(rt, fn, m->offset);
+        if (nb < 0 && nb != MDL_PROC_NULL)
+            return nb;
+        if (nb == MDL_PROC_NULL)
+            return MDL_SUCCESS;
+        rt->targets[ntarget++] = nb;
+        break;
+    }
+    default:
+        return rt_fail(rt, fn, MDL_ERR_ARG, "unknown peer kind %d", m->peer_kind);
+    }
+    void *buf;
+    MPI_Datatype dt;
+    rc = rt_msg_type(rt, m, task, bounds, &buf, &dt);
+    if (rc)
+        return rc;
+    mdl_msg_state *s = &rt->msgs[m->index];
+    int mpirc = MPI_SUCCESS;
+    if (m->async) {
+        rc = reserve(rt, s, fn, ntarget);
+        if (rc)
+            return rc;
+        for (int k = 0; k < ntarget && mpirc == MPI_SUCCESS; k++) {
+            mpirc = MPI_Isend(buf, 1, dt, rt->rank_of[pt][rt->targets[k]], m->channel, rt->world,
+                              &s->reqs[s->nreq]);
+            if (mpirc == MPI_SUCCESS)
+                s->expect[s->nreq++] = 0;
+        }
+        return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, fn, mpirc, "MPI_Isend");
+    }
+    if (ntarget == 1) {
+        mpirc = MPI_Send(buf, 1, dt, rt->rank_of[pt][rt->targets[0]], m->channel, rt->world);
+        return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, fn, mpirc, "MPI_Send");
+    }
+    /* several targets: all in flight at once, then wait */
+    int started = 0;
+    for (; started < ntarget && mpirc == MPI_SUCCESS; started++)
+        mpirc = MPI_Isend(buf, 1, dt, rt->rank_of[pt][rt->targets[started]], m->channel,
+                          rt->world, &rt->scratch_reqs[started]);
+    if (mpirc != MPI_SUCCESS)
+        started--;
+    int waitrc = MPI_Waitall(started, rt->scratch_reqs, rt->scratch_sts);
+    if (mpirc == MPI_SUCCESS)
+        mpirc = waitrc;
+    return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, fn, mpirc, "MPI_Isend/MPI_Waitall");
+}
+
+int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const long *bounds)
+{
+    const char *fn = m ? m->fn : "MDL_RecvFrom";
+    int rc = rt_check(rt, fn);
+    if (rc)
+        return rc;
+    if (m->is_send)
+        return rt_fail(rt, fn, MDL_ERR_ARG, "'%s' is not a receive", m->name);
+    int pt = m->peer_task;
+    int src;
+    if (m->peer_kind == MDL_PEER_NEIGHBOR) {
+        int nb = rt_neighbor(rt, fn, m->offset);
+        if (nb == MDL_PROC_NULL)
+            return MDL_PROC_NULL;
+        if (nb < 0)
+            return nb;
+        src = rt->rank_of[pt][nb];
+    } else if (inst == MDL_ANY) {
+        src = MPI_ANY_SOURCE;
+    } else if (inst < 0 || inst >= rt->task_size[pt]) {
+        return rt_fail(rt, fn, MDL_ERR_RANK, "instance %d of %s does not exist (%d instances)",
+                       inst, rt->d->tasks[pt], rt->task_size[pt]);
+    } else {
+        src = rt->rank_of[pt][inst];
+    }
+    void *buf;
+    MPI_Datatype dt;
+    rc = rt_msg_type(rt, m, task, bounds, &buf, &dt);
+    if (rc)
+        return rc;
+    mdl_msg_state *s = &rt->msgs[m->index];
+    int mpirc;
+    if (m->async) {
+        rc = reserve(rt, s, fn, 1);
+        if (rc)
+            return rc;
+        mpirc = MPI_Irecv(buf, 1, dt, src, m->channel, rt->world, &s->reqs[s->nreq]);
+        if (mpirc != MPI_SUCCESS)
+            return rt_mpi_fail(rt, fn, mpirc, "MPI_Irecv");
+        s->expect[s->nreq++] = s->bytes;
+        /* the sender of an MDL_ANY receive is known only on completion */
+        return src == MPI_ANY_SOURCE ? MDL_ANY : rt->inst_of[src];
+    }
+    MPI_Status st;
+    mpirc = MPI_Recv(buf, 1, dt, src, m->channel, rt->world, &st);
+    if (mpirc != MPI_SUCCESS)
+        return rt_mpi_fail(rt, fn, mpirc, "MPI_Recv");
+    rc = check_size(rt, fn, &st, s->bytes);
+    return rc ? rc : rt->inst_of[st.MPI_SOURCE];
+}
+
+/* After completion of all requests of s: errors and sizes of receives. */
+static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, const char *fn,
+                     int mpirc)
+{
+    int n = s->nreq;
+    s->nreq = 0;
+    if (mpirc == MPI_ERR_IN_STATUS) {
+        for (int i = 0; i < n; i++)
+            if (s->sts[i].MPI_ERROR != MPI_SUCCESS && s->sts[i].MPI_ERROR != MPI_ERR_PENDING)
+                return rt_mpi_fail(rt, fn, s->sts[i].MPI_ERROR, "completion");
+    }
+    if (mpirc != MPI_SUCCESS)
+        return rt_mpi_fail(rt, fn, mpirc, "completion");
+    if (!m->is_send)
+        for (int i = 0; i < n; i++) {
+            int rc = check_size(rt, fn, &s->sts[i], s->expect[i]);
+            if (rc)
+                return rc;
+        }
+    return 0;
+}
+
+int mdl_test(mdl_rt *rt, const mdl_msg_desc *m)
+{
+    char fn[160];
+    snprintf(fn, sizeof fn, "MDL_%sTest", m ? m->name : "?");
+    int rc = rt_check(rt, fn);
+    if (rc)
+        return rc;
+    mdl_msg_state *s = &rt->msgs[m->index];
+    if (s->nreq == 0)
+        return 1;
+    int flag = 0;
+    int mpirc = MPI_Testall(s->nreq, s->reqs, &flag, s->sts);
+    if (mpirc == MPI_SUCCESS && !flag)
+        return 0;
+    rc = completed(rt, m, s, fn, mpirc);
+    return rc ? rc : 1;
+}
+
+int mdl_wait(mdl_rt *rt, const mdl_msg_desc *m)
+{
+    char fn[160];
+    snprintf(fn, sizeof fn, "MDL_%sWait", m ? m->name : "?");
+    int rc = rt_check(rt, fn);
+    if (rc)
+        return rc;
+    mdl_msg_state *s = &rt->msgs[m->index];
+    if (s->nreq == 0)
+        return MDL_SUCCESS;
+    int mpirc = MPI_Waitall(s->nreq, s->reqs, s->sts);
+    return completed(rt, m, s, fn, mpirc);
+}

@@ -1,0 +1,286 @@
+/* mpi_types.c — MPI derived datatypes of messages.
+ *
+ * A message is one datatype: a struct with one member per item, each item
+ * an hvector nest over its element type taken from the section layout of
+ * runtime_common (mdl_item_span), so the bounds checks and the layout are
+ * the ones the shared-memory runtime uses too.  Displacements are relative
+ * to the task struct, or absolute (buffer MPI_BOTTOM) when the message has
+ * pointer items.  A message whose bounds are all constant is built once at
+ * init; the others are rebuilt only when their bounds (or pointer values)
+ * differ from the previous call. */
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_rt.h"
+
+static MPI_Datatype basic_type(int base)
+{
+    switch (base) {
+    case MDL_T_CHAR:   return CHAR_MIN < 0 ? MPI_SIGNED_CHAR : MPI_UNSIGNED_CHAR;
+    case MDL_T_SCHAR:  return MPI_SIGNED_CHAR;
+    case MDL_T_UCHAR:  return MPI_UNSIGNED_CHAR;
+    case MDL_T_SHORT:  return MPI_SHORT;
+    case MDL_T_USHORT: return MPI_UNSIGNED_SHORT;
+    case MDL_T_INT:    return MPI_INT;
+    case MDL_T_UINT:   return MPI_UNSIGNED;
+    case MDL_T_LONG:   return MPI_LONG;
+    case MDL_T_ULONG:  return MPI_UNSIGNED_LONG;
+    case MDL_T_LLONG:  return MPI_LONG_LONG;
+    case MDL_T_ULLONG: return MPI_UNSIGNED_LONG_LONG;
+    case MDL_T_FLOAT:  return MPI_FLOAT;
+    case MDL_T_DOUBLE: return MPI_DOUBLE;
+    default:           return MPI_DATATYPE_NULL;
+    }
+}
+
+MPI_Datatype rt_elem_type(mdl_rt *rt, const mdl_type_desc *t)
+{
+    if (t->base != MDL_T_STRUCT)
+        return basic_type(t->base);
+    for (int i = 0; i < rt->nstructs; i++)
+        if (rt->structs[i].desc == t)
+            return rt->structs[i].dt;
+    return MPI_DATATYPE_NULL;
+}
+
+/* Builds (once) the struct type of t and of the structs it contains:
+ * fields at their offsets, resized to sizeof so arrays of it work. */
+static int add_struct(mdl_rt *rt, const mdl_type_desc *t)
+{
+    if (t->base != MDL_T_STRUCT || rt_elem_type(rt, t) != MPI_DATATYPE_NULL)
+        return 0;
+    int n = t->nfields;
+    int *blens = malloc(sizeof(int) * (size_t)(n ? n : 1));
+    MPI_Aint *disps = malloc(sizeof(MPI_Aint) * (size_t)(n ? n : 1));
+    MPI_Datatype *types = malloc(sizeof(MPI_Datatype) * (size_t)(n ? n : 1));
+    int rc = blens && disps && types ? 0 : MDL_ERR_INTERN;
+    for (int i = 0; i < n && !rc; i++) {
+        const mdl_field_desc *f = &t->fields[i];
+        const mdl_type_desc *sub = f->sub;
+        if (f->base == MDL_T_STRUCT) {
+            rc = sub ? add_struct(rt, sub) : MDL_ERR_INTERN;
+            types[i] = rc ? MPI_DATATYPE_NULL : rt_elem_type(rt, sub);
+        } else {
+            types[i] = basic_type(f->base);
+        }
+        if (types[i] == MPI_DATATYPE_NULL || f->count < 0 || f->count > INT_MAX)
+            rc = MDL_ERR_INTERN;
+        blens[i] = (int)f->count;
+        disps[i] = (MPI_Aint)f->offset;
+    }
+    MPI_Datatype raw = MPI_DATATYPE_NULL, dt = MPI_DATATYPE_NULL;
+    if (!rc && MPI_Type_create_struct(n, blens, disps, types, &raw) != MPI_SUCCESS)
+        rc = MDL_ERR_INTERN;
+    if (!rc && MPI_Type_create_resized(raw, 0, (MPI_Aint)t->size, &dt) != MPI_SUCCESS)
+        rc = MDL_ERR_INTERN;
+    if (raw != MPI_DATATYPE_NULL)
+        MPI_Type_free(&raw);
+    if (!rc && MPI_Type_commit(&dt) != MPI_SUCCESS)
+        rc = MDL_ERR_INTERN;
+    free(blens);
+    free(disps);
+    free(types);
+    if (rc) {
+        if (dt != MPI_DATATYPE_NULL)
+            MPI_Type_free(&dt);
+        return rt_fail(rt, "MDL_Init", MDL_ERR_INTERN,
+                       "cannot build the MPI datatype of struct '%s'", t->name);
+    }
+    mdl_struct_type *v = realloc(rt->structs, sizeof *v * (size_t)(rt->nstructs + 1));
+    if (!v) {
+        MPI_Type_free(&dt);
+        return rt_fail(rt, "MDL_Init", MDL_ERR_INTERN, "out of memory");
+    }
+    rt->structs = v;
+    rt->structs[rt->nstructs++] = (mdl_struct_type){ t, dt };
+    return 0;
+}
+
+static int key_of(const mdl_msg_desc *m, void *task, const long *bounds, long *key)
+{
+    const long *pairs = m->fixed_bounds ? m->fixed_bounds : bounds;
+    int k = 0;
+    for (int i = 0; i < 2 * m->npairs; i++)
+        key[k++] = pairs[i];
+    for (int i = 0; i < m->nitems; i++)
+        if (m->items[i].is_pointer)
+            key[k++] = (long)(intptr_t) * (void **)((char *)task + m->items[i].offset);
+    return k;
+}
+
+/* Builds the datatype of m for the current bounds into s->dt. */
+static int build_msg_type(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, void *task,
+                          const long *bounds, const char *fn)
+{
+    char why[256];
+    size_t total = 0;
+    int rc = mdl_msg_spans(m, task, bounds, s->spans, &total, why, sizeof why);
+    if (rc)
+        return rt_fail(rt, fn, rc, "%s", why);
+    int mpirc = MPI_SUCCESS;
+    int nbuilt = 0;
+    for (int i = 0; i < m->nitems; i++) {
+        const mdl_item_desc *it = &m->items[i];
+        const mdl_span *sp = &s->spans[i];
+        MPI_Datatype e = rt_elem_type(rt, it->type);
+        s->types[i] = e;
+        s->blens[i] = 0;
+        s->disps[i] = 0;
+        if (sp->bytes == 0)
+            continue;
+        size_t n = sp->block / it->type->size;
+        if (n > INT_MAX)
+            return rt_fail(rt, fn, MDL_ERR_ARG, "section of '%s' too large for MPI", it->var);
+        if (s->absolute)
+            MPI_Get_address(sp->base, &s->disps[i]);
+        else
+            s->disps[i] = (MPI_Aint)(sp->base - (char *)task);
+        if (sp->nloops == 0) {
+            s->blens[i] = (int)n;
+            continue;
+        }
+        /* contiguous block, then one hvector per loop, innermost first */
+        MPI_Datatype cur = e;
+        if (n != 1)
+            mpirc = MPI_Type_contiguous((int)n, e, &cur);
+        for (int d = sp->nloops - 1; d >= 0 && mpirc == MPI_SUCCESS; d--) {
+            MPI_Datatype next;
+            if (sp->count[d] > INT_MAX)
+                return rt_fail(rt, fn, MDL_ERR_ARG, "section of '%s' too large for MPI",
+                               it->var);
+            mpirc = MPI_Type_create_hvector((int)sp->count[d], 1, (MPI_Aint)sp->stride[d], cur,
+                                            &next);
+            if (cur != e)
+                MPI_Type_free(&cur);
+            cur = next;
+        }
+        if (mpirc != MPI_SUCCESS)
+            break;
+        s->types[i] = cur;
+        s->blens[i] = 1;
+        nbuilt++;
+    }
+    MPI_Datatype dt = MPI_DATATYPE_NULL;
+    if (mpirc == MPI_SUCCESS)
+        mpirc = MPI_Type_create_struct(m->nitems, s->blens, s->disps, s->types, &dt);
+    if (mpirc == MPI_SUCCESS)
+        mpirc = MPI_Type_commit(&dt);
+    for (int i = 0; i < m->nitems && nbuilt > 0; i++)
+        if (s->types[i] != rt_elem_type(rt, m->items[i].type)) {
+            MPI_Type_free(&s->types[i]);
+            nbuilt--;
+        }
+    if (mpirc != MPI_SUCCESS) {
+        if (dt != MPI_DATATYPE_NULL)
+            MPI_Type_free(&dt);
+        return rt_mpi_fail(rt, fn, mpirc, "building the message datatype");
+    }
+    /* Pending async operations keep the old type alive inside MPI. */
+    if (s->dt != MPI_DATATYPE_NULL)
+        MPI_Type_free(&s->dt);
+    s->dt = dt;
+    s->bytes = total;
+    return 0;
+}
+
+int rt_msg_type(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds,
+                void **buf, MPI_Datatype *dt)
+{
+    mdl_msg_state *s = &rt->msgs[m->index];
+    *buf = s->absolute ? MPI_BOTTOM : task;
+    if (s->dt != MPI_DATATYPE_NULL && m->fixed_bounds && !s->absolute) {
+        *dt = s->dt;
+        return 0;
+    }
+    if (!m->fixed_bounds && !bounds)
+        return rt_fail(rt, m->fn, MDL_ERR_ARG, "no bounds given for a message with [..] sections");
+    key_of(m, task, bounds, s->newkey);
+    if (s->dt == MPI_DATATYPE_NULL ||
+        memcmp(s->newkey, s->key, sizeof(long) * (size_t)s->nkey) != 0) {
+        int rc = build_msg_type(rt, m, s, task, bounds, m->fn);
+        if (rc)
+            return rc;
+        long *t = s->key;
+        s->key = s->newkey;
+        s->newkey = t;
+    }
+    *dt = s->dt;
+    return 0;
+}
+
+int rt_types_init(mdl_rt *rt)
+{
+    const mdl_task_desc *d = rt->d;
+    for (int c = 0; c < d->ncolls; c++) {
+        int rc = add_struct(rt, d->colls[c]->type);
+        if (rc)
+            return rc;
+    }
+    rt->msgs = calloc((size_t)(d->nmsgs ? d->nmsgs : 1), sizeof *rt->msgs);
+    if (!rt->msgs)
+        return rt_fail(rt, "MDL_Init", MDL_ERR_INTERN, "out of memory");
+    for (int i = 0; i < d->nmsgs; i++)
+        rt->msgs[i].dt = MPI_DATATYPE_NULL;
+    for (int i = 0; i < d->nmsgs; i++) {
+        const mdl_msg_desc *m = d->msgs[i];
+        if (m->index != i)
+            return rt_fail(rt, "MDL_Init", MDL_ERR_INTERN,
+                           "message table out of order (%s has index %d at %d)", m->name,
+                           m->index, i);
+        mdl_msg_state *s = &rt->msgs[i];
+        int nptr = 0;
+        for (int k = 0; k < m->nitems; k++) {
+            int rc = add_struct(rt, m->items[k].type);
+            if (rc)
+                return rc;
+            nptr += m->items[k].is_pointer;
+        }
+        size_t ni = (size_t)(m->nitems ? m->nitems : 1);
+        s->absolute = nptr > 0;
+        s->nkey = 2 * m->npairs + nptr;
+        s->key = calloc((size_t)s->nkey + 1, sizeof(long));
+        s->newkey = calloc((size_t)s->nkey + 1, sizeof(long));
+        s->spans = calloc(ni, sizeof *s->spans);
+        s->blens = calloc(ni, sizeof *s->blens);
+        s->disps = calloc(ni, sizeof *s->disps);
+        s->types = calloc(ni, sizeof *s->types);
+        if (!s->key || !s->newkey || !s->spans || !s->blens || !s->disps || !s->types)
+            return rt_fail(rt, "MDL_Init", MDL_ERR_INTERN, "out of memory");
+        if (m->fixed_bounds && !s->absolute) {
+            int rc = build_msg_type(rt, m, s, rt->task, NULL, "MDL_Init");
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+void rt_types_free(mdl_rt *rt)
+{
+    const mdl_task_desc *d = rt->d;
+    if (rt->msgs) {
+        for (int i = 0; i < d->nmsgs; i++) {
+            mdl_msg_state *s = &rt->msgs[i];
+            if (s->dt != MPI_DATATYPE_NULL)
+                MPI_Type_free(&s->dt);
+            free(s->key);
+            free(s->newkey);
+            free(s->spans);
+            free(s->blens);
+            free(s->disps);
+            free(s->types);
+            free(s->reqs);
+            free(s->sts);
+            free(s->expect);
+        }
+        free(rt->msgs);
+        rt->msgs = NULL;
+    }
+    for (int i = 0; i < rt->nstructs; i++)
+        MPI_Type_free(&rt->structs[i].dt);
+    free(rt->structs);
+    rt->structs = NULL;
+    rt->nstructs = 0;
+}
