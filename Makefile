@@ -123,7 +123,7 @@ UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(BUILD)/tests/unit_tests
 $(UNIT_BIN): $(UNIT_SRC) $(filter-out $(BUILD)/medley/main.o,$(COMPILER_OBJ))
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Imedley -Igrammar -Icodegen -Iinclude -I$(BUILD)/grammar $(LDFLAGS) -o $@ $^ $(shell pkg-config --libs cunit)
+	$(CC) $(CFLAGS) -Imedley -Igrammar -Icodegen -Iinclude -I$(BUILD)/grammar $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(shell pkg-config --libs cunit)
 
 check: all $(UNIT_BIN)
 	@$(MAKE) --no-print-directory install PREFIX=$(STAGE) >/dev/null
