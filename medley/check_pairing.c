@@ -116,9 +116,26 @@ static void flat_struct(mdl_checker *c, sig *out, const mdl_struct *st,
             push(c, out, one.v[i].b, NULL, one.v[i].n);
 }
 
+/* A message whose name an earlier one of the same list already has: it is
+ * reported by check_names and left out of pairing. */
+static int duplicate(mdl_msg *const *v, int n, const mdl_msg *m)
+{
+    for (int i = 0; i < n && v[i] != m; i++)
+        if (v[i] && v[i]->name && strcmp(v[i]->name, m->name) == 0)
+            return 1;
+    return 0;
+}
+
 static void make_sigs(mdl_checker *c, minfo *mi)
 {
     mdl_msg *m = mi->m;
+    mdl_task *t = m->task;
+    if (!t || (m->is_send ? duplicate(t->sends.v, t->sends.n, m)
+                          : duplicate(t->recvs.v, t->recvs.n, m))) {
+        mi->elem.bad = mi->flat.bad = 1;
+        mi->failed = 1;
+        return;
+    }
     for (int i = 0; i < m->items.n; i++) {
         mdl_item *it = m->items.v[i];
         if (!it || !it->var) {
@@ -363,6 +380,16 @@ static void no_receive(pairing *p, minfo *si)
     mdl_checker *c = p->c;
     mdl_msg *s = si->m;
     mdl_task *P = s->peer_task;
+    /* A receive of P with an error (bad peer, bad content, misspelled
+     * `matches`) may be the one meant: its report is enough. */
+    for (int j = 0; j < p->nrecvs; j++) {
+        minfo *ri = &p->recvs[j];
+        if (ri->m->task == P && !ri->m->pair &&
+            (!ri->m->peer_task || ri->elem.bad || (ri->failed && ri->rule == 0))) {
+            si->failed = 1;
+            return;
+        }
+    }
     const char **names = mdl_alloc(c->arena, sizeof *names * (size_t)(P->recvs.n + 1));
     int n = 0;
     for (int j = 0; j < P->recvs.n; j++)

@@ -163,9 +163,13 @@ void mdl_check_sections(mdl_checker *c)
                 m->nruntime = 0;
                 for (int k = 0; k < m->items.n; k++) {
                     mdl_item *it = m->items.v[k];
-                    if (it && mdl_item_var(c, t, m, it))
-                        mdl_check_indices(c, t, m, it, 1);
-                    else if (it)
+                    if (!it)
+                        continue;
+                    /* A bad item leaves var NULL: pairing then skips the
+                     * message instead of reporting a consequence. */
+                    if (mdl_item_var(c, t, m, it) && !mdl_check_indices(c, t, m, it, 1))
+                        it->var = NULL;
+                    if (!it->var)
                         it->count = -1;
                 }
             }

@@ -92,7 +92,11 @@ static int resolve(mdl_checker *c, mdl_typeref *t)
     t->resolved = find_struct(c, t->name, t->struct_keyword);
     if (t->resolved)
         return 1;
-    if (t->struct_keyword)
+    if (t->struct_keyword && find_struct(c, t->name, 0))
+        mdl_error(c->diag, t->loc,
+                  "unknown type 'struct %s'; '%s' is a typedef name, write it without 'struct'",
+                  t->name, t->name);
+    else if (t->struct_keyword)
         mdl_error(c->diag, t->loc, "unknown type 'struct %s'%s", t->name,
                   suggest_struct(c, t->name, 1));
     else
