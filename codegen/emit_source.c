@@ -51,9 +51,11 @@ static void count_expr(mdl_buf *b, const mdl_item *it)
         return;
     }
     if (it->kind == MDL_IT_EXPR) {
-        buf_puts(b, "(long)(");
+        /* operators print their own parentheses */
+        int bare = it->expr->kind == MDL_E_INT || it->expr->kind == MDL_E_NAME;
+        buf_puts(b, bare ? "(long)(" : "(long)");
         expr_c(b, it->expr, "t->");
-        buf_puts(b, ")");
+        buf_puts(b, bare ? ")" : "");
     } else if (it->var)
         buf_printf(b, "(long)t->%s", it->name);
     else
