@@ -24,10 +24,10 @@ int main(int argc, char **argv)
     /* part: V[2..5] of the sender goes to V[4..7] of the receiver */
     for (int j = 0; j < 10; j++)
         t->V[j] = 1000 * me + j;
-    t->tag = me;
     /* even ranks send first, odd ranks receive first: no reliance on buffering */
     for (int phase = 0; phase < 2; phase++) {
         if ((me % 2) == phase) {
+            t->tag = me;
             if (MDL_SendTo_agent_part(t, next, 2, 5) != MDL_SUCCESS)
                 return fail(me, "send part");
         } else {
