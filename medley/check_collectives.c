@@ -116,6 +116,10 @@ static int check_buffer(mdl_checker *c, mdl_task *t, mdl_msg *m, mdl_item *it,
             it->var = NULL;
             return 0;
         }
+    if (it->var->form == MDL_V_POINTER && it->idx.n == 0) {
+        it->count = -1;         /* the pointer is the start; extent unknown */
+        return 1;
+    }
     if (!mdl_check_indices(c, t, m, it, 0)) {
         it->var = NULL;
         return 0;

@@ -5,6 +5,7 @@
  * C program that is wrong in a way nobody could trace back to the spec. */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "check_internal.h"
 
@@ -63,6 +64,11 @@ const char *mdl_did_you_mean(mdl_checker *c, const char *name,
     for (int i = 0; i < n; i++)
         if (names[i] && strcmp(names[i], name) != 0)
             cand[m++] = names[i];
+    /* Identifiers are case-sensitive, so a difference in case only is the
+     * likeliest typo of all, whatever the edit distance says. */
+    for (int i = 0; i < m; i++)
+        if (strcasecmp(cand[i], name) == 0)
+            return mdl_hint(c, cand[i]);
     return mdl_hint(c, m ? mdl_suggest(name, cand, m) : NULL);
 }
 

@@ -325,7 +325,8 @@ static void rule1(pairing *p)
             const char **names = mdl_alloc(c->arena, sizeof *names * (size_t)(P->sends.n + 1));
             int n = 0;
             for (int j = 0; j < P->sends.n; j++)
-                if (P->sends.v[j] && P->sends.v[j]->peer_task == r->task)
+                if (P->sends.v[j] && (P->sends.v[j]->peer_task == r->task ||
+                                      !P->sends.v[j]->peer_task))
                     names[n++] = P->sends.v[j]->name;
             mdl_error(c->diag, r->matches_loc.line ? r->matches_loc : r->loc,
                       "receive '%s' matches '%s', but task '%s' has no send '%s'%s",
