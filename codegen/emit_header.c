@@ -27,9 +27,13 @@ static void emit_dims_comment(mdl_buf *b, int n, mdl_expr *const *dims)
         return;
     buf_puts(b, "  /* ");
     for (int d = 0; d < n; d++) {
-        buf_puts(b, "[");
-        expr_c(b, dims[d], "");
-        buf_puts(b, "]");
+        /* without the outermost parentheses the operators print */
+        mdl_buf e = { 0 };
+        expr_c(&e, dims[d], "");
+        int outer = e.n > 1 && e.s[0] == '(' && dims[d]->kind != MDL_E_NEG &&
+                    dims[d]->kind != MDL_E_INT && dims[d]->kind != MDL_E_NAME;
+        buf_printf(b, "[%.*s]", (int)(outer ? e.n - 2 : e.n), e.s + outer);
+        buf_free(&e);
     }
     buf_puts(b, " */");
 }

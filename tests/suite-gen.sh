@@ -8,8 +8,8 @@
 #     MDL_Init through the _Generic short name for every task;
 #   - every TMDL.c compiles with -Werror (-c);
 #   - generating twice gives the same bytes (deterministic output).
-# A spec that needs medleyc options has them in a file next to it,
-# <spec>.args (e.g. "-D N=8").
+# A spec that needs medleyc options gives them on a line of its own, as the
+# golden suite reads them:   // ARGS: -D N=512 -D NPROC=8
 # Result: PASS: gen/<spec path without .mdl>
 set -u
 cd "$(dirname "$0")/.."
@@ -28,7 +28,8 @@ for spec in $specs; do
     d=$work/$i
     mkdir -p "$d/a" "$d/b"
     args=()
-    [ -f "${spec%.mdl}.args" ] && read -r -a args < "${spec%.mdl}.args"
+    argline=$(sed -n 's|^[[:space:]]*//[[:space:]]*ARGS:||p' "$spec" | head -n 1)
+    [ -n "$argline" ] && read -r -a args <<< "$argline"
     if ! "$MEDLEY_STAGE/bin/medleyc" "${args[@]}" -o "$d/a" "$spec" > "$d/out" 2>&1; then
         echo "FAIL: $name: medleyc failed: $(head -c 300 "$d/out" | tr '\n' ' ')"
         continue
