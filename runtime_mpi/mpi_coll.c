@@ -118,7 +118,7 @@ static int mcast(const coll_call *k, MPI_Datatype e, void *send, void *recv, lon
     return MDL_SUCCESS;
 }
 
-int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void *recv, long count,
+MDL_API int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void *recv, long count,
                    const int *counts, const int *displs, const int *insts, int n)
 {
     const char *fn = c ? c->fn : "MDL_collective";

@@ -17,7 +17,7 @@ static int need_grid(mdl_rt *rt, const char *fn)
     return 0;
 }
 
-int mdl_grid_create(mdl_rt *rt, int *dims, int screate)
+MDL_API int mdl_grid_create(mdl_rt *rt, int *dims, int screate)
 {
     const char *fn = screate ? "MDL_Grid_Screate" : "MDL_Grid_Create";
     int rc = rt_check(rt, fn);
@@ -59,7 +59,7 @@ int mdl_grid_create(mdl_rt *rt, int *dims, int screate)
     return MDL_SUCCESS;
 }
 
-int mdl_grid_rank(mdl_rt *rt, const int *coords, int *rank)
+MDL_API int mdl_grid_rank(mdl_rt *rt, const int *coords, int *rank)
 {
     static const char fn[] = "MDL_Grid_Rank";
     int rc = need_grid(rt, fn);
@@ -85,7 +85,7 @@ int mdl_grid_rank(mdl_rt *rt, const int *coords, int *rank)
     return MDL_SUCCESS;
 }
 
-int mdl_grid_coords(mdl_rt *rt, int rank, int *coords)
+MDL_API int mdl_grid_coords(mdl_rt *rt, int rank, int *coords)
 {
     static const char fn[] = "MDL_Grid_Coords";
     int rc = need_grid(rt, fn);
@@ -100,7 +100,7 @@ int mdl_grid_coords(mdl_rt *rt, int rank, int *coords)
     return MDL_SUCCESS;
 }
 
-int mdl_grid_mycoords(mdl_rt *rt, int *coords)
+MDL_API int mdl_grid_mycoords(mdl_rt *rt, int *coords)
 {
     static const char fn[] = "MDL_Grid_Mycoords";
     int rc = need_grid(rt, fn);
@@ -112,7 +112,7 @@ int mdl_grid_mycoords(mdl_rt *rt, int *coords)
     return MDL_SUCCESS;
 }
 
-int mdl_get_neighbors(mdl_rt *rt, int direction, int disp, int *source, int *dest)
+MDL_API int mdl_get_neighbors(mdl_rt *rt, int direction, int disp, int *source, int *dest)
 {
     static const char fn[] = "MDL_Get_Neighbors";
     int rc = need_grid(rt, fn);
@@ -140,7 +140,7 @@ int rt_neighbor(mdl_rt *rt, const char *fn, const int offset[3])
     return mdl_grid_shift(rt->grid_ndims, rt->dims, rt->periodic, rt->coords, offset);
 }
 
-int mdl_grid_neighbor(mdl_rt *rt, const int offset[3])
+MDL_API int mdl_grid_neighbor(mdl_rt *rt, const int offset[3])
 {
     static const char fn[] = "MDL_Grid_Create";
     if (!offset)

@@ -210,7 +210,7 @@ static void teardown(mdl_rt *rt)
     rt->task = NULL;
 }
 
-int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_rt **rtp)
+MDL_API int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_rt **rtp)
 {
     static const char fn[] = "MDL_Init";
     mdl_rt *rt = &mdl_the_rt;
@@ -264,7 +264,7 @@ int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_r
     return MDL_SUCCESS;
 }
 
-int mdl_end(mdl_rt *rt, void *task)
+MDL_API int mdl_end(mdl_rt *rt, void *task)
 {
     static const char fn[] = "MDL_End";
     int rc = rt_check(rt, fn);
@@ -281,13 +281,13 @@ int mdl_end(mdl_rt *rt, void *task)
 
 /* ---------------------------------------------------------------- sizes, barriers */
 
-int mdl_my_rank(mdl_rt *rt)
+MDL_API int mdl_my_rank(mdl_rt *rt)
 {
     int rc = rt_check(rt, "MDL_MyRank");
     return rc ? rc : rt->inst;
 }
 
-int mdl_task_size(mdl_rt *rt, int task_index)
+MDL_API int mdl_task_size(mdl_rt *rt, int task_index)
 {
     static const char fn[] = "MDL_FamilySize";
     int rc = rt_check(rt, fn);
@@ -298,7 +298,7 @@ int mdl_task_size(mdl_rt *rt, int task_index)
     return rt->task_size[task_index];
 }
 
-int mdl_barrier(mdl_rt *rt)
+MDL_API int mdl_barrier(mdl_rt *rt)
 {
     static const char fn[] = "MDL_Barrier";
     int rc = rt_check(rt, fn);
@@ -311,7 +311,7 @@ int mdl_barrier(mdl_rt *rt)
 /* Only the listed instances take part: the lowest listed instance collects
  * one empty message from every other member, then releases them.  An
  * instance not in the list is not involved and returns at once. */
-int mdl_sbarrier(mdl_rt *rt, const int *ranks, int n)
+MDL_API int mdl_sbarrier(mdl_rt *rt, const int *ranks, int n)
 {
     static const char fn[] = "MDL_Sbarrier";
     int rc = rt_check(rt, fn);

@@ -45,7 +45,7 @@ static int check_size(mdl_rt *rt, const char *fn, MPI_Status *st, size_t expect)
     return 0;
 }
 
-int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int *insts, int n,
+MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int *insts, int n,
              const long *bounds)
 {
     const char *fn = m ? m->fn : "MDL_SendTo";
@@ -125,7 +125,7 @@ int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int 
     return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, fn, mpirc, "MPI_Isend/MPI_Waitall");
 }
 
-int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const long *bounds)
+MDL_API int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const long *bounds)
 {
     const char *fn = m ? m->fn : "MDL_RecvFrom";
     int rc = rt_check(rt, fn);
@@ -198,7 +198,7 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, const 
     return 0;
 }
 
-int mdl_test(mdl_rt *rt, const mdl_msg_desc *m)
+MDL_API int mdl_test(mdl_rt *rt, const mdl_msg_desc *m)
 {
     char fn[160];
     snprintf(fn, sizeof fn, "MDL_%sTest", m ? m->name : "?");
@@ -216,7 +216,7 @@ int mdl_test(mdl_rt *rt, const mdl_msg_desc *m)
     return rc ? rc : 1;
 }
 
-int mdl_wait(mdl_rt *rt, const mdl_msg_desc *m)
+MDL_API int mdl_wait(mdl_rt *rt, const mdl_msg_desc *m)
 {
     char fn[160];
     snprintf(fn, sizeof fn, "MDL_%sWait", m ? m->name : "?");

@@ -12,6 +12,10 @@
 
 #include "rt_common.h"
 
+/* The functions of mdl_rt.h are the library's interface; everything else
+ * is hidden (-fvisibility=hidden). */
+#define MDL_API __attribute__((visibility("default")))
+
 /* Per point-to-point message: its datatype (cached for the last bounds
  * and pointer values) and its in-flight async requests. */
 typedef struct mdl_msg_state {

@@ -115,7 +115,7 @@ static int build_msg_type(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, v
                           const long *bounds, const char *fn)
 {
     char why[256];
-    size_t total = 0;
+    size_t total;
     int rc = mdl_msg_spans(m, task, bounds, s->spans, &total, why, sizeof why);
     if (rc)
         return rt_fail(rt, fn, rc, "%s", why);
@@ -181,21 +181,28 @@ static int build_msg_type(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, v
     if (s->dt != MPI_DATATYPE_NULL)
         MPI_Type_free(&s->dt);
     s->dt = dt;
-    s->bytes = total;
+    /* payload, not span bytes: struct padding does not travel */
+    MPI_Count size = 0;
+    MPI_Type_size_x(dt, &size);
+    s->bytes = (size_t)size;
     return 0;
 }
 
 int rt_msg_type(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds,
                 void **buf, MPI_Datatype *dt)
 {
+    static const long no_pairs[1] = { 0 };
     mdl_msg_state *s = &rt->msgs[m->index];
     *buf = s->absolute ? MPI_BOTTOM : task;
-    if (s->dt != MPI_DATATYPE_NULL && m->fixed_bounds && !s->absolute) {
+    int fixed = m->fixed_bounds || m->npairs == 0;
+    if (s->dt != MPI_DATATYPE_NULL && fixed && !s->absolute) {
         *dt = s->dt;
         return 0;
     }
-    if (!m->fixed_bounds && !bounds)
+    if (!fixed && !bounds)
         return rt_fail(rt, m->fn, MDL_ERR_ARG, "no bounds given for a message with [..] sections");
+    if (!bounds)
+        bounds = no_pairs;
     key_of(m, task, bounds, s->newkey);
     if (s->dt == MPI_DATATYPE_NULL ||
         memcmp(s->newkey, s->key, sizeof(long) * (size_t)s->nkey) != 0) {
@@ -248,8 +255,9 @@ int rt_types_init(mdl_rt *rt)
         s->types = calloc(ni, sizeof *s->types);
         if (!s->key || !s->newkey || !s->spans || !s->blens || !s->disps || !s->types)
             return rt_fail(rt, "MDL_Init", MDL_ERR_INTERN, "out of memory");
-        if (m->fixed_bounds && !s->absolute) {
-            int rc = build_msg_type(rt, m, s, rt->task, NULL, "MDL_Init");
+        if ((m->fixed_bounds || m->npairs == 0) && !s->absolute) {
+            static const long no_pairs[1] = { 0 };
+            int rc = build_msg_type(rt, m, s, rt->task, no_pairs, "MDL_Init");
             if (rc)
                 return rc;
         }
