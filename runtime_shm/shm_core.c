@@ -1,0 +1,507 @@
+/* shm_core.c — start-up, identification, waiting, the segment heap and
+ * barriers of the shared-memory runtime. */
+#include "shm_internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/futex.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WAIT_TIMEOUT_NS 100000000L  /* re-check peers this often while asleep */
+
+static mdl_rt *the_rt;          /* for the abort path: one runtime per process */
+static int initialised;         /* MDL_Init seen (even after MDL_End) */
+
+/* ---------------------------------------------------------------- futex */
+
+static void futex_wait(uint32_t *word, uint32_t val, long ns)
+{
+    struct timespec ts = {ns / 1000000000L, ns % 1000000000L};
+    /* Shared futex: no FUTEX_PRIVATE_FLAG, the word is in a MAP_SHARED segment. */
+    syscall(SYS_futex, word, FUTEX_WAIT, val, &ts, NULL, 0);
+}
+
+static void futex_wake(uint32_t *word)
+{
+    syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
+/* ---------------------------------------------------------------- errors */
+
+/* Fatal errors: tell the peers (they fail with MDL_ERR_PEER instead of
+ * hanging) and exit, so that mdlrun tears the job down. */
+static void shm_abort(int code)
+{
+    (void)code;
+    mdl_rt *rt = the_rt;
+    if (rt && rt->hdr) {
+        __atomic_store_n(&rt->hdr->aborting, 1, __ATOMIC_SEQ_CST);
+        for (int s = 0; s < rt->nslots; s++) {
+            __atomic_fetch_add(&rt->hdr->slots[s].doorbell, 1, __ATOMIC_SEQ_CST);
+            futex_wake(&rt->hdr->slots[s].doorbell);
+        }
+        __atomic_store_n(&rt->lib->go, 1, __ATOMIC_SEQ_CST);
+        futex_wake(&rt->lib->go);
+    }
+    fflush(stdout);
+    _exit(1);
+}
+
+int shm_fail(mdl_rt *rt, const char *fn, int code, const char *fmt, ...)
+{
+    char reason[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    mdl_who who = rt ? rt->who : (mdl_who){"?", -1};
+    return mdl_fail(who, fn, code, shm_abort, "%s", reason);
+}
+
+/* ---------------------------------------------------------------- waiting */
+
+void shm_notify(mdl_rt *rt, int slot)
+{
+    /* The sleeper sets `sleeping` before reading the doorbell and
+     * re-checking; we changed its condition before this load (both
+     * seq_cst), so either it sees the change or we see it sleeping. */
+    if (__atomic_load_n(&rt->info[slot].sleeping, __ATOMIC_SEQ_CST)) {
+        __atomic_fetch_add(&rt->hdr->slots[slot].doorbell, 1, __ATOMIC_SEQ_CST);
+        futex_wake(&rt->hdr->slots[slot].doorbell);
+    }
+}
+
+/* A peer that exited without MDL_End, or a job being torn down. */
+static int job_broken(mdl_rt *rt, int check_pids)
+{
+    if (__atomic_load_n(&rt->hdr->aborting, __ATOMIC_SEQ_CST))
+        return 1;
+    if (!check_pids)
+        return 0;
+    for (int s = 0; s < rt->nslots; s++) {
+        if (s == rt->me)
+            continue;
+        int st = __atomic_load_n(&rt->hdr->slots[s].state, __ATOMIC_SEQ_CST);
+        pid_t pid = __atomic_load_n(&rt->hdr->slots[s].pid, __ATOMIC_SEQ_CST);
+        if (st != MDL_SLOT_ENDED && pid > 0 && kill(pid, 0) < 0 && errno == ESRCH)
+            return 1;
+    }
+    return 0;
+}
+
+int shm_wait(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg, const char *fn)
+{
+    uint32_t *bell = &rt->hdr->slots[rt->me].doorbell;
+    uint32_t *sleeping = &rt->info[rt->me].sleeping;
+    for (;;) {
+        for (int i = 0; i < rt->spin; i++) {
+            shm_progress(rt);
+            if (cond(rt, arg))
+                return 0;
+            cpu_relax();
+        }
+        if (job_broken(rt, 0))
+            break;
+        __atomic_store_n(sleeping, 1, __ATOMIC_SEQ_CST);
+        uint32_t v = __atomic_load_n(bell, __ATOMIC_SEQ_CST);
+        shm_progress(rt);
+        if (cond(rt, arg)) {
+            __atomic_store_n(sleeping, 0, __ATOMIC_SEQ_CST);
+            return 0;
+        }
+        futex_wait(bell, v, WAIT_TIMEOUT_NS);
+        __atomic_store_n(sleeping, 0, __ATOMIC_SEQ_CST);
+        shm_progress(rt);
+        if (cond(rt, arg))
+            return 0;
+        if (job_broken(rt, __atomic_load_n(bell, __ATOMIC_SEQ_CST) == v))
+            break;
+    }
+    return shm_fail(rt, fn, MDL_ERR_PEER,
+                    "another instance of the job died or failed");
+}
+
+/* ---------------------------------------------------------------- heap */
+
+int shm_in_seg(const mdl_rt *rt, const void *p)
+{
+    const char *c = p;
+    return c >= rt->seg && c < rt->seg + rt->segsize;
+}
+
+static int size_class(size_t bytes)
+{
+    int c = 0;
+    while (((size_t)64 << c) < bytes)
+        c++;
+    return c;
+}
+
+/* Blocks come from the shared bump pointer and go back to this process's
+ * free lists only: no other process frees them, so no locking. */
+uint64_t shm_alloc(mdl_rt *rt, size_t bytes)
+{
+    int c = size_class(bytes ? bytes : 1);
+    if (c >= SHM_NCLASS)
+        return 0;
+    uint64_t off = rt->freelist[c];
+    if (off) {
+        rt->freelist[c] = *(uint64_t *)shm_ptr(rt, off);
+        return off;
+    }
+    uint64_t size = (uint64_t)64 << c;
+    uint64_t at = __atomic_fetch_add(&rt->lib->bump, size, __ATOMIC_RELAXED);
+    if (rt->heap_off + at + size > rt->segsize)
+        return 0;
+    return rt->heap_off + at;
+}
+
+void shm_free(mdl_rt *rt, uint64_t off, size_t bytes)
+{
+    if (!off)
+        return;
+    int c = size_class(bytes ? bytes : 1);
+    *(uint64_t *)shm_ptr(rt, off) = rt->freelist[c];
+    rt->freelist[c] = off;
+}
+
+/* ---------------------------------------------------------------- barriers */
+
+static int sense_reached(mdl_rt *rt, void *arg)
+{
+    uint32_t *word = arg;
+    return __atomic_load_n(word, __ATOMIC_ACQUIRE) == rt->sense;
+}
+
+/* Sense-reversing barrier over the own family; its counter lives in the
+ * family's first slot.  The last arriver flips the sense and rings every
+ * member's doorbell. */
+int shm_family_barrier(mdl_rt *rt, const char *fn)
+{
+    int task = rt->d->self;
+    int n = rt->fam_n[task];
+    shm_info *lead = &rt->info[shm_slot_of(rt, task, 0)];
+    rt->sense ^= 1u;
+    if (__atomic_add_fetch(&lead->bar_count, 1, __ATOMIC_ACQ_REL) == (uint32_t)n) {
+        __atomic_store_n(&lead->bar_count, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&lead->bar_sense, rt->sense, __ATOMIC_SEQ_CST);
+        for (int i = 0; i < n; i++)
+            if (i != rt->rank)
+                shm_notify(rt, shm_slot_of(rt, task, i));
+        return 0;
+    }
+    return shm_wait(rt, sense_reached, &lead->bar_sense, fn);
+}
+
+struct subset_arg {
+    const int *slots;
+    int n;
+};
+
+static int subset_reached(mdl_rt *rt, void *arg)
+{
+    struct subset_arg *a = arg;
+    for (int i = 0; i < a->n; i++) {
+        int s = a->slots[i];
+        if (s == rt->me)
+            continue;
+        uint32_t their = __atomic_load_n(&rt->arrive[(size_t)s * rt->nslots + rt->me],
+                                         __ATOMIC_ACQUIRE);
+        if ((int32_t)(their - rt->sbar[s]) < 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Barrier over any subset: one counter per ordered pair counts the subset
+ * barriers the two have entered together, so overlapping subsets in any
+ * order work and instances outside the subset are never touched. */
+int shm_subset_barrier(mdl_rt *rt, const int *slots, int n, const char *fn)
+{
+    for (int i = 0; i < n; i++) {
+        int s = slots[i];
+        if (s == rt->me)
+            continue;
+        rt->sbar[s]++;
+        __atomic_store_n(&rt->arrive[(size_t)rt->me * rt->nslots + s], rt->sbar[s],
+                         __ATOMIC_SEQ_CST);
+        shm_notify(rt, s);
+    }
+    struct subset_arg a = {slots, n};
+    return shm_wait(rt, subset_reached, &a, fn);
+}
+
+/* ---------------------------------------------------------------- init */
+
+static int init_done(mdl_rt *rt, void *arg)
+{
+    (void)arg;
+    return __atomic_load_n(&rt->lib->go, __ATOMIC_ACQUIRE) != 0;
+}
+
+static void rt_free(mdl_rt *rt)
+{
+    if (!rt)
+        return;
+    shm_p2p_free(rt);
+    free(rt->fam_first);
+    free(rt->fam_n);
+    free(rt->fam_slots);
+    free(rt->slot_rank);
+    free(rt->sends);
+    free(rt->recvs);
+    free(rt->sbar);
+    if (rt->seg)
+        munmap(rt->seg, rt->segsize);
+    free(rt);
+}
+
+static int parse_int(const char *s, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < 0)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+#define ALIGN_PAGE(x) (((x) + 4095) & ~(uint64_t)4095)
+
+int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_rt **out)
+{
+    static const char fn[] = "MDL_Init";
+    (void)argc;
+    (void)argv;
+    const char *name = d && d->tasks && d->self >= 0 && d->self < d->ntasks
+                           ? d->tasks[d->self] : "?";
+    mdl_who who0 = {name, -1};
+    if (!d || !task || !out)
+        return mdl_fail(who0, fn, MDL_ERR_ARG, shm_abort, "NULL argument");
+    if (initialised)
+        return mdl_fail(who0, fn, MDL_ERR_STATE, shm_abort,
+                        "MDL_Init called twice in one process");
+    const char *efd = getenv("MDL_SHM_FD"), *eslot = getenv("MDL_SHM_SLOT");
+    long fd, slot;
+    if (!efd || !eslot) {
+        int mpi = getenv("PMI_RANK") || getenv("PMI_FD") || getenv("OMPI_COMM_WORLD_RANK");
+        return mdl_fail(who0, fn, MDL_ERR_LAUNCH, shm_abort,
+                        "program built for the shared-memory runtime must be started "
+                        "with mdlrun%s", mpi ? " (it was started by an MPI launcher)" : "");
+    }
+    if (parse_int(efd, &fd) || parse_int(eslot, &slot))
+        return mdl_fail(who0, fn, MDL_ERR_LAUNCH, shm_abort,
+                        "bad MDL_SHM_FD/MDL_SHM_SLOT in the environment");
+    struct stat st;
+    if (fstat((int)fd, &st) < 0 || (uint64_t)st.st_size < sizeof(mdl_shm_header))
+        return mdl_fail(who0, fn, MDL_ERR_LAUNCH, shm_abort,
+                        "MDL_SHM_FD=%ld is not the job's shared segment", fd);
+
+    mdl_rt *rt = calloc(1, sizeof *rt);
+    if (!rt)
+        return mdl_fail(who0, fn, MDL_ERR_INTERN, shm_abort, "out of memory");
+    rt->d = d;
+    rt->who = who0;
+    rt->segsize = (uint64_t)st.st_size;
+    void *seg = mmap(NULL, rt->segsize, PROT_READ | PROT_WRITE,
+                     MAP_SHARED | MAP_NORESERVE, (int)fd, 0);
+    if (seg == MAP_FAILED) {
+        rt->segsize = 0;
+        rt_free(rt);
+        return mdl_fail(who0, fn, MDL_ERR_INTERN, shm_abort,
+                        "cannot map the job's segment: %s", strerror(errno));
+    }
+    close((int)fd);             /* the mapping keeps it; children must not inherit it */
+    rt->seg = seg;
+    rt->hdr = seg;
+    mdl_shm_header *h = rt->hdr;
+    if (h->magic != MDL_SHM_MAGIC || h->abi != MDL_SHM_ABI) {
+        int abi = h->magic == MDL_SHM_MAGIC ? (int)h->abi : -1;
+        rt->hdr = NULL;
+        rt_free(rt);
+        if (abi < 0)
+            return mdl_fail(who0, fn, MDL_ERR_LAUNCH, shm_abort,
+                            "MDL_SHM_FD is not an mdlrun segment");
+        return mdl_fail(who0, fn, MDL_ERR_LAUNCH, shm_abort,
+                        "mdlrun is from another build (segment ABI %d, library ABI %u)",
+                        abi, MDL_SHM_ABI);
+    }
+    rt->nslots = (int)h->nslots;
+    if (slot >= rt->nslots || h->lib_offset != mdl_shm_lib_offset(h->nslots)) {
+        rt->hdr = NULL;
+        rt_free(rt);
+        return mdl_fail(who0, fn, MDL_ERR_LAUNCH, shm_abort,
+                        "MDL_SHM_SLOT=%ld does not fit the segment", slot);
+    }
+    the_rt = rt;
+    rt->me = (int)slot;
+    int n = rt->nslots;
+    uint64_t off = h->lib_offset;
+    rt->lib = shm_ptr(rt, off);
+    off = ALIGN_PAGE(off + sizeof(shm_lib));
+    rt->info = shm_ptr(rt, off);
+    off = ALIGN_PAGE(off + (uint64_t)n * sizeof(shm_info));
+    rt->arrive = shm_ptr(rt, off);
+    off = ALIGN_PAGE(off + (uint64_t)n * n * sizeof(uint32_t));
+    rt->rings = shm_ptr(rt, off);
+    off = ALIGN_PAGE(off + (uint64_t)n * n * sizeof(shm_ring));
+    rt->heap_off = off;
+    if (off >= rt->segsize)
+        return shm_fail(rt, fn, MDL_ERR_INTERN,
+                        "the segment is too small for %d instances", n);
+
+    /* Publish who we are, then wait for everybody. */
+    shm_info *mine = &rt->info[rt->me];
+    mine->spec_hash = d->spec_hash;
+    __atomic_store_n(&mine->task, d->self, __ATOMIC_RELEASE);
+    h->slots[rt->me].task = d->self;
+    __atomic_store_n(&h->slots[rt->me].state, MDL_SLOT_INIT, __ATOMIC_SEQ_CST);
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    /* Oversubscribed: spinning only steals the core from the peer we wait for. */
+    rt->spin = ncpu > 0 && n > ncpu ? 16 : 300;
+    if (__atomic_add_fetch(&rt->lib->ninit, 1, __ATOMIC_ACQ_REL) == (uint32_t)n) {
+        __atomic_store_n(&rt->lib->go, 1, __ATOMIC_SEQ_CST);
+        futex_wake(&rt->lib->go);
+    } else {
+        while (!init_done(rt, NULL)) {
+            if (job_broken(rt, 1))
+                return shm_fail(rt, fn, MDL_ERR_PEER,
+                                "another instance died before MDL_Init");
+            futex_wait(&rt->lib->go, 0, WAIT_TIMEOUT_NS);
+        }
+    }
+    if (__atomic_load_n(&h->aborting, __ATOMIC_SEQ_CST))
+        return shm_fail(rt, fn, MDL_ERR_PEER, "the job is being torn down");
+
+    /* Families: slots grouped by task index, in slot order. */
+    int nt = d->ntasks;
+    rt->fam_first = calloc((size_t)nt + 1, sizeof(int));
+    rt->fam_n = calloc((size_t)nt + 1, sizeof(int));
+    rt->fam_slots = calloc((size_t)n, sizeof(int));
+    rt->slot_rank = calloc((size_t)n, sizeof(int));
+    rt->sends = calloc((size_t)d->nmsgs + 1, sizeof *rt->sends);
+    rt->recvs = calloc((size_t)d->nmsgs + 1, sizeof *rt->recvs);
+    rt->sbar = calloc((size_t)n, sizeof(uint32_t));
+    if (!rt->fam_first || !rt->fam_n || !rt->fam_slots || !rt->slot_rank ||
+        !rt->sends || !rt->recvs || !rt->sbar)
+        return shm_fail(rt, fn, MDL_ERR_INTERN, "out of memory");
+    for (int s = 0; s < n; s++) {
+        const shm_info *in = &rt->info[s];
+        int t = __atomic_load_n(&in->task, __ATOMIC_ACQUIRE);
+        if (in->spec_hash != d->spec_hash)
+            return shm_fail(rt, fn, MDL_ERR_LAUNCH,
+                            "instance %d of the job was built from a different spec "
+                            "than this program (%s)", s, d->spec);
+        if (t < 0 || t >= nt)
+            return shm_fail(rt, fn, MDL_ERR_LAUNCH, "instance %d declares task %d of %d",
+                            s, t, nt);
+        rt->slot_rank[s] = rt->fam_n[t]++;
+    }
+    for (int t = 1; t <= nt; t++)
+        rt->fam_first[t] = rt->fam_first[t - 1] + rt->fam_n[t - 1];
+    {
+        int fill[nt > 0 ? nt : 1];
+        memset(fill, 0, sizeof fill);
+        for (int s = 0; s < n; s++) {
+            int t = rt->info[s].task;
+            rt->fam_slots[rt->fam_first[t] + fill[t]++] = s;
+        }
+    }
+    rt->rank = rt->slot_rank[rt->me];
+    rt->who.inst = rt->rank;
+    rt->posted_tail = &rt->posted;
+    rt->unexp_tail = &rt->unexp;
+
+    /* The task struct, in the segment so peers can copy straight from and
+     * to its variables. */
+    size_t sz = d->struct_size ? d->struct_size : 1;
+    uint64_t toff = shm_alloc(rt, (sz + 63) & ~(size_t)63);
+    if (!toff)
+        return shm_fail(rt, fn, MDL_ERR_INTERN, "the segment is full");
+    rt->task = shm_ptr(rt, toff);
+    memset(rt->task, 0, sz);
+    initialised = 1;
+    *task = rt->task;
+    *out = rt;
+    return MDL_SUCCESS;
+}
+
+int mdl_end(mdl_rt *rt, void *task)
+{
+    if (!rt || rt != the_rt || task != rt->task)
+        return shm_fail(rt == the_rt ? rt : NULL, "MDL_End", MDL_ERR_STATE,
+                        "runtime not initialised, or already finished");
+    /* The task struct and heap blocks stay in the segment, which mdlrun
+     * frees with the job: a peer may still be copying from them. */
+    __atomic_store_n(&rt->hdr->slots[rt->me].state, MDL_SLOT_ENDED, __ATOMIC_SEQ_CST);
+    the_rt = NULL;
+    rt_free(rt);
+    return MDL_SUCCESS;
+}
+
+int mdl_my_rank(mdl_rt *rt)
+{
+    return rt ? rt->rank : MDL_ERR_STATE;
+}
+
+int mdl_task_size(mdl_rt *rt, int task_index)
+{
+    if (!rt)
+        return MDL_ERR_STATE;
+    if (task_index < 0 || task_index >= rt->d->ntasks)
+        return shm_fail(rt, "MDL_Size", MDL_ERR_ARG, "no task %d", task_index);
+    return rt->fam_n[task_index];
+}
+
+int mdl_barrier(mdl_rt *rt)
+{
+    if (!rt)
+        return MDL_ERR_STATE;
+    return shm_family_barrier(rt, "MDL_Barrier");
+}
+
+int mdl_sbarrier(mdl_rt *rt, const int *ranks, int n)
+{
+    static const char fn[] = "MDL_Sbarrier";
+    if (!rt)
+        return MDL_ERR_STATE;
+    if (n < 0 || (n > 0 && !ranks))
+        return shm_fail(rt, fn, MDL_ERR_ARG, "invalid instance list");
+    int task = rt->d->self, size = rt->fam_n[task];
+    int slots[n > 0 ? n : 1];
+    int self = 0;
+    for (int i = 0; i < n; i++) {
+        if (ranks[i] < 0 || ranks[i] >= size)
+            return shm_fail(rt, fn, MDL_ERR_RANK,
+                            "instance %d is not in 0..%d", ranks[i], size - 1);
+        for (int k = 0; k < i; k++)
+            if (ranks[k] == ranks[i])
+                return shm_fail(rt, fn, MDL_ERR_RANK,
+                                "instance %d is listed twice", ranks[i]);
+        self |= ranks[i] == rt->rank;
+        slots[i] = shm_slot_of(rt, task, ranks[i]);
+    }
+    if (!self)
+        return shm_fail(rt, fn, MDL_ERR_RANK,
+                        "this instance (%d) is not in the list", rt->rank);
+    return shm_subset_barrier(rt, slots, n, fn);
+}

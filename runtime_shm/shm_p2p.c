@@ -1,0 +1,525 @@
+/* shm_p2p.c — point-to-point messages of the shared-memory runtime.
+ *
+ * Every ordered pair of instances has an SPSC ring of cells.  A message up
+ * to SHM_EAGER bytes is packed into a cell (eager).  A larger one puts a
+ * rendezvous record in the cell: the receiver copies straight from the
+ * sender's variables into its own (one copy) and counts the record down,
+ * which completes the send.  Arrivals are matched against posted receives
+ * in post order (then kept as unexpected, in arrival order), so messages
+ * of one pair and channel are received in the order they were sent. */
+#include "shm_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static shm_ring *ring_of(mdl_rt *rt, int from, int to)
+{
+    return &rt->rings[(size_t)from * rt->nslots + to];
+}
+
+/* ---------------------------------------------------------------- delivery */
+
+static int copy_from_rdv(mdl_rt *rt, const mdl_span *dst, int ndst, const shm_rdv *r)
+{
+    mdl_span inl[8] = {{0}}, *src = inl;
+    if (r->nspans > 8 && !(src = malloc(r->nspans * sizeof *src)))
+        return MDL_ERR_INTERN;
+    for (uint32_t i = 0; i < r->nspans; i++) {
+        src[i] = r->spans[i];
+        src[i].base = rt->seg + (uint64_t)(uintptr_t)r->spans[i].base;
+    }
+    mdl_spans_copy(dst, ndst, src, (int)r->nspans);
+    if (src != inl)
+        free(src);
+    return 0;
+}
+
+/* Completes a posted receive with a message from `slot`. */
+static void deliver(mdl_rt *rt, shm_rreq *q, int slot, uint32_t kind, uint64_t bytes,
+                    const void *data, uint64_t rdvoff)
+{
+    q->sender = slot;
+    q->got = bytes;
+    if (bytes > q->total) {
+        q->err = MDL_ERR_TRUNCATE;
+    } else if (kind == CELL_EAGER) {
+        mdl_span src = {(char *)data, bytes, 0, {0}, {0}, bytes};
+        mdl_spans_copy(q->spans, q->nspans, &src, 1);
+    } else if (copy_from_rdv(rt, q->spans, q->nspans, shm_ptr(rt, rdvoff)) < 0) {
+        q->err = MDL_ERR_INTERN;
+    }
+    if (kind == CELL_RDV) {
+        shm_rdv *r = shm_ptr(rt, rdvoff);
+        if (__atomic_sub_fetch(&r->remaining, 1, __ATOMIC_ACQ_REL) == 0)
+            shm_notify(rt, slot);
+    }
+    q->done = 1;
+}
+
+static shm_rreq *take_posted(mdl_rt *rt, int channel, int slot)
+{
+    for (shm_rreq **pp = &rt->posted; *pp; pp = &(*pp)->next) {
+        shm_rreq *q = *pp;
+        if (q->channel == channel && (q->want < 0 || q->want == slot)) {
+            *pp = q->next;
+            if (!*pp)
+                rt->posted_tail = pp;
+            q->next = NULL;
+            return q;
+        }
+    }
+    return NULL;
+}
+
+/* Drains every incoming ring, starting with a different sender each time
+ * so that MDL_ANY receives serve all senders fairly. */
+void shm_progress(mdl_rt *rt)
+{
+    int n = rt->nslots;
+    for (int k = 0; k < n; k++) {
+        int s = (rt->rr + k) % n;
+        shm_ring *r = ring_of(rt, s, rt->me);
+        uint64_t head = r->head;
+        while (head != __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE)) {
+            shm_cell *c = &r->cells[head % SHM_NCELLS];
+            shm_rreq *q = take_posted(rt, (int)c->channel, s);
+            if (q) {
+                deliver(rt, q, s, c->kind, c->bytes, c->data, c->rdv);
+            } else {
+                size_t keep = c->kind == CELL_EAGER ? c->bytes : 0;
+                shm_umsg *u = malloc(sizeof *u + keep);
+                if (!u)
+                    return;     /* leave it in the ring; retried later */
+                u->next = NULL;
+                u->channel = (int)c->channel;
+                u->slot = s;
+                u->kind = c->kind;
+                u->bytes = c->bytes;
+                u->rdv = c->rdv;
+                memcpy(u->data, c->data, keep);
+                *rt->unexp_tail = u;
+                rt->unexp_tail = &u->next;
+            }
+            __atomic_store_n(&r->head, ++head, __ATOMIC_SEQ_CST);
+            shm_notify(rt, s);  /* it may wait for room */
+        }
+    }
+    rt->rr = (rt->rr + 1) % n;
+}
+
+/* Matches a new receive against the unexpected messages; else posts it. */
+static void post_recv(mdl_rt *rt, shm_rreq *q)
+{
+    for (shm_umsg **pp = &rt->unexp; *pp; pp = &(*pp)->next) {
+        shm_umsg *u = *pp;
+        if (u->channel == q->channel && (q->want < 0 || q->want == u->slot)) {
+            *pp = u->next;
+            if (!*pp)
+                rt->unexp_tail = pp;
+            deliver(rt, q, u->slot, u->kind, u->bytes, u->data, u->rdv);
+            free(u);
+            return;
+        }
+    }
+    *rt->posted_tail = q;
+    rt->posted_tail = &q->next;
+}
+
+static void unpost(mdl_rt *rt, shm_rreq *q)
+{
+    for (shm_rreq **pp = &rt->posted; *pp; pp = &(*pp)->next)
+        if (*pp == q) {
+            *pp = q->next;
+            if (!*pp)
+                rt->posted_tail = pp;
+            return;
+        }
+}
+
+/* ---------------------------------------------------------------- sending */
+
+struct room_arg {
+    shm_ring *r;
+};
+
+static int has_room(mdl_rt *rt, void *arg)
+{
+    (void)rt;
+    shm_ring *r = ((struct room_arg *)arg)->r;
+    return r->tail - __atomic_load_n(&r->head, __ATOMIC_SEQ_CST) < SHM_NCELLS;
+}
+
+/* A free cell of the ring to `to`, waiting (and progressing) while full. */
+static shm_cell *ring_reserve(mdl_rt *rt, int to, const char *fn, int *rc)
+{
+    shm_ring *r = ring_of(rt, rt->me, to);
+    struct room_arg a = {r};
+    if (!has_room(rt, &a) && (*rc = shm_wait(rt, has_room, &a, fn)) < 0)
+        return NULL;
+    return &r->cells[r->tail % SHM_NCELLS];
+}
+
+static void ring_commit(mdl_rt *rt, int to)
+{
+    shm_ring *r = ring_of(rt, rt->me, to);
+    __atomic_store_n(&r->tail, r->tail + 1, __ATOMIC_SEQ_CST);
+    shm_notify(rt, to);
+}
+
+static int rdv_done(mdl_rt *rt, void *arg)
+{
+    (void)rt;
+    return __atomic_load_n(&((shm_rdv *)arg)->remaining, __ATOMIC_ACQUIRE) == 0;
+}
+
+static size_t rdv_size(uint32_t nspans)
+{
+    return sizeof(shm_rdv) + nspans * sizeof(mdl_span);
+}
+
+static void sreq_free(mdl_rt *rt, shm_sreq *s)
+{
+    shm_rdv *r = shm_ptr(rt, s->rdv);
+    if (s->scratch)
+        shm_free(rt, s->scratch, r->bytes);
+    shm_free(rt, s->rdv, rdv_size(r->nspans));
+    free(s);
+}
+
+/* Destination slots of a send; *n = -1 for a no-op (MDL_PROC_NULL). */
+static int send_targets(mdl_rt *rt, const mdl_msg_desc *m, int inst, const int *insts,
+                        int ni, int *slots, int *n)
+{
+    int fam = rt->fam_n[m->peer_task];
+    const char *peer = rt->d->tasks[m->peer_task];
+    switch (m->peer_kind) {
+    case MDL_PEER_ONE:
+        if (inst < 0 || inst >= fam)
+            return shm_fail(rt, m->fn, MDL_ERR_RANK,
+                            "instance %d of %s does not exist (0..%d)", inst, peer, fam - 1);
+        slots[0] = shm_slot_of(rt, m->peer_task, inst);
+        *n = 1;
+        return 0;
+    case MDL_PEER_ALL:
+        for (int i = 0; i < fam; i++)
+            slots[i] = shm_slot_of(rt, m->peer_task, i);
+        *n = fam;
+        return 0;
+    case MDL_PEER_SUBSET:
+        if (ni < 0 || (ni > 0 && !insts))
+            return shm_fail(rt, m->fn, MDL_ERR_ARG, "invalid instance list");
+        for (int i = 0; i < ni; i++) {
+            if (insts[i] < 0 || insts[i] >= fam)
+                return shm_fail(rt, m->fn, MDL_ERR_RANK,
+                                "instance %d of %s does not exist (0..%d)", insts[i],
+                                peer, fam - 1);
+            for (int k = 0; k < i; k++)
+                if (insts[k] == insts[i])
+                    return shm_fail(rt, m->fn, MDL_ERR_RANK,
+                                    "instance %d is listed twice", insts[i]);
+            slots[i] = shm_slot_of(rt, m->peer_task, insts[i]);
+        }
+        *n = ni;
+        return 0;
+    case MDL_PEER_NEIGHBOR: {
+        int r = mdl_grid_neighbor(rt, m->offset);
+        if (r == MDL_PROC_NULL) {
+            *n = -1;
+            return 0;
+        }
+        if (r < 0)
+            return shm_fail(rt, m->fn, MDL_ERR_GRID, "no grid: call MDL_Grid_Create first");
+        slots[0] = shm_slot_of(rt, m->peer_task, r);
+        *n = 1;
+        return 0;
+    }
+    }
+    return shm_fail(rt, m->fn, MDL_ERR_ARG, "bad peer kind %d", m->peer_kind);
+}
+
+static int spans_in_seg(const mdl_rt *rt, const mdl_span *sp, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (sp[i].bytes && !shm_in_seg(rt, sp[i].base))
+            return 0;
+    return 1;
+}
+
+int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int *insts,
+             int n, const long *bounds)
+{
+    if (!rt)
+        return MDL_ERR_STATE;
+    if (!m || !m->is_send || task != rt->task || (!bounds && !m->fixed_bounds && m->npairs))
+        return shm_fail(rt, m ? m->fn : "mdl_send", MDL_ERR_ARG, "invalid call");
+    int fam = rt->fam_n[m->peer_task];
+    int tinl[16], *targets = tinl, ntargets = 0;
+    int cap = m->peer_kind == MDL_PEER_SUBSET ? n : fam;
+    if (cap > 16 && !(targets = malloc((size_t)cap * sizeof(int))))
+        return shm_fail(rt, m->fn, MDL_ERR_INTERN, "out of memory");
+    mdl_span sinl[8], *spans = sinl;
+    int rc = 0;
+    if (m->nitems > 8 && !(spans = malloc((size_t)m->nitems * sizeof *spans))) {
+        rc = shm_fail(rt, m->fn, MDL_ERR_INTERN, "out of memory");
+        goto out;
+    }
+    if ((rc = send_targets(rt, m, inst, insts, n, targets, &ntargets)) < 0 || ntargets < 0)
+        goto out;
+    size_t total;
+    char why[256];
+    if ((rc = mdl_msg_spans(m, task, bounds, spans, &total, why, sizeof why)) < 0) {
+        rc = shm_fail(rt, m->fn, rc, "%s", why);
+        goto out;
+    }
+    if (total <= SHM_EAGER) {
+        for (int i = 0; i < ntargets; i++) {
+            shm_cell *c = ring_reserve(rt, targets[i], m->fn, &rc);
+            if (!c)
+                goto out;
+            c->channel = (uint32_t)m->channel;
+            c->kind = CELL_EAGER;
+            c->bytes = total;
+            c->rdv = 0;
+            mdl_spans_pack(spans, m->nitems, c->data);
+            ring_commit(rt, targets[i]);
+        }
+        goto out;
+    }
+    if (ntargets == 0)
+        goto out;
+
+    /* Rendezvous: one record for all receivers, pointing at the variables
+     * (or at a packed copy of data outside the segment, e.g. pointer items). */
+    int direct = spans_in_seg(rt, spans, m->nitems);
+    uint32_t ns = direct ? (uint32_t)m->nitems : 1;
+    shm_sreq *sr = calloc(1, sizeof *sr);
+    uint64_t roff = shm_alloc(rt, rdv_size(ns));
+    uint64_t scratch = direct ? 0 : shm_alloc(rt, total);
+    if (!sr || !roff || (!direct && !scratch)) {
+        free(sr);
+        shm_free(rt, roff, rdv_size(ns));
+        rc = shm_fail(rt, m->fn, MDL_ERR_INTERN, "the shared segment is full");
+        goto out;
+    }
+    shm_rdv *r = shm_ptr(rt, roff);
+    r->remaining = (uint32_t)ntargets;
+    r->nspans = ns;
+    r->bytes = total;
+    if (direct) {
+        for (uint32_t i = 0; i < ns; i++) {
+            r->spans[i] = spans[i];
+            r->spans[i].base = (char *)(uintptr_t)shm_off(rt, spans[i].base);
+        }
+    } else {
+        mdl_spans_pack(spans, m->nitems, shm_ptr(rt, scratch));
+        r->spans[0] = (mdl_span){(char *)(uintptr_t)scratch, total, 0, {0}, {0}, total};
+    }
+    sr->rdv = roff;
+    sr->scratch = scratch;
+    for (int i = 0; i < ntargets; i++) {
+        shm_cell *c = ring_reserve(rt, targets[i], m->fn, &rc);
+        if (!c)
+            goto out;           /* job torn down: the record is abandoned */
+        c->channel = (uint32_t)m->channel;
+        c->kind = CELL_RDV;
+        c->bytes = total;
+        c->rdv = roff;
+        ring_commit(rt, targets[i]);
+    }
+    if (m->async) {
+        sr->next = rt->sends[m->index];
+        rt->sends[m->index] = sr;
+    } else {
+        rc = shm_wait(rt, rdv_done, r, m->fn);
+        if (rc == 0)
+            sreq_free(rt, sr);
+    }
+out:
+    if (targets != tinl)
+        free(targets);
+    if (spans != sinl)
+        free(spans);
+    return rc < 0 ? rc : MDL_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- receiving */
+
+static int rreq_done(mdl_rt *rt, void *arg)
+{
+    (void)rt;
+    return ((shm_rreq *)arg)->done;
+}
+
+static int recv_result(mdl_rt *rt, const mdl_msg_desc *m, shm_rreq *q)
+{
+    if (q->err == MDL_ERR_TRUNCATE)
+        return shm_fail(rt, m->fn, MDL_ERR_TRUNCATE,
+                        "%llu bytes arrived from %s[%d] for a receive of %zu bytes",
+                        (unsigned long long)q->got, rt->d->tasks[m->peer_task],
+                        rt->slot_rank[q->sender], q->total);
+    if (q->err)
+        return shm_fail(rt, m->fn, q->err, "out of memory");
+    return rt->slot_rank[q->sender];
+}
+
+int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const long *bounds)
+{
+    if (!rt)
+        return MDL_ERR_STATE;
+    if (!m || m->is_send || task != rt->task || (!bounds && !m->fixed_bounds && m->npairs))
+        return shm_fail(rt, m ? m->fn : "mdl_recv", MDL_ERR_ARG, "invalid call");
+    int fam = rt->fam_n[m->peer_task];
+    int want;
+    if (m->peer_kind == MDL_PEER_NEIGHBOR) {
+        int r = mdl_grid_neighbor(rt, m->offset);
+        if (r == MDL_PROC_NULL)
+            return MDL_PROC_NULL;
+        if (r < 0)
+            return shm_fail(rt, m->fn, MDL_ERR_GRID, "no grid: call MDL_Grid_Create first");
+        want = shm_slot_of(rt, m->peer_task, r);
+    } else if (inst == MDL_ANY) {
+        want = -1;
+    } else if (inst < 0 || inst >= fam) {
+        return shm_fail(rt, m->fn, MDL_ERR_RANK, "instance %d of %s does not exist (0..%d)",
+                        inst, rt->d->tasks[m->peer_task], fam - 1);
+    } else {
+        want = shm_slot_of(rt, m->peer_task, inst);
+    }
+    shm_rreq local, *q = &local;
+    if (m->async && !(q = malloc(sizeof *q)))
+        return shm_fail(rt, m->fn, MDL_ERR_INTERN, "out of memory");
+    memset(q, 0, sizeof *q);
+    q->channel = m->channel;
+    q->want = want;
+    q->nspans = m->nitems;
+    q->spans = q->inl;
+    if (m->nitems > 4 && !(q->spans = malloc((size_t)m->nitems * sizeof *q->spans))) {
+        if (q != &local)
+            free(q);
+        return shm_fail(rt, m->fn, MDL_ERR_INTERN, "out of memory");
+    }
+    char why[256];
+    int rc = mdl_msg_spans(m, task, bounds, q->spans, &q->total, why, sizeof why);
+    if (rc < 0) {
+        if (q->spans != q->inl)
+            free(q->spans);
+        if (q != &local)
+            free(q);
+        return shm_fail(rt, m->fn, rc, "%s", why);
+    }
+    post_recv(rt, q);
+    if (m->async) {
+        q->mnext = rt->recvs[m->index];
+        rt->recvs[m->index] = q;
+        /* The sender is known only at completion. */
+        return want >= 0 ? rt->slot_rank[want] : MDL_SUCCESS;
+    }
+    if (!q->done && (rc = shm_wait(rt, rreq_done, q, m->fn)) < 0) {
+        unpost(rt, q);
+    } else {
+        rc = recv_result(rt, m, q);
+    }
+    if (q->spans != q->inl)
+        free(q->spans);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- completion */
+
+/* Frees what has completed; returns 1 when nothing of m is pending, or
+ * the first error of a completed receive. */
+static int reap(mdl_rt *rt, const mdl_msg_desc *m)
+{
+    int rc = 1;
+    if (m->is_send) {
+        for (shm_sreq **pp = &rt->sends[m->index]; *pp;) {
+            shm_sreq *s = *pp;
+            if (rdv_done(rt, shm_ptr(rt, s->rdv))) {
+                *pp = s->next;
+                sreq_free(rt, s);
+            } else {
+                rc = 0;
+                pp = &s->next;
+            }
+        }
+        return rc;
+    }
+    for (shm_rreq **pp = &rt->recvs[m->index]; *pp;) {
+        shm_rreq *q = *pp;
+        if (q->done) {
+            *pp = q->mnext;
+            int r = recv_result(rt, m, q);
+            if (q->spans != q->inl)
+                free(q->spans);
+            free(q);
+            if (r < 0 && rc >= 0)
+                rc = r;
+        } else {
+            if (rc > 0)
+                rc = 0;
+            pp = &q->mnext;
+        }
+    }
+    return rc;
+}
+
+int mdl_test(mdl_rt *rt, const mdl_msg_desc *m)
+{
+    if (!rt)
+        return MDL_ERR_STATE;
+    if (!m)
+        return MDL_ERR_ARG;
+    shm_progress(rt);
+    return reap(rt, m);
+}
+
+struct reap_arg {
+    const mdl_msg_desc *m;
+    int rc;
+};
+
+static int reaped(mdl_rt *rt, void *arg)
+{
+    struct reap_arg *a = arg;
+    a->rc = reap(rt, a->m);
+    return a->rc != 0;
+}
+
+int mdl_wait(mdl_rt *rt, const mdl_msg_desc *m)
+{
+    if (!rt)
+        return MDL_ERR_STATE;
+    if (!m)
+        return MDL_ERR_ARG;
+    struct reap_arg a = {m, 0};
+    int rc = shm_wait(rt, reaped, &a, m->fn);
+    if (rc < 0)
+        return rc;
+    if (a.rc < 0)
+        return a.rc;
+    /* Errors of receives completed alongside are reported; finish the rest. */
+    return MDL_SUCCESS;
+}
+
+void shm_p2p_free(mdl_rt *rt)
+{
+    for (shm_umsg *u = rt->unexp, *nx; u; u = nx) {
+        nx = u->next;
+        free(u);
+    }
+    rt->unexp = NULL;
+    if (rt->recvs)
+        for (int i = 0; i < rt->d->nmsgs; i++)
+            for (shm_rreq *q = rt->recvs[i], *nx; q; q = nx) {
+                nx = q->mnext;
+                if (q->spans != q->inl)
+                    free(q->spans);
+                free(q);
+            }
+    if (rt->sends)
+        for (int i = 0; i < rt->d->nmsgs; i++)
+            for (shm_sreq *s = rt->sends[i], *nx; s; s = nx) {
+                nx = s->next;
+                free(s);
+            }
+}
