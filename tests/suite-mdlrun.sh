@@ -371,7 +371,9 @@ else
 fi
 
 # The launcher SIGKILLed: the instances die with it (PR_SET_PDEATHSIG).
+# (stderr: bash's own "Killed" notice about its background job.)
 new_test launcher-sigkill
+{
 start -n 3 "$INST" pid="$D" sleep : -n 3 "$SON" pid="$D" ignterm sleep
 if ! wait_pids 6; then finish 100; fail launcher-sigkill "instances did not start"
 else
@@ -382,6 +384,7 @@ else
     elif ! shm_clean; then fail launcher-sigkill "/dev/shm: $(ls /dev/shm | grep -i mdl)"
     else pass launcher-sigkill; fi
 fi
+} 2>/dev/null
 
 # ---------------------------------------------------------------- many instances
 new_test many
