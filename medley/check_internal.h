@@ -17,6 +17,8 @@ typedef struct mdl_checker {
     /* check_consts.c: per const, 0 unvisited, 1 being evaluated (cycle
      * detection), 2 done (evaluated says whether it succeeded) */
     int *const_state;
+    /* check_pairing.c: flattened struct signatures, computed once */
+    struct flat_cache *flat_cache;
 } mdl_checker;
 
 /* The passes, in the order they run. */

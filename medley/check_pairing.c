@@ -75,29 +75,53 @@ static long long field_elems(const mdl_field *f)
     return n;
 }
 
-/* Appends `reps` copies of struct st, flattened. */
+/* One instance of each struct, flattened, computed once: nested structs
+ * (S2 holding two S1 holding two S0 …) would otherwise be flattened an
+ * exponential number of times.  state: 0 not yet, 1 in progress (a cycle,
+ * reported by check_types, makes it bad), 2 done. */
+typedef struct flat_cache {
+    sig *one;
+    int *state;
+} flat_cache;
+
 static void flat_struct(mdl_checker *c, sig *out, const mdl_struct *st,
-                        long long reps, int depth)
+                        long long reps);
+
+static const sig *flat_one(mdl_checker *c, const mdl_struct *st)
 {
-    sig one = { 0 };
-    if (depth > 64) {           /* a cycle, reported by check_types */
-        out->bad = 1;
-        return;
-    }
-    for (int i = 0; i < st->fields.n; i++) {
+    static const sig bad = { .bad = 1 };
+    flat_cache *cache = c->flat_cache;
+    int k = 0;
+    while (k < c->spec->structs.n && c->spec->structs.v[k] != st)
+        k++;
+    if (k == c->spec->structs.n || cache->state[k] == 1)
+        return &bad;
+    sig *one = &cache->one[k];
+    if (cache->state[k] == 2)
+        return one;
+    cache->state[k] = 1;
+    for (int i = 0; i < st->fields.n && !one->bad; i++) {
         const mdl_field *f = st->fields.v[i];
         long long n = f ? field_elems(f) : -1;
-        if (n < 0 || f->is_pointer) {
-            out->bad = 1;
-            return;
-        }
-        if (f->type.basic != MDL_B_NONE)
-            push(c, &one, f->type.basic, NULL, n);
+        if (n < 0 || f->is_pointer)
+            one->bad = 1;
+        else if (f->type.basic != MDL_B_NONE)
+            push(c, one, f->type.basic, NULL, n);
         else if (f->type.resolved)
-            flat_struct(c, &one, f->type.resolved, n, depth + 1);
+            flat_struct(c, one, f->type.resolved, n);
         else
-            one.bad = 1;
+            one->bad = 1;
     }
+    cache->state[k] = 2;
+    return one;
+}
+
+/* Appends `reps` copies of struct st, flattened. */
+static void flat_struct(mdl_checker *c, sig *out, const mdl_struct *st,
+                        long long reps)
+{
+    const sig *onep = flat_one(c, st);
+    sig one = *onep;
     out->bad |= one.bad;
     out->too_long |= one.too_long;
     if (one.n == 1) {
@@ -157,7 +181,7 @@ static void make_sigs(mdl_checker *c, minfo *mi)
             return;
         }
         sig one = { 0 };
-        flat_struct(c, &one, ty->resolved, 1, 0);
+        flat_struct(c, &one, ty->resolved, 1);
         if (one.bad) {
             mi->elem.bad = mi->flat.bad = 1;
             return;
@@ -172,7 +196,7 @@ static void make_sigs(mdl_checker *c, minfo *mi)
         if (n < 0)
             mi->flat.bad = 1;
         else
-            flat_struct(c, &mi->flat, ty->resolved, n, 0);
+            flat_struct(c, &mi->flat, ty->resolved, n);
     }
 }
 
@@ -483,6 +507,10 @@ static void unfed(pairing *p)
 void mdl_check_pairing(mdl_checker *c)
 {
     pairing p = { .c = c };
+    flat_cache *cache = mdl_alloc(c->arena, sizeof *cache);
+    cache->one = mdl_alloc(c->arena, sizeof *cache->one * (size_t)(c->spec->structs.n + 1));
+    cache->state = mdl_alloc(c->arena, sizeof *cache->state * (size_t)(c->spec->structs.n + 1));
+    c->flat_cache = cache;
     int ns = 0, nr = 0;
     for (int i = 0; i < c->spec->tasks.n; i++) {
         mdl_task *t = c->spec->tasks.v[i];
