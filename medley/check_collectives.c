@@ -186,6 +186,8 @@ static void check_int_array(mdl_checker *c, mdl_task *t, mdl_msg *m, mdl_item *i
 
 static void check_op(mdl_checker *c, mdl_msg *m, mdl_item *it)
 {
+    if ((it->kind == MDL_IT_REF && !it->name) || (it->kind == MDL_IT_EXPR && !it->expr))
+        return;                 /* missing: the parser said so */
     if (it->kind == MDL_IT_REF && it->name && it->idx.n == 0)
         for (int i = 0; i < 4; i++)
             if (strcmp(it->name, op_names[i]) == 0) {
