@@ -90,6 +90,7 @@ const char *mdl_lex_text(void *scanner, int *len);
 }
 
 %code {
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -364,6 +365,10 @@ static mdl_index *mk_index(mdl_pctx *ctx, mdl_index_kind k, mdl_loc loc,
 }
 }
 
+/* One conflict, on `error` after a task's sections: shifting it (skip the
+ * block of a misspelt section and stay in the task) is preferred to
+ * ending the task and resynchronising at the next top-level item. */
+%expect 1
 %define api.pure full
 %define api.location.type {mdl_loc}
 %define parse.error custom
@@ -564,6 +569,7 @@ opt_index
 opt_conn
     : %empty
     | KW_CONNECTED KW_WITH topology
+    | KW_CONNECTED error        /* recover at the task body */
     ;
 
 topology
@@ -614,6 +620,7 @@ expr_list
 sections
     : %empty
     | sections section
+    | sections error '}'        /* a misspelt section: skip its block */
     ;
 
 section
@@ -914,8 +921,8 @@ static int yyreport_syntax_error(const yypcontext_t *yc, mdl_pctx *ctx)
     }
 
     enum { MAX_LIST = 6 };
-    yysymbol_kind_t exp[MAX_LIST + 1];
-    int n = yypcontext_expected_tokens(yc, exp, MAX_LIST + 1);
+    yysymbol_kind_t exp[YYNTOKENS];
+    int n = yypcontext_expected_tokens(yc, exp, YYNTOKENS);
     if (n > 0 && n <= MAX_LIST) {
         for (int i = 0; i < n && pos < size; i++) {
             char name[64];
@@ -924,6 +931,28 @@ static int yyreport_syntax_error(const yypcontext_t *yc, mdl_pctx *ctx)
                             i == 0 ? ", expected " : i == n - 1 ? " or " : ", ",
                             name);
         }
+    }
+    /* A misspelt keyword: "did you mean 'uses'?" (unless it is the only
+     * thing expected, which the message already says). */
+    if (la == YYSYMBOL_IDENT && n != 1 && tlen < 64 && pos < size) {
+        char word[64], names[YYNTOKENS][32];
+        const char *cands[YYNTOKENS];
+        int nc = 0;
+        for (int i = 0; i < tlen; i++)
+            word[i] = (char)tolower((unsigned char)text[i]);
+        word[tlen] = '\0';
+        for (int i = 0; i < n; i++)
+            if (exp[i] >= YYSYMBOL_KW_CONST && exp[i] <= YYSYMBOL_KW_MATRIX) {
+                char quoted[64];
+                symbol_name(exp[i], quoted, sizeof quoted);
+                snprintf(names[nc], sizeof names[nc], "%.*s",
+                         (int)strlen(quoted) - 2, quoted + 1);
+                cands[nc] = names[nc];
+                nc++;
+            }
+        const char *best = mdl_suggest(word, cands, nc);
+        if (best)
+            snprintf(out + pos, size - pos, "; did you mean '%s'?", best);
     }
     ctx->pending_loc = *yypcontext_location(yc);
     ctx->has_pending = 1;
