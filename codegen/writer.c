@@ -159,6 +159,16 @@ static int write_temp(struct outfile *f)
 int outset_commit(mdl_outset *o)
 {
     int rc = 0;
+    /* A target that cannot be replaced by a file (a directory) would make
+     * its rename fail after others were done: refuse before writing. */
+    for (int i = 0; i < o->n && rc == 0; i++) {
+        struct stat st;
+        if (lstat(o->f[i].path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "medleyc: error: cannot write '%s': Is a directory\n",
+                    o->f[i].path);
+            rc = -1;
+        }
+    }
     for (int i = 0; i < o->n && rc == 0; i++)
         rc = write_temp(&o->f[i]);
     for (int i = 0; i < o->n && rc == 0; i++) {

@@ -1,0 +1,277 @@
+/* test_emit.c — the emitters: names and signatures of the generated API,
+ * the spec-wide header section, determinism, atomic output, dot. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "emit.h"
+#include "unit.h"
+
+static const char *spec_src =
+    "const N = 8;\n"
+    "struct P { double x; int k[2]; };\n"
+    "Task father connected with setof(son)\n"
+    "uses { int n; vector<double>[N] V; int ids[4]; }\n"
+    "sends { all to {son} = sequence{n};\n"
+    "        some to [son] = sequence{V[..]};\n"
+    "        sync { one to son = sequence{n, V[2..3]}; } }\n"
+    "receives { back from son = sequence{n}; async { ar from son = sequence{V}; } }\n"
+    "Task son(i) connected with father\n"
+    "uses { int n; vector<double>[N] V; P ps[4]; P all[8]; }\n"
+    "sends { async { back to father = sequence{n}; ar to father = sequence{V}; } }\n"
+    "receives { all from father = sequence{n}; some from father = sequence{V[..]};\n"
+    "           async { one from father = sequence{n, V[2..3]}; } }\n"
+    "collectives { gather(1) { g = sequence{ps, all, 4}; }\n"
+    "              MCAST(0) { mc = sequence{V, V, N}; } }\n";
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    size_t got = fread(s, 1, (size_t)n, f);
+    s[got] = 0;
+    fclose(f);
+    return s;
+}
+
+static char *file_in(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return slurp(path);
+}
+
+static int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void rm_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[512];
+    while (d && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (rmdir(path) != 0)
+            unlink(path);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+/* Checks and emits the spec into a fresh directory (caller frees/removes). */
+static int emit_fresh(mdl_unit_front *u, char *dir)
+{
+    strcpy(dir, "/tmp/medley-unit-emit.XXXXXX");
+    if (!mkdtemp(dir))
+        return -1;
+    mdl_spec *s = mdl_unit_check(u, spec_src);
+    CU_ASSERT_STRING_EQUAL(mdl_unit_diags(u), "");
+    return mdl_emit_c(s, dir);
+}
+
+static void test_api_names(void)
+{
+    mdl_unit_front u;
+    char dir[64];
+    CU_ASSERT_EQUAL_FATAL(emit_fresh(&u, dir), 0);
+    char *h = file_in(dir, "sonMDL.h");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+    static const char *const want[] = {
+        "int father_MDL_Init(struct father **t, int *argc, char ***argv);",
+        "int father_MDL_sonSize(struct father *t);",
+        "int father_MDL_SendTo_son_all(struct father *t);",
+        "int father_MDL_SendTo_son_some(struct father *t, const int *insts, int n, int lo0, int hi0);",
+        "int father_MDL_SendTo_son_one(struct father *t, int inst);",
+        "int father_MDL_RecvFrom_son_back(struct father *t, int inst);",
+        "int father_MDL_allTest(struct father *t);",
+        "int father_MDL_arWait(struct father *t);",
+        "int son_MDL_RecvFrom_father_some(struct son *t, int inst, int lo0, int hi0);",
+        "int son_MDL_Gather_g(struct son *t);",
+        "int son_MDL_Mcast_mc(struct son *t, const int *insts, int n);",
+        "int son_MDL_Sbarrier(struct son *t, const int *ranks, int n);",
+        "int son_MDL_syncWithFamily(struct son *t);",
+        "struct son *: son_MDL_Barrier",
+        "struct father **: father_MDL_Init",
+        "#define MDL_FIRST_(a, ...) a",
+        "#define N (8)",
+        "struct P {",
+        "    struct P ps[4];",
+        "    double V[8];  /* [N] */",
+        "    struct mdl_rt *mdl_rt_;",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        if (!strstr(h, want[i])) {
+            fprintf(stderr, "missing: %s\n", want[i]);
+            CU_FAIL("generated header lacks an expected line");
+        }
+    /* sync send `one` has no Test; `ar` (async both ways) has one pair */
+    CU_ASSERT_PTR_NULL(strstr(h, "father_MDL_oneTest"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(h, "son_MDL_oneTest"));
+    const char *ar = strstr(h, "int son_MDL_arTest");
+    CU_ASSERT_PTR_NOT_NULL(ar);
+    if (ar)
+        CU_ASSERT_PTR_NULL(strstr(ar + 1, "int son_MDL_arTest"));
+    CU_ASSERT_PTR_NULL(strstr(h, "mpi.h"));
+    CU_ASSERT_PTR_NULL(strstr(h, "mdl_rt.h"));
+    free(h);
+    rm_dir(dir);
+    mdl_unit_free(&u);
+}
+
+/* The spec-wide section is byte-identical in every header. */
+static const char *common(const char *h, size_t *len)
+{
+    const char *a = strstr(h, "#ifndef MDL_SPEC_");
+    const char *b = a ? strstr(a, "#endif /* MDL_SPEC_") : NULL;
+    *len = a && b ? (size_t)(b - a) : 0;
+    return a;
+}
+
+static void test_common_section(void)
+{
+    mdl_unit_front u;
+    char dir[64];
+    CU_ASSERT_EQUAL_FATAL(emit_fresh(&u, dir), 0);
+    char *f = file_in(dir, "fatherMDL.h"), *s = file_in(dir, "sonMDL.h");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    size_t lf, ls;
+    const char *cf = common(f, &lf), *cs = common(s, &ls);
+    CU_ASSERT(lf > 0);
+    CU_ASSERT_EQUAL(lf, ls);
+    if (lf == ls && lf)
+        CU_ASSERT(memcmp(cf, cs, lf) == 0);
+    /* the task sections differ */
+    CU_ASSERT_PTR_NOT_NULL(strstr(f, "struct father {"));
+    CU_ASSERT_PTR_NULL(strstr(f, "struct son {"));
+    free(f);
+    free(s);
+    rm_dir(dir);
+    mdl_unit_free(&u);
+}
+
+static void test_deterministic(void)
+{
+    mdl_unit_front u1, u2;
+    char d1[64], d2[64];
+    CU_ASSERT_EQUAL_FATAL(emit_fresh(&u1, d1), 0);
+    CU_ASSERT_EQUAL_FATAL(emit_fresh(&u2, d2), 0);
+    static const char *const files[] = { "fatherMDL.h", "fatherMDL.c", "sonMDL.h", "sonMDL.c" };
+    for (int i = 0; i < 4; i++) {
+        char *a = file_in(d1, files[i]), *b = file_in(d2, files[i]);
+        CU_ASSERT_PTR_NOT_NULL(a);
+        CU_ASSERT(a && b && strcmp(a, b) == 0);
+        free(a);
+        free(b);
+    }
+    CU_ASSERT_EQUAL(count_entries(d1), 4);
+    rm_dir(d1);
+    rm_dir(d2);
+    mdl_unit_free(&u1);
+    mdl_unit_free(&u2);
+}
+
+static void test_source_calls(void)
+{
+    mdl_unit_front u;
+    char dir[64];
+    CU_ASSERT_EQUAL_FATAL(emit_fresh(&u, dir), 0);
+    char *c = file_in(dir, "fatherMDL.c");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "#include \"fatherMDL.h\"\n#include \"mdl_rt.h\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "_Static_assert((N) == 8,"));
+    /* fixed bounds: V[2..3] after a scalar */
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "= { 2, 3 };"));
+    /* run-time bounds built at the call */
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "const long b[] = { (long)lo0, (long)hi0 };"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "mdl_send(t->mdl_rt_, &msg_1, t, 0, insts, n, b);"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, ".struct_size = sizeof(struct father)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, ".tasks = task_names, .self = 0,"));
+    free(c);
+    c = file_in(dir, "sonMDL.c");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "offsetof(struct P, k)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "{ MDL_T_INT, NULL, 2, offsetof(struct P, k) }"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "mdl_collective(t->mdl_rt_, &coll_0, t->ps, t->all,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, ".kind = MDL_COLL_GATHER,\n    .root = 1,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, ".send_cap = 4, .recv_cap = 8,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "insts, n);"));
+    free(c);
+    rm_dir(dir);
+    mdl_unit_free(&u);
+}
+
+/* A failure leaves nothing behind: no output, no temporary. */
+static void test_atomic_failure(void)
+{
+    mdl_unit_front u;
+    char dir[64];
+    strcpy(dir, "/tmp/medley-unit-emit.XXXXXX");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    char sub[128];
+    snprintf(sub, sizeof sub, "%s/sonMDL.c", dir);
+    CU_ASSERT_EQUAL_FATAL(mkdir(sub, 0700), 0);
+    mdl_spec *s = mdl_unit_check(&u, spec_src);
+    FILE *saved = stderr;
+    stderr = fopen("/dev/null", "w");
+    int rc = mdl_emit_c(s, dir);
+    fclose(stderr);
+    stderr = saved;
+    CU_ASSERT_EQUAL(rc, -1);
+    CU_ASSERT_EQUAL(count_entries(dir), 1);
+    rm_dir(dir);
+    mdl_unit_free(&u);
+}
+
+static void test_dot(void)
+{
+    mdl_unit_front u;
+    char dir[64], path[128];
+    strcpy(dir, "/tmp/medley-unit-emit.XXXXXX");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/g.dot", dir);
+    mdl_spec *s = mdl_unit_check(&u, spec_src);
+    CU_ASSERT_EQUAL_FATAL(mdl_emit_dot(s, path), 0);
+    char *d = slurp(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    CU_ASSERT(strncmp(d, "digraph", 7) == 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, "\"father\" [label=\"father\\nMPMD single"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, "\"son\" [label=\"son\\nSPMD"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, "Gather(1) g = {ps, all, 4}"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, "\"father\" -> \"son\" [dir=none, style=dashed"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, "\"father\" -> \"son\" [label=\"one → one\\nint, double[2]\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, "\"son\" -> \"father\" [label=\"back → back"));
+    free(d);
+    rm_dir(dir);
+    mdl_unit_free(&u);
+}
+
+static const mdl_unit_test tests[] = {
+    { "api_names", test_api_names },
+    { "common_section", test_common_section },
+    { "deterministic", test_deterministic },
+    { "source_calls", test_source_calls },
+    { "atomic_failure", test_atomic_failure },
+    { "dot", test_dot },
+    { NULL, NULL },
+};
+MDL_UNIT_SUITE("emit", tests)
