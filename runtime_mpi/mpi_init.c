@@ -38,11 +38,16 @@ int rt_mpi_fail(mdl_rt *rt, const char *fn, int mpirc, const char *what)
     char text[MPI_MAX_ERROR_STRING];
     int len = 0, cls = 0;
     MPI_Error_class(mpirc, &cls);
-    if (MPI_Error_string(mpirc, text, &len) != MPI_SUCCESS)
-        snprintf(text, sizeof text, "MPI error %d", mpirc);
     if (cls == MPI_ERR_TRUNCATE)
         return rt_fail(rt, fn, MDL_ERR_TRUNCATE,
-                       "the message that arrived is larger than the receive (%s)", text);
+                       "the message that arrived is larger than the receive");
+    /* the class's text: MPICH's full error stack spans several lines and
+       the report must stay one line */
+    if (MPI_Error_string(cls, text, &len) != MPI_SUCCESS)
+        snprintf(text, sizeof text, "MPI error %d", mpirc);
+    for (char *c = text; *c; c++)
+        if (*c == '\n')
+            *c = ' ';
     return rt_fail(rt, fn, MDL_ERR_INTERN, "%s failed: %s", what, text);
 }
 

@@ -45,6 +45,19 @@ static int check_size(mdl_rt *rt, const char *fn, MPI_Status *st, size_t expect)
     return 0;
 }
 
+/* A failed receive: a truncation names the sender and the sizes. */
+static int recv_fail(mdl_rt *rt, const char *fn, int mpirc, MPI_Status *st, size_t expect)
+{
+    int cls = 0;
+    MPI_Error_class(mpirc, &cls);
+    if (cls != MPI_ERR_TRUNCATE || st->MPI_SOURCE < 0 || st->MPI_SOURCE >= rt->world_size)
+        return rt_mpi_fail(rt, fn, mpirc, "receive");
+    return rt_fail(rt, fn, MDL_ERR_TRUNCATE,
+                   "the message from %s[%d] is larger than the receive (%zu bytes)",
+                   rt->d->tasks[rt->task_of[st->MPI_SOURCE]], rt->inst_of[st->MPI_SOURCE],
+                   expect);
+}
+
 MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int *insts, int n,
              const long *bounds)
 {
@@ -171,7 +184,7 @@ MDL_API int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
     MPI_Status st;
     mpirc = MPI_Recv(buf, 1, dt, src, m->channel, rt->world, &st);
     if (mpirc != MPI_SUCCESS)
-        return rt_mpi_fail(rt, fn, mpirc, "MPI_Recv");
+        return recv_fail(rt, fn, mpirc, &st, s->bytes);
     rc = check_size(rt, fn, &st, s->bytes);
     return rc ? rc : rt->inst_of[st.MPI_SOURCE];
 }
@@ -185,10 +198,13 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, const 
     if (mpirc == MPI_ERR_IN_STATUS) {
         for (int i = 0; i < n; i++)
             if (s->sts[i].MPI_ERROR != MPI_SUCCESS && s->sts[i].MPI_ERROR != MPI_ERR_PENDING)
-                return rt_mpi_fail(rt, fn, s->sts[i].MPI_ERROR, "completion");
+                return m->is_send ? rt_mpi_fail(rt, fn, s->sts[i].MPI_ERROR, "completion")
+                                  : recv_fail(rt, fn, s->sts[i].MPI_ERROR, &s->sts[i],
+                                              s->expect[i]);
     }
     if (mpirc != MPI_SUCCESS)
-        return rt_mpi_fail(rt, fn, mpirc, "completion");
+        return m->is_send || n != 1 ? rt_mpi_fail(rt, fn, mpirc, "completion")
+                                    : recv_fail(rt, fn, mpirc, &s->sts[0], s->expect[0]);
     if (!m->is_send)
         for (int i = 0; i < n; i++) {
             int rc = check_size(rt, fn, &s->sts[i], s->expect[i]);
