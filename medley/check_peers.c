@@ -47,6 +47,15 @@ static void named_neighbor(mdl_checker *c, mdl_task *t, mdl_msg *m)
                   t->grid_ndims);
         return;
     }
+    /* The generated task struct gets an int member of that name. */
+    mdl_var *v = mdl_find_var(t, m->peer);
+    if (v) {
+        mdl_error(c->diag, v->loc,
+                  "variable '%s' of task '%s' has the name of a neighbour; the neighbour's rank is a member of that name",
+                  v->name, t->name);
+        mdl_note(c->diag, m->peer_loc, "neighbour '%s' is used here", m->peer);
+        return;
+    }
     m->peer_kind = MDL_P_NEIGHBOR;
     memcpy(m->offset, off, sizeof off);
     m->neighbor_name = m->peer;
