@@ -377,9 +377,13 @@ static void test_sections_any_order(void)
         "Task a collectives { Bcast { m = sequence{x, x, 1}; } }\n"
         "  receives { r = sequence{x}; } uses { int x; } sends { s = sequence{x}; }\n"
         "Task b { uses { int y; } };\n"
-        "Task c uses { int z; };\n");
+        "Task c uses { int z; };\n"
+        "Task d(i); uses { int w; }; sends { s = sequence{w}; };\n"
+        "  receives { r = sequence{w}; };\n");
     NO_ERRORS(&u);
-    CU_ASSERT_EQUAL_FATAL(s->tasks.n, 3);
+    CU_ASSERT_EQUAL_FATAL(s->tasks.n, 4);
+    CU_ASSERT_EQUAL(s->tasks.v[3]->recvs.n, 1);
+    CU_ASSERT_EQUAL(s->tasks.v[3]->multi, 1);
     mdl_task *t = s->tasks.v[0];
     CU_ASSERT_EQUAL(t->colls.n, 1);
     CU_ASSERT_EQUAL(t->recvs.n, 1);
