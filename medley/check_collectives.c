@@ -216,6 +216,30 @@ static void check_fits(mdl_checker *c, mdl_msg *m, const struct kind_info *k,
               buf->count == 1 ? "" : "s", buf->idx.n ? " from the start given" : "");
 }
 
+/* Scatter and Allgather have no count: the runtime takes the segment from
+ * a buffer's capacity (in place: the shared buffer's, divided by n; else
+ * the instance's own part: Scatter's recv, Allgather's send), so that
+ * capacity must be known, and the other buffer must hold at least one
+ * segment. */
+static void check_derived_segment(mdl_checker *c, mdl_msg *m, const struct kind_info *k)
+{
+    mdl_coll_args *a = &m->cargs;
+    mdl_item *part = a->in_place ? a->send
+                   : k->kind == MDL_CO_SCATTER ? a->recv : a->send;
+    mdl_item *whole = part == a->send ? a->recv : a->send;
+    if (part->count < 0) {
+        mdl_error(c->diag, part->loc,
+                  "%s '%s' has no count, so its segment is the size of '%s', which is not known at compile time (a pointer or a run-time start)",
+                  k->name, m->name, part->var->name);
+        return;
+    }
+    if (!a->in_place && whole->count >= 0 && whole->count < part->count)
+        mdl_error(c->diag, whole->loc,
+                  "%s '%s': '%s' (%lld element%s) cannot hold even one segment of %lld",
+                  k->name, m->name, whole->var->name, whole->count,
+                  whole->count == 1 ? "" : "s", part->count);
+}
+
 static void check_msg(mdl_checker *c, mdl_task *t, mdl_coll *co,
                       const struct kind_info *k, mdl_msg *m)
 {
@@ -282,6 +306,8 @@ static void check_msg(mdl_checker *c, mdl_task *t, mdl_coll *co,
      * n is known only at run time, but n >= 1. */
     check_fits(c, m, k, a->count, a->send);
     check_fits(c, m, k, a->count, a->recv);
+    if (k->kind == MDL_CO_SCATTER || k->kind == MDL_CO_ALLGATHER)
+        check_derived_segment(c, m, k);
 }
 
 static void check_coll(mdl_checker *c, mdl_task *t, mdl_coll *co)
