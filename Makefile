@@ -121,9 +121,10 @@ install: all
 STAGE := $(CURDIR)/$(BUILD)/stage
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(BUILD)/tests/unit_tests
-$(UNIT_BIN): $(UNIT_SRC) $(filter-out $(BUILD)/medley/main.o,$(COMPILER_OBJ))
+# runtime_common is tested here too: it is plain C with no runtime behind it.
+$(UNIT_BIN): $(UNIT_SRC) $(filter-out $(BUILD)/medley/main.o,$(COMPILER_OBJ)) $(COMMON_SRC:%.c=$(BUILD)/shm/%.o)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Imedley -Igrammar -Icodegen -Iinclude -I$(BUILD)/grammar $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(shell pkg-config --libs cunit)
+	$(CC) $(CFLAGS) -Imedley -Igrammar -Icodegen -Iinclude -Iruntime_common -I$(BUILD)/grammar $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(shell pkg-config --libs cunit)
 
 check: all $(UNIT_BIN)
 	@$(MAKE) --no-print-directory install PREFIX=$(STAGE) >/dev/null

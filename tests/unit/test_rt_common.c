@@ -1,0 +1,132 @@
+/* runtime_common: grid shapes and section layouts, which both runtimes
+ * must agree on exactly. */
+#include <CUnit/CUnit.h>
+#include <string.h>
+#include "unit.h"
+#include "rt_common.h"
+
+static char why[256];
+
+static void fill(int n, int nd, int d0, int d1, int d2, int e0, int e1, int e2)
+{
+    int d[3] = {d0, d1, d2};
+    CU_ASSERT_EQUAL(mdl_dims_fill(n, nd, d, why, sizeof why), 0);
+    CU_ASSERT_EQUAL(d[0], e0);
+    if (nd > 1)
+        CU_ASSERT_EQUAL(d[1], e1);
+    if (nd > 2)
+        CU_ASSERT_EQUAL(d[2], e2);
+}
+
+/* The table of the reference (§6), plus balanced larger shapes. */
+static void test_dims_reference(void)
+{
+    fill(6, 2, 0, 0, 0, 3, 2, 0);
+    fill(7, 2, 0, 0, 0, 7, 1, 0);
+    fill(6, 3, 0, 3, 0, 2, 3, 1);
+    fill(12, 2, 0, 0, 0, 4, 3, 0);
+    fill(16, 3, 0, 0, 0, 4, 2, 2);
+    fill(36, 2, 0, 0, 0, 6, 6, 0);
+    fill(4, 2, 1, 0, 0, 1, 4, 0);
+    fill(1, 3, 0, 0, 0, 1, 1, 1);
+}
+
+static void test_dims_errors(void)
+{
+    int a[3] = {0, 3, 0};
+    CU_ASSERT_EQUAL(mdl_dims_fill(7, 3, a, why, sizeof why), MDL_ERR_GRID);
+    int b[2] = {-1, 0};
+    CU_ASSERT_EQUAL(mdl_dims_fill(4, 2, b, why, sizeof why), MDL_ERR_GRID);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "negative"));
+    int c[2] = {2, 3};
+    CU_ASSERT_EQUAL(mdl_dims_fill(4, 2, c, why, sizeof why), MDL_ERR_GRID);
+}
+
+static void test_grid_shift(void)
+{
+    int dims[2] = {3, 2}, per[2] = {0, 1}, c[2] = {2, 1};
+    int east[2] = {1, 0}, north[2] = {0, 1}, west_north[2] = {-1, 1};
+    CU_ASSERT_EQUAL(mdl_grid_shift(2, dims, per, c, east), MDL_PROC_NULL);
+    CU_ASSERT_EQUAL(mdl_grid_shift(2, dims, per, c, north), 4); /* (2,0) wraps */
+    CU_ASSERT_EQUAL(mdl_grid_shift(2, dims, per, c, west_north), 2); /* (1,0) */
+    int back[2];
+    mdl_rank_to_coords(2, dims, 5, back);
+    CU_ASSERT(back[0] == 2 && back[1] == 1);
+    CU_ASSERT_EQUAL(mdl_coords_to_rank(2, dims, back), 5);
+}
+
+static double U[6][5];
+static const mdl_type_desc dbl = {"double", MDL_T_DOUBLE, sizeof(double), 0, NULL};
+static const mdl_item_desc U_item = {"U", 0, 0, &dbl, 2, {6, 5}, 0};
+
+/* A column U[1..4][3] is strided; a block of whole rows is one run. */
+static void test_span_layouts(void)
+{
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 5; j++)
+            U[i][j] = i * 10 + j;
+    mdl_span s;
+    long column[] = {1, 4, 3, 3};
+    CU_ASSERT_EQUAL(mdl_item_span(&U_item, column, U, &s, why, sizeof why), 0);
+    CU_ASSERT_EQUAL(s.bytes, 4 * sizeof(double));
+    CU_ASSERT_EQUAL(s.block, sizeof(double));
+    CU_ASSERT_EQUAL(s.nloops, 1);
+    double out[4];
+    mdl_spans_pack(&s, 1, out);
+    CU_ASSERT(out[0] == 13 && out[1] == 23 && out[2] == 33 && out[3] == 43);
+
+    long rows[] = {2, 3, 0, 4};
+    CU_ASSERT_EQUAL(mdl_item_span(&U_item, rows, U, &s, why, sizeof why), 0);
+    CU_ASSERT_EQUAL(s.nloops, 0);
+    CU_ASSERT_EQUAL(s.block, 10 * sizeof(double));
+    CU_ASSERT_PTR_EQUAL(s.base, (char *)&U[2][0]);
+}
+
+static void test_span_bounds(void)
+{
+    mdl_span s;
+    long outside[] = {2, 6, 0, 4};
+    CU_ASSERT_EQUAL(mdl_item_span(&U_item, outside, U, &s, why, sizeof why),
+                    MDL_ERR_BOUNDS);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "'U'"));
+    long negative[] = {-1, 0, 0, 0};
+    CU_ASSERT_EQUAL(mdl_item_span(&U_item, negative, U, &s, why, sizeof why),
+                    MDL_ERR_BOUNDS);
+    long empty[] = {3, 2, 0, 4};     /* hi == lo - 1: nothing selected */
+    CU_ASSERT_EQUAL(mdl_item_span(&U_item, empty, U, &s, why, sizeof why), 0);
+    CU_ASSERT_EQUAL(s.bytes, 0);
+}
+
+/* Section to section: a column into a row, the single-copy path. */
+static void test_spans_copy(void)
+{
+    static double V[6][5];
+    memset(V, 0, sizeof V);
+    mdl_span src, dst;
+    long column[] = {1, 4, 0, 0}, row[] = {5, 5, 1, 4};
+    CU_ASSERT_EQUAL(mdl_item_span(&U_item, column, U, &src, why, sizeof why), 0);
+    CU_ASSERT_EQUAL(mdl_item_span(&U_item, row, V, &dst, why, sizeof why), 0);
+    mdl_spans_copy(&dst, 1, &src, 1);
+    CU_ASSERT(V[5][1] == 10 && V[5][2] == 20 && V[5][3] == 30 && V[5][4] == 40);
+    CU_ASSERT(V[5][0] == 0 && V[4][4] == 0);
+}
+
+static void test_error_strings(void)
+{
+    CU_ASSERT_PTR_NOT_NULL(strstr(MDL_Error_string(MDL_ERR_TRUNCATE), "MDL_ERR_TRUNCATE"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(MDL_Error_string(MDL_ERR_PEER), "MDL_ERR_PEER"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(MDL_Error_string(MDL_SUCCESS), "MDL_SUCCESS"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(MDL_Error_string(-5000), "unknown"));
+}
+
+static const mdl_unit_test tests[] = {
+    {"dims_reference", test_dims_reference},
+    {"dims_errors", test_dims_errors},
+    {"grid_shift", test_grid_shift},
+    {"span_layouts", test_span_layouts},
+    {"span_bounds", test_span_bounds},
+    {"spans_copy", test_spans_copy},
+    {"error_strings", test_error_strings},
+    {NULL, NULL},
+};
+MDL_UNIT_SUITE("rt_common", tests)
