@@ -147,6 +147,41 @@ int mdl_check_indices(mdl_checker *c, mdl_task *t, mdl_msg *m, mdl_item *it,
     return ok;
 }
 
+/* The first variable of e (after mdl_eval) that m also receives, or NULL. */
+static const mdl_expr *received_in(const mdl_expr *e, const mdl_msg *m)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == MDL_E_NAME) {
+        for (int k = 0; e->vref && k < m->items.n; k++)
+            if (m->items.v[k] && m->items.v[k]->var == e->vref)
+                return e;
+        return NULL;
+    }
+    const mdl_expr *l = received_in(e->l, m);
+    return l ? l : received_in(e->r, m);
+}
+
+/* Bounds are read when the receive is called, so a bound variable that the
+ * same message carries has its old value: almost surely not what the
+ * author meant (`sequence{n, V[0..n-1]}`). */
+static void warn_bounds_received(mdl_checker *c, const mdl_msg *m)
+{
+    for (int k = 0; k < m->items.n; k++) {
+        const mdl_item *it = m->items.v[k];
+        for (int d = 0; it && it->var && d < it->idx.n; d++) {
+            const mdl_index *ix = it->idx.v[d];
+            const mdl_expr *e = received_in(ix->lo, m);
+            if (!e && ix->kind == MDL_IX_RANGE)
+                e = received_in(ix->hi, m);
+            if (e)
+                mdl_warning(c->diag, e->loc,
+                            "bound '%s' is read when '%s' is called, before the value of '%s' this message carries arrives",
+                            e->name, m->name, e->name);
+        }
+    }
+}
+
 void mdl_check_sections(mdl_checker *c)
 {
     for (int i = 0; i < c->spec->tasks.n; i++) {
@@ -172,6 +207,8 @@ void mdl_check_sections(mdl_checker *c)
                     if (!it->var)
                         it->count = -1;
                 }
+                if (pass)
+                    warn_bounds_received(c, m);
             }
         }
     }
