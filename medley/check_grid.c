@@ -21,7 +21,7 @@ void mdl_check_grid(mdl_checker *c)
             continue;
         t->grid_ndims = 0;
         memset(t->periodic, 0, sizeof t->periodic);
-        if (t->conn != MDL_C_GRID)
+        if (t->conn != MDL_C_GRID || !t->name)
             continue;
         long long n = 2;
         if (t->grid_dims_expr && mdl_eval_const(c, t->grid_dims_expr, &n) &&
@@ -32,7 +32,7 @@ void mdl_check_grid(mdl_checker *c)
             n = n < 1 ? 1 : 3;  /* keep checking neighbours against something */
         }
         t->grid_ndims = (int)n;
-        if (t->grid_of && t->name && strcmp(t->grid_of, t->name) != 0) {
+        if (t->grid_of && strcmp(t->grid_of, t->name) != 0) {
             mdl_error(c->diag, t->grid_of_loc,
                       "grid of task '%s' must be made of '%s' itself, not of '%s'",
                       t->name, t->name, t->grid_of);
