@@ -70,6 +70,9 @@ void expr_c(mdl_buf *b, const mdl_expr *e, const char *prefix)
     case MDL_E_NAME:
         if (e->vref)
             buf_printf(b, "%s%s", prefix, e->name);
+        else if (*prefix && e->cref && e->cref->evaluated)
+            /* in TMDL.c, where the constants' macros are #undef'd */
+            buf_printf(b, e->cref->val < 0 ? "(%lld)" : "%lld", e->cref->val);
         else
             buf_puts(b, e->name);
         break;
@@ -175,6 +178,14 @@ int task_neighbor_names(const mdl_task *t, const char **names, int max)
         if (t->recvs.v[i]->peer_kind == MDL_P_NEIGHBOR && t->recvs.v[i]->neighbor_name)
             n = add_name(names, n, max, t->recvs.v[i]->neighbor_name);
     return n;
+}
+
+const mdl_const *spec_const(const mdl_spec *s, const char *name)
+{
+    for (int i = 0; i < s->consts.n; i++)
+        if (strcmp(s->consts.v[i]->name, name) == 0)
+            return s->consts.v[i];
+    return NULL;
 }
 
 const char *spec_basename(const mdl_spec *s)

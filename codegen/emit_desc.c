@@ -131,9 +131,9 @@ void msg_bounds(mdl_buf *b, const mdl_msg *m)
 static void type_id(mdl_buf *b, const mdl_typeref *t)
 {
     if (t->basic != MDL_B_NONE)
-        buf_printf(b, "type_%s", basic_id(t->basic));
+        buf_printf(b, "mdlg_type_%s", basic_id(t->basic));
     else
-        buf_printf(b, "type_s_%s", t->resolved->typedef_name ? t->resolved->typedef_name
+        buf_printf(b, "mdlg_type_s_%s", t->resolved->typedef_name ? t->resolved->typedef_name
                                                             : t->resolved->tag);
 }
 
@@ -183,7 +183,7 @@ static void emit_types(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
 
     for (int i = 0; i < MDL_B_COUNT; i++)
         if (u.basic[i])
-            buf_printf(b, "static const mdl_type_desc type_%s = { \"%s\", %s, sizeof(%s), 0, NULL };\n",
+            buf_printf(b, "static const mdl_type_desc mdlg_type_%s = { \"%s\", %s, sizeof(%s), 0, NULL };\n",
                        basic_id((mdl_basic)i), basic_c_name((mdl_basic)i),
                        basic_rt_name((mdl_basic)i), basic_c_name((mdl_basic)i));
     /* spec order puts a nested struct before its user, as C requires */
@@ -224,7 +224,7 @@ static void emit_msg(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int k)
 {
     buf_printf(b, "\n/* %s %s */\n", m->is_send ? "send" : "receive", m->name);
     if (m->items.n) {
-        buf_printf(b, "static const mdl_item_desc msg_%d_items[] = {\n", k);
+        buf_printf(b, "static const mdl_item_desc mdlg_msg_%d_items[] = {\n", k);
         int pair = 0;
         for (int i = 0; i < m->items.n; i++) {
             const mdl_item *it = m->items.v[i];
@@ -245,7 +245,7 @@ static void emit_msg(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int k)
     int npairs = msg_npairs(m);
     int fixed = msg_bounds_fixed(m);
     if (fixed && npairs) {
-        buf_printf(b, "static const long msg_%d_bounds[] = { ", k);
+        buf_printf(b, "static const long mdlg_msg_%d_bounds[] = { ", k);
         msg_bounds(b, m);
         buf_puts(b, " };\n");
     }
@@ -259,7 +259,7 @@ static void emit_msg(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int k)
     if (!m->is_send && pk != 3)
         pk = 0;
     buf_printf(b,
-               "static const mdl_msg_desc msg_%d = {\n"
+               "static const mdl_msg_desc mdlg_msg_%d = {\n"
                "    .name = \"%s\", .fn = \"%s\", .index = %d, .is_send = %d, .async = %d,\n"
                "    .channel = %d, .peer_task = %d, .peer_kind = %s,\n"
                "    .offset = { %d, %d, %d },\n"
@@ -268,14 +268,14 @@ static void emit_msg(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int k)
                m->peer_task ? m->peer_task->index : t->index, pkn[pk],
                m->offset[0], m->offset[1], m->offset[2], m->items.n);
     if (m->items.n)
-        buf_printf(b, "msg_%d_items", k);
+        buf_printf(b, "mdlg_msg_%d_items", k);
     else
         buf_puts(b, "NULL");
     buf_printf(b, ", .npairs = %d,\n    .fixed_bounds = ", npairs);
     if (fixed && npairs)
-        buf_printf(b, "msg_%d_bounds", k);
+        buf_printf(b, "mdlg_msg_%d_bounds", k);
     else if (fixed)
-        buf_puts(b, "mdl_no_bounds");
+        buf_puts(b, "mdlg_no_bounds");
     else
         buf_puts(b, "NULL");
     buf_puts(b, "\n};\n");
@@ -308,7 +308,7 @@ static void emit_coll(mdl_buf *b, const mdl_coll *c, const mdl_msg *m, int k)
     msg_fn_name(&fn, m);
     buf_printf(b,
                "\n/* collective %s */\n"
-               "static const mdl_coll_desc coll_%d = {\n"
+               "static const mdl_coll_desc mdlg_coll_%d = {\n"
                "    .name = \"%s\", .fn = \"%s\", .index = %d, .kind = %s,\n"
                "    .root = %lld, .op = %s, .type = &",
                m->name, k, m->name, fn.s, k, coll_rt_name(c->kind), c->root_val,
@@ -347,7 +347,7 @@ void emit_desc(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
     if (need_nobounds)
         buf_puts(b, "\n/* fixed_bounds of messages of scalars only: there are no pairs, but the\n"
                     "   pointer must be non-NULL to say \"fixed\" (C has no empty arrays) */\n"
-                    "static const long mdl_no_bounds[1] = { 0 };\n");
+                    "static const long mdlg_no_bounds[1] = { 0 };\n");
     for (int i = 0; i < nmsgs; i++)
         emit_msg(b, t, i < t->sends.n ? t->sends.v[i] : t->recvs.v[i - t->sends.n], i);
 
@@ -356,27 +356,27 @@ void emit_desc(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
         for (int k = 0; k < t->colls.v[i]->msgs.n; k++)
             emit_coll(b, t->colls.v[i], t->colls.v[i]->msgs.v[k], ncolls++);
 
-    buf_puts(b, "\nstatic const char *const task_names[] = {");
+    buf_puts(b, "\nstatic const char *const mdlg_task_names[] = {");
     for (int i = 0; i < s->tasks.n; i++)
         buf_printf(b, "%s \"%s\"", i ? "," : "", s->tasks.v[i]->name);
     buf_puts(b, " };\n");
     if (nmsgs) {
-        buf_puts(b, "static const mdl_msg_desc *const msgs[] = {");
+        buf_puts(b, "static const mdl_msg_desc *const mdlg_msgs[] = {");
         for (int i = 0; i < nmsgs; i++)
-            buf_printf(b, "%s &msg_%d", i ? "," : "", i);
+            buf_printf(b, "%s &mdlg_msg_%d", i ? "," : "", i);
         buf_puts(b, " };\n");
     }
     if (ncolls) {
-        buf_puts(b, "static const mdl_coll_desc *const colls[] = {");
+        buf_puts(b, "static const mdl_coll_desc *const mdlg_colls[] = {");
         for (int i = 0; i < ncolls; i++)
-            buf_printf(b, "%s &coll_%d", i ? "," : "", i);
+            buf_printf(b, "%s &mdlg_coll_%d", i ? "," : "", i);
         buf_puts(b, " };\n");
     }
-    buf_puts(b, "\nstatic const mdl_task_desc task_desc = {\n    .spec = ");
+    buf_puts(b, "\nstatic const mdl_task_desc mdlg_task = {\n    .spec = ");
     c_string(b, spec_basename(s));
     buf_printf(b,
                ",\n    .spec_hash = 0x%016llxULL,\n"
-               "    .ntasks = %d, .tasks = task_names, .self = %d,\n"
+               "    .ntasks = %d, .tasks = mdlg_task_names, .self = %d,\n"
                "    .grid_ndims = %d, .periodic = { %d, %d, %d },\n"
                "    .nchannels = %d,\n"
                "    .nmsgs = %d, .msgs = %s,\n"
@@ -384,5 +384,5 @@ void emit_desc(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
                "    .struct_size = sizeof(struct %s)\n};\n",
                spec_hash(s), s->tasks.n, t->index, t->grid_ndims, t->periodic[0],
                t->periodic[1], t->periodic[2], spec_nchannels(s), nmsgs,
-               nmsgs ? "msgs" : "NULL", ncolls, ncolls ? "colls" : "NULL", t->name);
+               nmsgs ? "mdlg_msgs" : "NULL", ncolls, ncolls ? "mdlg_colls" : "NULL", t->name);
 }

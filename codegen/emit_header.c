@@ -96,16 +96,6 @@ static void emit_common(mdl_buf *b, const mdl_spec *s)
     unsigned long long h = spec_hash(s);
     buf_printf(b, "#ifndef MDL_SPEC_%016llx_COMMON\n#define MDL_SPEC_%016llx_COMMON\n\n", h, h);
 
-    if (s->consts.n)
-        buf_puts(b, "/* Constants of the spec (the values medleyc used; the task\n"
-                    "   sources check at compile time that they were not changed). */\n");
-    for (int i = 0; i < s->consts.n; i++) {
-        const mdl_const *c = s->consts.v[i];
-        buf_printf(b, "#ifndef %s\n#define %s (%lld)\n#endif\n", c->name, c->name, c->val);
-    }
-    if (s->consts.n)
-        buf_puts(b, "\n");
-
     for (int i = 0; i < s->structs.n; i++)
         emit_struct(b, s->structs.v[i]);
 
@@ -124,6 +114,16 @@ static void emit_common(mdl_buf *b, const mdl_spec *s)
     buf_puts(b, "\n#ifdef __cplusplus\n}\n#endif\n\n");
     emit_generics(b, s, apis);
     spec_apis_free(s, apis);
+
+    /* Constants last: everything above is spelled with evaluated numbers,
+     * so a constant named like a parameter (`n`) cannot rewrite it. */
+    if (s->consts.n)
+        buf_puts(b, "\n/* Constants of the spec (the values medleyc used; the task\n"
+                    "   sources check at compile time that they were not changed). */\n");
+    for (int i = 0; i < s->consts.n; i++) {
+        const mdl_const *c = s->consts.v[i];
+        buf_printf(b, "#ifndef %s\n#define %s (%lld)\n#endif\n", c->name, c->name, c->val);
+    }
     buf_printf(b, "\n#endif /* MDL_SPEC_%016llx_COMMON */\n", h);
 }
 

@@ -48,7 +48,8 @@ const char *basic_id(mdl_basic b);
 void typeref_c(mdl_buf *b, const mdl_typeref *t);
 
 /* An expression in C. `prefix` is put before names of `uses` variables
- * ("t->"), consts are written by name (they are #defines in the header). */
+ * ("t->"); with a prefix (code in TMDL.c) constants are written as their
+ * values, without one (comments in the header) by name. */
 void expr_c(mdl_buf *b, const mdl_expr *e, const char *prefix);
 /* Compile-time value of an expression of literals and consts; 0 when it
  * refers to a variable (then *ok = 0). */
@@ -65,6 +66,9 @@ void msg_fn_name(mdl_buf *b, const mdl_msg *m);
 /* Does the task need a `struct T` member for the named neighbour? Fills
  * the task's distinct neighbour names, in spec order (sends then receives). */
 int task_neighbor_names(const mdl_task *t, const char **names, int max);
+
+/* The constant called name, or NULL. */
+const mdl_const *spec_const(const mdl_spec *s, const char *name);
 
 /* The spec file's name without directories (outputs must not depend on
  * where medleyc was run from). */
@@ -121,7 +125,7 @@ void api_proto(mdl_buf *b, const mdl_task *t, const api_fn *f);
 
 /* Position of a point-to-point message in the task's descriptor table
  * (sends then receives), and of a collective message among the task's
- * collective messages; the tables are named msg_<k> and coll_<k>. */
+ * collective messages; the tables are named mdlg_msg_<k> and mdlg_coll_<k>. */
 int task_msg_index(const mdl_task *t, const mdl_msg *m);
 int task_coll_index(const mdl_task *t, const mdl_msg *m);
 

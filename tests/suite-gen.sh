@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compile-only check of generated code, no runtime needed.
 #
-# For every accepted spec (tests/golden/ok/**/*.mdl, examples/*/*.mdl):
+# For every accepted spec (tests/golden/ok/**/*.mdl, examples/*/*.mdl, and
+# tests/gen/*.mdl: specs aimed at the generator, e.g. hostile names):
 #   - medleyc generates TMDL.h/TMDL.c for every task;
 #   - one translation unit including ALL the task headers of the spec (the
 #     multi-header rule of the reference §6) compiles with -Werror and calls
@@ -19,7 +20,7 @@ W=(-std=c11 -Wall -Wextra -Werror -pedantic)
 work=$(mktemp -d "${TMPDIR:-/tmp}/medley-gen.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-specs=$( { find tests/golden/ok -name '*.mdl' 2>/dev/null; ls examples/*/*.mdl 2>/dev/null; } | sort)
+specs=$( { find tests/golden/ok -name '*.mdl' 2>/dev/null; ls examples/*/*.mdl tests/gen/*.mdl 2>/dev/null; } | sort)
 i=0
 for spec in $specs; do
     i=$((i + 1))

@@ -197,21 +197,22 @@ static void test_source_calls(void)
     CU_ASSERT_EQUAL_FATAL(emit_fresh(&u, dir), 0);
     char *c = file_in(dir, "fatherMDL.c");
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    CU_ASSERT_PTR_NOT_NULL(strstr(c, "#include \"fatherMDL.h\"\n#include \"mdl_rt.h\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "#include \"mdl_rt.h\"\n#include \"fatherMDL.h\""));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "_Static_assert((N) == 8,"));
     /* fixed bounds: V[2..3] after a scalar */
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "= { 2, 3 };"));
     /* run-time bounds built at the call */
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "const long b[] = { (long)lo0, (long)hi0 };"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(c, "mdl_send(t->mdl_rt_, &msg_1, t, 0, insts, n, b);"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "mdl_send(t->mdl_rt_, &mdlg_msg_1, t, 0, insts, n, b);"));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, ".struct_size = sizeof(struct father)"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(c, ".tasks = task_names, .self = 0,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, ".tasks = mdlg_task_names, .self = 0,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "#undef N\n"));
     free(c);
     c = file_in(dir, "sonMDL.c");
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "offsetof(struct P, k)"));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "{ MDL_T_INT, NULL, 2, offsetof(struct P, k) }"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(c, "mdl_collective(t->mdl_rt_, &coll_0, t->ps, t->all,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "mdl_collective(t->mdl_rt_, &mdlg_coll_0, t->ps, t->all,"));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, ".kind = MDL_COLL_GATHER,\n    .root = 1,"));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, ".send_cap = 4, .recv_cap = 8,"));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "insts, n);"));
