@@ -386,6 +386,25 @@ else
 fi
 } 2>/dev/null
 
+# fork fails part-way (RLIMIT_NPROC): the instances started go, exit 1.
+# Root ignores the limit, so then the job runs as nobody.
+new_test fork-fail
+chmod 755 "$T"
+if [ "$(id -u)" = 0 ]; then
+    timeout -s KILL 20 setpriv --reuid=65534 --regid=65534 --clear-groups \
+        bash -c 'ulimit -u 20 && exec "$@"' - "$MDLRUN" -n 60 "$INST" sleep >"$D/out" 2>"$D/err"
+else
+    n=$(ps -u "$(id -u)" --no-headers | wc -l)
+    timeout -s KILL 20 bash -c 'ulimit -u $1 && shift && exec "$@"' - $((n + 20)) \
+        "$MDLRUN" -n 60 "$INST" sleep >"$D/out" 2>"$D/err"
+fi
+RC=$?
+if [ $RC -ne 1 ]; then fail fork-fail "exit $RC, expected 1: $(cat "$D/err")"
+elif ! grep -q '^mdlrun: cannot start inst\[[0-9]*\]: Resource temporarily unavailable$' "$D/err"; then
+    fail fork-fail "stderr: $(cat "$D/err")"
+elif pgrep -f -- "^$INST sleep\$" >/dev/null; then fail fork-fail "instances left running"
+else pass fork-fail; fi
+
 # ---------------------------------------------------------------- many instances
 new_test many
 t0=$(now)
