@@ -371,7 +371,8 @@ int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void *recv, l
         switch (c->kind) {
         case MDL_COLL_BCAST:
         case MDL_COLL_MCAST:
-            if (me != root && count > 0)
+            /* The root's own receive too, unless it is the send. */
+            if (count > 0 && rb != (char *)shm_ptr(rt, r->c_src))
                 memcpy(rb, shm_ptr(rt, r->c_src), (size_t)count * es);
             break;
         case MDL_COLL_SCATTER:

@@ -1,0 +1,109 @@
+/* Stress of the shared-memory runtime.
+ *   shm_stress a2a ITER     every instance sends to every instance (itself
+ *                           included) ITER rounds, alternating a small
+ *                           (eager) and a 20 KiB (rendezvous) message, all
+ *                           received with MDL_ANY; per-pair order, contents
+ *                           (checksums) and counts are checked.  Meant for
+ *                           64 instances on 2 cores.
+ *   shm_stress million N    instance 0 sends N small messages to instance 1,
+ *                           which checks they arrive in order, none lost or
+ *                           duplicated. */
+#include "shm_rtt.h"
+
+#define BIGN 5000               /* ints: 20 KB, above the eager threshold */
+
+struct T {
+    int seq, src, rseq, rsrc;
+    int sbig[BIGN], rbig[BIGN];
+    mdl_rt *mdl_rt_;
+};
+typedef struct T T;
+
+static const mdl_item_desc s_msg[] = {ITEM(T, seq, t_int, 0, 0), ITEM(T, src, t_int, 0, 0),
+                                      ITEM(T, sbig, t_int, 1, 0, BIGN)};
+static const mdl_item_desc r_msg[] = {ITEM(T, rseq, t_int, 0, 0), ITEM(T, rsrc, t_int, 0, 0),
+                                      ITEM(T, rbig, t_int, 1, 0, BIGN)};
+static const mdl_item_desc s_seq[] = {ITEM(T, seq, t_int, 0, 0)};
+
+/* sizes at the call: 16 ints (eager) or BIGN (rendezvous) */
+static const mdl_msg_desc msgs[] = {
+    MSG("m", 0, 1, 1, 0, 0, MDL_PEER_ONE, s_msg, 1, NULL),
+    MSG("m_r", 1, 0, 0, 0, 0, MDL_PEER_ONE, r_msg, 1, NULL),
+    MSG("one", 2, 1, 0, 1, 0, MDL_PEER_ONE, s_seq, 0, NULL),
+    MSG("one_r", 3, 0, 0, 1, 0, MDL_PEER_ONE, s_seq, 0, NULL),
+};
+static const mdl_msg_desc *const msgp[] = {&msgs[0], &msgs[1], &msgs[2], &msgs[3]};
+static const char *const tasks[] = {"t"};
+static const mdl_task_desc desc = {
+    "shm_stress.mdl", 0x5157, 1, tasks, 0, 0, {0, 0, 0}, 2, 4, msgp, 0, NULL, sizeof(T),
+};
+
+static int val(int src, int seq, int k)
+{
+    return (src * 7919 + seq * 104729 + k * 31) ^ 0x2545f491;
+}
+
+int main(int argc, char **argv)
+{
+    T *t;
+    mdl_rt *rt;
+    CHECK(argc == 3);
+    long iters = atol(argv[2]);
+    CHECK(mdl_init(&desc, &argc, &argv, (void **)&t, &rt) == 0);
+    int me = mdl_my_rank(rt), n = mdl_task_size(rt, 0);
+    if (strcmp(argv[1], "million") == 0) {
+        CHECK(n == 2);
+        if (me == 0)
+            for (long i = 0; i < iters; i++) {
+                t->seq = (int)i;
+                CHECK(mdl_send(rt, &msgs[2], t, 1, NULL, 0, NULL) == 0);
+            }
+        else
+            for (long i = 0; i < iters; i++)
+                CHECK(mdl_recv(rt, &msgs[3], t, 0, NULL) == 0 && t->seq == (int)i);
+        CHECK(mdl_barrier(rt) == 0);
+        CHECK(mdl_end(rt, t) == 0);
+        if (me == 1)
+            printf("million ok: %ld messages in order\n", iters);
+        return 0;
+    }
+    int *next = calloc((size_t)n, sizeof(int));   /* expected seq per sender */
+    long sums[2] = {0, 0}, tot[2];                 /* sent, received */
+    for (long it = 0; it < iters; it++) {
+        int len = it % 2 ? BIGN : 16;
+        long b[] = {0, len - 1};
+        t->seq = (int)it;
+        t->src = me;
+        for (int i = 0; i < len; i++) {
+            t->sbig[i] = val(me, (int)it, i);
+            sums[0] += (long)n * (t->sbig[i] & 0xffff);   /* it goes to n instances */
+        }
+        /* n sends of one message in flight, to everybody, starting at me+1 */
+        for (int k = 1; k <= n; k++)
+            CHECK(mdl_send(rt, &msgs[0], t, (me + k) % n, NULL, 0, b) == 0);
+        for (int k = 0; k < n; k++) {
+            int from = mdl_recv(rt, &msgs[1], t, MDL_ANY, b);
+            CHECK(from >= 0 && from < n && from == t->rsrc);
+            CHECK(t->rseq == next[from]);  /* per pair: in order, no loss, no duplicate */
+            next[from]++;
+            for (int i = 0; i < len; i++) {
+                CHECK(t->rbig[i] == val(from, t->rseq, i));
+                sums[1] += t->rbig[i] & 0xffff;
+            }
+        }
+        CHECK(mdl_wait(rt, &msgs[0]) == 0);
+        CHECK(mdl_barrier(rt) == 0);
+    }
+    for (int s = 0; s < n; s++)
+        CHECK(next[s] == iters);
+    free(next);
+    /* family-wide checksums (pointer buffers, outside the segment) */
+    mdl_coll_desc red = {"sum", "MDL_Allreduce_sum", 0, MDL_COLL_ALLREDUCE, 0, MDL_SUM,
+                         &t_long, -1, -1, 0};
+    CHECK(mdl_collective(rt, &red, sums, tot, 2, NULL, NULL, NULL, 0) == 0);
+    CHECK(tot[0] == tot[1] && tot[0] > 0);
+    CHECK(mdl_end(rt, t) == 0);
+    if (me == 0)
+        printf("a2a ok: %d instances, %ld rounds\n", n, iters);
+    return 0;
+}

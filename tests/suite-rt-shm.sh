@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Runtime-level tests of the shared-memory runtime (libmdl_shm): C programs
+# with hand-written descriptor tables (tests/rt/*.c), built against the
+# installed tree and started with mdlrun.  tests/rt/rt_*.c are runtime
+# independent (they run on the MPI runtime too); tests/rt/shm_*.c are
+# specific to this runtime.
+set -u
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+STAGE=${MEDLEY_STAGE:-$ROOT/build/stage}
+BUILD=${MEDLEY_BUILD:-$ROOT/build}
+MDLRUN=$STAGE/bin/mdlrun
+OUT=$BUILD/tests/rt-shm
+mkdir -p "$OUT"
+CFLAGS="-O1 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I$STAGE/include -Iruntime_shm"
+LIBS="-L$STAGE/lib -Wl,-rpath,$STAGE/lib -lmdl_shm -lpthread -lrt"
+NA2A=64
+if [ "${SANITIZE:-}" = 1 ]; then
+    CFLAGS="$CFLAGS -fsanitize=address,undefined -fno-omit-frame-pointer"
+    LIBS="$LIBS -fsanitize=address,undefined"
+    NA2A=16
+fi
+
+pass() { echo "PASS: rt-shm/$1"; }
+fail() { echo "FAIL: rt-shm/$1: $2"; }
+
+if [ ! -x "$MDLRUN" ]; then
+    fail build "no mdlrun at $MDLRUN"
+    exit 0
+fi
+built=()
+for src in tests/rt/rt_p2p.c tests/rt/rt_coll.c tests/rt/shm_*.c; do
+    name=$(basename "$src" .c)
+    if cc $CFLAGS -o "$OUT/$name" "$src" $LIBS 2> "$OUT/$name.build"; then
+        built+=("$name")
+    else
+        fail "build-$name" "$(head -3 "$OUT/$name.build" | tr '\n' ' ')"
+    fi
+done
+
+# run NAME EXPECTED-STATUS EXPECTED-STDOUT-PATTERN cmd...: bounded in time
+run() {
+    local name=$1 want=$2 pat=$3
+    shift 3
+    local log=$OUT/$name.log
+    (cd "$OUT" && timeout -k 5 120 "$@") > "$log.out" 2> "$log.err"
+    local rc=$?
+    if [ $rc -ne "$want" ]; then
+        fail "$name" "exit status $rc, expected $want: $(tail -2 "$log.err" | tr '\n' ' ')"
+    elif [ -n "$pat" ] && ! grep -q -- "$pat" "$log.out" "$log.err"; then
+        fail "$name" "output lacks '$pat': $(head -c 300 "$log.out" "$log.err" | tr '\n' ' ')"
+    else
+        pass "$name"
+    fi
+}
+
+export MDL_ERRORS=return
+run p2p-3 0 "rt_p2p ok" "$MDLRUN" -n 3 ./shm_p2p
+run p2p-5 0 "rt_p2p ok" "$MDLRUN" -n 5 ./shm_p2p
+for n in 2 3 4 7; do
+    run coll-$n 0 "rt_coll ok" "$MDLRUN" -n $n ./shm_coll
+done
+run grid 0 "rt_grid ok" "$MDLRUN" -n 6 ./shm_grid
+run grid-periodic 0 "rt_grid ok" "$MDLRUN" -n 6 ./shm_grid periodic
+# the runtime-independent tests, written against the MPI runtime first
+run portable-p2p 0 "rt_p2p: OK" "$MDLRUN" -n 1 ./rt_p2p father : -n 3 ./rt_p2p son
+run portable-coll-3 0 "rt_coll: OK" "$MDLRUN" -n 3 ./rt_coll
+run portable-coll-4 0 "rt_coll: OK" "$MDLRUN" -n 4 ./rt_coll
+# stress: oversubscribed all-to-all with MDL_ANY, and a million messages in order
+run a2a-$NA2A 0 "a2a ok: $NA2A instances" "$MDLRUN" -n $NA2A ./shm_stress a2a 40
+run million 0 "million ok: 1000000" "$MDLRUN" -n 2 ./shm_stress million 1000000
+# launch errors
+run launch-abi 0 "mdlrun is from another build" ./shm_launch abi
+run launch-notseg 0 "not an mdlrun segment" ./shm_launch notseg
+run launch-plain 0 "must be started with mdlrun" ./shm_launch plain
+unset MDL_ERRORS
+run launch-spec 1 "built from a different spec" "$MDLRUN" -n 1 ./shm_p2p : -n 2 ./shm_stress million 1
+run launch-plain-fatal 1 "must be started with mdlrun" ./shm_launch plain
+# a fatal error stops the whole job at once (one line from the failing
+# instance, the others torn down instead of waiting in a barrier)
+run fatal-teardown 1 "listed twice (MDL_ERR_RANK)" "$MDLRUN" -n 3 ./shm_p2p
+exit 0
