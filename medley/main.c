@@ -122,13 +122,14 @@ static void apply_defines(mdl_spec *spec, mdl_arena *arena,
         for (int k = 0; k < spec->consts.n; k++)
             if (strcmp(spec->consts.v[k]->name, name) == 0)
                 c = spec->consts.v[k];
-        if (c) {
+        if (c && c->value) {
+            /* the spec's expression gives way to the -D value */
             mdl_expr *e = mdl_alloc(arena, sizeof *e);
             e->kind = MDL_E_INT;
-            e->loc = c->value ? c->value->loc : c->loc;
+            e->loc = c->value->loc;
             e->ival = defs[i].value;
             c->value = e;
-        } else {
+        } else if (!c) {
             c = mdl_alloc(arena, sizeof *c);
             c->name = name;
             MDL_VEC_PUSH(arena, spec->consts, c);
