@@ -219,13 +219,18 @@ static void add_vars(mdl_pctx *ctx, mdl_typeref type, mdl_var_form form,
         v->name = d->name;
         v->loc = d->loc;
         v->type = type;
+        if (d->is_pointer && d->dims.n)
+            mdl_error(ctx->diag, d->dims.v[0]->loc,
+                      "pointer '%s' cannot have dimensions; the range goes in "
+                      "the message (%s[lo..hi])", d->name, d->name);
         if (d->is_pointer)
             v->form = MDL_V_POINTER;
         else if (form != MDL_V_SCALAR)
             v->form = form;
         else
             v->form = d->dims.n ? MDL_V_ARRAY : MDL_V_SCALAR;
-        VEC_MOVE(v->dims, d->dims);
+        if (!d->is_pointer)
+            VEC_MOVE(v->dims, d->dims);
         if (ctx->task)
             MDL_VEC_PUSH(A, ctx->task->vars, v);
     }
