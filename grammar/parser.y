@@ -896,6 +896,13 @@ static void symbol_name(yysymbol_kind_t sym, char *buf, size_t size)
         snprintf(buf, size, "%s", n);
 }
 
+static int is_arith(yysymbol_kind_t sym)
+{
+    const char *n = yysymbol_name(sym);
+    return strcmp(n, "'+'") == 0 || strcmp(n, "'-'") == 0 ||
+           strcmp(n, "'*'") == 0 || strcmp(n, "'/'") == 0;
+}
+
 static int yyreport_syntax_error(const yypcontext_t *yc, mdl_pctx *ctx)
 {
     char *out = ctx->pending;
@@ -931,6 +938,14 @@ static int yyreport_syntax_error(const yypcontext_t *yc, mdl_pctx *ctx)
     enum { MAX_LIST = 6 };
     yysymbol_kind_t exp[YYNTOKENS];
     int n = yypcontext_expected_tokens(yc, exp, YYNTOKENS);
+    /* Arithmetic operators are almost never what is missing; listing them
+     * (and only some: default reductions hide the others) is noise. */
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (!is_arith(exp[i]))
+            exp[k++] = exp[i];
+    if (k > 0)
+        n = k;
     if (n > 0 && n <= MAX_LIST) {
         for (int i = 0; i < n && pos < size; i++) {
             char name[64];
