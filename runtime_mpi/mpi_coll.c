@@ -20,8 +20,13 @@ typedef struct coll_call {
     size_t esize;
 } coll_call;
 
-/* need elements of the buffer `what` (capacity cap, -1 unknown) at p. */
-static int fits(const coll_call *k, const char *what, const void *p, long cap, long need)
+/* need elements of the buffer `what` (capacity cap, -1 unknown) at p.
+ * Every instance checks the capacities, whatever its role, so that in
+ * MDL_ERRORS=return mode either all instances return the error or none
+ * does (no instance is left waiting inside MPI); a NULL buffer only
+ * matters where it is used. */
+static int fits(const coll_call *k, const char *what, const void *p, long cap, long need,
+                int used)
 {
     if (need < 0)
         return rt_fail(k->rt, k->fn, MDL_ERR_ARG, "negative element count %ld", need);
@@ -31,24 +36,28 @@ static int fits(const coll_call *k, const char *what, const void *p, long cap, l
         return rt_fail(k->rt, k->fn, MDL_ERR_BOUNDS,
                        "needs %ld elements of the %s buffer but its variable holds %ld from there",
                        need, what, cap);
-    if (need > 0 && !p)
+    if (used && need > 0 && !p)
         return rt_fail(k->rt, k->fn, MDL_ERR_BOUNDS, "the %s buffer is NULL", what);
     return 0;
 }
 
-/* The V forms: counts/displs valid and every block of the array inside it. */
+/* The V forms: counts/displs valid and every block inside the array;
+ * *maxcount gets the largest count. */
 static int fits_v(const coll_call *k, const char *what, const void *p, long cap,
-                  const int *counts, const int *displs, int nfamily)
+                  const int *counts, const int *displs, int nfamily, int used, long *maxcount)
 {
     if (!counts || !displs)
         return rt_fail(k->rt, k->fn, MDL_ERR_ARG, "counts or displs is NULL");
+    *maxcount = 0;
     for (int i = 0; i < nfamily; i++) {
         if (counts[i] < 0 || displs[i] < 0)
             return rt_fail(k->rt, k->fn, MDL_ERR_ARG, "counts[%d] = %d, displs[%d] = %d", i,
                            counts[i], i, displs[i]);
-        int rc = fits(k, what, p, cap, (long)displs[i] + counts[i]);
+        int rc = fits(k, what, p, cap, (long)displs[i] + counts[i], used);
         if (rc)
             return rc;
+        if (counts[i] > *maxcount)
+            *maxcount = counts[i];
     }
     return 0;
 }
@@ -82,14 +91,13 @@ static int mcast(const coll_call *k, MPI_Datatype e, void *send, void *recv, lon
         listed |= insts[i] == rt->inst;
     int tag = rt->tag_mcast + c->index;
     int mpirc = MPI_SUCCESS;
-    if (rt->inst == c->root) {
-        if ((rc = fits(k, "send", send, c->send_cap, count)))
-            return rc;
-        if (listed && !c->in_place) {
-            if ((rc = fits(k, "receive", recv, c->recv_cap, count)))
-                return rc;
+    int is_root = rt->inst == c->root;
+    if ((rc = fits(k, "send", send, c->send_cap, count, is_root)) ||
+        (rc = fits(k, "receive", recv, c->recv_cap, count, listed && !(is_root && c->in_place))))
+        return rc;
+    if (is_root) {
+        if (listed && !c->in_place)
             memmove(recv, send, (size_t)count * k->esize);
-        }
         int j = 0;
         for (int i = 0; i < n && mpirc == MPI_SUCCESS; i++)
             if (insts[i] != rt->inst) {
@@ -104,8 +112,6 @@ static int mcast(const coll_call *k, MPI_Datatype e, void *send, void *recv, lon
     }
     if (!listed)
         return MDL_SUCCESS;
-    if ((rc = fits(k, "receive", recv, c->recv_cap, count)))
-        return rc;
     MPI_Status st;
     mpirc = MPI_Recv(recv, (int)count, e, c->root, tag, rt->family, &st);
     if (mpirc != MPI_SUCCESS)
@@ -138,17 +144,14 @@ MDL_API int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void 
     int mpirc = MPI_SUCCESS;
     const char *what = "";
 
+    long maxc = 0;
     switch (c->kind) {
     case MDL_COLL_BCAST:
-        if ((rc = fits(&k, is_root ? "send" : "receive", is_root ? send : recv,
-                       is_root ? c->send_cap : c->recv_cap, count)))
+        if ((rc = fits(&k, "send", send, c->send_cap, count, is_root)) ||
+            (rc = fits(&k, "receive", recv, c->recv_cap, count, !(is_root && ip))))
             return rc;
-        if (is_root && !ip) {
-            /* the root's own receive gets the value too */
-            if ((rc = fits(&k, "receive", recv, c->recv_cap, count)))
-                return rc;
+        if (is_root && !ip)    /* the root's own receive gets the value too */
             memmove(recv, send, (size_t)count * k.esize);
-        }
         what = "MPI_Bcast";
         mpirc = MPI_Bcast(is_root ? send : recv, (int)count, e, root, fam);
         break;
@@ -165,11 +168,10 @@ MDL_API int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void 
                                "the segment size cannot be derived from a pointer variable");
             seg = ip ? cap / N : cap;
         }
-        if (is_root && (rc = fits(&k, "send", send, c->send_cap, seg * N)))
+        if ((rc = fits(&k, "send", send, c->send_cap, seg * N, is_root)) ||
+            (rc = fits(&k, "receive", recv, c->recv_cap, ip ? seg * N : seg, !(is_root && ip))))
             return rc;
         void *rbuf = ip ? at(recv, r * seg, k.esize) : recv;
-        if ((rc = fits(&k, "receive", recv, c->recv_cap, ip ? (r + 1) * seg : seg)))
-            return rc;
         what = "MPI_Scatter";
         mpirc = MPI_Scatter(is_root ? send : NULL, (int)seg, e,
                             is_root && ip ? MPI_IN_PLACE : rbuf, (int)seg, e, root, fam);
@@ -177,12 +179,13 @@ MDL_API int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void 
     }
 
     case MDL_COLL_SCATTERV:
-        if (is_root && (rc = fits_v(&k, "send", send, c->send_cap, counts, displs, N)))
+        if ((rc = fits_v(&k, "send", send, c->send_cap, counts, displs, N, is_root, &maxc)))
             return rc;
-        if (!counts || !displs)
-            return rt_fail(rt, fn, MDL_ERR_ARG, "counts or displs is NULL");
-        if ((rc = fits(&k, "receive", recv, c->recv_cap,
-                       ip ? (long)displs[r] + counts[r] : counts[r])))
+        if (ip)
+            rc = fits_v(&k, "receive", recv, c->recv_cap, counts, displs, N, !is_root, &maxc);
+        else
+            rc = fits(&k, "receive", recv, c->recv_cap, maxc, 1);
+        if (rc)
             return rc;
         what = "MPI_Scatterv";
         mpirc = MPI_Scatterv(is_root ? send : NULL, counts, displs, e,
@@ -191,9 +194,8 @@ MDL_API int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void 
         break;
 
     case MDL_COLL_GATHER:
-        if (is_root && (rc = fits(&k, "receive", recv, c->recv_cap, count * N)))
-            return rc;
-        if ((rc = fits(&k, "send", send, c->send_cap, ip ? (r + 1) * count : count)))
+        if ((rc = fits(&k, "receive", recv, c->recv_cap, count * N, is_root)) ||
+            (rc = fits(&k, "send", send, c->send_cap, ip ? count * N : count, !(is_root && ip))))
             return rc;
         what = "MPI_Gather";
         mpirc = MPI_Gather(is_root && ip ? MPI_IN_PLACE : ip ? at(send, r * count, k.esize) : send,
@@ -201,12 +203,13 @@ MDL_API int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void 
         break;
 
     case MDL_COLL_GATHERV:
-        if (is_root && (rc = fits_v(&k, "receive", recv, c->recv_cap, counts, displs, N)))
+        if ((rc = fits_v(&k, "receive", recv, c->recv_cap, counts, displs, N, is_root, &maxc)))
             return rc;
-        if (!counts || !displs)
-            return rt_fail(rt, fn, MDL_ERR_ARG, "counts or displs is NULL");
-        if ((rc = fits(&k, "send", send, c->send_cap,
-                       ip ? (long)displs[r] + counts[r] : counts[r])))
+        if (ip)
+            rc = fits_v(&k, "send", send, c->send_cap, counts, displs, N, !is_root, &maxc);
+        else
+            rc = fits(&k, "send", send, c->send_cap, maxc, 1);
+        if (rc)
             return rc;
         what = "MPI_Gatherv";
         mpirc = MPI_Gatherv(is_root && ip ? MPI_IN_PLACE
@@ -222,9 +225,8 @@ MDL_API int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void 
                                "the block size cannot be derived from a pointer variable");
             cnt = ip ? c->send_cap / N : c->send_cap;
         }
-        if ((rc = fits(&k, "receive", recv, c->recv_cap, cnt * N)))
-            return rc;
-        if (!ip && (rc = fits(&k, "send", send, c->send_cap, cnt)))
+        if ((rc = fits(&k, "receive", recv, c->recv_cap, cnt * N, 1)) ||
+            (!ip && (rc = fits(&k, "send", send, c->send_cap, cnt, 1))))
             return rc;
         what = "MPI_Allgather";
         mpirc = MPI_Allgather(ip ? MPI_IN_PLACE : send, (int)cnt, e, recv, (int)cnt, e, fam);
@@ -232,9 +234,8 @@ MDL_API int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void 
     }
 
     case MDL_COLL_ALLGATHERV:
-        if ((rc = fits_v(&k, "receive", recv, c->recv_cap, counts, displs, N)))
-            return rc;
-        if (!ip && (rc = fits(&k, "send", send, c->send_cap, counts[r])))
+        if ((rc = fits_v(&k, "receive", recv, c->recv_cap, counts, displs, N, 1, &maxc)) ||
+            (!ip && (rc = fits(&k, "send", send, c->send_cap, maxc, 1))))
             return rc;
         what = "MPI_Allgatherv";
         mpirc = MPI_Allgatherv(ip ? MPI_IN_PLACE : send, counts[r], e, recv, counts, displs, e,
@@ -242,9 +243,8 @@ MDL_API int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void 
         break;
 
     case MDL_COLL_ALLTOALL:
-        if ((rc = fits(&k, "receive", recv, c->recv_cap, count * N)))
-            return rc;
-        if (!ip && (rc = fits(&k, "send", send, c->send_cap, count * N)))
+        if ((rc = fits(&k, "receive", recv, c->recv_cap, count * N, 1)) ||
+            (!ip && (rc = fits(&k, "send", send, c->send_cap, count * N, 1))))
             return rc;
         what = "MPI_Alltoall";
         mpirc = MPI_Alltoall(ip ? MPI_IN_PLACE : send, (int)count, e, recv, (int)count, e, fam);
@@ -257,9 +257,8 @@ MDL_API int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void 
             return rt_fail(rt, fn, MDL_ERR_ARG, "cannot reduce '%s' with operator %d",
                            c->type->name, c->op);
         int all = c->kind == MDL_COLL_ALLREDUCE;
-        if ((rc = fits(&k, "send", send, c->send_cap, count)))
-            return rc;
-        if ((all || is_root) && (rc = fits(&k, "receive", recv, c->recv_cap, count)))
+        if ((rc = fits(&k, "send", send, c->send_cap, count, !(is_root && ip))) ||
+            (rc = fits(&k, "receive", recv, c->recv_cap, count, all || is_root)))
             return rc;
         if (all) {
             what = "MPI_Allreduce";

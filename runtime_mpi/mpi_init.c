@@ -224,7 +224,7 @@ MDL_API int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **tas
     if (!d || !task || !rtp)
         return mdl_fail(who, fn, MDL_ERR_ARG, abort_job, "NULL argument");
     if (rt->state == RT_ACTIVE)
-        return mdl_fail(who, fn, MDL_ERR_STATE, abort_job, "MDL_Init called twice");
+        return mdl_fail(rt->who, fn, MDL_ERR_STATE, abort_job, "MDL_Init called twice");
     if (getenv("MDL_SHM_FD"))
         return mdl_fail(who, fn, MDL_ERR_LAUNCH, abort_job,
                         "this program is linked with the MPI runtime (libmdl_mpi) but was "

@@ -1,0 +1,149 @@
+/* rt_errors.c — run-time errors of the MPI runtime.  SPMD, 2 instances;
+ * the mode is argv[1]:
+ *   return     (with MDL_ERRORS=return) every check returns its code:
+ *              truncation both ways, bad instances, multicast lists, section
+ *              bounds, NULL pointer item, collective counts, Sbarrier/Mcast
+ *              lists, grid calls on a non-grid task, Init twice, calls after End
+ *   rank       fatal: send to instance 5 (exits non-zero, one line)
+ *   truncate   fatal: receive smaller than the message
+ *   spec       instance 1 built from another spec (different hash)
+ *   launcher   MDL_SHM_FD set: started by mdlrun */
+#include <string.h>
+
+#include "rt_test.h"
+
+typedef struct T {
+    int V[8];
+    int *p;
+    int a[16];
+    void *rt;
+} T;
+
+static const char *const tasks[] = { "w" };
+static const mdl_item_desc v_item[] = { ITEM1(T, V, td_int, 8, 0) };
+static const mdl_item_desc p_item[] = { ITEMP(T, p, td_int, 0) };
+static const long all8[] = { 0, 7 }, first4[] = { 0, 3 };
+
+#define P2P(nm, fnm, idx, snd, ch, kind, it, np, fb)                                      \
+    { .name = nm, .fn = fnm, .index = idx, .is_send = snd, .async = 0, .channel = ch,   \
+      .peer_task = 0, .peer_kind = kind, .nitems = 1, .items = it, .npairs = np,        \
+      .fixed_bounds = fb }
+
+static const mdl_msg_desc M[] = {
+    P2P("big", "MDL_SendTo_w_big", 0, 1, 0, MDL_PEER_ONE, v_item, 1, all8),
+    P2P("big", "MDL_RecvFrom_w_big", 1, 0, 0, MDL_PEER_ONE, v_item, 1, first4),
+    P2P("small", "MDL_SendTo_w_small", 2, 1, 1, MDL_PEER_ONE, v_item, 1, first4),
+    P2P("small", "MDL_RecvFrom_w_small", 3, 0, 1, MDL_PEER_ONE, v_item, 1, all8),
+    P2P("mc", "MDL_SendTo_w_mc", 4, 1, 2, MDL_PEER_SUBSET, v_item, 1, all8),
+    P2P("dyn", "MDL_SendTo_w_dyn", 5, 1, 3, MDL_PEER_ONE, v_item, 1, NULL),
+    P2P("ptr", "MDL_SendTo_w_ptr", 6, 1, 4, MDL_PEER_ONE, p_item, 1, NULL),
+};
+static const mdl_msg_desc *const MP[] = { &M[0], &M[1], &M[2], &M[3], &M[4], &M[5], &M[6] };
+
+static const mdl_coll_desc C[] = {
+    { "g", "MDL_Gather_g", 0, MDL_COLL_GATHER, 0, 0, &td_int, 16, 16, 0 },
+    { "mc", "MDL_Mcast_mc", 1, MDL_COLL_MCAST, 0, 0, &td_int, 16, 16, 0 },
+    { "sv", "MDL_ScatterV_sv", 2, MDL_COLL_SCATTERV, 1, 0, &td_int, 16, 4, 0 },
+};
+static const mdl_coll_desc *const CP[] = { &C[0], &C[1], &C[2] };
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "return";
+    mdl_task_desc d = { "errors.mdl", 5, 1, tasks, 0, 0, { 0, 0, 0 }, 5, NELEM(MP), MP,
+                        NELEM(CP), CP, sizeof(T) };
+    void *mem;
+    mdl_rt *rt;
+    if (strcmp(mode, "launcher") == 0)
+        setenv("MDL_SHM_FD", "3", 1);
+    if (strcmp(mode, "spec") == 0) {
+        /* which instance is built differently does not matter: all see it */
+        const char *r = getenv("PMI_RANK");
+        if (r && strcmp(r, "1") == 0)
+            d.spec_hash = 6;
+    }
+    int rc = mdl_init(&d, &argc, &argv, &mem, &rt);
+    if (strcmp(mode, "spec") == 0 || strcmp(mode, "launcher") == 0) {
+        CHECK_EQ(rc, MDL_ERR_LAUNCH);    /* reached only with MDL_ERRORS=return */
+        printf("rt_errors %s: returned %d\n", mode, rc);
+        return 0;
+    }
+    CHECK_EQ(rc, 0);
+    T *t = mem;
+    int r = mdl_my_rank(rt);
+    CHECK_EQ(mdl_task_size(rt, 0), 2);
+
+    if (strcmp(mode, "rank") == 0) {
+        if (r == 0)
+            mdl_send(rt, &M[0], t, 5, NULL, 0, NULL);
+        mdl_barrier(rt);
+        return 0;
+    }
+    if (strcmp(mode, "truncate") == 0) {
+        if (r == 0)
+            mdl_send(rt, &M[0], t, 1, NULL, 0, NULL);
+        else
+            mdl_recv(rt, &M[1], t, 0, NULL);
+        mdl_barrier(rt);
+        return 0;
+    }
+
+    /* ---- MDL_ERRORS=return */
+    void *mem2;
+    mdl_rt *rt2;
+    CHECK_EQ(mdl_init(&d, &argc, &argv, &mem2, &rt2), MDL_ERR_STATE);
+    for (int j = 0; j < 8; j++)
+        t->V[j] = 10 * r + j;
+    if (r == 0) {
+        CHECK_EQ(mdl_send(rt, &M[0], t, 1, NULL, 0, NULL), 0);
+        CHECK_EQ(mdl_send(rt, &M[2], t, 1, NULL, 0, NULL), 0);
+    } else {
+        CHECK_EQ(mdl_recv(rt, &M[1], t, 0, NULL), MDL_ERR_TRUNCATE);    /* 8 into 4 */
+        CHECK_EQ(mdl_recv(rt, &M[3], t, 0, NULL), MDL_ERR_TRUNCATE);    /* 4 into 8 */
+    }
+    CHECK_EQ(mdl_send(rt, &M[0], t, 5, NULL, 0, NULL), MDL_ERR_RANK);
+    CHECK_EQ(mdl_send(rt, &M[0], t, MDL_ANY, NULL, 0, NULL), MDL_ERR_RANK);
+    CHECK_EQ(mdl_recv(rt, &M[1], t, 2, NULL), MDL_ERR_RANK);
+    CHECK_EQ(mdl_recv(rt, &M[1], t, -7, NULL), MDL_ERR_RANK);
+    const int dup[] = { 1, 1 }, out[] = { 0, 2 };
+    CHECK_EQ(mdl_send(rt, &M[4], t, 0, dup, 2, NULL), MDL_ERR_RANK);
+    CHECK_EQ(mdl_send(rt, &M[4], t, 0, out, 2, NULL), MDL_ERR_RANK);
+    CHECK_EQ(mdl_send(rt, &M[4], t, 0, NULL, 1, NULL), MDL_ERR_ARG);
+    const long past[] = { 0, 8 }, neg[] = { -1, 3 }, back[] = { 5, 2 };
+    CHECK_EQ(mdl_send(rt, &M[5], t, 0, NULL, 0, past), MDL_ERR_BOUNDS);
+    CHECK_EQ(mdl_send(rt, &M[5], t, 0, NULL, 0, neg), MDL_ERR_BOUNDS);
+    CHECK_EQ(mdl_send(rt, &M[5], t, 0, NULL, 0, back), MDL_ERR_BOUNDS);
+    CHECK_EQ(mdl_send(rt, &M[5], t, 0, NULL, 0, NULL), MDL_ERR_ARG);
+    CHECK_EQ(mdl_send(rt, &M[6], t, 0, NULL, 0, first4), MDL_ERR_BOUNDS);    /* p NULL */
+    CHECK_EQ(mdl_test(rt, &M[0]), 1);    /* nothing pending */
+    CHECK_EQ(mdl_wait(rt, &M[0]), 0);
+
+    /* collectives: caps are checked on every instance, so both return */
+    CHECK_EQ(mdl_collective(rt, &C[0], t->a, t->a + 0, 9, NULL, NULL, NULL, 0), MDL_ERR_BOUNDS);
+    CHECK_EQ(mdl_collective(rt, &C[0], t->a, t->a, -3, NULL, NULL, NULL, 0), MDL_ERR_ARG);
+    CHECK_EQ(mdl_collective(rt, &C[1], t->a, t->a, 1, NULL, NULL, dup, 2), MDL_ERR_RANK);
+    CHECK_EQ(mdl_collective(rt, &C[1], t->a, t->a, 1, NULL, NULL, out, 2), MDL_ERR_RANK);
+    const int counts[] = { 5, 1 }, displs[] = { 0, 5 }, displs_far[] = { 0, 16 };
+    CHECK_EQ(mdl_collective(rt, &C[2], t->a, t->V, -1, counts, displs, NULL, 0),
+             MDL_ERR_BOUNDS);    /* 5 elements into a receive of 4 */
+    CHECK_EQ(mdl_collective(rt, &C[2], t->a, t->V, -1, (const int[]){ 1, 1 }, displs_far,
+                            NULL, 0),
+             MDL_ERR_BOUNDS);    /* block past the send variable */
+    CHECK_EQ(mdl_collective(rt, &C[2], t->a, t->V, -1, NULL, displs, NULL, 0), MDL_ERR_ARG);
+    CHECK_EQ(mdl_sbarrier(rt, dup, 2), MDL_ERR_RANK);
+    CHECK_EQ(mdl_sbarrier(rt, out, 2), MDL_ERR_RANK);
+    const int both[] = { 1, 0 };
+    CHECK_EQ(mdl_sbarrier(rt, both, 2), 0);
+    int dims[2] = { 0, 0 }, c[2];
+    CHECK_EQ(mdl_grid_create(rt, dims, 0), MDL_ERR_GRID);
+    CHECK_EQ(mdl_grid_mycoords(rt, c), MDL_ERR_GRID);
+    CHECK_EQ(mdl_task_size(rt, 1), MDL_ERR_ARG);
+
+    CHECK_EQ(mdl_end(rt, t), 0);
+    CHECK_EQ(mdl_my_rank(rt), MDL_ERR_STATE);
+    CHECK_EQ(mdl_barrier(rt), MDL_ERR_STATE);
+    CHECK_EQ(mdl_init(&d, &argc, &argv, &mem, &rt), MDL_ERR_STATE);    /* MPI finalized */
+    if (r == 0)
+        printf("rt_errors return: OK\n");
+    return 0;
+}

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# Runtime-level tests of libmdl_mpi: C programs in tests/rt/ that fill the
+# descriptor tables by hand exactly as medleyc does and call the runtime
+# interface (include/mdl_rt.h) directly.  Built against the staged install
+# (pkg-config medley-mpi), run with mpiexec, 1-4 processes.
+#   PASS: rt-mpi/<name>   or   FAIL: rt-mpi/<name>: reason
+# The grid test also runs under valgrind; MEDLEY_RT_VALGRIND=1 adds p2p, coll
+# and errors (MPICH's own leaks are suppressed by tests/rt/mpich.supp).
+set -u
+cd "$(dirname "$0")/.."
+: "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
+export PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+CC=${CC:-cc}
+CFLAGS_RT=(-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -Itests/rt)
+[ "${SANITIZE:-}" = 1 ] && CFLAGS_RT+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/medley-rt-mpi.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+if ! command -v mpiexec >/dev/null; then
+    echo "FAIL: rt-mpi/setup: mpiexec not installed"
+    exit 0
+fi
+if ! pkg-config --exists medley-mpi; then
+    echo "FAIL: rt-mpi/setup: pkg-config medley-mpi not found under $MEDLEY_STAGE"
+    exit 0
+fi
+
+built=()
+build() {    # build NAME [extra cc args]: tests/rt/NAME.c -> $work/NAME
+    local name=$1
+    shift
+    # shellcheck disable=SC2046
+    if "$CC" "${CFLAGS_RT[@]}" "$@" "tests/rt/$name.c" -o "$work/$name" \
+        $(pkg-config --cflags --libs medley-mpi) > "$work/$name.cc" 2>&1; then
+        built+=("$name")
+    else
+        echo "FAIL: rt-mpi/$name: does not compile: $(head -c 300 "$work/$name.cc" | tr '\n' ' ')"
+    fi
+}
+is_built() { [[ " ${built[*]} " == *" $1 "* ]]; }
+
+# run NAME TIMEOUT mpiexec-args… : output in $work/NAME.out/.err, status in $rc
+run() {
+    local name=$1 t=$2
+    shift 2
+    timeout "$t" mpiexec "$@" > "$work/$name.out" 2> "$work/$name.err" < /dev/null
+    rc=$?
+}
+tail_of() { tail -c 300 "$1" | tr '\n' ' '; }
+
+# A run that must succeed and print `want` (a line count of it: n).
+expect_ok() {
+    local name=$1 want=$2 n=$3
+    local got
+    got=$(grep -c -- "$want" "$work/$name.out")
+    if [ "$rc" -eq 124 ]; then
+        echo "FAIL: rt-mpi/$name: timed out"
+    elif [ "$rc" -ne 0 ]; then
+        echo "FAIL: rt-mpi/$name: exit $rc: $(tail_of "$work/$name.err")"
+    elif [ "$got" -ne "$n" ]; then
+        echo "FAIL: rt-mpi/$name: '$want' printed $got times, expected $n: $(tail_of "$work/$name.out")"
+    else
+        echo "PASS: rt-mpi/$name"
+    fi
+}
+
+# A run that must fail: non-zero exit, and exactly one stderr line of the
+# runtime (the job is aborted by the first), matching the regex.
+expect_fatal() {
+    local name=$1 re=$2
+    local lines
+    lines=$(grep -c '(MDL_ERR_[A-Z]*)$' "$work/$name.err")
+    if [ "$rc" -eq 124 ]; then
+        echo "FAIL: rt-mpi/$name: timed out (hang instead of an error)"
+    elif [ "$rc" -eq 0 ]; then
+        echo "FAIL: rt-mpi/$name: exit status 0"
+    elif ! grep -qE -- "$re" "$work/$name.err"; then
+        echo "FAIL: rt-mpi/$name: stderr does not match /$re/: $(tail_of "$work/$name.err")"
+    elif [ "$lines" -lt 1 ]; then
+        echo "FAIL: rt-mpi/$name: no one-line runtime report"
+    else
+        echo "PASS: rt-mpi/$name"
+    fi
+}
+
+build rt_p2p
+build rt_coll
+build rt_grid $(pkg-config --cflags mpich)
+build rt_errors
+# mdl_dims_fill is internal to the libraries: compiled from source.
+if "$CC" "${CFLAGS_RT[@]}" -Iinclude -Iruntime_common tests/rt/rt_dims.c runtime_common/rt_common.c \
+    -o "$work/rt_dims" > "$work/rt_dims.cc" 2>&1; then
+    if out=$("$work/rt_dims" 2>&1) && [ "$out" = "rt_dims: OK" ]; then
+        echo "PASS: rt-mpi/dims"
+    else
+        echo "FAIL: rt-mpi/dims: $out"
+    fi
+else
+    echo "FAIL: rt-mpi/dims: does not compile: $(head -c 300 "$work/rt_dims.cc" | tr '\n' ' ')"
+fi
+
+W=$work
+if is_built rt_p2p; then
+    run p2p 60 -n 1 "$W/rt_p2p" father : -n 3 "$W/rt_p2p" son
+    expect_ok p2p "rt_p2p: OK" 1
+fi
+if is_built rt_coll; then
+    run coll-3 60 -n 3 "$W/rt_coll"
+    expect_ok coll-3 "rt_coll: OK" 1
+    run coll-4 60 -n 4 "$W/rt_coll"
+    expect_ok coll-4 "rt_coll: OK" 1
+fi
+if is_built rt_grid; then
+    run grid 60 -n 4 "$W/rt_grid"
+    expect_ok grid "rt_grid .*: OK" 9
+fi
+if is_built rt_errors; then
+    MDL_ERRORS=return run errors-return 60 -n 2 "$W/rt_errors" return
+    expect_ok errors-return "rt_errors return: OK" 1
+    run errors-fatal-rank 60 -n 2 "$W/rt_errors" rank
+    expect_fatal errors-fatal-rank '^w\[0\]: MDL_SendTo_w_big: instance 5 .*\(MDL_ERR_RANK\)$'
+    run errors-fatal-truncate 60 -n 2 "$W/rt_errors" truncate
+    expect_fatal errors-fatal-truncate \
+        '^w\[1\]: MDL_RecvFrom_w_big: the message from w\[0\] is larger than the receive .*\(MDL_ERR_TRUNCATE\)$'
+    run errors-spec 60 -n 2 "$W/rt_errors" spec
+    expect_fatal errors-spec 'MDL_Init: world rank [01] runs a program built from another spec.*\(MDL_ERR_LAUNCH\)$'
+    MDL_ERRORS=return run errors-spec-return 60 -n 2 "$W/rt_errors" spec
+    expect_ok errors-spec-return "rt_errors spec: returned -107" 2
+    run errors-launcher 60 -n 1 "$W/rt_errors" launcher
+    expect_fatal errors-launcher 'MDL_Init: .*started by mdlrun.*\(MDL_ERR_LAUNCH\)$'
+fi
+
+# Valgrind (not under ASan): the grid test always (nine MDL_Init/MDL_End
+# cycles in one process: leaks across init/end show), the others on request.
+if [ "${SANITIZE:-}" != 1 ]; then
+    VG=(valgrind -q --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite
+        --error-exitcode=9 --suppressions=tests/rt/mpich.supp)
+    if ! command -v valgrind >/dev/null; then
+        echo "FAIL: rt-mpi/vg-grid: valgrind not installed"
+    elif is_built rt_grid; then
+        run vg-grid 300 -n 4 "${VG[@]}" "$W/rt_grid"
+        expect_ok vg-grid "rt_grid .*: OK" 9
+    fi
+    if [ "${MEDLEY_RT_VALGRIND:-}" = 1 ] && command -v valgrind >/dev/null; then
+        is_built rt_p2p && { run vg-p2p 300 -n 1 "${VG[@]}" "$W/rt_p2p" father : -n 3 "${VG[@]}" "$W/rt_p2p" son
+                             expect_ok vg-p2p "rt_p2p: OK" 1; }
+        is_built rt_coll && { run vg-coll 300 -n 3 "${VG[@]}" "$W/rt_coll"
+                              expect_ok vg-coll "rt_coll: OK" 1; }
+        is_built rt_errors && { MDL_ERRORS=return run vg-errors 300 -n 2 "${VG[@]}" "$W/rt_errors" return
+                                expect_ok vg-errors "rt_errors return: OK" 1; }
+    fi
+fi
+exit 0
