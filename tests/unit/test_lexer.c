@@ -186,6 +186,20 @@ static void test_long_identifier(void)
     free(src);
 }
 
+static void test_byte_order_mark(void)
+{
+    lexed r;
+    lex_s(&r, "\xef\xbb\xbfTask \xef\xbb\xbf");
+    CU_ASSERT_EQUAL(r.n, 2);
+    CU_ASSERT_EQUAL(r.tok[0], KW_TASK);
+    CU_ASSERT(loc_is(r.loc[0], 1, 4, 1, 7));
+    /* only the first one is harmless */
+    CU_ASSERT_EQUAL(mdl_error_count(r.u.diag), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(mdl_unit_diags(&r.u),
+                                  "t.mdl:1:9: error: stray byte-order mark"));
+    mdl_unit_free(&r.u);
+}
+
 static const mdl_unit_test tests[] = {
     { "keyword_case", test_keyword_case },
     { "type_words", test_type_words },
@@ -196,6 +210,7 @@ static const mdl_unit_test tests[] = {
     { "bad_bytes", test_bad_bytes },
     { "error_limit", test_error_limit },
     { "long_identifier", test_long_identifier },
+    { "byte_order_mark", test_byte_order_mark },
     { NULL, NULL },
 };
 MDL_UNIT_SUITE("lexer", tests)
