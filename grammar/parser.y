@@ -8,7 +8,7 @@
  * Missing ';' gets a precise message ("expected ';' after message
  * definition") from error productions; since bison reports the generic
  * message before it runs the error production, the generic message is kept
- * pending and replaced (or printed) later — see report_pending(). */
+ * pending and replaced (or printed) later — see yylex() and expect_semi(). */
 
 %code requires {
 #include "arena.h"
