@@ -9,23 +9,23 @@ static void add_file(mdl_outset *o, const char *outdir, const char *task,
                      const char *suffix, mdl_buf *b)
 {
     mdl_buf path = { 0 };
-    buf_printf(&path, "%s/%sMDL.%s", outdir, task, suffix);
-    outset_add(o, path.s, b);
-    buf_free(&path);
+    cg_buf_printf(&path, "%s/%sMDL.%s", outdir, task, suffix);
+    cg_outset_add(o, path.s, b);
+    cg_buf_free(&path);
 }
 
 int mdl_emit_c(const mdl_spec *spec, const char *outdir)
 {
     if (!outdir || !*outdir)
         outdir = ".";
-    mdl_outset *o = outset_new();
+    mdl_outset *o = cg_outset_new();
     for (int i = 0; i < spec->tasks.n; i++) {
         const mdl_task *t = spec->tasks.v[i];
         mdl_buf h = { 0 }, c = { 0 };
-        emit_header(&h, spec, t);
-        emit_source(&c, spec, t);
+        cg_emit_header(&h, spec, t);
+        cg_emit_source(&c, spec, t);
         add_file(o, outdir, t->name, "h", &h);
         add_file(o, outdir, t->name, "c", &c);
     }
-    return outset_commit(o);
+    return cg_outset_commit(o);
 }

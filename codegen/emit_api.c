@@ -10,7 +10,7 @@
 
 static char *take(mdl_buf *b)
 {
-    char *s = b->s ? b->s : calloc(1, 1);
+    char *s = b->s ? b->s : cg_xcalloc(1, 1);
     memset(b, 0, sizeof *b);
     return s;
 }
@@ -19,16 +19,14 @@ static api_fn *push(api_list *l, api_kind k, mdl_buf *name, const char *params)
 {
     if (l->n == l->cap) {
         l->cap = l->cap ? 2 * l->cap : 32;
-        l->v = realloc(l->v, (size_t)l->cap * sizeof *l->v);
-        if (!l->v)
-            abort();
+        l->v = cg_xrealloc(l->v, (size_t)l->cap * sizeof *l->v);
     }
     api_fn *f = &l->v[l->n++];
     memset(f, 0, sizeof *f);
     f->kind = k;
     f->name = take(name);
     mdl_buf p = { 0 };
-    buf_puts(&p, params);
+    cg_buf_puts(&p, params);
     f->params = take(&p);
     return f;
 }
@@ -36,42 +34,38 @@ static api_fn *push(api_list *l, api_kind k, mdl_buf *name, const char *params)
 static api_fn *simple(api_list *l, api_kind k, const char *name, const char *params)
 {
     mdl_buf b = { 0 };
-    buf_puts(&b, name);
+    cg_buf_puts(&b, name);
     return push(l, k, &b, params);
 }
 
 static void runtime_params(mdl_buf *p, const mdl_msg *m)
 {
     for (int k = 0; k < m->nruntime; k++)
-        buf_printf(p, ", int lo%d, int hi%d", k, k);
+        cg_buf_printf(p, ", int lo%d, int hi%d", k, k);
+}
+
+int cg_msg_takes_inst(const mdl_msg *m)
+{
+    if (m->peer_kind == MDL_P_NEIGHBOR)
+        return 0;
+    /* only sends broadcast or multicast; a receive names one instance */
+    return !m->is_send || m->peer_kind == MDL_P_NONE || m->peer_kind == MDL_P_ONE;
 }
 
 static void add_p2p(api_list *l, const mdl_msg *m)
 {
     mdl_buf name = { 0 }, p = { 0 };
-    msg_fn_name(&name, m);
-    switch (m->peer_kind) {
-    case MDL_P_NONE:
-    case MDL_P_ONE:
-        buf_puts(&p, ", int inst");
-        break;
-    case MDL_P_SUBSET:
-        /* only sends multicast; a receive still names one instance */
-        buf_puts(&p, m->is_send ? ", const int *insts, int n" : ", int inst");
-        break;
-    case MDL_P_ALL:
-        if (!m->is_send)
-            buf_puts(&p, ", int inst");
-        break;
-    case MDL_P_NEIGHBOR:
-        break;
-    }
+    cg_msg_fn_name(&name, m);
+    if (cg_msg_takes_inst(m))
+        cg_buf_puts(&p, ", int inst");
+    else if (m->is_send && m->peer_kind == MDL_P_SUBSET)
+        cg_buf_puts(&p, ", const int *insts, int n");
     runtime_params(&p, m);
     push(l, m->is_send ? API_SEND : API_RECV, &name, p.s ? p.s : "")->msg = m;
-    buf_free(&p);
+    cg_buf_free(&p);
 }
 
-void task_api(const mdl_task *t, api_list *l)
+void cg_task_api(const mdl_task *t, api_list *l)
 {
     simple(l, API_INIT, "MDL_Init", ", int *argc, char ***argv");
     simple(l, API_END, "MDL_End", "");
@@ -79,7 +73,7 @@ void task_api(const mdl_task *t, api_list *l)
     simple(l, API_FAMILYSIZE, "MDL_FamilySize", "");
     for (int i = 0; i < t->connected.n; i++) {
         mdl_buf name = { 0 };
-        buf_printf(&name, "MDL_%sSize", t->connected.v[i]->name);
+        cg_buf_printf(&name, "MDL_%sSize", t->connected.v[i]->name);
         push(l, API_SIZE, &name, "")->other = t->connected.v[i];
     }
     simple(l, API_BARRIER, "MDL_Barrier", "");
@@ -91,8 +85,8 @@ void task_api(const mdl_task *t, api_list *l)
         add_p2p(l, t->recvs.v[i]);
 
     int nmax = t->sends.n + t->recvs.n;
-    const mdl_msg **async = calloc((size_t)nmax + 1, sizeof *async);
-    int na = task_async_msgs(t, async, nmax);
+    const mdl_msg **async = cg_xcalloc((size_t)nmax + 1, sizeof *async);
+    int na = cg_task_async_msgs(t, async, nmax);
     for (int i = 0; i < na; i++) {
         /* A send and a receive of one name share Test/Wait: find the
          * async receive that goes with an async send. */
@@ -104,7 +98,7 @@ void task_api(const mdl_task *t, api_list *l)
                     other = t->recvs.v[k];
         for (int w = 0; w < 2; w++) {
             mdl_buf name = { 0 };
-            buf_printf(&name, "MDL_%s%s", async[i]->name, w ? "Wait" : "Test");
+            cg_buf_printf(&name, "MDL_%s%s", async[i]->name, w ? "Wait" : "Test");
             api_fn *f = push(l, w ? API_WAIT : API_TEST, &name, "");
             f->msg = async[i];
             f->msg2 = other;
@@ -116,7 +110,7 @@ void task_api(const mdl_task *t, api_list *l)
         const mdl_coll *c = t->colls.v[i];
         for (int k = 0; k < c->msgs.n; k++) {
             mdl_buf name = { 0 };
-            msg_fn_name(&name, c->msgs.v[k]);
+            cg_msg_fn_name(&name, c->msgs.v[k]);
             const char *p = c->kind == MDL_CO_MCAST && !c->table
                                 ? ", const int *insts, int n" : "";
             push(l, API_COLL, &name, p)->msg = c->msgs.v[k];
@@ -134,7 +128,7 @@ void task_api(const mdl_task *t, api_list *l)
     }
 }
 
-void api_free(api_list *l)
+void cg_api_free(api_list *l)
 {
     for (int i = 0; i < l->n; i++) {
         free(l->v[i].name);
@@ -144,25 +138,23 @@ void api_free(api_list *l)
     memset(l, 0, sizeof *l);
 }
 
-void api_proto(mdl_buf *b, const mdl_task *t, const api_fn *f)
+void cg_api_proto(mdl_buf *b, const mdl_task *t, const api_fn *f)
 {
-    buf_printf(b, "int %s_%s(struct %s %st%s)", t->name, f->name, t->name,
+    cg_buf_printf(b, "int %s_%s(struct %s %st%s)", t->name, f->name, t->name,
                f->kind == API_INIT ? "**" : "*", f->params);
 }
 
-api_list *spec_apis(const mdl_spec *s)
+api_list *cg_spec_apis(const mdl_spec *s)
 {
-    api_list *a = calloc((size_t)s->tasks.n + 1, sizeof *a);
-    if (!a)
-        abort();
+    api_list *a = cg_xcalloc((size_t)s->tasks.n + 1, sizeof *a);
     for (int i = 0; i < s->tasks.n; i++)
-        task_api(s->tasks.v[i], &a[i]);
+        cg_task_api(s->tasks.v[i], &a[i]);
     return a;
 }
 
-void spec_apis_free(const mdl_spec *s, api_list *apis)
+void cg_spec_apis_free(const mdl_spec *s, api_list *apis)
 {
     for (int i = 0; i < s->tasks.n; i++)
-        api_free(&apis[i]);
+        cg_api_free(&apis[i]);
     free(apis);
 }

@@ -26,17 +26,17 @@ static const char *const basic_ids[MDL_B_COUNT] = {
     "long", "ulong", "llong", "ullong", "float", "double",
 };
 
-const char *basic_c_name(mdl_basic b)
+const char *cg_basic_c_name(mdl_basic b)
 {
     return b >= 0 && b < MDL_B_COUNT ? basic_c[b] : "?";
 }
 
-const char *basic_rt_name(mdl_basic b)
+const char *cg_basic_rt_name(mdl_basic b)
 {
     return b >= 0 && b < MDL_B_COUNT ? basic_rt[b] : "MDL_T_STRUCT";
 }
 
-const char *basic_id(mdl_basic b)
+const char *cg_basic_id(mdl_basic b)
 {
     return b >= 0 && b < MDL_B_COUNT ? basic_ids[b] : "?";
 }
@@ -44,54 +44,54 @@ const char *basic_id(mdl_basic b)
 /* Spelled from the declaration, not from the use: a spec may write
  * `Particle` for a type declared only as `struct Particle {…}`, which C
  * accepts only as `struct Particle`. */
-void typeref_c(mdl_buf *b, const mdl_typeref *t)
+void cg_typeref_c(mdl_buf *b, const mdl_typeref *t)
 {
     if (t->basic != MDL_B_NONE) {
-        buf_puts(b, basic_c_name(t->basic));
+        cg_buf_puts(b, cg_basic_c_name(t->basic));
         return;
     }
     const mdl_struct *s = t->resolved;
     if (s && s->typedef_name)
-        buf_puts(b, s->typedef_name);
+        cg_buf_puts(b, s->typedef_name);
     else if (s)
-        buf_printf(b, "struct %s", s->tag);
+        cg_buf_printf(b, "struct %s", s->tag);
     else
-        buf_puts(b, t->name);
+        cg_buf_puts(b, t->name);
 }
 
-void expr_c(mdl_buf *b, const mdl_expr *e, const char *prefix)
+void cg_expr_c(mdl_buf *b, const mdl_expr *e, const char *prefix)
 {
     static const char ops[] = { [MDL_E_ADD] = '+', [MDL_E_SUB] = '-',
                                 [MDL_E_MUL] = '*', [MDL_E_DIV] = '/' };
     switch (e->kind) {
     case MDL_E_INT:
-        buf_printf(b, "%lld", e->ival);
+        cg_buf_printf(b, "%lld", e->ival);
         break;
     case MDL_E_NAME:
         if (e->vref)
-            buf_printf(b, "%s%s", prefix, e->name);
+            cg_buf_printf(b, "%s%s", prefix, e->name);
         else if (*prefix && e->cref && e->cref->evaluated)
             /* in TMDL.c, where the constants' macros are #undef'd */
-            buf_printf(b, e->cref->val < 0 ? "(%lld)" : "%lld", e->cref->val);
+            cg_buf_printf(b, e->cref->val < 0 ? "(%lld)" : "%lld", e->cref->val);
         else
-            buf_puts(b, e->name);
+            cg_buf_puts(b, e->name);
         break;
     case MDL_E_ADD: case MDL_E_SUB: case MDL_E_MUL: case MDL_E_DIV:
-        buf_puts(b, "(");
-        expr_c(b, e->l, prefix);
-        buf_printf(b, " %c ", ops[e->kind]);
-        expr_c(b, e->r, prefix);
-        buf_puts(b, ")");
+        cg_buf_puts(b, "(");
+        cg_expr_c(b, e->l, prefix);
+        cg_buf_printf(b, " %c ", ops[e->kind]);
+        cg_expr_c(b, e->r, prefix);
+        cg_buf_puts(b, ")");
         break;
     case MDL_E_NEG:
-        buf_puts(b, "(-");
-        expr_c(b, e->l, prefix);
-        buf_puts(b, ")");
+        cg_buf_puts(b, "(-");
+        cg_expr_c(b, e->l, prefix);
+        cg_buf_puts(b, ")");
         break;
     }
 }
 
-long long expr_eval(const mdl_expr *e, int *ok)
+long long cg_expr_eval(const mdl_expr *e, int *ok)
 {
     long long l, r;
     switch (e->kind) {
@@ -103,10 +103,10 @@ long long expr_eval(const mdl_expr *e, int *ok)
         *ok = 0;
         return 0;
     case MDL_E_NEG:
-        return -expr_eval(e->l, ok);
+        return -cg_expr_eval(e->l, ok);
     default:
-        l = expr_eval(e->l, ok);
-        r = expr_eval(e->r, ok);
+        l = cg_expr_eval(e->l, ok);
+        r = cg_expr_eval(e->r, ok);
         switch (e->kind) {
         case MDL_E_ADD: return l + r;
         case MDL_E_SUB: return l - r;
@@ -139,22 +139,22 @@ static const char *const coll_rt[] = {
     [MDL_CO_ALLREDUCE] = "MDL_COLL_ALLREDUCE", [MDL_CO_UNKNOWN] = "-1",
 };
 
-const char *coll_op_name(mdl_coll_kind k)
+const char *cg_coll_op_name(mdl_coll_kind k)
 {
     return coll_names[k];
 }
 
-const char *coll_rt_name(mdl_coll_kind k)
+const char *cg_coll_rt_name(mdl_coll_kind k)
 {
     return coll_rt[k];
 }
 
-void msg_fn_name(mdl_buf *b, const mdl_msg *m)
+void cg_msg_fn_name(mdl_buf *b, const mdl_msg *m)
 {
     if (m->coll)
-        buf_printf(b, "MDL_%s_%s", coll_op_name(m->coll->kind), m->name);
+        cg_buf_printf(b, "MDL_%s_%s", cg_coll_op_name(m->coll->kind), m->name);
     else
-        buf_printf(b, "MDL_%s_%s_%s", m->is_send ? "SendTo" : "RecvFrom",
+        cg_buf_printf(b, "MDL_%s_%s_%s", m->is_send ? "SendTo" : "RecvFrom",
                    m->peer_task->name, m->name);
 }
 
@@ -168,7 +168,7 @@ static int add_name(const char **names, int n, int max, const char *s)
     return n;
 }
 
-int task_neighbor_names(const mdl_task *t, const char **names, int max)
+int cg_task_neighbor_names(const mdl_task *t, const char **names, int max)
 {
     int n = 0;
     for (int i = 0; i < t->sends.n; i++)
@@ -180,7 +180,7 @@ int task_neighbor_names(const mdl_task *t, const char **names, int max)
     return n;
 }
 
-const mdl_const *spec_const(const mdl_spec *s, const char *name)
+const mdl_const *cg_spec_const(const mdl_spec *s, const char *name)
 {
     for (int i = 0; i < s->consts.n; i++)
         if (strcmp(s->consts.v[i]->name, name) == 0)
@@ -188,14 +188,14 @@ const mdl_const *spec_const(const mdl_spec *s, const char *name)
     return NULL;
 }
 
-const char *spec_basename(const mdl_spec *s)
+const char *cg_spec_basename(const mdl_spec *s)
 {
     const char *p = s->path ? s->path : "spec.mdl";
     const char *slash = strrchr(p, '/');
     return slash ? slash + 1 : p;
 }
 
-int spec_nchannels(const mdl_spec *s)
+int cg_spec_nchannels(const mdl_spec *s)
 {
     int max = -1;
     for (int i = 0; i < s->tasks.n; i++) {
@@ -210,7 +210,7 @@ int spec_nchannels(const mdl_spec *s)
     return max + 1;
 }
 
-int task_connected(const mdl_task *t, const mdl_task *a)
+int cg_task_connected(const mdl_task *t, const mdl_task *a)
 {
     for (int i = 0; i < t->connected.n; i++)
         if (t->connected.v[i] == a)
@@ -218,7 +218,7 @@ int task_connected(const mdl_task *t, const mdl_task *a)
     return 0;
 }
 
-int task_async_msgs(const mdl_task *t, const mdl_msg **out, int max)
+int cg_task_async_msgs(const mdl_task *t, const mdl_msg **out, int max)
 {
     int n = 0;
     for (int pass = 0; pass < 2; pass++) {
@@ -299,7 +299,7 @@ static void h_items(unsigned long long *h, const mdl_msg *m)
     }
 }
 
-unsigned long long spec_hash(const mdl_spec *s)
+unsigned long long cg_spec_hash(const mdl_spec *s)
 {
     unsigned long long h = FNV_OFFSET;
     h_int(&h, s->tasks.n);

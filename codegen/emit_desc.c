@@ -11,7 +11,7 @@
 
 #include "emit_internal.h"
 
-int task_msg_index(const mdl_task *t, const mdl_msg *m)
+int cg_task_msg_index(const mdl_task *t, const mdl_msg *m)
 {
     for (int i = 0; i < t->sends.n; i++)
         if (t->sends.v[i] == m)
@@ -22,7 +22,7 @@ int task_msg_index(const mdl_task *t, const mdl_msg *m)
     return -1;
 }
 
-int task_coll_index(const mdl_task *t, const mdl_msg *m)
+int cg_task_coll_index(const mdl_task *t, const mdl_msg *m)
 {
     int k = 0;
     for (int i = 0; i < t->colls.n; i++)
@@ -32,7 +32,7 @@ int task_coll_index(const mdl_task *t, const mdl_msg *m)
     return -1;
 }
 
-int item_ndims(const mdl_item *it)
+int cg_item_ndims(const mdl_item *it)
 {
     if (!it->var)
         return 0;
@@ -44,12 +44,12 @@ static int index_const(const mdl_index *ix, long long *lo, long long *hi)
     int ok = 1;
     if (ix->kind == MDL_IX_RUNTIME)
         return 0;
-    *lo = expr_eval(ix->lo, &ok);
-    *hi = ix->kind == MDL_IX_RANGE ? expr_eval(ix->hi, &ok) : *lo;
+    *lo = cg_expr_eval(ix->lo, &ok);
+    *hi = ix->kind == MDL_IX_RANGE ? cg_expr_eval(ix->hi, &ok) : *lo;
     return ok;
 }
 
-int msg_bounds_fixed(const mdl_msg *m)
+int cg_msg_bounds_fixed(const mdl_msg *m)
 {
     for (int i = 0; i < m->items.n; i++) {
         const mdl_item *it = m->items.v[i];
@@ -65,61 +65,61 @@ int msg_bounds_fixed(const mdl_msg *m)
     return 1;
 }
 
-int msg_npairs(const mdl_msg *m)
+int cg_msg_npairs(const mdl_msg *m)
 {
     int n = 0;
     for (int i = 0; i < m->items.n; i++)
-        n += item_ndims(m->items.v[i]);
+        n += cg_item_ndims(m->items.v[i]);
     return n;
 }
 
 static void bound_expr(mdl_buf *b, const mdl_expr *e)
 {
     int ok = 1;
-    long long v = expr_eval(e, &ok);
+    long long v = cg_expr_eval(e, &ok);
     if (ok) {
-        buf_printf(b, "%lld", v);
+        cg_buf_printf(b, "%lld", v);
         return;
     }
-    buf_puts(b, "(long)");
+    cg_buf_puts(b, "(long)");
     if (e->kind != MDL_E_NAME)
-        expr_c(b, e, "t->");
+        cg_expr_c(b, e, "t->");
     else {
-        buf_puts(b, "(");
-        expr_c(b, e, "t->");
-        buf_puts(b, ")");
+        cg_buf_puts(b, "(");
+        cg_expr_c(b, e, "t->");
+        cg_buf_puts(b, ")");
     }
 }
 
-void msg_bounds(mdl_buf *b, const mdl_msg *m)
+void cg_msg_bounds(mdl_buf *b, const mdl_msg *m)
 {
     int first = 1;
     for (int i = 0; i < m->items.n; i++) {
         const mdl_item *it = m->items.v[i];
-        int nd = item_ndims(it);
+        int nd = cg_item_ndims(it);
         for (int d = 0; d < nd; d++) {
-            buf_puts(b, first ? "" : ", ");
+            cg_buf_puts(b, first ? "" : ", ");
             first = 0;
             if (d >= it->idx.n) {
                 /* the whole dimension */
                 long long ext = it->var->form == MDL_V_POINTER ? 0 : it->var->dimval[d];
-                buf_printf(b, "0, %lld", ext - 1);
+                cg_buf_printf(b, "0, %lld", ext - 1);
                 continue;
             }
             const mdl_index *ix = it->idx.v[d];
             switch (ix->kind) {
             case MDL_IX_SINGLE:
                 bound_expr(b, ix->lo);
-                buf_puts(b, ", ");
+                cg_buf_puts(b, ", ");
                 bound_expr(b, ix->lo);
                 break;
             case MDL_IX_RANGE:
                 bound_expr(b, ix->lo);
-                buf_puts(b, ", ");
+                cg_buf_puts(b, ", ");
                 bound_expr(b, ix->hi);
                 break;
             case MDL_IX_RUNTIME:
-                buf_printf(b, "(long)lo%d, (long)hi%d", ix->runtime_slot, ix->runtime_slot);
+                cg_buf_printf(b, "(long)lo%d, (long)hi%d", ix->runtime_slot, ix->runtime_slot);
                 break;
             }
         }
@@ -131,9 +131,9 @@ void msg_bounds(mdl_buf *b, const mdl_msg *m)
 static void type_id(mdl_buf *b, const mdl_typeref *t)
 {
     if (t->basic != MDL_B_NONE)
-        buf_printf(b, "mdlg_type_%s", basic_id(t->basic));
+        cg_buf_printf(b, "mdlg_type_%s", cg_basic_id(t->basic));
     else
-        buf_printf(b, "mdlg_type_s_%s", t->resolved->typedef_name ? t->resolved->typedef_name
+        cg_buf_printf(b, "mdlg_type_s_%s", t->resolved->typedef_name ? t->resolved->typedef_name
                                                             : t->resolved->tag);
 }
 
@@ -167,7 +167,7 @@ static void emit_types(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
 {
     struct used u;
     memset(&u, 0, sizeof u);
-    u.structs = calloc((size_t)s->structs.n + 1, sizeof *u.structs);
+    u.structs = cg_xcalloc((size_t)s->structs.n + 1, sizeof *u.structs);
     for (int i = 0; i < t->sends.n; i++)
         mark_msg(&u, s, t->sends.v[i]);
     for (int i = 0; i < t->recvs.n; i++)
@@ -183,9 +183,9 @@ static void emit_types(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
 
     for (int i = 0; i < MDL_B_COUNT; i++)
         if (u.basic[i])
-            buf_printf(b, "static const mdl_type_desc mdlg_type_%s = { \"%s\", %s, sizeof(%s), 0, NULL };\n",
-                       basic_id((mdl_basic)i), basic_c_name((mdl_basic)i),
-                       basic_rt_name((mdl_basic)i), basic_c_name((mdl_basic)i));
+            cg_buf_printf(b, "static const mdl_type_desc mdlg_type_%s = { \"%s\", %s, sizeof(%s), 0, NULL };\n",
+                       cg_basic_id((mdl_basic)i), cg_basic_c_name((mdl_basic)i),
+                       cg_basic_rt_name((mdl_basic)i), cg_basic_c_name((mdl_basic)i));
     /* spec order puts a nested struct before its user, as C requires */
     for (int i = 0; i < s->structs.n; i++) {
         if (!u.structs[i])
@@ -193,27 +193,27 @@ static void emit_types(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
         const mdl_struct *st = s->structs.v[i];
         mdl_typeref self = { .basic = MDL_B_NONE, .resolved = (mdl_struct *)st };
         mdl_buf cname = { 0 }, id = { 0 };
-        typeref_c(&cname, &self);
+        cg_typeref_c(&cname, &self);
         type_id(&id, &self);
-        buf_printf(b, "static const mdl_field_desc %s_fields[] = {\n", id.s);
+        cg_buf_printf(b, "static const mdl_field_desc %s_fields[] = {\n", id.s);
         for (int f = 0; f < st->fields.n; f++) {
             const mdl_field *fd = st->fields.v[f];
             long long count = 1;
             for (int d = 0; d < fd->dims.n; d++)
                 count *= fd->dimval ? fd->dimval[d] : 0;
-            buf_printf(b, "    { %s, ", basic_rt_name(fd->type.basic));
+            cg_buf_printf(b, "    { %s, ", cg_basic_rt_name(fd->type.basic));
             if (fd->type.basic == MDL_B_NONE) {
-                buf_puts(b, "&");
+                cg_buf_puts(b, "&");
                 type_id(b, &fd->type);
             } else
-                buf_puts(b, "NULL");
-            buf_printf(b, ", %lld, offsetof(%s, %s) },\n", count, cname.s, fd->name);
+                cg_buf_puts(b, "NULL");
+            cg_buf_printf(b, ", %lld, offsetof(%s, %s) },\n", count, cname.s, fd->name);
         }
-        buf_printf(b, "};\nstatic const mdl_type_desc %s = { \"%s\", MDL_T_STRUCT, sizeof(%s), %d, %s_fields };\n",
+        cg_buf_printf(b, "};\nstatic const mdl_type_desc %s = { \"%s\", MDL_T_STRUCT, sizeof(%s), %d, %s_fields };\n",
                    id.s, st->typedef_name ? st->typedef_name : st->tag, cname.s,
                    st->fields.n, id.s);
-        buf_free(&cname);
-        buf_free(&id);
+        cg_buf_free(&cname);
+        cg_buf_free(&id);
     }
     free(u.structs);
 }
@@ -222,35 +222,35 @@ static void emit_types(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
 
 static void emit_msg(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int k)
 {
-    buf_printf(b, "\n/* %s %s */\n", m->is_send ? "send" : "receive", m->name);
+    cg_buf_printf(b, "\n/* %s %s */\n", m->is_send ? "send" : "receive", m->name);
     if (m->items.n) {
-        buf_printf(b, "static const mdl_item_desc mdlg_msg_%d_items[] = {\n", k);
+        cg_buf_printf(b, "static const mdl_item_desc mdlg_msg_%d_items[] = {\n", k);
         int pair = 0;
         for (int i = 0; i < m->items.n; i++) {
             const mdl_item *it = m->items.v[i];
             const mdl_var *v = it->var;
-            int nd = item_ndims(it);
-            buf_printf(b, "    { \"%s\", offsetof(struct %s, %s), %d, &", v->name, t->name,
+            int nd = cg_item_ndims(it);
+            cg_buf_printf(b, "    { \"%s\", offsetof(struct %s, %s), %d, &", v->name, t->name,
                        v->name, v->form == MDL_V_POINTER);
             type_id(b, &v->type);
-            buf_printf(b, ", %d, {", nd);
+            cg_buf_printf(b, ", %d, {", nd);
             for (int d = 0; d < nd; d++)
-                buf_printf(b, "%s%lld", d ? ", " : " ",
+                cg_buf_printf(b, "%s%lld", d ? ", " : " ",
                            v->form == MDL_V_POINTER ? -1LL : v->dimval[d]);
-            buf_printf(b, "%s}, %d },\n", nd ? " " : " 0 ", pair);
+            cg_buf_printf(b, "%s}, %d },\n", nd ? " " : " 0 ", pair);
             pair += nd;
         }
-        buf_puts(b, "};\n");
+        cg_buf_puts(b, "};\n");
     }
-    int npairs = msg_npairs(m);
-    int fixed = msg_bounds_fixed(m);
+    int npairs = cg_msg_npairs(m);
+    int fixed = cg_msg_bounds_fixed(m);
     if (fixed && npairs) {
-        buf_printf(b, "static const long mdlg_msg_%d_bounds[] = { ", k);
-        msg_bounds(b, m);
-        buf_puts(b, " };\n");
+        cg_buf_printf(b, "static const long mdlg_msg_%d_bounds[] = { ", k);
+        cg_msg_bounds(b, m);
+        cg_buf_puts(b, " };\n");
     }
     mdl_buf fn = { 0 };
-    msg_fn_name(&fn, m);
+    cg_msg_fn_name(&fn, m);
     int pk = m->peer_kind == MDL_P_ALL ? 1 : m->peer_kind == MDL_P_SUBSET ? 2
            : m->peer_kind == MDL_P_NEIGHBOR ? 3 : 0;
     static const char *const pkn[] = { "MDL_PEER_ONE", "MDL_PEER_ALL", "MDL_PEER_SUBSET",
@@ -258,7 +258,7 @@ static void emit_msg(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int k)
     /* a receive `from {A}` still names one instance at the call */
     if (!m->is_send && pk != 3)
         pk = 0;
-    buf_printf(b,
+    cg_buf_printf(b,
                "static const mdl_msg_desc mdlg_msg_%d = {\n"
                "    .name = \"%s\", .fn = \"%s\", .index = %d, .is_send = %d, .async = %d,\n"
                "    .channel = %d, .peer_task = %d, .peer_kind = %s,\n"
@@ -268,23 +268,23 @@ static void emit_msg(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int k)
                m->peer_task ? m->peer_task->index : t->index, pkn[pk],
                m->offset[0], m->offset[1], m->offset[2], m->items.n);
     if (m->items.n)
-        buf_printf(b, "mdlg_msg_%d_items", k);
+        cg_buf_printf(b, "mdlg_msg_%d_items", k);
     else
-        buf_puts(b, "NULL");
-    buf_printf(b, ", .npairs = %d,\n    .fixed_bounds = ", npairs);
+        cg_buf_puts(b, "NULL");
+    cg_buf_printf(b, ", .npairs = %d,\n    .fixed_bounds = ", npairs);
     if (fixed && npairs)
-        buf_printf(b, "mdlg_msg_%d_bounds", k);
+        cg_buf_printf(b, "mdlg_msg_%d_bounds", k);
     else if (fixed)
-        buf_puts(b, "mdlg_no_bounds");
+        cg_buf_puts(b, "mdlg_no_bounds");
     else
-        buf_puts(b, "NULL");
-    buf_puts(b, "\n};\n");
-    buf_free(&fn);
+        cg_buf_puts(b, "NULL");
+    cg_buf_puts(b, "\n};\n");
+    cg_buf_free(&fn);
 }
 
 /* Elements from the start of a buffer item to the end of its variable,
  * -1 when unknown (pointer, or a section starting at a run-time index). */
-long long item_cap(const mdl_item *it)
+long long cg_item_cap(const mdl_item *it)
 {
     if (!it || !it->var || it->var->form == MDL_V_POINTER)
         return -1;
@@ -305,47 +305,47 @@ static void emit_coll(mdl_buf *b, const mdl_coll *c, const mdl_msg *m, int k)
     const mdl_item *typed = a->send && a->send->var ? a->send : a->recv;
     static const char *const ops[] = { "0", "MDL_SUM", "MDL_PROD", "MDL_MAX", "MDL_MIN" };
     mdl_buf fn = { 0 };
-    msg_fn_name(&fn, m);
-    buf_printf(b,
+    cg_msg_fn_name(&fn, m);
+    cg_buf_printf(b,
                "\n/* collective %s */\n"
                "static const mdl_coll_desc mdlg_coll_%d = {\n"
                "    .name = \"%s\", .fn = \"%s\", .index = %d, .kind = %s,\n"
                "    .root = %lld, .op = %s, .type = &",
-               m->name, k, m->name, fn.s, k, coll_rt_name(c->kind), c->root_val,
+               m->name, k, m->name, fn.s, k, cg_coll_rt_name(c->kind), c->root_val,
                ops[a->op]);
     type_id(b, &typed->var->type);
-    buf_printf(b, ",\n    .send_cap = %lld, .recv_cap = %lld, .in_place = %d\n};\n",
-               item_cap(a->send), item_cap(a->recv), a->in_place);
-    buf_free(&fn);
+    cg_buf_printf(b, ",\n    .send_cap = %lld, .recv_cap = %lld, .in_place = %d\n};\n",
+               cg_item_cap(a->send), cg_item_cap(a->recv), a->in_place);
+    cg_buf_free(&fn);
 }
 
 static void c_string(mdl_buf *b, const char *s)
 {
-    buf_puts(b, "\"");
+    cg_buf_puts(b, "\"");
     for (; *s; s++) {
         if (*s == '"' || *s == '\\')
-            buf_printf(b, "\\%c", *s);
+            cg_buf_printf(b, "\\%c", *s);
         else if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
-            buf_printf(b, "\\%03o", (unsigned char)*s);
+            cg_buf_printf(b, "\\%03o", (unsigned char)*s);
         else
-            buf_printf(b, "%c", *s);
+            cg_buf_printf(b, "%c", *s);
     }
-    buf_puts(b, "\"");
+    cg_buf_puts(b, "\"");
 }
 
-void emit_desc(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
+void cg_emit_desc(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
 {
-    buf_puts(b, "/* ---------------------------------------------------------------- descriptors */\n\n");
+    cg_buf_puts(b, "/* ---------------------------------------------------------------- descriptors */\n\n");
     emit_types(b, s, t);
 
     int nmsgs = t->sends.n + t->recvs.n;
     int need_nobounds = 0;
     for (int i = 0; i < nmsgs; i++) {
         const mdl_msg *m = i < t->sends.n ? t->sends.v[i] : t->recvs.v[i - t->sends.n];
-        need_nobounds |= msg_bounds_fixed(m) && msg_npairs(m) == 0;
+        need_nobounds |= cg_msg_bounds_fixed(m) && cg_msg_npairs(m) == 0;
     }
     if (need_nobounds)
-        buf_puts(b, "\n/* fixed_bounds of messages of scalars only: there are no pairs, but the\n"
+        cg_buf_puts(b, "\n/* fixed_bounds of messages of scalars only: there are no pairs, but the\n"
                     "   pointer must be non-NULL to say \"fixed\" (C has no empty arrays) */\n"
                     "static const long mdlg_no_bounds[1] = { 0 };\n");
     for (int i = 0; i < nmsgs; i++)
@@ -356,25 +356,25 @@ void emit_desc(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
         for (int k = 0; k < t->colls.v[i]->msgs.n; k++)
             emit_coll(b, t->colls.v[i], t->colls.v[i]->msgs.v[k], ncolls++);
 
-    buf_puts(b, "\nstatic const char *const mdlg_task_names[] = {");
+    cg_buf_puts(b, "\nstatic const char *const mdlg_task_names[] = {");
     for (int i = 0; i < s->tasks.n; i++)
-        buf_printf(b, "%s \"%s\"", i ? "," : "", s->tasks.v[i]->name);
-    buf_puts(b, " };\n");
+        cg_buf_printf(b, "%s \"%s\"", i ? "," : "", s->tasks.v[i]->name);
+    cg_buf_puts(b, " };\n");
     if (nmsgs) {
-        buf_puts(b, "static const mdl_msg_desc *const mdlg_msgs[] = {");
+        cg_buf_puts(b, "static const mdl_msg_desc *const mdlg_msgs[] = {");
         for (int i = 0; i < nmsgs; i++)
-            buf_printf(b, "%s &mdlg_msg_%d", i ? "," : "", i);
-        buf_puts(b, " };\n");
+            cg_buf_printf(b, "%s &mdlg_msg_%d", i ? "," : "", i);
+        cg_buf_puts(b, " };\n");
     }
     if (ncolls) {
-        buf_puts(b, "static const mdl_coll_desc *const mdlg_colls[] = {");
+        cg_buf_puts(b, "static const mdl_coll_desc *const mdlg_colls[] = {");
         for (int i = 0; i < ncolls; i++)
-            buf_printf(b, "%s &mdlg_coll_%d", i ? "," : "", i);
-        buf_puts(b, " };\n");
+            cg_buf_printf(b, "%s &mdlg_coll_%d", i ? "," : "", i);
+        cg_buf_puts(b, " };\n");
     }
-    buf_puts(b, "\nstatic const mdl_task_desc mdlg_task = {\n    .spec = ");
-    c_string(b, spec_basename(s));
-    buf_printf(b,
+    cg_buf_puts(b, "\nstatic const mdl_task_desc mdlg_task = {\n    .spec = ");
+    c_string(b, cg_spec_basename(s));
+    cg_buf_printf(b,
                ",\n    .spec_hash = 0x%016llxULL,\n"
                "    .ntasks = %d, .tasks = mdlg_task_names, .self = %d,\n"
                "    .grid_ndims = %d, .periodic = { %d, %d, %d },\n"
@@ -382,7 +382,7 @@ void emit_desc(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
                "    .nmsgs = %d, .msgs = %s,\n"
                "    .ncolls = %d, .colls = %s,\n"
                "    .struct_size = sizeof(struct %s)\n};\n",
-               spec_hash(s), s->tasks.n, t->index, t->grid_ndims, t->periodic[0],
-               t->periodic[1], t->periodic[2], spec_nchannels(s), nmsgs,
+               cg_spec_hash(s), s->tasks.n, t->index, t->grid_ndims, t->periodic[0],
+               t->periodic[1], t->periodic[2], cg_spec_nchannels(s), nmsgs,
                nmsgs ? "mdlg_msgs" : "NULL", ncolls, ncolls ? "mdlg_colls" : "NULL", t->name);
 }

@@ -25,16 +25,16 @@ static void signature(mdl_buf *b, const mdl_msg *m)
     for (int i = 0; i < m->items.n; i++) {
         const mdl_item *it = m->items.v[i];
         if (i)
-            buf_puts(b, ", ");
+            cg_buf_puts(b, ", ");
         if (!it->var) {
-            buf_puts(b, it->name ? it->name : "?");
+            cg_buf_puts(b, it->name ? it->name : "?");
             continue;
         }
-        typeref_c(b, &it->var->type);
+        cg_typeref_c(b, &it->var->type);
         if (it->count > 1)
-            buf_printf(b, "[%lld]", it->count);
+            cg_buf_printf(b, "[%lld]", it->count);
         else if (it->count < 0)
-            buf_puts(b, "[..]");
+            cg_buf_puts(b, "[..]");
     }
 }
 
@@ -44,11 +44,11 @@ static void coll_args(mdl_buf *b, const mdl_msg *m)
     for (int i = 0; i < m->items.n; i++) {
         const mdl_item *it = m->items.v[i];
         if (i)
-            buf_puts(b, ", ");
+            cg_buf_puts(b, ", ");
         if (it->kind == MDL_IT_EXPR)
-            expr_c(b, it->expr, "");
+            cg_expr_c(b, it->expr, "");
         else
-            buf_puts(b, it->name);
+            cg_buf_puts(b, it->name);
     }
 }
 
@@ -56,44 +56,44 @@ static void dot_escape(mdl_buf *b, const char *s)
 {
     for (; *s; s++) {
         if (*s == '"' || *s == '\\')
-            buf_printf(b, "\\%c", *s);
+            cg_buf_printf(b, "\\%c", *s);
         else
-            buf_printf(b, "%c", *s);
+            cg_buf_printf(b, "%c", *s);
     }
 }
 
 int mdl_emit_dot(const mdl_spec *spec, const char *path)
 {
     mdl_buf b = { 0 };
-    buf_puts(&b, "digraph \"");
-    dot_escape(&b, spec_basename(spec));
-    buf_puts(&b, "\" {\n    node [shape=box, style=rounded];\n");
+    cg_buf_puts(&b, "digraph \"");
+    dot_escape(&b, cg_spec_basename(spec));
+    cg_buf_puts(&b, "\" {\n    node [shape=box, style=rounded];\n");
     for (int i = 0; i < spec->tasks.n; i++) {
         const mdl_task *t = spec->tasks.v[i];
         char tmp[64];
-        buf_printf(&b, "    \"%s\" [label=\"%s\\n%s", t->name, t->name,
+        cg_buf_printf(&b, "    \"%s\" [label=\"%s\\n%s", t->name, t->name,
                    family_kind(t, tmp, sizeof tmp));
         for (int c = 0; c < t->colls.n; c++)
             for (int k = 0; k < t->colls.v[c]->msgs.n; k++) {
                 const mdl_msg *m = t->colls.v[c]->msgs.v[k];
-                buf_printf(&b, "\\n%s(%lld) %s = {", coll_op_name(t->colls.v[c]->kind),
+                cg_buf_printf(&b, "\\n%s(%lld) %s = {", cg_coll_op_name(t->colls.v[c]->kind),
                            t->colls.v[c]->root_val, m->name);
                 mdl_buf args = { 0 };
                 coll_args(&args, m);
                 dot_escape(&b, args.s ? args.s : "");
-                buf_free(&args);
-                buf_puts(&b, "}");
+                cg_buf_free(&args);
+                cg_buf_puts(&b, "}");
             }
-        buf_puts(&b, "\"];\n");
+        cg_buf_puts(&b, "\"];\n");
     }
     /* connections, each unordered pair once */
     for (int i = 0; i < spec->tasks.n; i++) {
         const mdl_task *t = spec->tasks.v[i];
         for (int k = 0; k < t->connected.n; k++) {
             const mdl_task *a = t->connected.v[k];
-            if (a->index < t->index && task_connected(a, t))
+            if (a->index < t->index && cg_task_connected(a, t))
                 continue;
-            buf_printf(&b, "    \"%s\" -> \"%s\" [dir=none, style=dashed, color=gray];\n",
+            cg_buf_printf(&b, "    \"%s\" -> \"%s\" [dir=none, style=dashed, color=gray];\n",
                        t->name, a->name);
         }
     }
@@ -103,26 +103,26 @@ int mdl_emit_dot(const mdl_spec *spec, const char *path)
             const mdl_msg *m = t->sends.v[k];
             const mdl_msg *r = m->pair;
             const mdl_task *dst = r ? r->task : m->peer_task;
-            buf_printf(&b, "    \"%s\" -> \"%s\" [label=\"%s → %s\\n", t->name,
+            cg_buf_printf(&b, "    \"%s\" -> \"%s\" [label=\"%s → %s\\n", t->name,
                        dst ? dst->name : t->name, m->name, r ? r->name : "?");
             mdl_buf sig = { 0 };
             signature(&sig, m);
             dot_escape(&b, sig.s ? sig.s : "");
-            buf_free(&sig);
+            cg_buf_free(&sig);
             if (m->peer_kind == MDL_P_ALL)
-                buf_puts(&b, "\\n(to all)");
+                cg_buf_puts(&b, "\\n(to all)");
             else if (m->peer_kind == MDL_P_SUBSET)
-                buf_puts(&b, "\\n(multicast)");
+                cg_buf_puts(&b, "\\n(multicast)");
             else if (m->peer_kind == MDL_P_NEIGHBOR && m->neighbor_name)
-                buf_printf(&b, "\\n(%s)", m->neighbor_name);
+                cg_buf_printf(&b, "\\n(%s)", m->neighbor_name);
             else if (m->peer_kind == MDL_P_NEIGHBOR)
-                buf_printf(&b, "\\n(Neighbor[%d][%d][%d])", m->offset[0], m->offset[1],
+                cg_buf_printf(&b, "\\n(Neighbor[%d][%d][%d])", m->offset[0], m->offset[1],
                            m->offset[2]);
-            buf_printf(&b, "\"%s];\n", m->is_async ? "" : ", style=bold");
+            cg_buf_printf(&b, "\"%s];\n", m->is_async ? "" : ", style=bold");
         }
     }
-    buf_puts(&b, "}\n");
-    mdl_outset *o = outset_new();
-    outset_add(o, path, &b);
-    return outset_commit(o);
+    cg_buf_puts(&b, "}\n");
+    mdl_outset *o = cg_outset_new();
+    cg_outset_add(o, path, &b);
+    return cg_outset_commit(o);
 }

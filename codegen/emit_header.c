@@ -13,7 +13,7 @@
 static void emit_dims(mdl_buf *b, int n, const long long *val)
 {
     for (int d = 0; d < n; d++)
-        buf_printf(b, "[%lld]", val ? val[d] : 0LL);
+        cg_buf_printf(b, "[%lld]", val ? val[d] : 0LL);
 }
 
 /* "/​* [N+2][N+2] *​/" when a dimension was not a plain literal, so the
@@ -25,48 +25,48 @@ static void emit_dims_comment(mdl_buf *b, int n, mdl_expr *const *dims)
         literal &= dims[d]->kind == MDL_E_INT;
     if (literal || n == 0)
         return;
-    buf_puts(b, "  /* ");
+    cg_buf_puts(b, "  /* ");
     for (int d = 0; d < n; d++) {
         /* without the outermost parentheses the operators print */
         mdl_buf e = { 0 };
-        expr_c(&e, dims[d], "");
+        cg_expr_c(&e, dims[d], "");
         int outer = e.n > 1 && e.s[0] == '(' && dims[d]->kind != MDL_E_NEG &&
                     dims[d]->kind != MDL_E_INT && dims[d]->kind != MDL_E_NAME;
-        buf_printf(b, "[%.*s]", (int)(outer ? e.n - 2 : e.n), e.s + outer);
-        buf_free(&e);
+        cg_buf_printf(b, "[%.*s]", (int)(outer ? e.n - 2 : e.n), e.s + outer);
+        cg_buf_free(&e);
     }
-    buf_puts(b, " */");
+    cg_buf_puts(b, " */");
 }
 
 static void emit_struct(mdl_buf *b, const mdl_struct *s)
 {
     if (s->typedef_name)
-        buf_puts(b, "typedef ");
-    buf_puts(b, "struct ");
+        cg_buf_puts(b, "typedef ");
+    cg_buf_puts(b, "struct ");
     if (s->tag)
-        buf_printf(b, "%s ", s->tag);
-    buf_puts(b, "{\n");
+        cg_buf_printf(b, "%s ", s->tag);
+    cg_buf_puts(b, "{\n");
     for (int i = 0; i < s->fields.n; i++) {
         const mdl_field *f = s->fields.v[i];
-        buf_puts(b, "    ");
-        typeref_c(b, &f->type);
-        buf_printf(b, " %s%s", f->is_pointer ? "*" : "", f->name);
+        cg_buf_puts(b, "    ");
+        cg_typeref_c(b, &f->type);
+        cg_buf_printf(b, " %s%s", f->is_pointer ? "*" : "", f->name);
         emit_dims(b, f->dims.n, f->dimval);
-        buf_puts(b, ";");
+        cg_buf_puts(b, ";");
         emit_dims_comment(b, f->dims.n, f->dims.v);
-        buf_puts(b, "\n");
+        cg_buf_puts(b, "\n");
     }
-    buf_puts(b, "}");
+    cg_buf_puts(b, "}");
     if (s->typedef_name)
-        buf_printf(b, " %s", s->typedef_name);
-    buf_puts(b, ";\n\n");
+        cg_buf_printf(b, " %s", s->typedef_name);
+    cg_buf_puts(b, ";\n\n");
 }
 
 /* One macro per public name, dispatching on the type of the first
  * argument to the task that has it. */
 static void emit_generics(mdl_buf *b, const mdl_spec *s, const api_list *apis)
 {
-    buf_puts(b, "/* Short names: the task is chosen by the type of the first argument. */\n"
+    cg_buf_puts(b, "/* Short names: the task is chosen by the type of the first argument. */\n"
                 "#define MDL_FIRST_(a, ...) a\n");
     for (int ti = 0; ti < s->tasks.n; ti++) {
         for (int fi = 0; fi < apis[ti].n; fi++) {
@@ -78,87 +78,87 @@ static void emit_generics(mdl_buf *b, const mdl_spec *s, const api_list *apis)
                     seen = strcmp(apis[tj].v[fj].name, f->name) == 0;
             if (seen)
                 continue;
-            buf_printf(b, "#define %s(...) _Generic(MDL_FIRST_(__VA_ARGS__, 0)", f->name);
+            cg_buf_printf(b, "#define %s(...) _Generic(MDL_FIRST_(__VA_ARGS__, 0)", f->name);
             for (int tj = ti; tj < s->tasks.n; tj++)
                 for (int fj = 0; fj < apis[tj].n; fj++)
                     if (strcmp(apis[tj].v[fj].name, f->name) == 0)
-                        buf_printf(b, ", \\\n    struct %s *%s: %s_%s",
+                        cg_buf_printf(b, ", \\\n    struct %s *%s: %s_%s",
                                    s->tasks.v[tj]->name,
                                    f->kind == API_INIT ? "*" : "",
                                    s->tasks.v[tj]->name, f->name);
-            buf_puts(b, ")(__VA_ARGS__)\n");
+            cg_buf_puts(b, ")(__VA_ARGS__)\n");
         }
     }
 }
 
 static void emit_common(mdl_buf *b, const mdl_spec *s)
 {
-    unsigned long long h = spec_hash(s);
-    buf_printf(b, "#ifndef MDL_SPEC_%016llx_COMMON\n#define MDL_SPEC_%016llx_COMMON\n\n", h, h);
+    unsigned long long h = cg_spec_hash(s);
+    cg_buf_printf(b, "#ifndef MDL_SPEC_%016llx_COMMON\n#define MDL_SPEC_%016llx_COMMON\n\n", h, h);
 
     for (int i = 0; i < s->structs.n; i++)
         emit_struct(b, s->structs.v[i]);
 
     for (int i = 0; i < s->tasks.n; i++)
-        buf_printf(b, "struct %s;\n", s->tasks.v[i]->name);
-    buf_puts(b, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
+        cg_buf_printf(b, "struct %s;\n", s->tasks.v[i]->name);
+    cg_buf_puts(b, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
 
-    api_list *apis = spec_apis(s);
+    api_list *apis = cg_spec_apis(s);
     for (int i = 0; i < s->tasks.n; i++) {
-        buf_printf(b, "\n/* task %s */\n", s->tasks.v[i]->name);
+        cg_buf_printf(b, "\n/* task %s */\n", s->tasks.v[i]->name);
         for (int k = 0; k < apis[i].n; k++) {
-            api_proto(b, s->tasks.v[i], &apis[i].v[k]);
-            buf_puts(b, ";\n");
+            cg_api_proto(b, s->tasks.v[i], &apis[i].v[k]);
+            cg_buf_puts(b, ";\n");
         }
     }
-    buf_puts(b, "\n#ifdef __cplusplus\n}\n#endif\n\n");
+    cg_buf_puts(b, "\n#ifdef __cplusplus\n}\n#endif\n\n");
     emit_generics(b, s, apis);
-    spec_apis_free(s, apis);
+    cg_spec_apis_free(s, apis);
 
     /* Constants last: everything above is spelled with evaluated numbers,
      * so a constant named like a parameter (`n`) cannot rewrite it. */
     if (s->consts.n)
-        buf_puts(b, "\n/* Constants of the spec (the values medleyc used; the task\n"
+        cg_buf_puts(b, "\n/* Constants of the spec (the values medleyc used; the task\n"
                     "   sources check at compile time that they were not changed). */\n");
     for (int i = 0; i < s->consts.n; i++) {
         const mdl_const *c = s->consts.v[i];
-        buf_printf(b, "#ifndef %s\n#define %s (%lld)\n#endif\n", c->name, c->name, c->val);
+        cg_buf_printf(b, "#ifndef %s\n#define %s (%lld)\n#endif\n", c->name, c->name, c->val);
     }
-    buf_printf(b, "\n#endif /* MDL_SPEC_%016llx_COMMON */\n", h);
+    cg_buf_printf(b, "\n#endif /* MDL_SPEC_%016llx_COMMON */\n", h);
 }
 
 static void emit_task_struct(mdl_buf *b, const mdl_task *t)
 {
-    buf_printf(b, "/* The variables of one instance of %s (allocated by MDL_Init). */\n"
+    cg_buf_printf(b, "/* The variables of one instance of %s (allocated by MDL_Init). */\n"
                   "struct %s {\n", t->name, t->name);
     for (int i = 0; i < t->vars.n; i++) {
         const mdl_var *v = t->vars.v[i];
-        buf_puts(b, "    ");
-        typeref_c(b, &v->type);
-        buf_printf(b, " %s%s", v->form == MDL_V_POINTER ? "*" : "", v->name);
+        cg_buf_puts(b, "    ");
+        cg_typeref_c(b, &v->type);
+        cg_buf_printf(b, " %s%s", v->form == MDL_V_POINTER ? "*" : "", v->name);
         if (v->form != MDL_V_POINTER)
             emit_dims(b, v->dims.n, v->dimval);
-        buf_puts(b, ";");
+        cg_buf_puts(b, ";");
         emit_dims_comment(b, v->dims.n, v->dims.v);
-        buf_puts(b, "\n");
+        cg_buf_puts(b, "\n");
     }
     const char *nb[64];
-    int nn = task_neighbor_names(t, nb, 64);
+    int nn = cg_task_neighbor_names(t, nb, 64);
     if (nn)
-        buf_puts(b, "    /* grid neighbours, set by MDL_Grid_Create (MDL_PROC_NULL outside) */\n");
+        cg_buf_puts(b, "    /* grid neighbours, set by MDL_Grid_Create (MDL_PROC_NULL outside) */\n");
     for (int i = 0; i < nn; i++)
-        buf_printf(b, "    int %s;\n", nb[i]);
-    buf_puts(b, "    struct mdl_rt *mdl_rt_;  /* runtime handle: do not touch */\n};\n");
+        cg_buf_printf(b, "    int %s;\n", nb[i]);
+    cg_buf_puts(b, "    struct mdl_rt *mdl_rt_;  /* runtime handle: do not touch */\n};\n");
 }
 
-void emit_header(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
+void cg_emit_header(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
 {
-    buf_printf(b, "/* %sMDL.h — generated by medleyc from %s; do not edit. */\n",
-               t->name, spec_basename(s));
-    buf_printf(b, "#ifndef MDL_TASK_%s_H\n#define MDL_TASK_%s_H\n\n#include \"mdl.h\"\n\n",
+    cg_buf_printf(b, "/* %sMDL.h — generated by medleyc from %s; do not edit. */\n",
+               t->name, cg_spec_basename(s));
+    cg_buf_printf(b, "#ifndef MDL_TASK_%s_H\n#define MDL_TASK_%s_H\n\n#include \"mdl.h\"\n\n",
                t->name, t->name);
     emit_common(b, s);
-    buf_puts(b, "\n");
+    cg_buf_puts(b, "\n");
     emit_task_struct(b, t);
-    buf_printf(b, "\n#endif /* MDL_TASK_%s_H */\n", t->name);
+    cg_buf_printf(b, "\n#endif /* MDL_TASK_%s_H */\n", t->name);
 }

@@ -8,6 +8,12 @@
 #include <stddef.h>
 #include "../medley/ast.h"
 
+/* ---------------------------------------------------------------- memory */
+
+/* Allocation failure is fatal (exit 2), as for the arena. */
+void *cg_xrealloc(void *p, size_t n);
+void *cg_xcalloc(size_t n, size_t size);
+
 /* ---------------------------------------------------------------- buffers */
 
 typedef struct mdl_buf {
@@ -15,10 +21,10 @@ typedef struct mdl_buf {
     size_t n, cap;
 } mdl_buf;
 
-void buf_printf(mdl_buf *b, const char *fmt, ...)
+void cg_buf_printf(mdl_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-void buf_puts(mdl_buf *b, const char *s);
-void buf_free(mdl_buf *b);
+void cg_buf_puts(mdl_buf *b, const char *s);
+void cg_buf_free(mdl_buf *b);
 
 /* ---------------------------------------------------------------- writer */
 
@@ -26,66 +32,66 @@ void buf_free(mdl_buf *b);
  * its directory; only when all were written are they renamed into place. */
 typedef struct mdl_outset mdl_outset;
 
-mdl_outset *outset_new(void);
+mdl_outset *cg_outset_new(void);
 /* Takes ownership of the buffer contents (b is reset). */
-void outset_add(mdl_outset *o, const char *path, mdl_buf *b);
+void cg_outset_add(mdl_outset *o, const char *path, mdl_buf *b);
 /* Writes every file; 0 on success, -1 after a "medleyc: error:" line
  * (no file of the set is left behind, temporaries removed). Frees o. */
-int outset_commit(mdl_outset *o);
-void outset_free(mdl_outset *o);
+int cg_outset_commit(mdl_outset *o);
+void cg_outset_free(mdl_outset *o);
 
 /* ---------------------------------------------------------------- spec helpers */
 
 /* The C spelling of a basic type ("unsigned long"). */
-const char *basic_c_name(mdl_basic b);
+const char *cg_basic_c_name(mdl_basic b);
 /* The enum mdl_base spelling ("MDL_T_ULONG"). */
-const char *basic_rt_name(mdl_basic b);
+const char *cg_basic_rt_name(mdl_basic b);
 /* Identifier-safe name ("ulong") for descriptor names. */
-const char *basic_id(mdl_basic b);
+const char *cg_basic_id(mdl_basic b);
 
 /* The C spelling of a type reference as used in declarations:
  * "double", "Particle", "struct Particle". */
-void typeref_c(mdl_buf *b, const mdl_typeref *t);
+void cg_typeref_c(mdl_buf *b, const mdl_typeref *t);
 
 /* An expression in C. `prefix` is put before names of `uses` variables
  * ("t->"); with a prefix (code in TMDL.c) constants are written as their
  * values, without one (comments in the header) by name. */
-void expr_c(mdl_buf *b, const mdl_expr *e, const char *prefix);
+void cg_expr_c(mdl_buf *b, const mdl_expr *e, const char *prefix);
 /* Compile-time value of an expression of literals and consts; 0 when it
  * refers to a variable (then *ok = 0). */
-long long expr_eval(const mdl_expr *e, int *ok);
+long long cg_expr_eval(const mdl_expr *e, int *ok);
 
 /* Canonical collective spelling: "Bcast", "AllgatherV". */
-const char *coll_op_name(mdl_coll_kind k);
-const char *coll_rt_name(mdl_coll_kind k);
+const char *cg_coll_op_name(mdl_coll_kind k);
+const char *cg_coll_rt_name(mdl_coll_kind k);
 
 /* The short public function name of a message ("MDL_SendTo_son_m",
  * "MDL_RecvFrom_father_m", "MDL_Gather_m1"). */
-void msg_fn_name(mdl_buf *b, const mdl_msg *m);
+void cg_msg_fn_name(mdl_buf *b, const mdl_msg *m);
 
 /* Does the task need a `struct T` member for the named neighbour? Fills
  * the task's distinct neighbour names, in spec order (sends then receives). */
-int task_neighbor_names(const mdl_task *t, const char **names, int max);
+int cg_task_neighbor_names(const mdl_task *t, const char **names, int max);
 
 /* The constant called name, or NULL. */
-const mdl_const *spec_const(const mdl_spec *s, const char *name);
+const mdl_const *cg_spec_const(const mdl_spec *s, const char *name);
 
 /* The spec file's name without directories (outputs must not depend on
  * where medleyc was run from). */
-const char *spec_basename(const mdl_spec *s);
+const char *cg_spec_basename(const mdl_spec *s);
 
 /* Number of send/receive pairs in the spec (max channel + 1). */
-int spec_nchannels(const mdl_spec *s);
+int cg_spec_nchannels(const mdl_spec *s);
 
 /* 64-bit FNV-1a over what makes instances compatible. */
-unsigned long long spec_hash(const mdl_spec *s);
+unsigned long long cg_spec_hash(const mdl_spec *s);
 
 /* Whether task t can talk to task a (a connected task, incl. itself). */
-int task_connected(const mdl_task *t, const mdl_task *a);
+int cg_task_connected(const mdl_task *t, const mdl_task *a);
 
 /* Async messages needing Test/Wait: one entry per distinct name.  Writes
  * up to max message pointers (the first message having each name). */
-int task_async_msgs(const mdl_task *t, const mdl_msg **out, int max);
+int cg_task_async_msgs(const mdl_task *t, const mdl_msg **out, int max);
 
 /* ---------------------------------------------------------------- the API */
 
@@ -112,39 +118,43 @@ typedef struct api_list {
     int n, cap;
 } api_list;
 
+/* Whether the message's function takes one instance number `int inst`
+ * (ONE and no-peer sends, every receive but a neighbour's). */
+int cg_msg_takes_inst(const mdl_msg *m);
+
 /* Every public function of task t, in a fixed order (deterministic). */
-void task_api(const mdl_task *t, api_list *out);
-void api_free(api_list *l);
+void cg_task_api(const mdl_task *t, api_list *out);
+void cg_api_free(api_list *l);
 /* task_api for every task of the spec, indexed like spec->tasks. */
-api_list *spec_apis(const mdl_spec *s);
-void spec_apis_free(const mdl_spec *s, api_list *apis);
+api_list *cg_spec_apis(const mdl_spec *s);
+void cg_spec_apis_free(const mdl_spec *s, api_list *apis);
 /* "int T_MDL_x(struct T *t, …)" without the final ';' or body. */
-void api_proto(mdl_buf *b, const mdl_task *t, const api_fn *f);
+void cg_api_proto(mdl_buf *b, const mdl_task *t, const api_fn *f);
 
 /* ---------------------------------------------------------------- descriptors */
 
 /* Position of a point-to-point message in the task's descriptor table
  * (sends then receives), and of a collective message among the task's
  * collective messages; the tables are named mdlg_msg_<k> and mdlg_coll_<k>. */
-int task_msg_index(const mdl_task *t, const mdl_msg *m);
-int task_coll_index(const mdl_task *t, const mdl_msg *m);
+int cg_task_msg_index(const mdl_task *t, const mdl_msg *m);
+int cg_task_coll_index(const mdl_task *t, const mdl_msg *m);
 
 /* Number of dims an item's bounds cover (pointer: 1, scalar: 0). */
-int item_ndims(const mdl_item *it);
+int cg_item_ndims(const mdl_item *it);
 /* Whether every bound of the message is known at compile time. */
-int msg_bounds_fixed(const mdl_msg *m);
+int cg_msg_bounds_fixed(const mdl_msg *m);
 /* The (lo,hi) pairs of the message, comma separated: constants as numbers,
  * run-time bounds as C expressions of "t->" members and lo<k>/hi<k>. */
-void msg_bounds(mdl_buf *b, const mdl_msg *m);
+void cg_msg_bounds(mdl_buf *b, const mdl_msg *m);
 /* Number of (lo,hi) pairs. */
-int msg_npairs(const mdl_msg *m);
+int cg_msg_npairs(const mdl_msg *m);
 /* Elements from the start of a collective buffer item to the end of its
  * variable; -1 when unknown (pointer, run-time section start). */
-long long item_cap(const mdl_item *it);
+long long cg_item_cap(const mdl_item *it);
 
 /* Emitters. */
-void emit_header(mdl_buf *b, const mdl_spec *s, const mdl_task *t);
-void emit_source(mdl_buf *b, const mdl_spec *s, const mdl_task *t);
-void emit_desc(mdl_buf *b, const mdl_spec *s, const mdl_task *t);
+void cg_emit_header(mdl_buf *b, const mdl_spec *s, const mdl_task *t);
+void cg_emit_source(mdl_buf *b, const mdl_spec *s, const mdl_task *t);
+void cg_emit_desc(mdl_buf *b, const mdl_spec *s, const mdl_task *t);
 
 #endif

@@ -12,35 +12,35 @@
 static void buffer_addr(mdl_buf *b, const mdl_item *it)
 {
     if (!it || !it->var) {
-        buf_puts(b, "NULL");
+        cg_buf_puts(b, "NULL");
         return;
     }
     const mdl_var *v = it->var;
     if (v->form == MDL_V_POINTER) {
-        buf_printf(b, "t->%s", v->name);
+        cg_buf_printf(b, "t->%s", v->name);
         if (it->idx.n && it->idx.v[0]->kind != MDL_IX_RUNTIME) {
-            buf_puts(b, " + (");
-            expr_c(b, it->idx.v[0]->lo, "t->");
-            buf_puts(b, ")");
+            cg_buf_puts(b, " + (");
+            cg_expr_c(b, it->idx.v[0]->lo, "t->");
+            cg_buf_puts(b, ")");
         }
         return;
     }
     if (v->dims.n == 0) {
-        buf_printf(b, "&t->%s", v->name);
+        cg_buf_printf(b, "&t->%s", v->name);
         return;
     }
     if (it->idx.n == 0) {
-        buf_printf(b, "t->%s", v->name);
+        cg_buf_printf(b, "t->%s", v->name);
         return;
     }
-    buf_printf(b, "&t->%s", v->name);
+    cg_buf_printf(b, "&t->%s", v->name);
     for (int d = 0; d < v->dims.n; d++) {
-        buf_puts(b, "[");
+        cg_buf_puts(b, "[");
         if (d < it->idx.n && it->idx.v[d]->kind != MDL_IX_RUNTIME)
-            expr_c(b, it->idx.v[d]->lo, "t->");
+            cg_expr_c(b, it->idx.v[d]->lo, "t->");
         else
-            buf_puts(b, "0");
-        buf_puts(b, "]");
+            cg_buf_puts(b, "0");
+        cg_buf_puts(b, "]");
     }
 }
 
@@ -48,72 +48,72 @@ static void count_expr(mdl_buf *b, const mdl_spec *s, const mdl_item *it)
 {
     const mdl_const *c;
     if (!it) {
-        buf_puts(b, "-1");
+        cg_buf_puts(b, "-1");
         return;
     }
     if (it->kind == MDL_IT_EXPR) {
         /* operators print their own parentheses */
         int bare = it->expr->kind == MDL_E_INT || it->expr->kind == MDL_E_NAME;
-        buf_puts(b, bare ? "(long)(" : "(long)");
-        expr_c(b, it->expr, "t->");
-        buf_puts(b, bare ? ")" : "");
+        cg_buf_puts(b, bare ? "(long)(" : "(long)");
+        cg_expr_c(b, it->expr, "t->");
+        cg_buf_puts(b, bare ? ")" : "");
     } else if (it->var)
-        buf_printf(b, "(long)t->%s", it->name);
-    else if ((c = spec_const(s, it->name)) != NULL)
-        buf_printf(b, "%lldL", c->val);
+        cg_buf_printf(b, "(long)t->%s", it->name);
+    else if ((c = cg_spec_const(s, it->name)) != NULL)
+        cg_buf_printf(b, "%lldL", c->val);
     else
-        buf_printf(b, "(long)(%s)", it->name);
+        cg_buf_printf(b, "(long)(%s)", it->name);
 }
 
 static void array_arg(mdl_buf *b, const mdl_item *it)
 {
     if (it && it->var)
-        buf_printf(b, "t->%s", it->var->name);
+        cg_buf_printf(b, "t->%s", it->var->name);
     else
-        buf_puts(b, "NULL");
+        cg_buf_puts(b, "NULL");
 }
 
 static void emit_p2p(mdl_buf *b, const mdl_task *t, const api_fn *f)
 {
     const mdl_msg *m = f->msg;
-    int k = task_msg_index(t, m);
-    int fixed = msg_bounds_fixed(m);
+    int k = cg_task_msg_index(t, m);
+    int fixed = cg_msg_bounds_fixed(m);
     if (!fixed) {
-        buf_puts(b, "    const long b[] = { ");
-        msg_bounds(b, m);
-        buf_puts(b, " };\n");
+        cg_buf_puts(b, "    const long b[] = { ");
+        cg_msg_bounds(b, m);
+        cg_buf_puts(b, " };\n");
     }
     const char *bounds = fixed ? "NULL" : "b";
-    int has_inst = strstr(f->params, "int inst") != NULL;
+    int has_inst = cg_msg_takes_inst(m);
     if (f->kind == API_SEND)
-        buf_printf(b, "    return mdl_send(t->mdl_rt_, &mdlg_msg_%d, t, %s, %s, %s, %s);\n", k,
+        cg_buf_printf(b, "    return mdl_send(t->mdl_rt_, &mdlg_msg_%d, t, %s, %s, %s, %s);\n", k,
                    has_inst ? "inst" : "0",
                    m->peer_kind == MDL_P_SUBSET ? "insts" : "NULL",
                    m->peer_kind == MDL_P_SUBSET ? "n" : "0", bounds);
     else
-        buf_printf(b, "    return mdl_recv(t->mdl_rt_, &mdlg_msg_%d, t, %s, %s);\n", k,
+        cg_buf_printf(b, "    return mdl_recv(t->mdl_rt_, &mdlg_msg_%d, t, %s, %s);\n", k,
                    has_inst ? "inst" : "0", bounds);
 }
 
 static void emit_completion(mdl_buf *b, const mdl_task *t, const api_fn *f)
 {
     const char *fn = f->kind == API_TEST ? "mdl_test" : "mdl_wait";
-    int k = task_msg_index(t, f->msg);
+    int k = cg_task_msg_index(t, f->msg);
     if (!f->msg2) {
-        buf_printf(b, "    return %s(t->mdl_rt_, &mdlg_msg_%d);\n", fn, k);
+        cg_buf_printf(b, "    return %s(t->mdl_rt_, &mdlg_msg_%d);\n", fn, k);
         return;
     }
     /* one name covers the async send and the async receive */
-    int k2 = task_msg_index(t, f->msg2);
+    int k2 = cg_task_msg_index(t, f->msg2);
     if (f->kind == API_TEST)
-        buf_printf(b,
+        cg_buf_printf(b,
                    "    int s = mdl_test(t->mdl_rt_, &mdlg_msg_%d);\n"
                    "    if (s < 0)\n        return s;\n"
                    "    int r = mdl_test(t->mdl_rt_, &mdlg_msg_%d);\n"
                    "    if (r < 0)\n        return r;\n"
                    "    return s && r;\n", k, k2);
     else
-        buf_printf(b,
+        cg_buf_printf(b,
                    "    int rc = mdl_wait(t->mdl_rt_, &mdlg_msg_%d);\n"
                    "    if (rc < 0)\n        return rc;\n"
                    "    return mdl_wait(t->mdl_rt_, &mdlg_msg_%d);\n", k, k2);
@@ -125,32 +125,32 @@ static void emit_coll_call(mdl_buf *b, const mdl_spec *s, const mdl_task *t,
     const mdl_msg *m = f->msg;
     const mdl_coll *c = m->coll;
     const mdl_coll_args *a = &m->cargs;
-    buf_printf(b, "    return mdl_collective(t->mdl_rt_, &mdlg_coll_%d, ", task_coll_index(t, m));
+    cg_buf_printf(b, "    return mdl_collective(t->mdl_rt_, &mdlg_coll_%d, ", cg_task_coll_index(t, m));
     buffer_addr(b, a->send);
-    buf_puts(b, ", ");
+    cg_buf_puts(b, ", ");
     buffer_addr(b, a->recv);
-    buf_puts(b, ",\n                          ");
+    cg_buf_puts(b, ",\n                          ");
     count_expr(b, s, a->count);
-    buf_puts(b, ", ");
+    cg_buf_puts(b, ", ");
     array_arg(b, a->counts);
-    buf_puts(b, ", ");
+    cg_buf_puts(b, ", ");
     array_arg(b, a->displs);
-    buf_puts(b, ", ");
+    cg_buf_puts(b, ", ");
     if (c->kind == MDL_CO_MCAST && c->table_var)
-        buf_printf(b, "t->%s, %lld", c->table_var->name, c->table_var->nelems);
+        cg_buf_printf(b, "t->%s, %lld", c->table_var->name, c->table_var->nelems);
     else if (c->kind == MDL_CO_MCAST)
-        buf_puts(b, "insts, n");
+        cg_buf_puts(b, "insts, n");
     else
-        buf_puts(b, "NULL, 0");
-    buf_puts(b, ");\n");
+        cg_buf_puts(b, "NULL, 0");
+    cg_buf_puts(b, ");\n");
 }
 
 static void emit_grid_create(mdl_buf *b, const mdl_task *t, int screate)
 {
-    buf_printf(b, "    int rc = mdl_grid_create(t->mdl_rt_, dims, %d);\n"
+    cg_buf_printf(b, "    int rc = mdl_grid_create(t->mdl_rt_, dims, %d);\n"
                   "    if (rc < 0)\n        return rc;\n", screate);
     const char *nb[64];
-    int nn = task_neighbor_names(t, nb, 64);
+    int nn = cg_task_neighbor_names(t, nb, 64);
     for (int i = 0; i < nn; i++) {
         const mdl_msg *m = NULL;
         for (int k = 0; k < t->sends.n + t->recvs.n && !m; k++) {
@@ -158,40 +158,40 @@ static void emit_grid_create(mdl_buf *b, const mdl_task *t, int screate)
             if (x->neighbor_name && strcmp(x->neighbor_name, nb[i]) == 0)
                 m = x;
         }
-        buf_printf(b, "    t->%s = mdl_grid_neighbor(t->mdl_rt_, (const int[3]){ %d, %d, %d });\n"
+        cg_buf_printf(b, "    t->%s = mdl_grid_neighbor(t->mdl_rt_, (const int[3]){ %d, %d, %d });\n"
                       "    if (t->%s < 0 && t->%s != MDL_PROC_NULL)\n        return t->%s;\n",
                    nb[i], m->offset[0], m->offset[1], m->offset[2], nb[i], nb[i], nb[i]);
     }
-    buf_puts(b, "    return MDL_SUCCESS;\n");
+    cg_buf_puts(b, "    return MDL_SUCCESS;\n");
 }
 
 static void emit_body(mdl_buf *b, const mdl_spec *s, const mdl_task *t, const api_fn *f)
 {
     switch (f->kind) {
     case API_INIT:
-        buf_puts(b, "    void *mem;\n    mdl_rt *rt;\n"
+        cg_buf_puts(b, "    void *mem;\n    mdl_rt *rt;\n"
                     "    int rc = mdl_init(&mdlg_task, argc, argv, &mem, &rt);\n"
                     "    if (rc < 0)\n        return rc;\n"
                     "    *t = mem;\n    (*t)->mdl_rt_ = rt;\n    return MDL_SUCCESS;\n");
         break;
     case API_END:
-        buf_puts(b, "    return mdl_end(t->mdl_rt_, t);\n");
+        cg_buf_puts(b, "    return mdl_end(t->mdl_rt_, t);\n");
         break;
     case API_MYRANK:
-        buf_puts(b, "    return mdl_my_rank(t->mdl_rt_);\n");
+        cg_buf_puts(b, "    return mdl_my_rank(t->mdl_rt_);\n");
         break;
     case API_FAMILYSIZE:
-        buf_printf(b, "    return mdl_task_size(t->mdl_rt_, %d);\n", t->index);
+        cg_buf_printf(b, "    return mdl_task_size(t->mdl_rt_, %d);\n", t->index);
         break;
     case API_SIZE:
-        buf_printf(b, "    return mdl_task_size(t->mdl_rt_, %d);\n", f->other->index);
+        cg_buf_printf(b, "    return mdl_task_size(t->mdl_rt_, %d);\n", f->other->index);
         break;
     case API_BARRIER:
     case API_SYNC:
-        buf_puts(b, "    return mdl_barrier(t->mdl_rt_);\n");
+        cg_buf_puts(b, "    return mdl_barrier(t->mdl_rt_);\n");
         break;
     case API_SBARRIER:
-        buf_puts(b, "    return mdl_sbarrier(t->mdl_rt_, ranks, n);\n");
+        cg_buf_puts(b, "    return mdl_sbarrier(t->mdl_rt_, ranks, n);\n");
         break;
     case API_SEND:
     case API_RECV:
@@ -209,26 +209,26 @@ static void emit_body(mdl_buf *b, const mdl_spec *s, const mdl_task *t, const ap
         emit_grid_create(b, t, f->kind == API_GRID_SCREATE);
         break;
     case API_GRID_RANK:
-        buf_puts(b, "    return mdl_grid_rank(t->mdl_rt_, coords, rank);\n");
+        cg_buf_puts(b, "    return mdl_grid_rank(t->mdl_rt_, coords, rank);\n");
         break;
     case API_GRID_COORDS:
-        buf_puts(b, "    return mdl_grid_coords(t->mdl_rt_, rank, coords);\n");
+        cg_buf_puts(b, "    return mdl_grid_coords(t->mdl_rt_, rank, coords);\n");
         break;
     case API_GRID_MYCOORDS:
-        buf_puts(b, "    return mdl_grid_mycoords(t->mdl_rt_, coords);\n");
+        cg_buf_puts(b, "    return mdl_grid_mycoords(t->mdl_rt_, coords);\n");
         break;
     case API_GET_NEIGHBORS:
-        buf_puts(b, "    return mdl_get_neighbors(t->mdl_rt_, direction, disp, source, dest);\n");
+        cg_buf_puts(b, "    return mdl_get_neighbors(t->mdl_rt_, direction, disp, source, dest);\n");
         break;
     }
 }
 
-void emit_source(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
+void cg_emit_source(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
 {
-    buf_printf(b, "/* %sMDL.c — generated by medleyc from %s; do not edit.\n"
+    cg_buf_printf(b, "/* %sMDL.c — generated by medleyc from %s; do not edit.\n"
                   "   Link with libmdl_mpi or libmdl_shm (pkg-config medley-mpi / medley-shm). */\n"
                   "#include \"mdl_rt.h\"\n#include \"%sMDL.h\"\n\n",
-               t->name, spec_basename(s), t->name);
+               t->name, cg_spec_basename(s), t->name);
     /* The struct layout and the tables below use the values medleyc saw;
      * a -D at C compile time that changes a constant would silently break
      * both, so it is refused here.  Then the constants' macros are dropped:
@@ -236,23 +236,23 @@ void emit_source(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
      * runtime's tables (`count`, `size`) must not rewrite the code.
      * (mdl_rt.h comes first for the same reason.) */
     for (int i = 0; i < s->consts.n; i++)
-        buf_printf(b, "_Static_assert((%s) == %lld, \"constant %s differs from the value medleyc "
+        cg_buf_printf(b, "_Static_assert((%s) == %lld, \"constant %s differs from the value medleyc "
                       "used: regenerate with medleyc -D %s=...\");\n#undef %s\n",
                    s->consts.v[i]->name, s->consts.v[i]->val, s->consts.v[i]->name,
                    s->consts.v[i]->name, s->consts.v[i]->name);
     if (s->consts.n)
-        buf_puts(b, "\n");
-    emit_desc(b, s, t);
+        cg_buf_puts(b, "\n");
+    cg_emit_desc(b, s, t);
 
     api_list api = { 0 };
-    task_api(t, &api);
-    buf_puts(b, "\n/* ---------------------------------------------------------------- functions */\n");
+    cg_task_api(t, &api);
+    cg_buf_puts(b, "\n/* ---------------------------------------------------------------- functions */\n");
     for (int i = 0; i < api.n; i++) {
-        buf_puts(b, "\n");
-        api_proto(b, t, &api.v[i]);
-        buf_puts(b, "\n{\n");
+        cg_buf_puts(b, "\n");
+        cg_api_proto(b, t, &api.v[i]);
+        cg_buf_puts(b, "\n{\n");
         emit_body(b, s, t, &api.v[i]);
-        buf_puts(b, "}\n");
+        cg_buf_puts(b, "}\n");
     }
-    api_free(&api);
+    cg_api_free(&api);
 }

@@ -15,9 +15,9 @@
 
 #include "emit_internal.h"
 
-static void *xrealloc(void *p, size_t n)
+void *cg_xrealloc(void *p, size_t n)
 {
-    void *q = realloc(p, n);
+    void *q = realloc(p, n ? n : 1);
     if (!q) {
         fputs("medleyc: error: out of memory\n", stderr);
         exit(2);
@@ -32,11 +32,18 @@ static void buf_reserve(mdl_buf *b, size_t more)
     size_t cap = b->cap ? b->cap : 4096;
     while (cap < b->n + more + 1)
         cap *= 2;
-    b->s = xrealloc(b->s, cap);
+    b->s = cg_xrealloc(b->s, cap);
     b->cap = cap;
 }
 
-void buf_printf(mdl_buf *b, const char *fmt, ...)
+void *cg_xcalloc(size_t n, size_t size)
+{
+    void *p = cg_xrealloc(NULL, n * size);
+    memset(p, 0, n * size);
+    return p;
+}
+
+void cg_buf_printf(mdl_buf *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -51,7 +58,7 @@ void buf_printf(mdl_buf *b, const char *fmt, ...)
     b->n += (size_t)k;
 }
 
-void buf_puts(mdl_buf *b, const char *s)
+void cg_buf_puts(mdl_buf *b, const char *s)
 {
     size_t k = strlen(s);
     buf_reserve(b, k);
@@ -59,7 +66,7 @@ void buf_puts(mdl_buf *b, const char *s)
     b->n += k;
 }
 
-void buf_free(mdl_buf *b)
+void cg_buf_free(mdl_buf *b)
 {
     free(b->s);
     b->s = NULL;
@@ -79,35 +86,35 @@ struct mdl_outset {
     int n, cap;
 };
 
-mdl_outset *outset_new(void)
+mdl_outset *cg_outset_new(void)
 {
-    mdl_outset *o = xrealloc(NULL, sizeof *o);
+    mdl_outset *o = cg_xrealloc(NULL, sizeof *o);
     memset(o, 0, sizeof *o);
     return o;
 }
 
-void outset_add(mdl_outset *o, const char *path, mdl_buf *b)
+void cg_outset_add(mdl_outset *o, const char *path, mdl_buf *b)
 {
     if (o->n == o->cap) {
         o->cap = o->cap ? 2 * o->cap : 8;
-        o->f = xrealloc(o->f, (size_t)o->cap * sizeof *o->f);
+        o->f = cg_xrealloc(o->f, (size_t)o->cap * sizeof *o->f);
     }
     struct outfile *f = &o->f[o->n++];
-    f->path = xrealloc(NULL, strlen(path) + 1);
+    f->path = cg_xrealloc(NULL, strlen(path) + 1);
     strcpy(f->path, path);
     f->tmp = NULL;
     f->data = *b;
     memset(b, 0, sizeof *b);
 }
 
-void outset_free(mdl_outset *o)
+void cg_outset_free(mdl_outset *o)
 {
     if (!o)
         return;
     for (int i = 0; i < o->n; i++) {
         free(o->f[i].path);
         free(o->f[i].tmp);
-        buf_free(&o->f[i].data);
+        cg_buf_free(&o->f[i].data);
     }
     free(o->f);
     free(o);
@@ -120,7 +127,7 @@ static int write_temp(struct outfile *f)
     size_t dirlen = slash ? (size_t)(slash - f->path) + 1 : 0;
     const char *base = f->path + dirlen;
     size_t len = dirlen + strlen(base) + sizeof(".tmp.XXXXXX") + 1;
-    f->tmp = xrealloc(NULL, len);
+    f->tmp = cg_xrealloc(NULL, len);
     snprintf(f->tmp, len, "%.*s.%s.tmp.XXXXXX", (int)dirlen, f->path, base);
     int fd = mkstemp(f->tmp);
     if (fd < 0) {
@@ -156,7 +163,7 @@ static int write_temp(struct outfile *f)
     return 0;
 }
 
-int outset_commit(mdl_outset *o)
+int cg_outset_commit(mdl_outset *o)
 {
     int rc = 0;
     /* A target that cannot be replaced by a file (a directory) would make
@@ -185,6 +192,6 @@ int outset_commit(mdl_outset *o)
         for (int i = 0; i < o->n; i++)
             if (o->f[i].tmp)
                 unlink(o->f[i].tmp);
-    outset_free(o);
+    cg_outset_free(o);
     return rc;
 }
