@@ -5,6 +5,8 @@
 #   spec.mdl       the spec
 #   <task>.c       one C program per task of the spec (includes "<task>MDL.h");
 #                  every *.c of the directory is one program, named after the file
+#   <task>.mdl     optional: build program <task> from this spec instead of spec.mdl
+#                  (to test programs generated from different specs in one job)
 #   launch         one run per line, launcher syntax with task names in place of
 #                  executables:   -n 1 father : -n 2 son
 #                  (a word equal to a program name is replaced by its executable;
@@ -20,6 +22,7 @@
 #
 # For each runtime rt (mpi, shm): medleyc -o $tmp/gen spec.mdl; each program is
 # built with  cc -std=c11 -Wall -Wextra -Werror -I$tmp/gen prog.c $tmp/gen/*MDL.c
+# (so a program may include several task headers)
 # $(pkg-config --cflags --libs medley-<rt>)  (PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig;
 # under SANITIZE=1 with -fsanitize=address,undefined), and every launch line runs as
 #   mpi: timeout 60 mpiexec <launch>      shm: timeout 60 $MEDLEY_STAGE/bin/mdlrun <launch>
@@ -74,11 +77,19 @@ run_one() {
     local progs=() prog
     for prog in "$dir"/*.c; do
         [ -e "$prog" ] || continue
-        local p
+        local p gen=$tmp/gen
         p=$(basename "$prog" .c)
         progs+=("$p")
+        if [ -f "$dir/$p.mdl" ]; then
+            gen=$tmp/gen-$p
+            mkdir -p "$gen"
+            if ! "$MEDLEY_STAGE/bin/medleyc" "${margs[@]}" -o "$gen" "$dir/$p.mdl" > "$tmp/medleyc.out" 2>&1; then
+                fail_all "medleyc $p.mdl failed: $(head -c 300 "$tmp/medleyc.out" | tr '\n' ' ')"
+                return
+            fi
+        fi
         # shellcheck disable=SC2046
-        if ! "$CC" "${CFLAGS_E2E[@]}" -I"$tmp/gen" "$prog" "$tmp/gen"/*MDL.c \
+        if ! "$CC" "${CFLAGS_E2E[@]}" -I"$gen" "$prog" "$gen"/*MDL.c \
                 $(pkg-config --cflags --libs "medley-$rt") -o "$tmp/bin/$p" > "$tmp/cc.out" 2>&1; then
             fail_all "build of $p.c failed: $(head -c 400 "$tmp/cc.out" | tr '\n' ' ')"
             return
