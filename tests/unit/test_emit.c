@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "emit.h"
+#include "emit_internal.h"
 #include "unit.h"
 
 static const char *spec_src =
@@ -266,7 +267,32 @@ static void test_dot(void)
     mdl_unit_free(&u);
 }
 
+/* The hash tells apart specs whose programs could not work together, and
+ * only those. */
+static void test_spec_hash(void)
+{
+    static const char *const base =
+        "Task a(i) uses { vector<int>[%d] v; int k; }\n"
+        "sends { m = sequence{%s}; } receives { m = sequence{%s}; }\n";
+    char src[512];
+    unsigned long long h[4];
+    const char *items[4][2] = { { "v", "v" }, { "v", "v" }, { "v", "v" }, { "k", "k" } };
+    int dims[4] = { 4, 4, 5, 4 };
+    for (int i = 0; i < 4; i++) {
+        mdl_unit_front u;
+        snprintf(src, sizeof src, base, dims[i], items[i][0], items[i][1]);
+        mdl_spec *s = mdl_unit_check(&u, src);
+        CU_ASSERT_STRING_EQUAL(mdl_unit_diags(&u), "");
+        h[i] = cg_spec_hash(s);
+        mdl_unit_free(&u);
+    }
+    CU_ASSERT_EQUAL(h[0], h[1]);    /* same spec */
+    CU_ASSERT_NOT_EQUAL(h[0], h[2]); /* another extent */
+    CU_ASSERT_NOT_EQUAL(h[0], h[3]); /* another content */
+}
+
 static const mdl_unit_test tests[] = {
+    { "spec_hash", test_spec_hash },
     { "api_names", test_api_names },
     { "common_section", test_common_section },
     { "deterministic", test_deterministic },
