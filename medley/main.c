@@ -140,23 +140,42 @@ static void apply_defines(mdl_spec *spec, mdl_arena *arena,
     }
 }
 
-static int check_outdir(const char *dir)
+/* Why files cannot be created in dir, or NULL if they can. */
+static const char *dir_problem(const char *dir)
 {
     struct stat st;
-    if (stat(dir, &st) != 0) {
-        fprintf(stderr, "medleyc: error: cannot write to '%s': %s\n", dir,
-                strerror(errno));
+    if (stat(dir, &st) != 0)
+        return strerror(errno);
+    if (!S_ISDIR(st.st_mode))
+        return strerror(ENOTDIR);
+    if (access(dir, W_OK | X_OK) != 0)
+        return strerror(errno);
+    return NULL;
+}
+
+/* Checked before anything is written, so that an unusable place fails
+ * the run without leaving some of the outputs behind. */
+static int check_outputs(const char *outdir, const char *dot)
+{
+    const char *why = dir_problem(outdir);
+    if (why) {
+        fprintf(stderr, "medleyc: error: cannot write to '%s': %s\n", outdir, why);
         return -1;
     }
-    if (!S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "medleyc: error: cannot write to '%s': Not a directory\n",
-                dir);
-        return -1;
-    }
-    if (access(dir, W_OK | X_OK) != 0) {
-        fprintf(stderr, "medleyc: error: cannot write to '%s': %s\n", dir,
-                strerror(errno));
-        return -1;
+    if (dot) {
+        const char *slash = strrchr(dot, '/');
+        char *dir = slash ? strndup(dot, slash == dot ? 1 : (size_t)(slash - dot))
+                          : strdup(".");
+        if (!dir) {
+            fputs("medleyc: out of memory\n", stderr);
+            return -1;
+        }
+        why = dir_problem(dir);
+        free(dir);
+        if (why) {
+            fprintf(stderr, "medleyc: error: cannot write '%s': %s\n", dot, why);
+            return -1;
+        }
     }
     return 0;
 }
@@ -225,7 +244,7 @@ int main(int argc, char **argv)
         goto out;
     }
     const char *path = argv[optind];
-    if (!check_only && check_outdir(outdir) != 0)
+    if (!check_only && check_outputs(outdir, dot) != 0)
         goto out;
 
     size_t len;

@@ -163,6 +163,12 @@ check golden/driver/missing_input 2 "^medleyc: error: cannot read 'missing\.mdl'
 run_medleyc "$gen" "$gen/out" -o nodir ok.mdl
 check golden/driver/missing_outdir 2 "^medleyc: error: cannot write to 'nodir': No such file or directory$" 1
 
+run_medleyc "$gen" "$gen/out" -o out --dot nodir/graph.dot ok.mdl
+check golden/driver/missing_dot_dir 2 "^medleyc: error: cannot write 'nodir/graph\.dot': No such file or directory$" 1
+
+run_medleyc "$gen" "$gen/out" -o ok.mdl ok.mdl
+check golden/driver/outdir_not_a_directory 2 "^medleyc: error: cannot write to 'ok\.mdl': Not a directory$" 1
+
 for bad in N N= =4 N=x N=4x 1N=2 N=99999999999999999999; do
     run_medleyc "$gen" "$gen/out" -o out -D "$bad" ok.mdl
     check "golden/driver/bad_define[$bad]" 2 "^medleyc: error: invalid -D '$bad': expected NAME=INTEGER$" 2
