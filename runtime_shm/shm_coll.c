@@ -108,38 +108,44 @@ static void check_cap(coll *k, const char *what, long need, long cap)
 
 /* ---------------------------------------------------------------- reductions */
 
-#define RED_LOOP(T)                                                        \
-    do {                                                                   \
-        T *x = acc;                                                        \
-        const T *y = in;                                                   \
-        switch (op) {                                                      \
-        case MDL_SUM: for (size_t i = 0; i < n; i++) x[i] += y[i]; break;  \
-        case MDL_PROD: for (size_t i = 0; i < n; i++) x[i] *= y[i]; break; \
-        case MDL_MAX:                                                      \
-            for (size_t i = 0; i < n; i++) if (y[i] > x[i]) x[i] = y[i];   \
-            break;                                                         \
-        case MDL_MIN:                                                      \
-            for (size_t i = 0; i < n; i++) if (y[i] < x[i]) x[i] = y[i];   \
-            break;                                                         \
-        }                                                                  \
+/* Integer sums and products wrap (computed in the unsigned type, as the
+ * hardware does) instead of being undefined on overflow. */
+#define RED_LOOP(T, U)                                                          \
+    do {                                                                        \
+        T *x = acc;                                                             \
+        const T *y = in;                                                        \
+        switch (op) {                                                           \
+        case MDL_SUM:                                                           \
+            for (size_t i = 0; i < n; i++) x[i] = (T)((U)x[i] + (U)y[i]);       \
+            break;                                                              \
+        case MDL_PROD:                                                          \
+            for (size_t i = 0; i < n; i++) x[i] = (T)((U)x[i] * (U)y[i]);       \
+            break;                                                              \
+        case MDL_MAX:                                                           \
+            for (size_t i = 0; i < n; i++) if (y[i] > x[i]) x[i] = y[i];        \
+            break;                                                              \
+        case MDL_MIN:                                                           \
+            for (size_t i = 0; i < n; i++) if (y[i] < x[i]) x[i] = y[i];        \
+            break;                                                              \
+        }                                                                       \
     } while (0)
 
 static void reduce_into(int base, int op, void *acc, const void *in, size_t n)
 {
     switch (base) {
-    case MDL_T_CHAR: RED_LOOP(char); break;
-    case MDL_T_SCHAR: RED_LOOP(signed char); break;
-    case MDL_T_UCHAR: RED_LOOP(unsigned char); break;
-    case MDL_T_SHORT: RED_LOOP(short); break;
-    case MDL_T_USHORT: RED_LOOP(unsigned short); break;
-    case MDL_T_INT: RED_LOOP(int); break;
-    case MDL_T_UINT: RED_LOOP(unsigned); break;
-    case MDL_T_LONG: RED_LOOP(long); break;
-    case MDL_T_ULONG: RED_LOOP(unsigned long); break;
-    case MDL_T_LLONG: RED_LOOP(long long); break;
-    case MDL_T_ULLONG: RED_LOOP(unsigned long long); break;
-    case MDL_T_FLOAT: RED_LOOP(float); break;
-    case MDL_T_DOUBLE: RED_LOOP(double); break;
+    case MDL_T_CHAR: RED_LOOP(char, unsigned); break;
+    case MDL_T_SCHAR: RED_LOOP(signed char, unsigned); break;
+    case MDL_T_UCHAR: RED_LOOP(unsigned char, unsigned); break;
+    case MDL_T_SHORT: RED_LOOP(short, unsigned); break;
+    case MDL_T_USHORT: RED_LOOP(unsigned short, unsigned); break;
+    case MDL_T_INT: RED_LOOP(int, unsigned); break;
+    case MDL_T_UINT: RED_LOOP(unsigned, unsigned); break;
+    case MDL_T_LONG: RED_LOOP(long, unsigned long); break;
+    case MDL_T_ULONG: RED_LOOP(unsigned long, unsigned long); break;
+    case MDL_T_LLONG: RED_LOOP(long long, unsigned long long); break;
+    case MDL_T_ULLONG: RED_LOOP(unsigned long long, unsigned long long); break;
+    case MDL_T_FLOAT: RED_LOOP(float, float); break;
+    case MDL_T_DOUBLE: RED_LOOP(double, double); break;
     }
 }
 

@@ -57,10 +57,10 @@ static void reductions(void)
     int root = n > 2 ? 2 : 0;
     for (int op = MDL_SUM; op <= MDL_MIN; op++) {
         for (int k = 0; k < C; k++) {
-            t->i[k] = (me + 1) * (k + 1) * (k % 2 ? 1 : -1);
+            t->i[k] = (me % 3 + 1) * (k + 1) * (k % 2 ? 1 : -1);
             t->d[k] = (me + 1) * 0.5 + k;
             t->f[k] = (float)(me + 2) * (k + 1);
-            t->l[k] = (long)(me + 1) << (k + 20);
+            t->l[k] = (long)(me + 1) << (k + 2);
             t->c[k] = (char)(me + k);
         }
         long ei[C], el[C];
@@ -68,9 +68,9 @@ static void reductions(void)
         int ec[C];
         for (int k = 0; k < C; k++) {
             for (int r = 0; r < n; r++) {
-                long vi = (long)(r + 1) * (k + 1) * (k % 2 ? 1 : -1);
+                long vi = (long)(r % 3 + 1) * (k + 1) * (k % 2 ? 1 : -1);
                 double vd = (r + 1) * 0.5 + k, vf = (double)(r + 2) * (k + 1);
-                long vl = (long)(r + 1) << (k + 20);
+                long vl = (long)(r + 1) << (k + 2);
                 int vc = r + k;
                 if (r == 0) {
                     ei[k] = vi; ed[k] = vd; ef[k] = vf; el[k] = vl; ec[k] = vc;
