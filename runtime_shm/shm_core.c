@@ -169,7 +169,7 @@ uint64_t shm_alloc(mdl_rt *rt, size_t bytes)
     }
     uint64_t size = (uint64_t)64 << c;
     uint64_t at = __atomic_fetch_add(&rt->lib->bump, size, __ATOMIC_RELAXED);
-    if (rt->heap_off + at + size > rt->segsize)
+    if (rt->heap_off + at + size > rt->heap_end)
         return 0;
     return rt->heap_off + at;
 }
@@ -321,9 +321,15 @@ int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_r
         return mdl_fail(who0, fn, MDL_ERR_INTERN, shm_abort, "out of memory");
     rt->d = d;
     rt->who = who0;
+    /* The whole (sparse) segment if the address space allows; tools such
+     * as valgrind do not take 64 GiB, so settle for less: the heap then
+     * ends at the smallest mapping of the job. */
     rt->segsize = (uint64_t)st.st_size;
-    void *seg = mmap(NULL, rt->segsize, PROT_READ | PROT_WRITE,
-                     MAP_SHARED | MAP_NORESERVE, (int)fd, 0);
+    void *seg;
+    while ((seg = mmap(NULL, rt->segsize, PROT_READ | PROT_WRITE,
+                       MAP_SHARED | MAP_NORESERVE, (int)fd, 0)) == MAP_FAILED &&
+           rt->segsize > ((uint64_t)1 << 28))
+        rt->segsize /= 2;
     if (seg == MAP_FAILED) {
         rt->segsize = 0;
         rt_free(rt);
@@ -368,6 +374,11 @@ int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_r
     if (off >= rt->segsize)
         return shm_fail(rt, fn, MDL_ERR_INTERN,
                         "the segment is too small for %d instances", n);
+    uint64_t lim = __atomic_load_n(&rt->lib->maplimit, __ATOMIC_ACQUIRE);
+    while ((lim == 0 || lim > rt->segsize) &&
+           !__atomic_compare_exchange_n(&rt->lib->maplimit, &lim, rt->segsize, 0,
+                                        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        ;
 
     /* Publish who we are, then wait for everybody. */
     shm_info *mine = &rt->info[rt->me];
@@ -426,6 +437,7 @@ int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_r
             rt->fam_slots[rt->fam_first[t] + fill[t]++] = s;
         }
     }
+    rt->heap_end = __atomic_load_n(&rt->lib->maplimit, __ATOMIC_ACQUIRE);
     rt->rank = rt->slot_rank[rt->me];
     rt->who.inst = rt->rank;
     rt->posted_tail = &rt->posted;

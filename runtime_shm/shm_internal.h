@@ -65,6 +65,7 @@ typedef struct shm_lib {
     uint64_t bump;              /* bytes handed out from the heap */
     uint32_t ninit;             /* instances through the startup barrier */
     uint32_t go;                /* futex word: 1 when all have initialised */
+    uint64_t maplimit;          /* smallest mapping of any instance: heap end */
 } shm_lib;
 
 typedef struct shm_info {
@@ -123,7 +124,8 @@ struct mdl_rt {
     const mdl_task_desc *d;
     mdl_who who;
     char *seg;
-    uint64_t segsize;
+    uint64_t segsize;           /* bytes mapped here */
+    uint64_t heap_end;          /* no instance can see beyond this */
     mdl_shm_header *hdr;
     shm_lib *lib;
     shm_info *info;
