@@ -125,6 +125,16 @@ static void emit_coll_call(mdl_buf *b, const mdl_spec *s, const mdl_task *t,
     const mdl_msg *m = f->msg;
     const mdl_coll *c = m->coll;
     const mdl_coll_args *a = &m->cargs;
+    const mdl_var *table = c->kind == MDL_CO_MCAST ? c->table_var : NULL;
+    if (table) {
+        /* The members are the table's entries up to the first negative one
+         * (a pointer table must have one), so a table can be declared for
+         * the largest job and filled for a smaller one. */
+        cg_buf_puts(b, "    int n = 0;\n    while (");
+        if (table->form != MDL_V_POINTER)
+            cg_buf_printf(b, "n < %lld && ", table->nelems);
+        cg_buf_printf(b, "t->%s[n] >= 0)\n        n++;\n", table->name);
+    }
     cg_buf_printf(b, "    return mdl_collective(t->mdl_rt_, &mdlg_coll_%d, ", cg_task_coll_index(t, m));
     buffer_addr(b, a->send);
     cg_buf_puts(b, ", ");
@@ -136,8 +146,8 @@ static void emit_coll_call(mdl_buf *b, const mdl_spec *s, const mdl_task *t,
     cg_buf_puts(b, ", ");
     array_arg(b, a->displs);
     cg_buf_puts(b, ", ");
-    if (c->kind == MDL_CO_MCAST && c->table_var)
-        cg_buf_printf(b, "t->%s, %lld", c->table_var->name, c->table_var->nelems);
+    if (table)
+        cg_buf_printf(b, "t->%s, n", table->name);
     else if (c->kind == MDL_CO_MCAST)
         cg_buf_puts(b, "insts, n");
     else

@@ -44,8 +44,10 @@ int main(int argc, char **argv)
                 return fail("ptr values");
     }
 
-    /* Mcast to the instances of the table (instance 1) */
+    /* Mcast to the instances of the table (instance 1; a negative entry
+       ends the list) */
     t->members[0] = 1;
+    t->members[1] = -1;
     for (int k = 0; k < 8; k++)
         t->v[k] = me == 0 ? 100 + k : 0;
     if (MDL_Mcast_mc(t) != MDL_SUCCESS)
