@@ -183,7 +183,8 @@ static void emit_types(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
 
     for (int i = 0; i < MDL_B_COUNT; i++)
         if (u.basic[i])
-            cg_buf_printf(b, "static const mdl_type_desc mdlg_type_%s = { \"%s\", %s, sizeof(%s), 0, NULL };\n",
+            cg_buf_printf(b, "static const mdl_type_desc mdlg_type_%s =\n"
+                             "    { .name = \"%s\", .base = %s, .size = sizeof(%s) };\n",
                        cg_basic_id((mdl_basic)i), cg_basic_c_name((mdl_basic)i),
                        cg_basic_rt_name((mdl_basic)i), cg_basic_c_name((mdl_basic)i));
     /* spec order puts a nested struct before its user, as C requires */
@@ -201,15 +202,18 @@ static void emit_types(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
             long long count = 1;
             for (int d = 0; d < fd->dims.n; d++)
                 count *= fd->dimval ? fd->dimval[d] : 0;
-            cg_buf_printf(b, "    { %s, ", cg_basic_rt_name(fd->type.basic));
+            cg_buf_printf(b, "    { .base = %s, ", cg_basic_rt_name(fd->type.basic));
             if (fd->type.basic == MDL_B_NONE) {
-                cg_buf_puts(b, "&");
+                cg_buf_puts(b, ".sub = &");
                 type_id(b, &fd->type);
-            } else
-                cg_buf_puts(b, "NULL");
-            cg_buf_printf(b, ", %lld, offsetof(%s, %s) },\n", count, cname.s, fd->name);
+                cg_buf_puts(b, ", ");
+            }
+            cg_buf_printf(b, ".count = %lld, .offset = offsetof(%s, %s) },\n", count, cname.s,
+                          fd->name);
         }
-        cg_buf_printf(b, "};\nstatic const mdl_type_desc %s = { \"%s\", MDL_T_STRUCT, sizeof(%s), %d, %s_fields };\n",
+        cg_buf_printf(b, "};\nstatic const mdl_type_desc %s = {\n"
+                         "    .name = \"%s\", .base = MDL_T_STRUCT, .size = sizeof(%s),\n"
+                         "    .nfields = %d, .fields = %s_fields\n};\n",
                    id.s, st->typedef_name ? st->typedef_name : st->tag, cname.s,
                    st->fields.n, id.s);
         cg_buf_free(&cname);
@@ -230,14 +234,15 @@ static void emit_msg(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int k)
             const mdl_item *it = m->items.v[i];
             const mdl_var *v = it->var;
             int nd = cg_item_ndims(it);
-            cg_buf_printf(b, "    { \"%s\", offsetof(struct %s, %s), %d, &", v->name, t->name,
-                       v->name, v->form == MDL_V_POINTER);
+            cg_buf_printf(b, "    { .var = \"%s\", .offset = offsetof(struct %s, %s), .is_pointer = %d,\n"
+                             "      .type = &", v->name, t->name, v->name,
+                          v->form == MDL_V_POINTER);
             type_id(b, &v->type);
-            cg_buf_printf(b, ", %d, {", nd);
+            cg_buf_printf(b, ", .ndims = %d, .extent = {", nd);
             for (int d = 0; d < nd; d++)
                 cg_buf_printf(b, "%s%lld", d ? ", " : " ",
-                           v->form == MDL_V_POINTER ? -1LL : v->dimval[d]);
-            cg_buf_printf(b, "%s}, %d },\n", nd ? " " : " 0 ", pair);
+                              v->form == MDL_V_POINTER ? -1LL : v->dimval[d]);
+            cg_buf_printf(b, "%s}, .first_pair = %d },\n", nd ? " " : " 0 ", pair);
             pair += nd;
         }
         cg_buf_puts(b, "};\n");

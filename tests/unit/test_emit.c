@@ -212,7 +212,7 @@ static void test_source_calls(void)
     c = file_in(dir, "sonMDL.c");
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "offsetof(struct P, k)"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(c, "{ MDL_T_INT, NULL, 2, offsetof(struct P, k) }"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "{ .base = MDL_T_INT, .count = 2, .offset = offsetof(struct P, k) }"));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "mdl_collective(t->mdl_rt_, &mdlg_coll_0, t->ps, t->all,"));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, ".kind = MDL_COLL_GATHER,\n    .root = 1,"));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, ".send_cap = 4, .recv_cap = 8,"));
