@@ -27,8 +27,9 @@ int main(int argc, char **argv)
     if (!t->p || !t->q || !t->counts || !t->displs)
         return fail("malloc");
 
-    /* p2p: p[1..n] of 0 lands in p[0..n-1] of 1 (n = 5 on both sides) */
-    t->n = 5;
+    /* p2p: p[1..len] of 0 lands in p[0..len-1] of 1, with n */
+    t->len = 5;
+    t->n = me == 0 ? 42 : 0;
     if (me == 0) {
         for (int k = 0; k < 10; k++)
             t->p[k] = k * 1.5;
@@ -37,7 +38,7 @@ int main(int argc, char **argv)
     } else {
         for (int k = 0; k < 10; k++)
             t->p[k] = -1;
-        if (MDL_RecvFrom_w_ptr(t, 0) != 0 || t->n != 5)
+        if (MDL_RecvFrom_w_ptr(t, 0) != 0 || t->n != 42)
             return fail("recv ptr");
         for (int k = 0; k < 10; k++)
             if (t->p[k] != (k < 5 ? (k + 1) * 1.5 : -1))
