@@ -250,6 +250,7 @@ int main(int argc, char **argv)
     if (np > NPROC_MAX || steps < 0) {
         if (me == 0)
             fprintf(stderr, "body: at most %d instances, steps >= 0\n", NPROC_MAX);
+        MDL_Barrier(t);                 /* let 0 print before anyone exits */
         MDL_End(t);
         return 2;
     }

@@ -93,6 +93,7 @@ int main(int argc, char **argv)
         if (me == 0)
             fprintf(stderr, "noeud: G=%d on %d x %d instances: blocks must be 1..%d wide\n",
                     G, dims[0], dims[1], N);
+        MDL_Barrier(t);                 /* let 0 print before anyone exits */
         MDL_End(t);
         return 2;
     }
