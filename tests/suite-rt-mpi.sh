@@ -88,6 +88,7 @@ build rt_p2p
 build rt_coll
 build rt_grid $(pkg-config --cflags mpich)
 build rt_errors
+build rt_big
 # mdl_dims_fill is internal to the libraries: compiled from source.
 if "$CC" "${CFLAGS_RT[@]}" -Iinclude -Iruntime_common tests/rt/rt_dims.c runtime_common/rt_common.c \
     -o "$work/rt_dims" > "$work/rt_dims.cc" 2>&1; then
@@ -114,6 +115,10 @@ fi
 if is_built rt_grid; then
     run grid 60 -n 4 "$W/rt_grid"
     expect_ok grid "rt_grid .*: OK" 9
+fi
+if is_built rt_big; then
+    run big 60 -n 2 "$W/rt_big"
+    expect_ok big "rt_big: OK" 1
 fi
 if is_built rt_errors; then
     MDL_ERRORS=return run errors-return 60 -n 2 "$W/rt_errors" return
