@@ -3,8 +3,10 @@
  * medleyc must never leave half-written outputs: every file of a run is
  * first written in full to a temporary name next to its final place (same
  * directory, so the rename is atomic), and only when all of them were
- * written and flushed are they renamed into place.  On any failure the
- * temporaries are removed and the previous outputs stay untouched. */
+ * written and closed are they renamed into place.  On a failure while
+ * writing, the temporaries are removed and the previous outputs stay
+ * untouched; only a rename failing after others succeeded (same directory,
+ * already proven writable) could leave the set partly replaced. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
