@@ -2,6 +2,7 @@
 #
 #   make                 build everything into build/
 #   make check           every test; ends with "N passed, N failed"
+#   make examples-check  the example programs on both runtimes, with their figures
 #   make demo            set-up on a fresh machine, then the Monte Carlo example
 #   make install PREFIX=dir
 #   make check SANITIZE=1   the same suite under ASan+UBSan
@@ -129,6 +130,12 @@ $(UNIT_BIN): $(UNIT_SRC) $(filter-out $(BUILD)/medley/main.o,$(COMPILER_OBJ)) $(
 check: all $(UNIT_BIN)
 	@$(MAKE) --no-print-directory install PREFIX=$(STAGE) >/dev/null
 	@MEDLEY_STAGE=$(STAGE) MEDLEY_BUILD=$(CURDIR)/$(BUILD) SANITIZE=$(SANITIZE) tests/run.sh
+
+# The example programs on both runtimes, each checking its own result
+# (also part of make check).
+examples-check: all
+	@$(MAKE) --no-print-directory install PREFIX=$(STAGE) >/dev/null
+	@MEDLEY_STAGE=$(STAGE) MEDLEY_BUILD=$(CURDIR)/$(BUILD) SANITIZE=$(SANITIZE) MEDLEY_SUITES=examples tests/run.sh
 
 demo:
 	@tools/setup.sh

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# The programs of examples/, built as a user builds them (medleyc, then cc
+# with pkg-config from the installed tree) and run on both runtimes at two
+# instance counts or more.  Each program checks its own result and exits
+# non-zero when a check fails; this suite also requires its final
+# "<example>: ok" line (montecarlo: a plausible pi).
+#
+# One result line per run:  PASS: examples/<name>/<rt>/<n>  (<n>: instances;
+# poisson adds the process grid, e.g. examples/poisson/shm/4 (1x4)), then
+# the run's figures, indented.  Runs are sequential: MPICH busy-waits, and
+# with more processes than the 2 cores each blocking exchange costs a time
+# slice, so the MPI runs with 4 processes are kept short (poisson: 30
+# iterations, compared with the serial iterate only; vlasov: t = 0..20).
+#
+# Needs MEDLEY_STAGE (make check / make examples-check set it);
+# MEDLEY_EXAMPLES="nbody vlasov" limits the run to those examples.
+set -u
+cd "$(dirname "$0")/.."
+: "${MEDLEY_STAGE:?run through make check or make examples-check (MEDLEY_STAGE unset)}"
+export PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+CC=${CC:-cc}
+CFLAGS_EX=(-std=c11 -Wall -Wextra -Werror -O2 -g)
+[ "${SANITIZE:-}" = 1 ] && CFLAGS_EX+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}     # MPICH keeps allocations until exit
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/medley-examples.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# The runs: "example runtime label|launcher arguments|figures regex"
+# (program names in the arguments are replaced by their executables).
+RUNS=(
+"montecarlo shm 3 |-n 1 father 20000 : -n 2 son|^pi =|absolute error"
+"montecarlo shm 5 |-n 1 father 20000 : -n 4 son|^pi =|absolute error"
+"montecarlo mpi 2 |-n 1 father 20000 : -n 1 son|^pi =|absolute error"
+"montecarlo mpi 3 |-n 1 father 20000 : -n 2 son|^pi =|absolute error"
+"nbody shm 2 |-n 2 body|rel.diff|drift"
+"nbody shm 4 |-n 4 body|rel.diff|drift"
+"nbody mpi 2 |-n 2 body|rel.diff|drift"
+"nbody mpi 4 |-n 4 body 5|rel.diff|drift"
+"poisson shm 2 (2x1)|-n 2 noeud 24 2 1|iterations|error|serial"
+"poisson shm 4 (1x4)|-n 4 noeud 24 1 4|iterations|error|serial"
+"poisson shm 4 (2x2)|-n 4 noeud 24 2 2|iterations|error|serial"
+"poisson shm 6 (3x2)|-n 6 noeud 24 3 2|iterations|error|serial"
+"poisson mpi 2 (1x2)|-n 2 noeud 24 1 2|iterations|error|serial"
+"poisson mpi 4 (2x2)|-n 4 noeud 24 2 2 1e-9 30|iterations|error|serial"
+"vlasov shm 2 |-n 2 vlasov|^time|serial|gamma|omega"
+"vlasov shm 4 |-n 4 vlasov|^time|serial|gamma|omega"
+"vlasov mpi 2 |-n 2 vlasov|^time|serial|gamma|omega"
+"vlasov mpi 4 |-n 4 vlasov 20|^time|serial|gamma|omega"
+)
+
+# build <example> <rt>: generated code and programs in $work/<example>-<rt>;
+# prints the failure reason and returns 1 on failure
+build() {
+    local ex=$1 rt=$2 dir=examples/$1 out=$work/$1-$2
+    mkdir -p "$out/gen"
+    if ! pkg-config --exists "medley-$rt"; then echo "pkg-config medley-$rt not found"; return 1; fi
+    if ! "$MEDLEY_STAGE/bin/medleyc" -o "$out/gen" "$dir"/*.mdl > "$out/medleyc.log" 2>&1; then
+        echo "medleyc failed: $(head -c 300 "$out/medleyc.log" | tr '\n' ' ')"
+        return 1
+    fi
+    local src p
+    for src in "$dir"/*.c; do
+        p=$(basename "$src" .c)
+        # shellcheck disable=SC2046
+        if ! "$CC" "${CFLAGS_EX[@]}" -I"$out/gen" "$src" "$out/gen/${p}MDL.c" \
+                $(pkg-config --cflags --libs "medley-$rt") -lm -o "$out/$p" > "$out/cc.log" 2>&1; then
+            echo "build of $p.c failed: $(head -c 400 "$out/cc.log" | tr '\n' ' ')"
+            return 1
+        fi
+    done
+}
+
+declare -A built
+for run in "${RUNS[@]}"; do
+    IFS='|' read -r head launch figures <<< "$run"
+    read -r ex rt label <<< "$head"
+    if [ -n "${MEDLEY_EXAMPLES:-}" ] && [[ " $MEDLEY_EXAMPLES " != *" $ex "* ]]; then continue; fi
+    name="examples/$ex/$rt/$label"
+    key=$ex-$rt
+    if [ -z "${built[$key]:-}" ]; then
+        if why=$(build "$ex" "$rt"); then built[$key]=ok; else built[$key]=$why; fi
+    fi
+    if [ "${built[$key]}" != ok ]; then echo "FAIL: $name: ${built[$key]}"; continue; fi
+
+    case $rt in
+        mpi) launcher=$(command -v mpiexec) || { echo "FAIL: $name: mpiexec not installed"; continue; } ;;
+        shm) launcher=$MEDLEY_STAGE/bin/mdlrun ;;
+    esac
+    args=()
+    for w in $launch; do
+        if [ -x "$work/$key/$w" ] && [[ $w != -* ]]; then args+=("$work/$key/$w"); else args+=("$w"); fi
+    done
+    log=$work/$key-run
+    start=$(date +%s%N)
+    (cd "$work" && exec timeout -k 5 120 "$launcher" "${args[@]}") > "$log.out" 2> "$log.err" < /dev/null
+    rc=$?
+    ms=$(( ($(date +%s%N) - start) / 1000000 ))
+    if [ "$ex" = montecarlo ]; then
+        okline='^pi = 3\.1[3-5]'
+    else
+        okline="^$ex: ok"
+    fi
+    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+        why="timed out after 120 s"
+    elif [ $rc -ne 0 ]; then
+        why="exit status $rc"
+    elif ! grep -Eq "$okline" "$log.out"; then
+        why="no line matching /$okline/"
+    else
+        why=""
+    fi
+    if [ -z "$why" ]; then
+        printf 'PASS: %s\n' "$name"
+        grep -E "$figures" "$log.out" | sed 's/^/    | /'
+        printf '    | wall time %d.%03d s\n' $((ms / 1000)) $((ms % 1000))
+    else
+        printf 'FAIL: %s: %s; stdout: %s; stderr: %s\n' "$name" "$why" \
+            "$(tail -c 300 "$log.out" | tr '\n' ' ')" "$(tail -c 300 "$log.err" | tr '\n' ' ')"
+    fi
+done
+exit 0
