@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -117,6 +118,14 @@ int shm_wait(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg, const char *f
             if (cond(rt, arg))
                 return 0;
             cpu_relax();
+        }
+        /* The peer may be waiting for this very CPU (a loaded machine):
+         * offer it before paying for a sleep and a wake-up. */
+        for (int i = 0; i < rt->yields; i++) {
+            sched_yield();
+            shm_progress(rt);
+            if (cond(rt, arg))
+                return 0;
         }
         if (job_broken(rt, 0))
             break;
@@ -285,6 +294,16 @@ static int parse_int(const char *s, long *out)
     return 0;
 }
 
+/* A failure once the runtime exists: report, then undo everything (when
+ * errors are returned, the process goes on without the runtime). */
+#define INIT_FAIL(...)                                   \
+    do {                                                 \
+        int rc_ = shm_fail(rt, fn, __VA_ARGS__);         \
+        the_rt = NULL;                                   \
+        rt_free(rt);                                     \
+        return rc_;                                      \
+    } while (0)
+
 #define ALIGN_PAGE(x) (((x) + 4095) & ~(uint64_t)4095)
 
 int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_rt **out)
@@ -372,7 +391,7 @@ int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_r
     off = ALIGN_PAGE(off + (uint64_t)n * n * sizeof(shm_ring));
     rt->heap_off = off;
     if (off >= rt->segsize)
-        return shm_fail(rt, fn, MDL_ERR_INTERN,
+        INIT_FAIL(MDL_ERR_INTERN,
                         "the segment is too small for %d instances", n);
     uint64_t lim = __atomic_load_n(&rt->lib->maplimit, __ATOMIC_ACQUIRE);
     while ((lim == 0 || lim > rt->segsize) &&
@@ -389,19 +408,26 @@ int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_r
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     /* Oversubscribed: spinning only steals the core from the peer we wait for. */
     rt->spin = ncpu > 0 && n > ncpu ? 16 : 300;
+    rt->yields = ncpu > 0 && n > ncpu ? 0 : 20;
+    const char *es = getenv("MDL_SHM_SPIN");
+    if (es && *es)
+        rt->spin = atoi(es) > 0 ? atoi(es) : 1;
+    es = getenv("MDL_SHM_YIELD");
+    if (es && *es)
+        rt->yields = atoi(es) > 0 ? atoi(es) : 0;
     if (__atomic_add_fetch(&rt->lib->ninit, 1, __ATOMIC_ACQ_REL) == (uint32_t)n) {
         __atomic_store_n(&rt->lib->go, 1, __ATOMIC_SEQ_CST);
         futex_wake(&rt->lib->go);
     } else {
         while (!init_done(rt, NULL)) {
             if (job_broken(rt, 1))
-                return shm_fail(rt, fn, MDL_ERR_PEER,
+                INIT_FAIL(MDL_ERR_PEER,
                                 "another instance died before MDL_Init");
             futex_wait(&rt->lib->go, 0, WAIT_TIMEOUT_NS);
         }
     }
     if (__atomic_load_n(&h->aborting, __ATOMIC_SEQ_CST))
-        return shm_fail(rt, fn, MDL_ERR_PEER, "the job is being torn down");
+        INIT_FAIL(MDL_ERR_PEER, "the job is being torn down");
 
     /* Families: slots grouped by task index, in slot order. */
     int nt = d->ntasks;
@@ -414,16 +440,16 @@ int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_r
     rt->sbar = calloc((size_t)n, sizeof(uint32_t));
     if (!rt->fam_first || !rt->fam_n || !rt->fam_slots || !rt->slot_rank ||
         !rt->sends || !rt->recvs || !rt->sbar)
-        return shm_fail(rt, fn, MDL_ERR_INTERN, "out of memory");
+        INIT_FAIL(MDL_ERR_INTERN, "out of memory");
     for (int s = 0; s < n; s++) {
         const shm_info *in = &rt->info[s];
         int t = __atomic_load_n(&in->task, __ATOMIC_ACQUIRE);
         if (in->spec_hash != d->spec_hash)
-            return shm_fail(rt, fn, MDL_ERR_LAUNCH,
+            INIT_FAIL(MDL_ERR_LAUNCH,
                             "instance %d of the job was built from a different spec "
                             "than this program (%s)", s, d->spec);
         if (t < 0 || t >= nt)
-            return shm_fail(rt, fn, MDL_ERR_LAUNCH, "instance %d declares task %d of %d",
+            INIT_FAIL(MDL_ERR_LAUNCH, "instance %d declares task %d of %d",
                             s, t, nt);
         rt->slot_rank[s] = rt->fam_n[t]++;
     }
@@ -448,7 +474,7 @@ int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_r
     size_t sz = d->struct_size ? d->struct_size : 1;
     uint64_t toff = shm_alloc(rt, (sz + 63) & ~(size_t)63);
     if (!toff)
-        return shm_fail(rt, fn, MDL_ERR_INTERN, "the segment is full");
+        INIT_FAIL(MDL_ERR_INTERN, "the segment is full");
     rt->task = shm_ptr(rt, toff);
     memset(rt->task, 0, sz);
     initialised = 1;

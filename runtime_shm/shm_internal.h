@@ -134,6 +134,7 @@ struct mdl_rt {
     uint64_t heap_off;          /* first heap byte */
     int nslots, me, rank;
     int spin;                   /* polls before sleeping */
+    int yields;                 /* then polls with sched_yield */
 
     int *fam_first;             /* per task: index into fam_slots */
     int *fam_n;                 /* per task: instances */

@@ -69,6 +69,9 @@ run portable-coll-4 0 "rt_coll: OK" "$MDLRUN" -n 4 ./rt_coll
 # stress: oversubscribed all-to-all with MDL_ANY, and a million messages in order
 run a2a-$NA2A 0 "a2a ok: $NA2A instances" "$MDLRUN" -n $NA2A ./shm_stress a2a 40
 run million 0 "million ok: 1000000" "$MDLRUN" -n 2 ./shm_stress million 1000000
+run any-fair 0 "fair ok" "$MDLRUN" -n 4 ./shm_stress fair 20000
+# a killed instance ends the job (128+9) instead of leaving the others waiting
+run peer-killed 137 "" "$MDLRUN" -n 3 ./shm_stress die 0
 # launch errors
 run launch-abi 0 "mdlrun is from another build" ./shm_launch abi
 run launch-notseg 0 "not an mdlrun segment" ./shm_launch notseg

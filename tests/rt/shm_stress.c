@@ -7,8 +7,15 @@
  *                           64 instances on 2 cores.
  *   shm_stress million N    instance 0 sends N small messages to instance 1,
  *                           which checks they arrive in order, none lost or
- *                           duplicated. */
+ *                           duplicated.
+ *   shm_stress fair N       instances 1.. each send N messages to instance 0,
+ *                           which receives them with MDL_ANY: every sender
+ *                           is served early (no starvation), in order.
+ *   shm_stress die 0        instance 1 is killed while instance 0 waits for
+ *                           it: the job must end at once, not hang. */
 #include "shm_rtt.h"
+
+#include <signal.h>
 
 #define BIGN 5000               /* ints: 20 KB, above the eager threshold */
 
@@ -65,6 +72,39 @@ int main(int argc, char **argv)
         CHECK(mdl_end(rt, t) == 0);
         if (me == 1)
             printf("million ok: %ld messages in order\n", iters);
+        return 0;
+    }
+    if (strcmp(argv[1], "die") == 0) {
+        if (me == 1)
+            raise(SIGKILL);
+        if (me == 0)
+            mdl_recv(rt, &msgs[3], t, 1, NULL);
+        CHECK(!"a receive from a dead instance returned");
+    }
+    if (strcmp(argv[1], "fair") == 0) {
+        CHECK(n >= 3);
+        if (me > 0) {
+            for (long i = 0; i < iters; i++) {
+                t->seq = (int)i;
+                CHECK(mdl_send(rt, &msgs[2], t, 0, NULL, 0, NULL) == 0);
+            }
+        } else {
+            long *got = calloc((size_t)n, sizeof(long));
+            for (long i = 0; i < iters * (n - 1); i++) {
+                int from = mdl_recv(rt, &msgs[3], t, MDL_ANY, NULL);
+                CHECK(from > 0 && from < n && t->seq == got[from]);
+                got[from]++;
+                /* after a quarter of everything, every sender has been served */
+                if (i == iters * (n - 1) / 4)
+                    for (int s = 1; s < n; s++)
+                        CHECK(got[s] > iters / 16);
+            }
+            free(got);
+        }
+        CHECK(mdl_barrier(rt) == 0);
+        CHECK(mdl_end(rt, t) == 0);
+        if (me == 0)
+            printf("fair ok\n");
         return 0;
     }
     int *next = calloc((size_t)n, sizeof(int));   /* expected seq per sender */
