@@ -12,7 +12,13 @@ cd "$(dirname "$0")/.."
 export PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 CC=${CC:-cc}
 CFLAGS_RT=(-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -Itests/rt)
-[ "${SANITIZE:-}" = 1 ] && CFLAGS_RT+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+if [ "${SANITIZE:-}" = 1 ]; then
+    CFLAGS_RT+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+    # Leak detection stays on: MPICH's own allocations under MPI_Init are
+    # suppressed, which needs full stacks (its libraries lack frame pointers).
+    export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0}
+    export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/rt/lsan-mpich.supp}
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/medley-rt-mpi.XXXXXX")
 trap 'rm -rf "$work"' EXIT
