@@ -156,6 +156,9 @@ MDL_API int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
             return nb;
         src = rt->rank_of[pt][nb];
     } else if (inst == MDL_ANY) {
+        if (rt->task_size[pt] == 0)    /* would wait forever */
+            return rt_fail(rt, fn, MDL_ERR_RANK, "%s has no instance in this job",
+                           rt->d->tasks[pt]);
         src = MPI_ANY_SOURCE;
     } else if (inst < 0 || inst >= rt->task_size[pt]) {
         return rt_fail(rt, fn, MDL_ERR_RANK, "instance %d of %s does not exist (%d instances)",
