@@ -36,6 +36,7 @@ typedef struct coll {
     int n;                      /* participants */
     const int *slots;           /* their slots, by position */
     int me;                     /* own position */
+    int root_listed;            /* Mcast: the root is also in the list */
     size_t es;
     scratch scr[4];
     int nscr;
@@ -178,7 +179,7 @@ static void reduce_slice(coll *k, long count, int all)
 /* ---------------------------------------------------------------- entry */
 
 static int members(mdl_rt *rt, const mdl_coll_desc *c, const int *insts, int ni,
-                   int *slots, int *n, int *me, const char *fn)
+                   int *slots, int *n, int *me, int *root_listed, const char *fn)
 {
     int task = rt->d->self, size = rt->fam_n[task];
     if (c->root < 0 || c->root >= size)
@@ -204,8 +205,10 @@ static int members(mdl_rt *rt, const mdl_coll_desc *c, const int *insts, int ni,
             if (insts[j] == insts[i])
                 return shm_fail(rt, fn, MDL_ERR_RANK, "instance %d is listed twice",
                                 insts[i]);
-        if (insts[i] == c->root)
+        if (insts[i] == c->root) {
+            *root_listed = 1;
             continue;
+        }
         if (insts[i] == rt->rank)
             *me = cnt;
         slots[cnt++] = shm_slot_of(rt, task, insts[i]);
@@ -228,7 +231,7 @@ int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void *recv, l
     if (cap > 64 && !(slots = malloc((size_t)cap * sizeof(int))))
         return shm_fail(rt, fn, MDL_ERR_INTERN, "out of memory");
     coll k = {.rt = rt, .c = c, .fn = fn, .slots = slots, .es = c->type->size};
-    int rc = members(rt, c, insts, ni, slots, &k.n, &k.me, fn);
+    int rc = members(rt, c, insts, ni, slots, &k.n, &k.me, &k.root_listed, fn);
     if (rc < 0 || k.me < 0) {   /* error, or an Mcast this instance is not in */
         if (slots != slots_inl)
             free(slots);
@@ -377,7 +380,10 @@ int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void *recv, l
         switch (c->kind) {
         case MDL_COLL_BCAST:
         case MDL_COLL_MCAST:
-            /* The root's own receive too, unless it is the send. */
+            /* The root's own receive too, unless it is the send, or an
+             * Mcast root that is not listed (as in the MPI runtime). */
+            if (me == root && c->kind == MDL_COLL_MCAST && !k.root_listed)
+                break;
             if (count > 0 && rb != (char *)shm_ptr(rt, r->c_src))
                 memcpy(rb, shm_ptr(rt, r->c_src), (size_t)count * es);
             break;
@@ -410,12 +416,15 @@ int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void *recv, l
             break;
         case MDL_COLL_SCATTERV: {
             const int *rc_ = shm_ptr(rt, r->c_counts), *rd = shm_ptr(rt, r->c_displs);
-            long cnt = rc_[me], at = c->in_place ? rd[me] : 0;
+            long cnt = rc_[me], at = c->in_place ? displs[me] : 0;
             if (c->in_place && me == root)
                 break;
-            if (c->recv_cap >= 0 && at + cnt > c->recv_cap)
+            /* The receive holds counts[rank] of the own array. */
+            if (cnt > counts[me] || (c->recv_cap >= 0 && at + cnt > c->recv_cap))
                 fail(&k, MDL_ERR_TRUNCATE, "%s: %ld elements arrive, the receive holds %ld",
-                     "segment", cnt, c->recv_cap - at);
+                     "segment", cnt,
+                     c->recv_cap >= 0 && c->recv_cap - at < counts[me] ? c->recv_cap - at
+                                                                       : counts[me]);
             else if (cnt > 0)
                 memcpy(rb + (size_t)at * es, (char *)shm_ptr(rt, r->c_src) + (size_t)rd[me] * es,
                        (size_t)cnt * es);

@@ -539,7 +539,6 @@ int mdl_sbarrier(mdl_rt *rt, const int *ranks, int n)
         slots[i] = shm_slot_of(rt, task, ranks[i]);
     }
     if (!self)
-        return shm_fail(rt, fn, MDL_ERR_RANK,
-                        "this instance (%d) is not in the list", rt->rank);
+        return MDL_SUCCESS;     /* not involved */
     return shm_subset_barrier(rt, slots, n, fn);
 }

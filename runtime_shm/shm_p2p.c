@@ -40,7 +40,9 @@ static void deliver(mdl_rt *rt, shm_rreq *q, int slot, uint32_t kind, uint64_t b
 {
     q->sender = slot;
     q->got = bytes;
-    if (bytes > q->total) {
+    /* Sizes must agree: a larger message would be truncated, a smaller one
+     * means the sections of the two sides differ.  Nothing is written. */
+    if (bytes != q->total) {
         q->err = MDL_ERR_TRUNCATE;
     } else if (kind == CELL_EAGER) {
         mdl_span src = {(char *)data, bytes, 0, {0}, {0}, bytes};
@@ -201,9 +203,11 @@ static int send_targets(mdl_rt *rt, const mdl_msg_desc *m, int inst, const int *
         *n = 1;
         return 0;
     case MDL_PEER_ALL:
+        /* Like MPI_Bcast (and the MPI runtime), not to the sender itself. */
+        *n = 0;
         for (int i = 0; i < fam; i++)
-            slots[i] = shm_slot_of(rt, m->peer_task, i);
-        *n = fam;
+            if (shm_slot_of(rt, m->peer_task, i) != rt->me)
+                slots[(*n)++] = shm_slot_of(rt, m->peer_task, i);
         return 0;
     case MDL_PEER_SUBSET:
         if (ni < 0 || (ni > 0 && !insts))
@@ -352,9 +356,15 @@ static int rreq_done(mdl_rt *rt, void *arg)
 
 static int recv_result(mdl_rt *rt, const mdl_msg_desc *m, shm_rreq *q)
 {
+    if (q->err == MDL_ERR_TRUNCATE && q->got > q->total)
+        return shm_fail(rt, m->fn, MDL_ERR_TRUNCATE,
+                        "the message from %s[%d] (%llu bytes) is larger than the "
+                        "receive (%zu bytes)", rt->d->tasks[m->peer_task],
+                        rt->slot_rank[q->sender], (unsigned long long)q->got, q->total);
     if (q->err == MDL_ERR_TRUNCATE)
         return shm_fail(rt, m->fn, MDL_ERR_TRUNCATE,
-                        "%llu bytes arrived from %s[%d] for a receive of %zu bytes",
+                        "received %llu bytes from %s[%d] but the receive holds %zu: the "
+                        "sections of the send and the receive differ",
                         (unsigned long long)q->got, rt->d->tasks[m->peer_task],
                         rt->slot_rank[q->sender], q->total);
     if (q->err)
@@ -412,7 +422,7 @@ int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const long
         q->mnext = rt->recvs[m->index];
         rt->recvs[m->index] = q;
         /* The sender is known only at completion. */
-        return want >= 0 ? rt->slot_rank[want] : MDL_SUCCESS;
+        return want >= 0 ? rt->slot_rank[want] : MDL_ANY;
     }
     if (!q->done && (rc = shm_wait(rt, rreq_done, q, m->fn)) < 0) {
         unpost(rt, q);

@@ -81,5 +81,5 @@ run launch-spec 1 "built from a different spec" "$MDLRUN" -n 1 ./shm_p2p : -n 2 
 run launch-plain-fatal 1 "must be started with mdlrun" ./shm_launch plain
 # a fatal error stops the whole job at once (one line from the failing
 # instance, the others torn down instead of waiting in a barrier)
-run fatal-teardown 1 "listed twice (MDL_ERR_RANK)" "$MDLRUN" -n 3 ./shm_p2p
+run fatal-teardown 1 "the receive holds 80: the sections of the send and the receive differ (MDL_ERR_TRUNCATE)" "$MDLRUN" -n 3 ./shm_p2p
 exit 0

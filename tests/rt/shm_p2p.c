@@ -122,7 +122,8 @@ int main(int argc, char **argv)
             t->p[i] = i ^ 0x5a5a;
         long b1[] = {10, 59};
         CHECK(mdl_send(rt, &msgs[M_PTR], t, 0, NULL, 0, b1) == 0);
-        long b2[] = {0, 9};  /* smaller than the receive: fine */
+        long b2[] = {0, 9};  /* smaller than the receive: an error too */
+        CHECK(mdl_send(rt, &msgs[M_PTR], t, 0, NULL, 0, b2) == 0);
         CHECK(mdl_send(rt, &msgs[M_PTR], t, 0, NULL, 0, b2) == 0);
         long b3[] = {0, PN - 1};
         CHECK(mdl_send(rt, &msgs[M_PB], t, 2, NULL, 0, b3) == 0);
@@ -132,12 +133,14 @@ int main(int argc, char **argv)
         CHECK(mdl_recv(rt, &msgs[M_PTR_R], t, 1, r1) == 1);
         for (int i = 0; i < 50; i++)
             CHECK(t->arr[i] == ((10 + i) ^ 0x5a5a));
-        t->arr[15] = -1;
+        t->arr[5] = -1;
         long r2[] = {0, 19};
-        CHECK(mdl_recv(rt, &msgs[M_PTR_R], t, MDL_ANY, r2) == 1);
+        CHECK(mdl_recv(rt, &msgs[M_PTR_R], t, MDL_ANY, r2) == MDL_ERR_TRUNCATE);
+        CHECK(t->arr[5] == -1);     /* nothing written */
+        long r3[] = {0, 9};
+        CHECK(mdl_recv(rt, &msgs[M_PTR_R], t, MDL_ANY, r3) == 1);
         for (int i = 0; i < 10; i++)
             CHECK(t->arr[i] == (i ^ 0x5a5a));
-        CHECK(t->arr[15] == -1);
     } else if (me == 2) {
         long r3[] = {0, PN - 1};
         CHECK(mdl_recv(rt, &msgs[M_PB_R], t, 1, r3) == 1);
@@ -146,17 +149,19 @@ int main(int argc, char **argv)
     }
     mdl_barrier(rt);
 
-    /* to {t}: everybody, the sender included; MDL_ANY reports the sender */
+    /* to {t}: every other instance (like MPI_Bcast, not the sender);
+     * MDL_ANY reports the sender */
     if (me == n - 1) {
         for (int i = 0; i < 100; i++)
             t->arr[i] = i * 3;
         CHECK(mdl_send(rt, &msgs[M_ALL], t, 0, NULL, 0, NULL) == 0);
-    }
-    CHECK(mdl_recv(rt, &msgs[M_ALL_R], t, MDL_ANY, NULL) == n - 1);
-    for (int i = 0; i < 100; i++)
-        CHECK(t->arr[i] == i * 3);
-    if (me == n - 1)
         CHECK(mdl_wait(rt, &msgs[M_ALL]) == 0);
+    } else {
+        CHECK(mdl_recv(rt, &msgs[M_ALL_R], t, MDL_ANY, NULL) == n - 1);
+        for (int i = 0; i < 100; i++)
+            CHECK(t->arr[i] == i * 3);
+    }
+    mdl_barrier(rt);
 
     /* to [t] */
     if (me == 0) {
