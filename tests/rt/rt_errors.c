@@ -19,7 +19,7 @@ typedef struct T {
     void *rt;
 } T;
 
-static const char *const tasks[] = { "w" };
+static const char *const tasks[] = { "w", "ghost" };    /* no ghost is launched */
 static const mdl_item_desc v_item[] = { ITEM1(T, V, td_int, 8, 0) };
 static const mdl_item_desc p_item[] = { ITEMP(T, p, td_int, 0) };
 static const long all8[] = { 0, 7 }, first4[] = { 0, 3 };
@@ -37,8 +37,12 @@ static const mdl_msg_desc M[] = {
     P2P("mc", "MDL_SendTo_w_mc", 4, 1, 2, MDL_PEER_SUBSET, v_item, 1, all8),
     P2P("dyn", "MDL_SendTo_w_dyn", 5, 1, 3, MDL_PEER_ONE, v_item, 1, NULL),
     P2P("ptr", "MDL_SendTo_w_ptr", 6, 1, 4, MDL_PEER_ONE, p_item, 1, NULL),
+    { .name = "boo", .fn = "MDL_RecvFrom_ghost_boo", .index = 7, .channel = 5, .peer_task = 1,
+      .peer_kind = MDL_PEER_ONE, .nitems = 1, .items = v_item, .npairs = 1,
+      .fixed_bounds = all8 },
 };
-static const mdl_msg_desc *const MP[] = { &M[0], &M[1], &M[2], &M[3], &M[4], &M[5], &M[6] };
+static const mdl_msg_desc *const MP[] = { &M[0], &M[1], &M[2], &M[3],
+                                          &M[4], &M[5], &M[6], &M[7] };
 
 static const mdl_coll_desc C[] = {
     { "g", "MDL_Gather_g", 0, MDL_COLL_GATHER, 0, 0, &td_int, 16, 16, 0 },
@@ -50,7 +54,7 @@ static const mdl_coll_desc *const CP[] = { &C[0], &C[1], &C[2] };
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "return";
-    mdl_task_desc d = { "errors.mdl", 5, 1, tasks, 0, 0, { 0, 0, 0 }, 5, NELEM(MP), MP,
+    mdl_task_desc d = { "errors.mdl", 5, 2, tasks, 0, 0, { 0, 0, 0 }, 6, NELEM(MP), MP,
                         NELEM(CP), CP, sizeof(T) };
     void *mem;
     mdl_rt *rt;
@@ -137,7 +141,10 @@ int main(int argc, char **argv)
     int dims[2] = { 0, 0 }, c[2];
     CHECK_EQ(mdl_grid_create(rt, dims, 0), MDL_ERR_GRID);
     CHECK_EQ(mdl_grid_mycoords(rt, c), MDL_ERR_GRID);
-    CHECK_EQ(mdl_task_size(rt, 1), MDL_ERR_ARG);
+    CHECK_EQ(mdl_task_size(rt, 1), 0);
+    CHECK_EQ(mdl_task_size(rt, 2), MDL_ERR_ARG);
+    CHECK_EQ(mdl_recv(rt, &M[7], t, MDL_ANY, NULL), MDL_ERR_RANK);    /* no ghost: no hang */
+    CHECK_EQ(mdl_recv(rt, &M[7], t, 0, NULL), MDL_ERR_RANK);
 
     CHECK_EQ(mdl_end(rt, t), 0);
     CHECK_EQ(mdl_my_rank(rt), MDL_ERR_STATE);
