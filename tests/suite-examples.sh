@@ -3,7 +3,8 @@
 # with pkg-config from the installed tree) and run on both runtimes at two
 # instance counts or more.  Each program checks its own result and exits
 # non-zero when a check fails; this suite also requires its final
-# "<example>: ok" line (montecarlo: a plausible pi).
+# "<example>: ok" line (montecarlo: a plausible pi).  The tutorial's program
+# (docs/tutorial.md) is built from the page and run too, as examples/tutorial.
 #
 # One result line per run:  PASS: examples/<name>/<rt>/<n>  (<n>: instances;
 # poisson adds the process grid, e.g. examples/poisson/shm/4 (1x4)), then
@@ -47,7 +48,25 @@ RUNS=(
 "vlasov shm 4 |-n 4 vlasov|^time|serial|gamma|omega"
 "vlasov mpi 2 |-n 2 vlasov|^time|serial|gamma|omega"
 "vlasov mpi 4 |-n 4 vlasov 20|^time|serial|gamma|omega"
+"tutorial shm 3 |-n 1 master : -n 2 worker|workers:"
+"tutorial shm 5 |-n 1 master : -n 4 worker|workers:"
+"tutorial mpi 2 |-n 1 master : -n 1 worker|workers:"
+"tutorial mpi 4 |-n 1 master : -n 3 worker|workers:"
 )
+
+# The tutorial's files: every fenced block right after a line "`name`:"
+# of docs/tutorial.md, written to $1/name.
+extract_tutorial() {
+    awk -v dir="$1" '
+        /^`[^`]+`:$/ && !fence { name = substr($0, 2, length($0) - 3); next }
+        /^```/ {
+            if (fence) { fence = 0; if (out != "") close(out); out = ""; name = "" }
+            else { fence = 1; if (name != "") { out = dir "/" name; printf "" > out } }
+            next
+        }
+        fence && out != "" { print > out }
+    ' docs/tutorial.md
+}
 
 # build <example> <rt>: generated code and programs in $work/<example>-<rt>;
 # prints the failure reason and returns 1 on failure
@@ -55,6 +74,20 @@ build() {
     local ex=$1 rt=$2 dir=examples/$1 out=$work/$1-$2
     mkdir -p "$out/gen"
     if ! pkg-config --exists "medley-$rt"; then echo "pkg-config medley-$rt not found"; return 1; fi
+    if [ "$ex" = tutorial ]; then
+        # as the tutorial says: its Makefile, medleyc on the PATH
+        extract_tutorial "$out"
+        local f
+        for f in sumsq.mdl master.c worker.c Makefile; do
+            [ -s "$out/$f" ] || { echo "docs/tutorial.md: no $f block"; return 1; }
+        done
+        if ! PATH=$MEDLEY_STAGE/bin:$PATH MAKEFLAGS= make -C "$out" RT="$rt" \
+                CFLAGS="${CFLAGS_EX[*]}" > "$out/make.log" 2>&1; then
+            echo "make failed: $(tail -c 400 "$out/make.log" | tr '\n' ' ')"
+            return 1
+        fi
+        return 0
+    fi
     if ! "$MEDLEY_STAGE/bin/medleyc" -o "$out/gen" "$dir"/*.mdl > "$out/medleyc.log" 2>&1; then
         echo "medleyc failed: $(head -c 300 "$out/medleyc.log" | tr '\n' ' ')"
         return 1
@@ -98,6 +131,8 @@ for run in "${RUNS[@]}"; do
     ms=$(( ($(date +%s%N) - start) / 1000000 ))
     if [ "$ex" = montecarlo ]; then
         okline='^pi = 3\.1[3-5]'
+    elif [ "$ex" = tutorial ]; then
+        okline='sum of squares = [0-9]+ \(right\)'
     else
         okline="^$ex: ok"
     fi
