@@ -369,9 +369,9 @@ int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void *recv, l
     rc = barrier(&k);
     if (rc < 0)
         goto out;
-    int bad = -1;
+    int bad = -1, badcode = 0;  /* read now: after the next barrier it may change */
     for (int p = 0; p < n && bad < 0; p++)
-        if (who(&k, p)->c_err)
+        if ((badcode = who(&k, p)->c_err) != 0)
             bad = p;
 
     /* 3. */
@@ -475,7 +475,7 @@ int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void *recv, l
     if (k.err)
         rc = k.err;
     else if (bad >= 0)
-        rc = shm_fail(rt, fn, who(&k, bad)->c_err,
+        rc = shm_fail(rt, fn, badcode,
                       "instance %d of the collective failed its part", bad);
 out:
     for (int i = 0; i < k.nscr; i++)
