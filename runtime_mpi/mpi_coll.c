@@ -131,6 +131,8 @@ MDL_API int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void 
     int rc = rt_check(rt, fn);
     if (rc)
         return rc;
+    if (!c || !c->type || c->index < 0 || c->index >= rt->d->ncolls)
+        return rt_fail(rt, fn, MDL_ERR_ARG, "not a collective of this task");
     coll_call k = { rt, c, fn, c->type->size };
     MPI_Datatype e = rt_elem_type(rt, c->type);
     if (e == MPI_DATATYPE_NULL)

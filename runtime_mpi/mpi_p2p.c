@@ -65,8 +65,8 @@ MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
     int rc = rt_check(rt, fn);
     if (rc)
         return rc;
-    if (!m->is_send)
-        return rt_fail(rt, fn, MDL_ERR_ARG, "'%s' is not a send", m->name);
+    if (!m || m->index < 0 || m->index >= rt->d->nmsgs || !m->is_send)
+        return rt_fail(rt, fn, MDL_ERR_ARG, "not a send of this task");
     int pt = m->peer_task;
     int size = rt->task_size[pt];
     int ntarget = 0;
@@ -144,8 +144,8 @@ MDL_API int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
     int rc = rt_check(rt, fn);
     if (rc)
         return rc;
-    if (m->is_send)
-        return rt_fail(rt, fn, MDL_ERR_ARG, "'%s' is not a receive", m->name);
+    if (!m || m->index < 0 || m->index >= rt->d->nmsgs || m->is_send)
+        return rt_fail(rt, fn, MDL_ERR_ARG, "not a receive of this task");
     int pt = m->peer_task;
     int src;
     if (m->peer_kind == MDL_PEER_NEIGHBOR) {
@@ -217,11 +217,28 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, const 
     return 0;
 }
 
-MDL_API int mdl_test(mdl_rt *rt, const mdl_msg_desc *m)
+/* Test and Wait are named after the message ("MDL_mTest"); the name is
+ * formatted only when there is something to report, not on every poll. */
+static const char *completion_fn(char *buf, size_t len, const mdl_msg_desc *m, const char *what)
+{
+    snprintf(buf, len, "MDL_%s%s", m ? m->name : "?", what);
+    return buf;
+}
+
+static int completion_check(mdl_rt *rt, const mdl_msg_desc *m, const char *what)
 {
     char fn[160];
-    snprintf(fn, sizeof fn, "MDL_%sTest", m ? m->name : "?");
-    int rc = rt_check(rt, fn);
+    if (rt != &mdl_the_rt || rt->state != RT_ACTIVE)
+        return rt_check(rt, completion_fn(fn, sizeof fn, m, what));
+    if (!m || m->index < 0 || m->index >= rt->d->nmsgs)
+        return rt_fail(rt, completion_fn(fn, sizeof fn, m, what), MDL_ERR_ARG,
+                       "not a message of this task");
+    return 0;
+}
+
+MDL_API int mdl_test(mdl_rt *rt, const mdl_msg_desc *m)
+{
+    int rc = completion_check(rt, m, "Test");
     if (rc)
         return rc;
     mdl_msg_state *s = &rt->msgs[m->index];
@@ -231,20 +248,20 @@ MDL_API int mdl_test(mdl_rt *rt, const mdl_msg_desc *m)
     int mpirc = MPI_Testall(s->nreq, s->reqs, &flag, s->sts);
     if (mpirc == MPI_SUCCESS && !flag)
         return 0;
-    rc = completed(rt, m, s, fn, mpirc);
+    char fn[160];
+    rc = completed(rt, m, s, completion_fn(fn, sizeof fn, m, "Test"), mpirc);
     return rc ? rc : 1;
 }
 
 MDL_API int mdl_wait(mdl_rt *rt, const mdl_msg_desc *m)
 {
-    char fn[160];
-    snprintf(fn, sizeof fn, "MDL_%sWait", m ? m->name : "?");
-    int rc = rt_check(rt, fn);
+    int rc = completion_check(rt, m, "Wait");
     if (rc)
         return rc;
     mdl_msg_state *s = &rt->msgs[m->index];
     if (s->nreq == 0)
         return MDL_SUCCESS;
     int mpirc = MPI_Waitall(s->nreq, s->reqs, s->sts);
-    return completed(rt, m, s, fn, mpirc);
+    char fn[160];
+    return completed(rt, m, s, completion_fn(fn, sizeof fn, m, "Wait"), mpirc);
 }
