@@ -146,3 +146,10 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# Benchmarks against the staged install (bench/run.sh, docs/performance.md);
+# BENCH_QUICK=1 for a one-minute smoke run.
+.PHONY: bench
+bench: all
+	@$(MAKE) --no-print-directory install PREFIX=$(STAGE) >/dev/null
+	@MEDLEY_STAGE=$(STAGE) BENCH_QUICK=$(BENCH_QUICK) bench/run.sh

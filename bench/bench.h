@@ -1,0 +1,52 @@
+/* bench.h — timing and output shared by every benchmark program (generated
+ * stubs and hand-written MPI alike, so both measure the same way).
+ *
+ * A program prints one line per measurement on stdout, from instance 0:
+ *     <bench> <case> <bytes> <seconds>
+ * where seconds is the median over BENCH_BATCHES timed batches of the time
+ * of one operation (one-way message, one exchange, one collective …).
+ * The harness (bench/run.sh) adds the variant and round and takes medians
+ * again over rounds. */
+#ifndef MEDLEY_BENCH_H
+#define MEDLEY_BENCH_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define BENCH_MAXBATCH 64
+
+static inline double bench_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* BENCH_QUICK=1 in the environment: fewer batches and iterations. */
+static inline int bench_quick(void)
+{
+    const char *q = getenv("BENCH_QUICK");
+    return q && *q && *q != '0';
+}
+
+static inline int bench_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static inline double bench_median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, bench_cmp);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static inline void bench_emit(const char *bench, const char *kase, long bytes, double *t,
+                              int n)
+{
+    printf("%s %s %ld %.9e\n", bench, kase, bytes, bench_median(t, n));
+    fflush(stdout);
+}
+
+#endif

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# bench/plot.sh DIR — plots of DIR/summary.csv and DIR/compiler.csv (written
+# by bench/run.sh) as DIR/*.png.  Needs gnuplot.
+set -eu
+dir=$1
+command -v gnuplot >/dev/null || { echo "plot: gnuplot not installed" >&2; exit 1; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/medley-plot.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+sum=$dir/summary.csv comp=$dir/compiler.csv
+term="pngcairo size 900,480 font 'sans,10'"
+gnuplot -e "set terminal pngcairo" 2>/dev/null || term="png size 900,480"
+
+# series FILE BENCH PROCS VARIANT -> "size median ratio" lines
+series() {
+    awk -F, -v b="$2" -v np="$3" -v v="$4" '$1 == b && $4 == np && $5 == v { print $3, $6, $7 }' "$sum" \
+        | sort -n > "$1"
+}
+for v in mpi mdl-mpi mdl-shm; do
+    series "$tmp/pp-$v" pingpong 2 "$v"
+    series "$tmp/h2-$v" halo 2 "$v"
+    series "$tmp/h4-$v" halo 4 "$v"
+done
+
+if [ -s "$tmp/pp-mpi" ]; then
+    gnuplot <<EOF
+set terminal $term
+set output '$dir/pingpong.png'
+set multiplot layout 1,2 title "ping-pong between 2 instances (medians)"
+set logscale xy 2
+set format x "%.0b%B"
+set xlabel "message size (bytes)"
+set key top left
+set grid
+set ylabel "one-way time (us)"
+set format y "%g"
+set logscale y 10
+plot '$tmp/pp-mpi' u 1:(\$2*1e6) w lp t 'hand-written MPI', \
+     '$tmp/pp-mdl-mpi' u 1:(\$2*1e6) w lp t 'generated, MPI runtime', \
+     '$tmp/pp-mdl-shm' u 1:(\$2*1e6) w lp t 'generated, shm runtime'
+set ylabel "bandwidth (MB/s)"
+plot '$tmp/pp-mpi' u 1:(\$1/\$2/1e6) w lp t 'hand-written MPI', \
+     '$tmp/pp-mdl-mpi' u 1:(\$1/\$2/1e6) w lp t 'generated, MPI runtime', \
+     '$tmp/pp-mdl-shm' u 1:(\$1/\$2/1e6) w lp t 'generated, shm runtime'
+unset multiplot
+set output '$dir/pingpong-ratio.png'
+set title "ping-pong: time / hand-written MPI time (lower is better)"
+set logscale x 2
+unset logscale y
+set format y "%g"
+set ylabel "ratio"
+set key top right
+plot '$tmp/pp-mdl-mpi' u 1:3 w lp t 'generated, MPI runtime', \
+     '$tmp/pp-mdl-shm' u 1:3 w lp t 'generated, shm runtime', \
+     1.0 w l dt 2 lc rgb 'black' t '1.0', 1.05 w l dt 3 lc rgb 'gray' t '1.05', 1.10 w l dt 4 lc rgb 'gray' t '1.10'
+EOF
+fi
+
+if [ -s "$tmp/h4-mpi" ] || [ -s "$tmp/h2-mpi" ]; then
+    gnuplot <<EOF
+set terminal $term
+set output '$dir/halo.png'
+set multiplot layout 1,2 title "2-D halo exchange (4 messages out, 4 in), time per exchange (medians)"
+set logscale xy
+set xlabel "domain N (N x N per instance)"
+set ylabel "time per exchange (us)"
+set grid
+set key top left
+set title "2 instances (one per core)"
+plot '$tmp/h2-mpi' u 1:(\$2*1e6) w lp t 'hand-written MPI', \
+     '$tmp/h2-mdl-mpi' u 1:(\$2*1e6) w lp t 'generated, MPI', \
+     '$tmp/h2-mdl-shm' u 1:(\$2*1e6) w lp t 'generated, shm'
+set title "4 instances on 2 cores"
+plot '$tmp/h4-mpi' u 1:(\$2*1e6) w lp t 'hand-written MPI', \
+     '$tmp/h4-mdl-mpi' u 1:(\$2*1e6) w lp t 'generated, MPI', \
+     '$tmp/h4-mdl-shm' u 1:(\$2*1e6) w lp t 'generated, shm'
+unset multiplot
+EOF
+fi
+
+if [ -f "$comp" ]; then
+    awk -F, '$4 == "check" && $5 ~ /^[0-9.]+$/ { print $1, $5, $6 }' "$comp" > "$tmp/c-check"
+    awk -F, '$4 == "generate" && $5 ~ /^[0-9.]+$/ { print $1, $5, $6, $7 }' "$comp" > "$tmp/c-gen"
+    if [ -s "$tmp/c-check" ]; then
+        gnuplot <<EOF
+set terminal $term
+set output '$dir/compiler.png'
+set multiplot layout 1,2 title "medleyc on generated specs (messages, messages/10 tasks)"
+set logscale xy
+set xlabel "messages (send/receive pairs)"
+set grid
+set key top left
+set ylabel "seconds"
+plot '$tmp/c-check' u 1:(\$2 > 0 ? \$2 : 0.005) w lp t '--check (parse + checks)', \
+     '$tmp/c-gen' u 1:(\$2 > 0 ? \$2 : 0.005) w lp t 'full generation', \
+     '$tmp/c-check' u 1:(\$1 * 1e-4) w l dt 2 lc rgb 'gray' t 'linear (1 s at 10,000)'
+set ylabel "peak memory (MiB)"
+plot '$tmp/c-check' u 1:(\$3/1024) w lp t '--check', \
+     '$tmp/c-gen' u 1:(\$3/1024) w lp t 'full generation', \
+     '$tmp/c-gen' u 1:(\$4/1048576) w lp t 'generated output (MiB)'
+unset multiplot
+EOF
+    fi
+fi
+ls "$dir"/*.png 2>/dev/null | sed 's/^/plot: /' >&2

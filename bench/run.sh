@@ -1,0 +1,241 @@
+#!/usr/bin/env bash
+# bench/run.sh — the MeDLey benchmarks (make bench; docs/performance.md).
+#
+# Every runtime benchmark runs one exchange three ways:
+#   mpi      hand-written MPI, the reference (bench/<b>/mpi.c)
+#   mdl-mpi  the generated stubs on libmdl_mpi, launched with mpiexec
+#   mdl-shm  the same program on libmdl_shm, launched with mdlrun
+# interleaved (mpi mdl-mpi mdl-shm, mpi mdl-mpi mdl-shm, … one round each),
+# because absolute times drift on a shared machine: only ratios between
+# variants of one run mean something.  Then the compiler: time and peak
+# memory of medleyc on generated specs of growing size.
+#
+# Environment:
+#   MEDLEY_STAGE   installed tree to build against (default build/stage; make
+#                  bench installs it)
+#   BENCH_QUICK=1  smoke run (about a minute): fewer rounds, batches, sizes
+#   BENCH_OUT      where results go (default bench/results)
+#   BENCH_ONLY     "pingpong halo coll oversub compiler": a subset
+#   BENCH_WORK     build directory (default build/bench)
+#   BENCH_CFLAGS   extra compiler flags (the test suite adds the sanitizers
+#                  when the staged libraries were built with them)
+# Output: $BENCH_OUT/runtime.csv (every round), summary.csv (medians, ratio
+# to mpi), compiler.csv, summary.txt (the table printed at the end) and, if
+# gnuplot is installed, *.png.  Nothing is installed by this script.
+set -u
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+STAGE=${MEDLEY_STAGE:-$ROOT/build/stage}
+OUT=${BENCH_OUT:-$ROOT/bench/results}
+QUICK=${BENCH_QUICK:-0}
+[ "$QUICK" = 0 ] && QUICK=
+ONLY=${BENCH_ONLY:-pingpong halo coll oversub compiler}
+WORK=${BENCH_WORK:-$ROOT/build/bench}
+CFLAGS_B=(-O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror)
+# shellcheck disable=SC2206
+CFLAGS_B+=(${BENCH_CFLAGS:-})
+
+die() { echo "bench: $*" >&2; exit 1; }
+want() { [[ " $ONLY " == *" $1 "* ]]; }
+
+[ -x "$STAGE/bin/medleyc" ] || die "no medleyc in $STAGE (run make bench, or make install PREFIX=$STAGE)"
+[ -x "$STAGE/bin/mdlrun" ] || die "no mdlrun in $STAGE"
+command -v mpiexec >/dev/null || die "mpiexec not found (MPICH)"
+command -v mpicc >/dev/null || die "mpicc not found (MPICH)"
+export PKG_CONFIG_PATH=$STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+pkg-config --exists medley-mpi medley-shm || die "pkg-config cannot find medley-mpi/medley-shm in $STAGE"
+export BENCH_QUICK=${QUICK:-0}
+
+mkdir -p "$OUT" "$WORK"
+RAW=$OUT/runtime.csv
+echo "bench,case,size,procs,variant,round,seconds" > "$RAW"
+FAILED=0
+start_all=$(date +%s)
+
+# build NAME DIR PROG [medleyc args…]: the three executables of one benchmark
+# in $WORK/NAME: mpi, mdl-mpi, mdl-shm.  -D NAME=VAL medleyc arguments are
+# passed to the hand-written reference as -DNAME=VAL too.
+build() {
+    local name=$1 dir=$ROOT/bench/$2 prog=$3
+    shift 3
+    local w=$WORK/$name defs=() a
+    rm -rf "$w" && mkdir -p "$w/gen"
+    for a in "$@"; do [[ $a == *=* ]] && defs+=("-D$a"); done
+    "$STAGE/bin/medleyc" "$@" -o "$w/gen" "$dir/spec.mdl" > "$w/log" 2>&1 &&
+    mpicc "${CFLAGS_B[@]}" "${defs[@]}" "$dir/mpi.c" -o "$w/mpi" >> "$w/log" 2>&1 &&
+    for rt in mpi shm; do
+        # shellcheck disable=SC2046
+        cc "${CFLAGS_B[@]}" -I"$w/gen" "$dir/$prog.c" "$w"/gen/*MDL.c \
+            $(pkg-config --cflags --libs medley-$rt) -o "$w/mdl-$rt" >> "$w/log" 2>&1 || return 1
+    done || { echo "bench: build of $name failed:" >&2; cat "$w/log" >&2; return 1; }
+}
+
+# run NAME PROCS ROUNDS: the interleaved rounds of one benchmark.
+run() {
+    local name=$1 np=$2 rounds=$3 w=$WORK/$1 r v
+    for ((r = 1; r <= rounds; r++)); do
+        for v in mpi mdl-mpi mdl-shm; do
+            local launcher=mpiexec
+            [ "$v" = mdl-shm ] && launcher=$STAGE/bin/mdlrun
+            if ! (cd "$w" && timeout -k 5 300 "$launcher" -n "$np" "./$v") \
+                    > "$w/out" 2> "$w/err" < /dev/null; then
+                echo "bench: $name $v -n $np round $r failed: $(tail -c 300 "$w/err" | tr '\n' ' ')" >&2
+                FAILED=1
+                continue
+            fi
+            awk -v np="$np" -v v="$v" -v r="$r" 'NF == 4 { printf "%s,%s,%s,%s,%s,%s,%s\n", $1, $2, $3, np, v, r, $4 }' \
+                "$w/out" >> "$RAW"
+        done
+    done
+    echo "bench: $name -n $np: $rounds rounds done ($(( $(date +%s) - start_all )) s)" >&2
+}
+
+if [ -n "$QUICK" ]; then R_FAST=2 R_SLOW=1 HALO_N="64 256"; else R_FAST=7 R_SLOW=3 HALO_N="64 256 1024"; fi
+
+if want pingpong; then
+    build pingpong pingpong pp && run pingpong 2 "$R_FAST" || FAILED=1
+fi
+if want halo; then
+    for n in $HALO_N; do
+        build "halo-$n" halo noeud -D "N=$n" || { FAILED=1; continue; }
+        run "halo-$n" 2 "$R_FAST"        # one instance per core
+        run "halo-$n" 4 "$R_SLOW"        # 2 per core: MPICH's busy-wait shows
+    done
+fi
+if want coll; then
+    build coll coll c && run coll 4 "$R_SLOW" || FAILED=1
+fi
+if want oversub; then
+    build oversub oversub r || FAILED=1
+    if [ -n "$QUICK" ]; then run oversub 8 1; else run oversub 8 "$R_SLOW"; run oversub 16 2; fi
+fi
+
+# ---------------------------------------------------------------- compiler
+# Specs of M messages (send/receive pairs) over M/10 tasks, doubling up to
+# 10,000 messages and 1,000 tasks.  `medleyc --check` (parse and checks) at
+# every size; full generation until one run exceeds the cap, since output
+# that grows faster than the input makes the next size take much longer.
+COMP=$OUT/compiler.csv
+if want compiler; then
+    echo "messages,tasks,spec_bytes,mode,seconds,peak_kb,output_bytes" > "$COMP"
+    cap=${BENCH_COMPILER_CAP:-$([ -n "$QUICK" ] && echo 5 || echo 30)}
+    cw=$WORK/compiler
+    rm -rf "$cw" && mkdir -p "$cw"
+    timer=()
+    [ -x /usr/bin/time ] && timer=(/usr/bin/time -f "%e %M" -o "$cw/time")
+    [ ${#timer[@]} -gt 0 ] || echo "bench: /usr/bin/time not found: no peak memory" >&2
+    gen_ok=1
+    for m in 156 312 625 1250 2500 5000 10000; do
+        t=$((m / 10))
+        bench/compiler/genspec.sh "$m" "$t" > "$cw/spec.mdl"
+        sbytes=$(stat -c %s "$cw/spec.mdl")
+        for mode in check generate; do
+            [ "$mode" = generate ] && [ $gen_ok = 0 ] && { echo "$m,$t,$sbytes,generate,skipped,," >> "$COMP"; continue; }
+            rm -rf "$cw/out" && mkdir "$cw/out"
+            args=(--check)
+            [ "$mode" = generate ] && args=(-o "$cw/out")
+            s0=$(date +%s.%N)
+            timeout -k 2 "$cap" "${timer[@]}" "$STAGE/bin/medleyc" "${args[@]}" "$cw/spec.mdl" > "$cw/log" 2>&1
+            rc=$?
+            s1=$(date +%s.%N)
+            obytes=
+            [ "$mode" = generate ] && obytes=$(du -sb "$cw/out" | cut -f1)
+            if [ $rc = 124 ] || [ $rc = 137 ]; then
+                echo "$m,$t,$sbytes,$mode,timeout>$cap,," >> "$COMP"
+                [ "$mode" = generate ] && gen_ok=0
+                continue
+            elif [ $rc != 0 ]; then
+                echo "bench: medleyc failed on $m messages: $(head -c 300 "$cw/log")" >&2
+                FAILED=1
+                continue
+            fi
+            if [ ${#timer[@]} -gt 0 ]; then
+                read -r secs kb < "$cw/time"
+            else
+                secs=$(echo "$s1 - $s0" | bc) kb=
+            fi
+            echo "$m,$t,$sbytes,$mode,$secs,$kb,$obytes" >> "$COMP"
+        done
+    done
+    rm -rf "$cw/out"
+    echo "bench: compiler done ($(( $(date +%s) - start_all )) s)" >&2
+fi
+
+# ---------------------------------------------------------------- summary
+# Medians over rounds; ratio = median / median of the hand-written MPI run.
+# Targets (issue 6) are marked ok / MISSED; rows without a target have none.
+SUM=$OUT/summary.csv
+awk -F, 'NR > 1 {
+    k = $1 "," $2 "," $3 "," $4 "," $5
+    n[k]++; v[k, n[k]] = $7
+    if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
+}
+function median(k,    i, j, t, c) {
+    c = n[k]
+    for (i = 1; i <= c; i++) a[i] = v[k, i]
+    for (i = 2; i <= c; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+    return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+}
+END {
+    print "bench,case,size,procs,variant,median_s,ratio_to_mpi"
+    for (i = 1; i <= nk; i++) med[order[i]] = median(order[i])
+    for (i = 1; i <= nk; i++) {
+        k = order[i]; split(k, f, ",")
+        ref = f[1] "," f[2] "," f[3] "," f[4] ",mpi"
+        r = (ref in med) && med[ref] > 0 ? sprintf("%.3f", med[k] / med[ref]) : ""
+        printf "%s,%.4e,%s\n", k, med[k], r
+    }
+}' "$RAW" > "$SUM"
+
+# target BENCH CASE SIZE PROCS VARIANT -> the bound, or nothing
+TXT=$OUT/summary.txt
+{
+    echo "# medley benchmarks — $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')${QUICK:+, BENCH_QUICK=1 (smoke run, not for the record)}"
+    echo "# ratio = median time / median time of hand-written MPI in the same run (lower is better)"
+    awk -F, 'NR == FNR { if (FNR > 1 && $5 != "mpi") { k = $1 "," $2 "," $3 "," $4; r[k, $5] = $7 }
+                         if (FNR > 1) { k = $1 "," $2 "," $3 "," $4; if (!(k in s)) { s[k] = 1; o[++n] = k }; m[k, $5] = $6 }
+                         next }
+    function tgt(b, sz, np, v) {
+        if (v == "mdl-mpi" && b == "pingpong" && sz == 8) return 1.10
+        if (v == "mdl-mpi" && b == "pingpong" && sz >= 65536) return 1.05
+        if (v == "mdl-mpi" && b == "halo") return 1.05
+        if (v == "mdl-shm" && (b == "pingpong" || b == "halo")) return 1.0
+        if (v == "mdl-shm" && b == "oversub" && np == 8) return 0.05
+        return ""
+    }
+    function cell(k, b, sz, np, v,    t, x) {
+        x = r[k, v]; if (x == "") return sprintf("%-20s", "(no run)")
+        t = tgt(b, sz, np, v)
+        if (t == "") return sprintf("%-20s", x)
+        return sprintf("%-20s", x (x + 0 <= t ? " ok" : " MISSED") "<=" t)
+    }
+    function human(b, sz) {
+        if (b == "halo") return "N=" sz
+        if (sz >= 1048576) return sz / 1048576 " MiB"
+        if (sz >= 1024) return sz / 1024 " KiB"
+        return sz " B"
+    }
+    END {
+        printf "%-9s %-15s %-9s %5s %12s  %-20s %-20s\n", "bench", "case", "size", "procs", "mpi (s)", "mdl-mpi ratio", "mdl-shm ratio"
+        for (i = 1; i <= n; i++) {
+            split(o[i], f, ",")
+            printf "%-9s %-15s %-9s %5s %12s  %s %s\n", f[1], f[2], human(f[1], f[3]), f[4], m[o[i], "mpi"],
+                cell(o[i], f[1], f[3], f[4], "mdl-mpi"), cell(o[i], f[1], f[3], f[4], "mdl-shm")
+        }
+    }' "$SUM" "$SUM"
+    if [ -f "$COMP" ] && want compiler; then
+        echo
+        echo "# medleyc on generated specs (target: 10,000 messages < 1 s)"
+        column -s, -t "$COMP"
+    fi
+} > "$TXT"
+cat "$TXT"
+
+# ---------------------------------------------------------------- plots
+if command -v gnuplot >/dev/null; then
+    bench/plot.sh "$OUT" || echo "bench: plotting failed" >&2
+else
+    echo "bench: gnuplot not installed: no plots (apt-get install gnuplot-nox)" >&2
+fi
+echo "bench: total $(( $(date +%s) - start_all )) s; results in $OUT" >&2
+exit $FAILED
