@@ -220,8 +220,7 @@ static int members(mdl_rt *rt, const mdl_coll_desc *c, const int *insts, int ni,
 int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void *recv, long count,
                    const int *counts, const int *displs, const int *insts, int ni)
 {
-    if (!rt)
-        return MDL_ERR_STATE;
+    SHM_LIVE(rt);
     if (!c || c->kind < MDL_COLL_BCAST || c->kind > MDL_COLL_ALLREDUCE || !c->type)
         return shm_fail(rt, c ? c->fn : "mdl_collective", MDL_ERR_ARG, "invalid call");
     const char *fn = c->fn ? c->fn : coll_names[c->kind];
@@ -321,33 +320,31 @@ int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void *recv, l
         case MDL_COLL_SCATTERV: {
             int scat = c->kind == MDL_COLL_SCATTERV;
             int holder = c->kind == MDL_COLL_ALLGATHERV || me == root;
-            long extent = 0;
-            if (holder) {
-                for (int i = 0; i < n && !k.err; i++) {
-                    if (counts[i] < 0 || displs[i] < 0)
-                        fail(&k, MDL_ERR_ARG, "%s[%ld] is negative (%ld)",
-                             counts[i] < 0 ? "counts" : "displs", i,
-                             counts[i] < 0 ? counts[i] : displs[i]);
-                    else if ((long)displs[i] + counts[i] > extent)
-                        extent = (long)displs[i] + counts[i];
-                }
-                check_cap(&k, scat ? "the send" : "the receive", extent,
-                          scat ? c->send_cap : c->recv_cap);
+            /* Every instance checks every block against the capacities
+             * (static, the same everywhere), so that all fail together. */
+            long extent = 0, big = 0;
+            for (int i = 0; i < n && !k.err; i++) {
+                if (counts[i] < 0 || displs[i] < 0)
+                    fail(&k, MDL_ERR_ARG, "%s[%ld] is negative (%ld)",
+                         counts[i] < 0 ? "counts" : "displs", i,
+                         counts[i] < 0 ? counts[i] : displs[i]);
+                long end = (long)displs[i] + counts[i];
+                long own = c->in_place ? end : counts[i];   /* a block at its own end */
+                if (end > extent)
+                    extent = end;
+                if (own > big)
+                    big = own;
             }
+            if (k.err)
+                break;
+            check_cap(&k, scat ? "the send" : "the receive", extent,
+                      scat ? c->send_cap : c->recv_cap);
+            check_cap(&k, scat ? "a receive" : "a send", big, scat ? c->recv_cap : c->send_cap);
             if (k.err)
                 break;
             long mycount = counts[me];
-            if (!scat) {
-                if (mycount < 0)
-                    fail(&k, MDL_ERR_ARG, "%s[%ld] is negative (%ld)", "counts", me, mycount);
-                else if (c->in_place)
-                    check_cap(&k, "the send", (long)displs[me] + mycount, c->send_cap);
-                else
-                    check_cap(&k, "the send", mycount, c->send_cap);
+            if (!scat)
                 mine->c_count = mycount;
-            }
-            if (k.err)
-                break;
             if (c->kind == MDL_COLL_ALLGATHERV)
                 mine->c_src = pub_src(&k, c->in_place ? rb + (size_t)displs[me] * es : sb,
                                       (size_t)mycount * es);

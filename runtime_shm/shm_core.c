@@ -77,6 +77,14 @@ int shm_fail(mdl_rt *rt, const char *fn, int code, const char *fmt, ...)
     return mdl_fail(who, fn, code, shm_abort, "%s", reason);
 }
 
+int shm_dead(const mdl_rt *rt)
+{
+    if (rt && rt == the_rt)
+        return 0;
+    return mdl_fail((mdl_who){"?", -1}, "MeDLey call", MDL_ERR_STATE, shm_abort,
+                    "runtime not initialised, or already finished");
+}
+
 /* ---------------------------------------------------------------- waiting */
 
 void shm_notify(mdl_rt *rt, int slot)
@@ -485,9 +493,9 @@ int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_r
 
 int mdl_end(mdl_rt *rt, void *task)
 {
-    if (!rt || rt != the_rt || task != rt->task)
-        return shm_fail(rt == the_rt ? rt : NULL, "MDL_End", MDL_ERR_STATE,
-                        "runtime not initialised, or already finished");
+    SHM_LIVE(rt);
+    if (task != rt->task)
+        return shm_fail(rt, "MDL_End", MDL_ERR_ARG, "not the task struct of MDL_Init");
     /* The task struct and heap blocks stay in the segment, which mdlrun
      * frees with the job: a peer may still be copying from them. */
     __atomic_store_n(&rt->hdr->slots[rt->me].state, MDL_SLOT_ENDED, __ATOMIC_SEQ_CST);
@@ -498,13 +506,13 @@ int mdl_end(mdl_rt *rt, void *task)
 
 int mdl_my_rank(mdl_rt *rt)
 {
-    return rt ? rt->rank : MDL_ERR_STATE;
+    SHM_LIVE(rt);
+    return rt->rank;
 }
 
 int mdl_task_size(mdl_rt *rt, int task_index)
 {
-    if (!rt)
-        return MDL_ERR_STATE;
+    SHM_LIVE(rt);
     if (task_index < 0 || task_index >= rt->d->ntasks)
         return shm_fail(rt, "MDL_Size", MDL_ERR_ARG, "no task %d", task_index);
     return rt->fam_n[task_index];
@@ -512,16 +520,14 @@ int mdl_task_size(mdl_rt *rt, int task_index)
 
 int mdl_barrier(mdl_rt *rt)
 {
-    if (!rt)
-        return MDL_ERR_STATE;
+    SHM_LIVE(rt);
     return shm_family_barrier(rt, "MDL_Barrier");
 }
 
 int mdl_sbarrier(mdl_rt *rt, const int *ranks, int n)
 {
     static const char fn[] = "MDL_Sbarrier";
-    if (!rt)
-        return MDL_ERR_STATE;
+    SHM_LIVE(rt);
     if (n < 0 || (n > 0 && !ranks))
         return shm_fail(rt, fn, MDL_ERR_ARG, "invalid instance list");
     int task = rt->d->self, size = rt->fam_n[task];

@@ -7,8 +7,7 @@
 int mdl_grid_create(mdl_rt *rt, int *dims, int screate)
 {
     const char *fn = screate ? "MDL_Grid_Screate" : "MDL_Grid_Create";
-    if (!rt)
-        return MDL_ERR_STATE;
+    SHM_LIVE(rt);
     int nd = rt->d->grid_ndims;
     if (nd < 1 || nd > 3)
         return shm_fail(rt, fn, MDL_ERR_GRID, "task %s is not a grid task", rt->who.task);
@@ -39,8 +38,7 @@ static int no_grid(mdl_rt *rt, const char *fn)
 int mdl_grid_rank(mdl_rt *rt, const int *coords, int *rank)
 {
     static const char fn[] = "MDL_Grid_Rank";
-    if (!rt)
-        return MDL_ERR_STATE;
+    SHM_LIVE(rt);
     if (!rt->grid)
         return no_grid(rt, fn);
     if (!coords || !rank)
@@ -65,8 +63,7 @@ int mdl_grid_rank(mdl_rt *rt, const int *coords, int *rank)
 int mdl_grid_coords(mdl_rt *rt, int rank, int *coords)
 {
     static const char fn[] = "MDL_Grid_Coords";
-    if (!rt)
-        return MDL_ERR_STATE;
+    SHM_LIVE(rt);
     if (!rt->grid)
         return no_grid(rt, fn);
     if (!coords)
@@ -80,8 +77,7 @@ int mdl_grid_coords(mdl_rt *rt, int rank, int *coords)
 
 int mdl_grid_mycoords(mdl_rt *rt, int *coords)
 {
-    if (!rt)
-        return MDL_ERR_STATE;
+    SHM_LIVE(rt);
     if (!rt->grid)
         return no_grid(rt, "MDL_Grid_Mycoords");
     if (!coords)
@@ -93,8 +89,7 @@ int mdl_grid_mycoords(mdl_rt *rt, int *coords)
 int mdl_get_neighbors(mdl_rt *rt, int direction, int disp, int *source, int *dest)
 {
     static const char fn[] = "MDL_Get_Neighbors";
-    if (!rt)
-        return MDL_ERR_STATE;
+    SHM_LIVE(rt);
     if (!rt->grid)
         return no_grid(rt, fn);
     if (direction < 0 || direction >= rt->ndims || !source || !dest)
@@ -112,8 +107,7 @@ int mdl_get_neighbors(mdl_rt *rt, int direction, int disp, int *source, int *des
  * under their own name. */
 int mdl_grid_neighbor(mdl_rt *rt, const int offset[3])
 {
-    if (!rt)
-        return MDL_ERR_STATE;
+    SHM_LIVE(rt);
     if (!rt->grid)
         return MDL_ERR_GRID;
     return mdl_grid_shift(rt->ndims, rt->dims, rt->periodic, rt->coords, offset);

@@ -252,8 +252,7 @@ static int spans_in_seg(const mdl_rt *rt, const mdl_span *sp, int n)
 int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int *insts,
              int n, const long *bounds)
 {
-    if (!rt)
-        return MDL_ERR_STATE;
+    SHM_LIVE(rt);
     if (!m || !m->is_send || task != rt->task || (!bounds && !m->fixed_bounds && m->npairs))
         return shm_fail(rt, m ? m->fn : "mdl_send", MDL_ERR_ARG, "invalid call");
     int fam = rt->fam_n[m->peer_task];
@@ -374,8 +373,7 @@ static int recv_result(mdl_rt *rt, const mdl_msg_desc *m, shm_rreq *q)
 
 int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const long *bounds)
 {
-    if (!rt)
-        return MDL_ERR_STATE;
+    SHM_LIVE(rt);
     if (!m || m->is_send || task != rt->task || (!bounds && !m->fixed_bounds && m->npairs))
         return shm_fail(rt, m ? m->fn : "mdl_recv", MDL_ERR_ARG, "invalid call");
     int fam = rt->fam_n[m->peer_task];
@@ -387,6 +385,9 @@ int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const long
         if (r < 0)
             return shm_fail(rt, m->fn, MDL_ERR_GRID, "no grid: call MDL_Grid_Create first");
         want = shm_slot_of(rt, m->peer_task, r);
+    } else if (fam == 0) {      /* nobody could ever send it: fail, do not hang */
+        return shm_fail(rt, m->fn, MDL_ERR_RANK, "task %s has no instances in this job",
+                        rt->d->tasks[m->peer_task]);
     } else if (inst == MDL_ANY) {
         want = -1;
     } else if (inst < 0 || inst >= fam) {
@@ -475,8 +476,7 @@ static int reap(mdl_rt *rt, const mdl_msg_desc *m)
 
 int mdl_test(mdl_rt *rt, const mdl_msg_desc *m)
 {
-    if (!rt)
-        return MDL_ERR_STATE;
+    SHM_LIVE(rt);
     if (!m)
         return MDL_ERR_ARG;
     shm_progress(rt);
@@ -497,8 +497,7 @@ static int reaped(mdl_rt *rt, void *arg)
 
 int mdl_wait(mdl_rt *rt, const mdl_msg_desc *m)
 {
-    if (!rt)
-        return MDL_ERR_STATE;
+    SHM_LIVE(rt);
     if (!m)
         return MDL_ERR_ARG;
     struct reap_arg a = {m, 0};

@@ -12,7 +12,7 @@ BUILD=${MEDLEY_BUILD:-$ROOT/build}
 MDLRUN=$STAGE/bin/mdlrun
 OUT=$BUILD/tests/rt-shm
 mkdir -p "$OUT"
-CFLAGS="-O1 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I$STAGE/include -Iruntime_shm"
+CFLAGS="-O1 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I$STAGE/include -Iruntime_shm -Itests/rt"
 LIBS="-L$STAGE/lib -Wl,-rpath,$STAGE/lib -lmdl_shm -lpthread -lrt"
 NA2A=64
 if [ "${SANITIZE:-}" = 1 ]; then
@@ -29,7 +29,8 @@ if [ ! -x "$MDLRUN" ]; then
     exit 0
 fi
 built=()
-for src in tests/rt/rt_p2p.c tests/rt/rt_coll.c tests/rt/shm_*.c; do
+for src in tests/rt/rt_p2p.c tests/rt/rt_coll.c tests/rt/rt_errors.c tests/rt/rt_big.c \
+           tests/rt/shm_*.c; do
     name=$(basename "$src" .c)
     if cc $CFLAGS -o "$OUT/$name" "$src" $LIBS 2> "$OUT/$name.build"; then
         built+=("$name")
@@ -66,6 +67,8 @@ run grid-periodic 0 "rt_grid ok" "$MDLRUN" -n 6 ./shm_grid periodic
 run portable-p2p 0 "rt_p2p: OK" "$MDLRUN" -n 1 ./rt_p2p father : -n 3 ./rt_p2p son
 run portable-coll-3 0 "rt_coll: OK" "$MDLRUN" -n 3 ./rt_coll
 run portable-coll-4 0 "rt_coll: OK" "$MDLRUN" -n 4 ./rt_coll
+run portable-errors 0 "rt_errors return: OK" "$MDLRUN" -n 2 ./rt_errors return
+run portable-big 0 "rt_big: OK" "$MDLRUN" -n 2 ./rt_big
 # stress: oversubscribed all-to-all with MDL_ANY, and a million messages in order
 run a2a-$NA2A 0 "a2a ok: $NA2A instances" "$MDLRUN" -n $NA2A ./shm_stress a2a 40
 run million 0 "million ok: 1000000" "$MDLRUN" -n 2 ./shm_stress million 1000000
@@ -81,5 +84,8 @@ run launch-spec 1 "built from a different spec" "$MDLRUN" -n 1 ./shm_p2p : -n 2 
 run launch-plain-fatal 1 "must be started with mdlrun" ./shm_launch plain
 # a fatal error stops the whole job at once (one line from the failing
 # instance, the others torn down instead of waiting in a barrier)
+run portable-errors-rank 1 "does not exist (0..1) (MDL_ERR_RANK)" "$MDLRUN" -n 2 ./rt_errors rank
+run portable-errors-truncate 1 "larger than the receive (16 bytes) (MDL_ERR_TRUNCATE)" \
+    "$MDLRUN" -n 2 ./rt_errors truncate
 run fatal-teardown 1 "the receive holds 80: the sections of the send and the receive differ (MDL_ERR_TRUNCATE)" "$MDLRUN" -n 3 ./shm_p2p
 exit 0
