@@ -119,59 +119,57 @@ static int build_msg_type(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, v
     int rc = mdl_msg_spans(m, task, bounds, s->spans, &total, why, sizeof why);
     if (rc)
         return rt_fail(rt, fn, rc, "%s", why);
-    int mpirc = MPI_SUCCESS;
-    int nbuilt = 0;
+    /* Sizes first, so that no failure leaves item types half built. */
     for (int i = 0; i < m->nitems; i++) {
         const mdl_item_desc *it = &m->items[i];
         const mdl_span *sp = &s->spans[i];
-        MPI_Datatype e = rt_elem_type(rt, it->type);
-        s->types[i] = e;
+        s->types[i] = rt_elem_type(rt, it->type);
         s->blens[i] = 0;
         s->disps[i] = 0;
+        int too_big = sp->bytes > 0 && sp->block / it->type->size > INT_MAX;
+        for (int d = 0; d < sp->nloops; d++)
+            too_big |= sp->count[d] > INT_MAX;
+        if (too_big)
+            return rt_fail(rt, fn, MDL_ERR_ARG, "section of '%s' too large for MPI", it->var);
+    }
+    int mpirc = MPI_SUCCESS;
+    for (int i = 0; i < m->nitems && mpirc == MPI_SUCCESS; i++) {
+        const mdl_span *sp = &s->spans[i];
+        MPI_Datatype e = s->types[i];
         if (sp->bytes == 0)
             continue;
-        size_t n = sp->block / it->type->size;
-        if (n > INT_MAX)
-            return rt_fail(rt, fn, MDL_ERR_ARG, "section of '%s' too large for MPI", it->var);
+        int n = (int)(sp->block / m->items[i].type->size);
         if (s->absolute)
             MPI_Get_address(sp->base, &s->disps[i]);
         else
             s->disps[i] = (MPI_Aint)(sp->base - (char *)task);
         if (sp->nloops == 0) {
-            s->blens[i] = (int)n;
+            s->blens[i] = n;
             continue;
         }
         /* contiguous block, then one hvector per loop, innermost first */
         MPI_Datatype cur = e;
         if (n != 1)
-            mpirc = MPI_Type_contiguous((int)n, e, &cur);
+            mpirc = MPI_Type_contiguous(n, e, &cur);
         for (int d = sp->nloops - 1; d >= 0 && mpirc == MPI_SUCCESS; d--) {
             MPI_Datatype next;
-            if (sp->count[d] > INT_MAX)
-                return rt_fail(rt, fn, MDL_ERR_ARG, "section of '%s' too large for MPI",
-                               it->var);
             mpirc = MPI_Type_create_hvector((int)sp->count[d], 1, (MPI_Aint)sp->stride[d], cur,
                                             &next);
             if (cur != e)
                 MPI_Type_free(&cur);
-            cur = next;
+            cur = mpirc == MPI_SUCCESS ? next : e;
         }
-        if (mpirc != MPI_SUCCESS)
-            break;
         s->types[i] = cur;
         s->blens[i] = 1;
-        nbuilt++;
     }
     MPI_Datatype dt = MPI_DATATYPE_NULL;
     if (mpirc == MPI_SUCCESS)
         mpirc = MPI_Type_create_struct(m->nitems, s->blens, s->disps, s->types, &dt);
     if (mpirc == MPI_SUCCESS)
         mpirc = MPI_Type_commit(&dt);
-    for (int i = 0; i < m->nitems && nbuilt > 0; i++)
-        if (s->types[i] != rt_elem_type(rt, m->items[i].type)) {
+    for (int i = 0; i < m->nitems; i++)    /* the struct holds its own references */
+        if (s->types[i] != rt_elem_type(rt, m->items[i].type))
             MPI_Type_free(&s->types[i]);
-            nbuilt--;
-        }
     if (mpirc != MPI_SUCCESS) {
         if (dt != MPI_DATATYPE_NULL)
             MPI_Type_free(&dt);
