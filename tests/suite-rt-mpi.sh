@@ -140,6 +140,15 @@ if is_built rt_errors; then
     expect_ok errors-spec-return "rt_errors spec: returned -107" 2
     run errors-launcher 60 -n 1 "$W/rt_errors" launcher
     expect_fatal errors-launcher 'MDL_Init: .*started by mdlrun.*\(MDL_ERR_LAUNCH\)$'
+    # the real thing: an MPI program started by the shm launcher
+    if [ -x "$MEDLEY_STAGE/bin/mdlrun" ]; then
+        timeout 60 "$MEDLEY_STAGE/bin/mdlrun" -n 2 "$W/rt_errors" return \
+            > "$W/errors-mdlrun.out" 2> "$W/errors-mdlrun.err" < /dev/null
+        rc=$?
+        expect_fatal errors-mdlrun '^w: MDL_Init: .*started by mdlrun.*\(MDL_ERR_LAUNCH\)$'
+    else
+        echo "FAIL: rt-mpi/errors-mdlrun: mdlrun not installed"
+    fi
 fi
 
 # Valgrind (not under ASan): the grid test always (nine MDL_Init/MDL_End
