@@ -71,6 +71,7 @@ run portable-errors 0 "rt_errors return: OK" "$MDLRUN" -n 2 ./rt_errors return
 run portable-big 0 "rt_big: OK" "$MDLRUN" -n 2 ./rt_big
 # stress: oversubscribed all-to-all with MDL_ANY, and a million messages in order
 run a2a-$NA2A 0 "a2a ok: $NA2A instances" "$MDLRUN" -n $NA2A ./shm_stress a2a 40
+run coll-$NA2A 0 "coll ok: $NA2A instances" "$MDLRUN" -n $NA2A ./shm_stress coll 100
 run million 0 "million ok: 1000000" "$MDLRUN" -n 2 ./shm_stress million 1000000
 run any-fair 0 "fair ok" "$MDLRUN" -n 4 ./shm_stress fair 20000
 # a killed instance ends the job (128+9) instead of leaving the others waiting

@@ -11,6 +11,8 @@
  *   shm_stress fair N       instances 1.. each send N messages to instance 0,
  *                           which receives them with MDL_ANY: every sender
  *                           is served early (no starvation), in order.
+ *   shm_stress coll N       N Allreduce (one double, and 1000 doubles), Bcast
+ *                           and Barrier rounds over the family, checked.
  *   shm_stress die 0        instance 1 is killed while instance 0 waits for
  *                           it: the job must end at once, not hang. */
 #include "shm_rtt.h"
@@ -40,9 +42,16 @@ static const mdl_msg_desc msgs[] = {
     MSG("one_r", 3, 0, 0, 1, 0, MDL_PEER_ONE, s_seq, 0, NULL),
 };
 static const mdl_msg_desc *const msgp[] = {&msgs[0], &msgs[1], &msgs[2], &msgs[3]};
+/* pointer buffers (outside the segment): caps unknown */
+static const mdl_coll_desc colls[] = {
+    {"ar", "MDL_Allreduce_ar", 0, MDL_COLL_ALLREDUCE, 0, MDL_SUM, &t_double, -1, -1, 0},
+    {"bc", "MDL_Bcast_bc", 1, MDL_COLL_BCAST, 0, 0, &t_int, BIGN, BIGN, 0},
+    {"sum", "MDL_Allreduce_sum", 2, MDL_COLL_ALLREDUCE, 0, MDL_SUM, &t_long, -1, -1, 0},
+};
+static const mdl_coll_desc *const collp[] = {&colls[0], &colls[1], &colls[2]};
 static const char *const tasks[] = {"t"};
 static const mdl_task_desc desc = {
-    "shm_stress.mdl", 0x5157, 1, tasks, 0, 0, {0, 0, 0}, 2, 4, msgp, 0, NULL, sizeof(T),
+    "shm_stress.mdl", 0x5157, 1, tasks, 0, 0, {0, 0, 0}, 2, 4, msgp, 3, collp, sizeof(T),
 };
 
 static int val(int src, int seq, int k)
@@ -72,6 +81,28 @@ int main(int argc, char **argv)
         CHECK(mdl_end(rt, t) == 0);
         if (me == 1)
             printf("million ok: %ld messages in order\n", iters);
+        return 0;
+    }
+    if (strcmp(argv[1], "coll") == 0) {
+        static double in[1000], out[1000];
+        const mdl_coll_desc *ar = &colls[0], *bc = &colls[1];
+        for (long i = 0; i < iters; i++) {
+            in[0] = me + i;
+            CHECK(mdl_collective(rt, ar, in, out, 1, NULL, NULL, NULL, 0) == 0);
+            CHECK(out[0] == (double)n * (n - 1) / 2 + (double)n * i);
+            for (int k = 0; k < 1000; k++)
+                in[k] = k + me;
+            CHECK(mdl_collective(rt, ar, in, out, 1000, NULL, NULL, NULL, 0) == 0);
+            CHECK(out[999] == 999.0 * n + (double)n * (n - 1) / 2);
+            if (me == 0)
+                t->sbig[0] = (int)i;
+            CHECK(mdl_collective(rt, bc, t->sbig, t->rbig, 16, NULL, NULL, NULL, 0) == 0);
+            CHECK(t->rbig[0] == (int)i);
+            CHECK(mdl_barrier(rt) == 0);
+        }
+        CHECK(mdl_end(rt, t) == 0);
+        if (me == 0)
+            printf("coll ok: %d instances, %ld rounds\n", n, iters);
         return 0;
     }
     if (strcmp(argv[1], "die") == 0) {
@@ -138,9 +169,7 @@ int main(int argc, char **argv)
         CHECK(next[s] == iters);
     free(next);
     /* family-wide checksums (pointer buffers, outside the segment) */
-    mdl_coll_desc red = {"sum", "MDL_Allreduce_sum", 0, MDL_COLL_ALLREDUCE, 0, MDL_SUM,
-                         &t_long, -1, -1, 0};
-    CHECK(mdl_collective(rt, &red, sums, tot, 2, NULL, NULL, NULL, 0) == 0);
+    CHECK(mdl_collective(rt, &colls[2], sums, tot, 2, NULL, NULL, NULL, 0) == 0);
     CHECK(tot[0] == tot[1] && tot[0] > 0);
     CHECK(mdl_end(rt, t) == 0);
     if (me == 0)
