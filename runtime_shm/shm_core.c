@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -59,7 +60,6 @@ static void shm_abort(int code)
             __atomic_fetch_add(&rt->hdr->slots[s].doorbell, 1, __ATOMIC_SEQ_CST);
             futex_wake(&rt->hdr->slots[s].doorbell);
         }
-        __atomic_store_n(&rt->lib->go, 1, __ATOMIC_SEQ_CST);
         futex_wake(&rt->lib->go);
     }
     fflush(stdout);
@@ -268,10 +268,42 @@ int shm_subset_barrier(mdl_rt *rt, const int *slots, int n, const char *fn)
 
 /* ---------------------------------------------------------------- init */
 
-static int init_done(mdl_rt *rt, void *arg)
+/* Start-up barrier number `phase` (1, 2): a counter of arrivals over all
+ * phases and a futex word holding the last phase completed.  No doorbells
+ * yet: an instance may not have published anything. */
+static int startup_barrier(mdl_rt *rt, uint32_t phase)
 {
-    (void)arg;
-    return __atomic_load_n(&rt->lib->go, __ATOMIC_ACQUIRE) != 0;
+    uint32_t n = (uint32_t)rt->nslots;
+    if (__atomic_add_fetch(&rt->lib->ninit, 1, __ATOMIC_ACQ_REL) == n * phase) {
+        __atomic_store_n(&rt->lib->go, phase, __ATOMIC_SEQ_CST);
+        futex_wake(&rt->lib->go);
+        return 0;
+    }
+    for (;;) {
+        uint32_t go = __atomic_load_n(&rt->lib->go, __ATOMIC_ACQUIRE);
+        if (go >= phase)
+            return 0;
+        if (job_broken(rt, 1))
+            return MDL_ERR_PEER;
+        futex_wait(&rt->lib->go, go, WAIT_TIMEOUT_NS);
+    }
+}
+
+/* Can instances read each other's memory (process_vm_readv: same user,
+ * no seccomp or Yama restriction)?  Each reads a word of the next slot;
+ * pointer items of large messages then travel in one copy. */
+static volatile uint64_t cma_probe = 0x4d444c434d41ull;
+
+static int cma_works(mdl_rt *rt)
+{
+    const char *e = getenv("MDL_SHM_CMA");
+    if (e && strcmp(e, "0") == 0)
+        return 0;
+    const shm_info *peer = &rt->info[(rt->me + 1) % rt->nslots];
+    uint64_t got = 0;
+    struct iovec l = {&got, sizeof got}, r = {(void *)(uintptr_t)peer->probe, sizeof got};
+    return process_vm_readv(peer->pid, &l, 1, &r, 1, 0) == (ssize_t)sizeof got &&
+           got == cma_probe;
 }
 
 static void rt_free(mdl_rt *rt)
@@ -423,19 +455,18 @@ int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_r
     es = getenv("MDL_SHM_YIELD");
     if (es && *es)
         rt->yields = atoi(es) > 0 ? atoi(es) : 0;
-    if (__atomic_add_fetch(&rt->lib->ninit, 1, __ATOMIC_ACQ_REL) == (uint32_t)n) {
-        __atomic_store_n(&rt->lib->go, 1, __ATOMIC_SEQ_CST);
-        futex_wake(&rt->lib->go);
-    } else {
-        while (!init_done(rt, NULL)) {
-            if (job_broken(rt, 1))
-                INIT_FAIL(MDL_ERR_PEER,
-                                "another instance died before MDL_Init");
-            futex_wait(&rt->lib->go, 0, WAIT_TIMEOUT_NS);
-        }
-    }
+    mine->pid = (int32_t)getpid();
+    mine->probe = (uint64_t)(uintptr_t)&cma_probe;
+    if (startup_barrier(rt, 1) < 0)
+        INIT_FAIL(MDL_ERR_PEER, "another instance died before MDL_Init");
+    mine->cma = cma_works(rt);
+    if (startup_barrier(rt, 2) < 0)
+        INIT_FAIL(MDL_ERR_PEER, "another instance died before MDL_Init");
     if (__atomic_load_n(&h->aborting, __ATOMIC_SEQ_CST))
         INIT_FAIL(MDL_ERR_PEER, "the job is being torn down");
+    rt->cma = 1;
+    for (int s = 0; s < n; s++)
+        rt->cma &= rt->info[s].cma;
 
     /* Families: slots grouped by task index, in slot order. */
     int nt = d->ntasks;

@@ -52,19 +52,29 @@ typedef struct shm_ring {
     shm_cell cells[SHM_NCELLS];
 } shm_ring;
 
+/* One span of a rendezvous record: base is a segment offset, or with
+ * `remote` an address in the sender's own space (read with
+ * process_vm_readv). */
+typedef struct shm_rspan {
+    mdl_span s;
+    uint64_t remote;
+} shm_rspan;
+
 /* A large message waiting to be pulled: where the sender's data lies.
  * Lives in the sender's heap until every receiver has copied it. */
 typedef struct shm_rdv {
     uint32_t remaining;         /* receivers that have not copied yet */
     uint32_t nspans;
     uint64_t bytes;
-    mdl_span spans[];           /* base = segment offset, not an address */
+    int32_t pid;                /* the sender, for remote spans */
+    int32_t pad_;
+    shm_rspan spans[];
 } shm_rdv;
 
 typedef struct shm_lib {
     uint64_t bump;              /* bytes handed out from the heap */
     uint32_t ninit;             /* instances through the startup barrier */
-    uint32_t go;                /* futex word: 1 when all have initialised */
+    uint32_t go;                /* futex word: start-up phases completed */
     uint64_t maplimit;          /* smallest mapping of any instance: heap end */
 } shm_lib;
 
@@ -74,7 +84,10 @@ typedef struct shm_info {
     uint32_t sleeping;          /* 1 while the instance may sleep on its doorbell */
     uint32_t bar_count;         /* family barrier (used in the family's first slot) */
     uint32_t bar_sense;
-    uint32_t pad0_[10];
+    int32_t pid;                /* getpid() of the instance */
+    int32_t cma;                /* 1: it could read its neighbour's memory */
+    uint64_t probe;             /* address (in its own space) of a word to read */
+    uint32_t pad0_[6];
     /* Collective publication, valid between a collective's barriers. */
     int32_t c_err;              /* this instance hit an argument error */
     int32_t pad1_;
@@ -135,6 +148,7 @@ struct mdl_rt {
     int nslots, me, rank;
     int spin;                   /* polls before sleeping */
     int yields;                 /* then polls with sched_yield */
+    int cma;                    /* every instance can read every other's memory */
 
     int *fam_first;             /* per task: index into fam_slots */
     int *fam_n;                 /* per task: instances */

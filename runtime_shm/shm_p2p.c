@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 
 static shm_ring *ring_of(mdl_rt *rt, int from, int to)
 {
@@ -19,19 +20,112 @@ static shm_ring *ring_of(mdl_rt *rt, int from, int to)
 
 /* ---------------------------------------------------------------- delivery */
 
+/* The contiguous runs of a list of spans, in order (as mdl_spans_copy
+ * walks them), with the index of the span each run belongs to. */
+typedef struct runs {
+    const mdl_span *sp;
+    int n, cur, started;
+    long idx[MDL_MAX_DIMS];
+} runs;
+
+static int next_run(runs *r, char **p, size_t *len)
+{
+    while (r->cur < r->n) {
+        const mdl_span *s = &r->sp[r->cur];
+        if (s->bytes == 0) {
+            r->cur++;
+            continue;
+        }
+        if (!r->started) {
+            memset(r->idx, 0, sizeof r->idx);
+            r->started = 1;
+        } else {
+            int d = s->nloops - 1;
+            while (d >= 0 && ++r->idx[d] == s->count[d])
+                r->idx[d--] = 0;
+            if (d < 0) {
+                r->cur++;
+                r->started = 0;
+                continue;
+            }
+        }
+        char *q = s->base;
+        for (int d = 0; d < s->nloops; d++)
+            q += r->idx[d] * s->stride[d];
+        *p = q;
+        *len = s->block;
+        return 1;
+    }
+    return 0;
+}
+
+#define CMA_IOV 64
+
+typedef struct cma_batch {
+    pid_t pid;
+    int n;
+    size_t bytes;
+    struct iovec l[CMA_IOV], r[CMA_IOV];
+} cma_batch;
+
+static int cma_flush(cma_batch *b)
+{
+    int ok = b->n == 0 ||
+             process_vm_readv(b->pid, b->l, (unsigned long)b->n, b->r, (unsigned long)b->n, 0) ==
+                 (ssize_t)b->bytes;
+    b->n = 0;
+    b->bytes = 0;
+    return ok ? 0 : MDL_ERR_INTERN;
+}
+
+/* Copies a rendezvous message into the receive's spans: memcpy from the
+ * segment, process_vm_readv from the sender's own memory. */
 static int copy_from_rdv(mdl_rt *rt, const mdl_span *dst, int ndst, const shm_rdv *r)
 {
     mdl_span inl[8] = {{0}}, *src = inl;
     if (r->nspans > 8 && !(src = malloc(r->nspans * sizeof *src)))
         return MDL_ERR_INTERN;
     for (uint32_t i = 0; i < r->nspans; i++) {
-        src[i] = r->spans[i];
-        src[i].base = rt->seg + (uint64_t)(uintptr_t)r->spans[i].base;
+        src[i] = r->spans[i].s;
+        if (!r->spans[i].remote)
+            src[i].base = rt->seg + (uint64_t)(uintptr_t)r->spans[i].s.base;
     }
-    mdl_spans_copy(dst, ndst, src, (int)r->nspans);
+    runs rd = {dst, ndst, 0, 0, {0}}, rs = {src, (int)r->nspans, 0, 0, {0}};
+    char *pd = NULL, *ps = NULL;
+    size_t ld = 0, ls = 0;
+    int remote = 0, rc = 0;
+    cma_batch b;
+    b.pid = r->pid;
+    b.n = 0;
+    b.bytes = 0;
+    for (;;) {
+        if (ld == 0 && !next_run(&rd, &pd, &ld))
+            break;
+        if (ls == 0) {
+            if (!next_run(&rs, &ps, &ls))
+                break;
+            remote = r->spans[rs.cur].remote != 0;
+        }
+        size_t k = ld < ls ? ld : ls;
+        if (remote) {
+            b.l[b.n] = (struct iovec){pd, k};
+            b.r[b.n] = (struct iovec){ps, k};
+            b.bytes += k;
+            if (++b.n == CMA_IOV && (rc = cma_flush(&b)) < 0)
+                break;
+        } else {
+            memcpy(pd, ps, k);
+        }
+        pd += k;
+        ps += k;
+        ld -= k;
+        ls -= k;
+    }
+    if (rc == 0)
+        rc = cma_flush(&b);
     if (src != inl)
         free(src);
-    return 0;
+    return rc;
 }
 
 /* Completes a posted receive with a message from `slot`. */
@@ -176,7 +270,7 @@ static int rdv_done(mdl_rt *rt, void *arg)
 
 static size_t rdv_size(uint32_t nspans)
 {
-    return sizeof(shm_rdv) + nspans * sizeof(mdl_span);
+    return sizeof(shm_rdv) + nspans * sizeof(shm_rspan);
 }
 
 static void sreq_free(mdl_rt *rt, shm_sreq *s)
@@ -291,9 +385,10 @@ int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int 
     if (ntargets == 0)
         goto out;
 
-    /* Rendezvous: one record for all receivers, pointing at the variables
-     * (or at a packed copy of data outside the segment, e.g. pointer items). */
-    int direct = spans_in_seg(rt, spans, m->nitems);
+    /* Rendezvous: one record for all receivers, pointing at the variables;
+     * data outside the segment (pointer items) is read where it is with
+     * process_vm_readv when the job allows it, else packed into the heap. */
+    int direct = rt->cma || spans_in_seg(rt, spans, m->nitems);
     uint32_t ns = direct ? (uint32_t)m->nitems : 1;
     shm_sreq *sr = calloc(1, sizeof *sr);
     uint64_t roff = shm_alloc(rt, rdv_size(ns));
@@ -308,14 +403,18 @@ int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int 
     r->remaining = (uint32_t)ntargets;
     r->nspans = ns;
     r->bytes = total;
+    r->pid = rt->info[rt->me].pid;
     if (direct) {
         for (uint32_t i = 0; i < ns; i++) {
-            r->spans[i] = spans[i];
-            r->spans[i].base = (char *)(uintptr_t)shm_off(rt, spans[i].base);
+            r->spans[i].s = spans[i];
+            r->spans[i].remote = !shm_in_seg(rt, spans[i].base);
+            if (!r->spans[i].remote)
+                r->spans[i].s.base = (char *)(uintptr_t)shm_off(rt, spans[i].base);
         }
     } else {
         mdl_spans_pack(spans, m->nitems, shm_ptr(rt, scratch));
-        r->spans[0] = (mdl_span){(char *)(uintptr_t)scratch, total, 0, {0}, {0}, total};
+        r->spans[0].s = (mdl_span){(char *)(uintptr_t)scratch, total, 0, {0}, {0}, total};
+        r->spans[0].remote = 0;
     }
     sr->rdv = roff;
     sr->scratch = scratch;
@@ -367,7 +466,10 @@ static int recv_result(mdl_rt *rt, const mdl_msg_desc *m, shm_rreq *q)
                         (unsigned long long)q->got, rt->d->tasks[m->peer_task],
                         rt->slot_rank[q->sender], q->total);
     if (q->err)
-        return shm_fail(rt, m->fn, q->err, "out of memory");
+        return shm_fail(rt, m->fn, q->err,
+                        "could not copy the message from %s[%d] (out of memory, or its "
+                        "memory cannot be read)", rt->d->tasks[m->peer_task],
+                        rt->slot_rank[q->sender]);
     return rt->slot_rank[q->sender];
 }
 

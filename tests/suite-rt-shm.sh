@@ -58,6 +58,8 @@ run() {
 export MDL_ERRORS=return
 run p2p-3 0 "rt_p2p ok" "$MDLRUN" -n 3 ./shm_p2p
 run p2p-5 0 "rt_p2p ok" "$MDLRUN" -n 5 ./shm_p2p
+# pointer items through a packed copy instead of process_vm_readv
+MDL_SHM_CMA=0 run p2p-nocma 0 "rt_p2p ok" "$MDLRUN" -n 3 ./shm_p2p
 for n in 2 3 4 7; do
     run coll-$n 0 "rt_coll ok" "$MDLRUN" -n $n ./shm_coll
 done
