@@ -51,6 +51,7 @@ RAW=$OUT/runtime.csv
 echo "bench,case,size,procs,variant,round,seconds" > "$RAW"
 FAILED=0
 start_all=$(date +%s)
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # build NAME DIR PROG [medleyc args…]: the three executables of one benchmark
 # in $WORK/NAME: mpi, mdl-mpi, mdl-shm.  -D NAME=VAL medleyc arguments are
@@ -162,28 +163,32 @@ if want compiler; then
 fi
 
 # ---------------------------------------------------------------- summary
-# Medians over rounds; ratio = median / median of the hand-written MPI run.
-# Targets (issue 6) are marked ok / MISSED; rows without a target have none.
+# median_s: median over rounds.  ratio_to_mpi: median over rounds of the
+# round's time / the same round's hand-written MPI time — the runs of one
+# round are seconds apart, so a change of load on the machine between
+# rounds cancels out of the ratio.
 SUM=$OUT/summary.csv
 awk -F, 'NR > 1 {
-    k = $1 "," $2 "," $3 "," $4 "," $5
-    n[k]++; v[k, n[k]] = $7
-    if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
+    k = $1 "," $2 "," $3 "," $4
+    t[k, $5, $6] = $7
+    if (!((k, $5) in seen)) { seen[k, $5] = 1; order[++nk] = k SUBSEP $5 }
+    if ($6 > maxr) maxr = $6
 }
-function median(k,    i, j, t, c) {
-    c = n[k]
-    for (i = 1; i <= c; i++) a[i] = v[k, i]
-    for (i = 2; i <= c; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+function median(c,    i, j, x) {
+    for (i = 2; i <= c; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
     return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
 }
 END {
     print "bench,case,size,procs,variant,median_s,ratio_to_mpi"
-    for (i = 1; i <= nk; i++) med[order[i]] = median(order[i])
     for (i = 1; i <= nk; i++) {
-        k = order[i]; split(k, f, ",")
-        ref = f[1] "," f[2] "," f[3] "," f[4] ",mpi"
-        r = (ref in med) && med[ref] > 0 ? sprintf("%.3f", med[k] / med[ref]) : ""
-        printf "%s,%.4e,%s\n", k, med[k], r
+        split(order[i], kv, SUBSEP); k = kv[1]; v = kv[2]
+        c = 0
+        for (r = 1; r <= maxr; r++) if ((k, v, r) in t) a[++c] = t[k, v, r]
+        m = median(c)
+        c = 0
+        for (r = 1; r <= maxr; r++)
+            if ((k, v, r) in t && (k, "mpi", r) in t && t[k, "mpi", r] > 0) a[++c] = t[k, v, r] / t[k, "mpi", r]
+        printf "%s,%s,%.4e,%s\n", k, v, m, c ? sprintf("%.3f", median(c)) : ""
     }
 }' "$RAW" > "$SUM"
 
@@ -191,7 +196,8 @@ END {
 TXT=$OUT/summary.txt
 {
     echo "# medley benchmarks — $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')${QUICK:+, BENCH_QUICK=1 (smoke run, not for the record)}"
-    echo "# ratio = median time / median time of hand-written MPI in the same run (lower is better)"
+    echo "# load average at start: $load_start, at end: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine skews every variant differently)"
+    echo "# ratio = median over rounds of (time / hand-written MPI time of the same round); lower is better"
     awk -F, 'NR == FNR { if (FNR > 1 && $5 != "mpi") { k = $1 "," $2 "," $3 "," $4; r[k, $5] = $7 }
                          if (FNR > 1) { k = $1 "," $2 "," $3 "," $4; if (!(k in s)) { s[k] = 1; o[++n] = k }; m[k, $5] = $6 }
                          next }
