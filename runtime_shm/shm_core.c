@@ -318,6 +318,8 @@ static void rt_free(mdl_rt *rt)
     free(rt->sends);
     free(rt->recvs);
     free(rt->sbar);
+    free(rt->ov_out);
+    free(rt->ov_last);
     if (rt->seg)
         munmap(rt->seg, rt->segsize);
     free(rt);
@@ -477,8 +479,10 @@ int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_r
     rt->sends = calloc((size_t)d->nmsgs + 1, sizeof *rt->sends);
     rt->recvs = calloc((size_t)d->nmsgs + 1, sizeof *rt->recvs);
     rt->sbar = calloc((size_t)n, sizeof(uint32_t));
+    rt->ov_out = calloc((size_t)n, sizeof *rt->ov_out);
+    rt->ov_last = calloc((size_t)n, sizeof *rt->ov_last);
     if (!rt->fam_first || !rt->fam_n || !rt->fam_slots || !rt->slot_rank ||
-        !rt->sends || !rt->recvs || !rt->sbar)
+        !rt->sends || !rt->recvs || !rt->sbar || !rt->ov_out || !rt->ov_last)
         INIT_FAIL(MDL_ERR_INTERN, "out of memory");
     for (int s = 0; s < n; s++) {
         const shm_info *in = &rt->info[s];

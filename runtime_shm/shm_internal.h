@@ -32,6 +32,7 @@
 #define SHM_EAGER 8192
 #endif
 #define SHM_NCELLS 8            /* cells per ring: in-flight eager messages per pair */
+#define SHM_OVERFLOW 1024       /* overflow nodes per pair before a sender waits */
 
 enum { CELL_EAGER = 1, CELL_RDV = 2 };
 
@@ -44,13 +45,38 @@ typedef struct shm_cell {
     char data[SHM_EAGER];       /* CELL_EAGER: the packed message */
 } shm_cell;
 
+/* When the ring is full, messages go to an overflow list of nodes in the
+ * sender's heap (a send never waits for room); the sender uses the ring
+ * again only once the receiver has consumed every node, so order holds. */
 typedef struct shm_ring {
     uint64_t tail;              /* written by the sender only */
-    uint64_t pad0_[7];
+    uint64_t ov_sent;           /* sender: overflow nodes appended */
+    uint64_t ov_first;          /* sender, once: offset of the first node */
+    uint64_t pad0_[5];
     uint64_t head;              /* written by the receiver only */
-    uint64_t pad1_[7];
+    uint64_t ov_done;           /* receiver: overflow nodes consumed */
+    uint64_t pad1_[6];
     shm_cell cells[SHM_NCELLS];
 } shm_ring;
+
+typedef struct shm_node {
+    uint64_t next;              /* offset of the next node, 0 until linked */
+    uint64_t size;              /* allocated bytes, for the sender's free */
+    uint32_t channel;
+    uint32_t kind;
+    uint64_t bytes;
+    uint64_t rdv;
+    uint64_t pad_[3];
+    char data[];                /* CELL_EAGER: the packed message */
+} shm_node;
+
+/* The sender's own view of its overflow list towards one receiver. */
+typedef struct shm_ovs {
+    uint64_t sent;              /* nodes appended */
+    uint64_t last;              /* newest node (kept: the receiver reads its next) */
+    uint64_t oldest;            /* oldest node not yet freed */
+    uint64_t oldest_idx;
+} shm_ovs;
 
 /* One span of a rendezvous record: base is a segment offset, or with
  * `remote` an address in the sender's own space (read with
@@ -161,6 +187,8 @@ struct mdl_rt {
     shm_sreq **sends;           /* per message index: async sends in flight */
     shm_rreq **recvs;           /* per message index: async receives posted */
     int rr;                     /* next sender polled first (fairness) */
+    shm_ovs *ov_out;            /* per receiver slot */
+    uint64_t *ov_last;          /* per sender slot: last overflow node consumed */
 
     /* barriers */
     uint32_t sense;

@@ -167,38 +167,65 @@ static shm_rreq *take_posted(mdl_rt *rt, int channel, int slot)
     return NULL;
 }
 
-/* Drains every incoming ring, starting with a different sender each time
- * so that MDL_ANY receives serve all senders fairly. */
+/* A message from `s` has arrived: to the first matching posted receive,
+ * else to the unexpected list.  -1: out of memory, leave it for later. */
+static int arrive(mdl_rt *rt, int s, uint32_t channel, uint32_t kind, uint64_t bytes,
+                  const char *data, uint64_t rdv)
+{
+    shm_rreq *q = take_posted(rt, (int)channel, s);
+    if (q) {
+        deliver(rt, q, s, kind, bytes, data, rdv);
+        return 0;
+    }
+    size_t keep = kind == CELL_EAGER ? bytes : 0;
+    shm_umsg *u = malloc(sizeof *u + keep);
+    if (!u)
+        return -1;
+    u->next = NULL;
+    u->channel = (int)channel;
+    u->slot = s;
+    u->kind = kind;
+    u->bytes = bytes;
+    u->rdv = rdv;
+    memcpy(u->data, data, keep);
+    *rt->unexp_tail = u;
+    rt->unexp_tail = &u->next;
+    return 0;
+}
+
+/* Drains every incoming ring and overflow list, starting with a different
+ * sender each time so that MDL_ANY receives serve all senders fairly. */
 void shm_progress(mdl_rt *rt)
 {
     int n = rt->nslots;
     for (int k = 0; k < n; k++) {
         int s = (rt->rr + k) % n;
         shm_ring *r = ring_of(rt, s, rt->me);
+        /* Overflow nodes counted before draining the ring are all younger
+         * than what the ring holds now (the sender skips the ring while
+         * nodes are pending). */
+        uint64_t ovs = __atomic_load_n(&r->ov_sent, __ATOMIC_ACQUIRE);
         uint64_t head = r->head;
         while (head != __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE)) {
             shm_cell *c = &r->cells[head % SHM_NCELLS];
-            shm_rreq *q = take_posted(rt, (int)c->channel, s);
-            if (q) {
-                deliver(rt, q, s, c->kind, c->bytes, c->data, c->rdv);
-            } else {
-                size_t keep = c->kind == CELL_EAGER ? c->bytes : 0;
-                shm_umsg *u = malloc(sizeof *u + keep);
-                if (!u)
-                    return;     /* leave it in the ring; retried later */
-                u->next = NULL;
-                u->channel = (int)c->channel;
-                u->slot = s;
-                u->kind = c->kind;
-                u->bytes = c->bytes;
-                u->rdv = c->rdv;
-                memcpy(u->data, c->data, keep);
-                *rt->unexp_tail = u;
-                rt->unexp_tail = &u->next;
-            }
-            __atomic_store_n(&r->head, ++head, __ATOMIC_SEQ_CST);
-            shm_notify(rt, s);  /* it may wait for room */
+            if (arrive(rt, s, c->channel, c->kind, c->bytes, c->data, c->rdv) < 0)
+                return;
+            __atomic_store_n(&r->head, ++head, __ATOMIC_RELEASE);
         }
+        uint64_t done = r->ov_done, done0 = done;
+        while (done < ovs) {
+            uint64_t off = rt->ov_last[s]
+                               ? __atomic_load_n(&((shm_node *)shm_ptr(rt, rt->ov_last[s]))->next,
+                                                 __ATOMIC_ACQUIRE)
+                               : __atomic_load_n(&r->ov_first, __ATOMIC_ACQUIRE);
+            shm_node *nd = shm_ptr(rt, off);
+            if (arrive(rt, s, nd->channel, nd->kind, nd->bytes, nd->data, nd->rdv) < 0)
+                return;
+            rt->ov_last[s] = off;
+            __atomic_store_n(&r->ov_done, ++done, __ATOMIC_SEQ_CST);
+        }
+        if (done != done0)
+            shm_notify(rt, s);          /* it may wait for room */
     }
     rt->rr = (rt->rr + 1) % n;
 }
@@ -234,32 +261,86 @@ static void unpost(mdl_rt *rt, shm_rreq *q)
 
 /* ---------------------------------------------------------------- sending */
 
-struct room_arg {
+/* Frees the overflow nodes towards `to` that the receiver is done with
+ * (all but the newest consumed one, whose `next` it may still read). */
+static void ov_reclaim(mdl_rt *rt, int to)
+{
+    shm_ovs *o = &rt->ov_out[to];
+    uint64_t done = __atomic_load_n(&ring_of(rt, rt->me, to)->ov_done, __ATOMIC_ACQUIRE);
+    while (o->oldest && o->oldest_idx + 1 < done) {
+        shm_node *nd = shm_ptr(rt, o->oldest);
+        uint64_t next = nd->next;
+        shm_free(rt, o->oldest, nd->size);
+        o->oldest = next;
+        o->oldest_idx++;
+    }
+}
+
+/* Posts one message to `to`: into a ring cell when there is room and no
+ * overflow node is pending, else as a new overflow node.  Never waits.
+ * Eager: packs spans; rendezvous: rdv is the record's offset. */
+struct ov_arg {
     shm_ring *r;
+    shm_ovs *o;
 };
 
-static int has_room(mdl_rt *rt, void *arg)
+static int ov_has_room(mdl_rt *rt, void *arg)
 {
     (void)rt;
-    shm_ring *r = ((struct room_arg *)arg)->r;
-    return r->tail - __atomic_load_n(&r->head, __ATOMIC_SEQ_CST) < SHM_NCELLS;
+    struct ov_arg *a = arg;
+    return a->o->sent - __atomic_load_n(&a->r->ov_done, __ATOMIC_SEQ_CST) < SHM_OVERFLOW;
 }
 
-/* A free cell of the ring to `to`, waiting (and progressing) while full. */
-static shm_cell *ring_reserve(mdl_rt *rt, int to, const char *fn, int *rc)
+static int post_msg(mdl_rt *rt, int to, const mdl_msg_desc *m, uint32_t kind, uint64_t bytes,
+                    const mdl_span *spans, uint64_t rdv)
 {
     shm_ring *r = ring_of(rt, rt->me, to);
-    struct room_arg a = {r};
-    if (!has_room(rt, &a) && (*rc = shm_wait(rt, has_room, &a, fn)) < 0)
-        return NULL;
-    return &r->cells[r->tail % SHM_NCELLS];
-}
-
-static void ring_commit(mdl_rt *rt, int to)
-{
-    shm_ring *r = ring_of(rt, rt->me, to);
-    __atomic_store_n(&r->tail, r->tail + 1, __ATOMIC_SEQ_CST);
+    shm_ovs *o = &rt->ov_out[to];
+    /* Flow control: a receiver that falls far behind stops the sender
+     * (progressing meanwhile) instead of filling the segment. */
+    struct ov_arg a = {r, o};
+    int rc;
+    if (!ov_has_room(rt, &a) && (rc = shm_wait(rt, ov_has_room, &a, m->fn)) < 0)
+        return rc;
+    ov_reclaim(rt, to);
+    if (o->sent == __atomic_load_n(&r->ov_done, __ATOMIC_ACQUIRE) &&
+        r->tail - __atomic_load_n(&r->head, __ATOMIC_ACQUIRE) < SHM_NCELLS) {
+        shm_cell *c = &r->cells[r->tail % SHM_NCELLS];
+        c->channel = (uint32_t)m->channel;
+        c->kind = kind;
+        c->bytes = bytes;
+        c->rdv = rdv;
+        if (kind == CELL_EAGER)
+            mdl_spans_pack(spans, m->nitems, c->data);
+        __atomic_store_n(&r->tail, r->tail + 1, __ATOMIC_SEQ_CST);
+        shm_notify(rt, to);
+        return 0;
+    }
+    size_t size = sizeof(shm_node) + (kind == CELL_EAGER ? bytes : 0);
+    uint64_t off = shm_alloc(rt, size);
+    if (!off)
+        return shm_fail(rt, m->fn, MDL_ERR_INTERN, "the shared segment is full");
+    shm_node *nd = shm_ptr(rt, off);
+    nd->next = 0;
+    nd->size = size;
+    nd->channel = (uint32_t)m->channel;
+    nd->kind = kind;
+    nd->bytes = bytes;
+    nd->rdv = rdv;
+    if (kind == CELL_EAGER)
+        mdl_spans_pack(spans, m->nitems, nd->data);
+    if (o->last)
+        __atomic_store_n(&((shm_node *)shm_ptr(rt, o->last))->next, off, __ATOMIC_RELEASE);
+    else
+        __atomic_store_n(&r->ov_first, off, __ATOMIC_RELEASE);
+    if (!o->oldest) {
+        o->oldest = off;
+        o->oldest_idx = o->sent;
+    }
+    o->last = off;
+    __atomic_store_n(&r->ov_sent, ++o->sent, __ATOMIC_SEQ_CST);
     shm_notify(rt, to);
+    return 0;
 }
 
 static int rdv_done(mdl_rt *rt, void *arg)
@@ -369,17 +450,8 @@ int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int 
         goto out;
     }
     if (total <= SHM_EAGER) {
-        for (int i = 0; i < ntargets; i++) {
-            shm_cell *c = ring_reserve(rt, targets[i], m->fn, &rc);
-            if (!c)
-                goto out;
-            c->channel = (uint32_t)m->channel;
-            c->kind = CELL_EAGER;
-            c->bytes = total;
-            c->rdv = 0;
-            mdl_spans_pack(spans, m->nitems, c->data);
-            ring_commit(rt, targets[i]);
-        }
+        for (int i = 0; i < ntargets && rc == 0; i++)
+            rc = post_msg(rt, targets[i], m, CELL_EAGER, total, spans, 0);
         goto out;
     }
     if (ntargets == 0)
@@ -418,16 +490,11 @@ int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int 
     }
     sr->rdv = roff;
     sr->scratch = scratch;
-    for (int i = 0; i < ntargets; i++) {
-        shm_cell *c = ring_reserve(rt, targets[i], m->fn, &rc);
-        if (!c)
-            goto out;           /* job torn down: the record is abandoned */
-        c->channel = (uint32_t)m->channel;
-        c->kind = CELL_RDV;
-        c->bytes = total;
-        c->rdv = roff;
-        ring_commit(rt, targets[i]);
-    }
+    for (int i = 0; i < ntargets; i++)
+        if ((rc = post_msg(rt, targets[i], m, CELL_RDV, total, NULL, roff)) < 0) {
+            free(sr);           /* the record may be read: left in the segment */
+            goto out;
+        }
     if (m->async) {
         sr->next = rt->sends[m->index];
         rt->sends[m->index] = sr;

@@ -177,6 +177,34 @@ int main(int argc, char **argv)
     }
     mdl_barrier(rt);
 
+    /* more messages than the ring holds, sent before a barrier that the
+     * receiver reaches before receiving: sends never wait for room */
+    if (me == 0) {
+        for (int i = 0; i < 300; i++) {
+            t->a = i;
+            t->x = i * 0.5;
+            CHECK(mdl_send(rt, &msgs[M_SCAL], t, 1, NULL, 0, NULL) == 0);
+            if (i % 30 == 0)    /* rendezvous ones in between, several in flight */
+                CHECK(mdl_send(rt, &msgs[M_BIG], t, 1, NULL, 0, NULL) == 0);
+        }
+    }
+    mdl_barrier(rt);
+    if (me == 1) {
+        for (int i = 0; i < 300; i++) {
+            CHECK(mdl_recv(rt, &msgs[M_SCAL_R], t, 0, NULL) == 0);
+            CHECK(t->b == i && t->y == i * 0.5);
+            if (i % 30 == 0) {
+                memset(t->big2, 0, 64);
+                CHECK(mdl_recv(rt, &msgs[M_BIG_R], t, 0, NULL) == 0);
+                CHECK(mdl_wait(rt, &msgs[M_BIG_R]) == 0);
+                CHECK(t->big2[BIG - 1] == (char)((BIG - 1) * 7 + 1) && t->big2[5] == 36);
+            }
+        }
+    }
+    if (me == 0)
+        CHECK(mdl_wait(rt, &msgs[M_BIG]) == 0);
+    mdl_barrier(rt);
+
     /* errors */
     CHECK(mdl_send(rt, &msgs[M_SCAL], t, n, NULL, 0, NULL) == MDL_ERR_RANK);
     CHECK(mdl_recv(rt, &msgs[M_SCAL_R], t, -5, NULL) == MDL_ERR_RANK);
