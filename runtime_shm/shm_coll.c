@@ -63,8 +63,9 @@ static uint64_t pub_src(coll *k, const void *p, size_t bytes)
     return off;
 }
 
-/* Offset of a buffer others may write. */
-static uint64_t pub_dst(coll *k, void *p, size_t bytes)
+/* Offset of a buffer others may write.  `keep`: parts nobody writes (gaps,
+ * an in-place block) must keep their value, so the scratch starts as a copy. */
+static uint64_t pub_dst(coll *k, void *p, size_t bytes, int keep)
 {
     if (bytes == 0 || !p)
         return 0;
@@ -75,7 +76,8 @@ static uint64_t pub_dst(coll *k, void *p, size_t bytes)
         fail(k, MDL_ERR_INTERN, "%s", "the shared segment is full", 0, 0);
         return 0;
     }
-    memcpy(shm_ptr(k->rt, off), p, bytes); /* parts nobody writes keep their value */
+    if (keep)
+        memcpy(shm_ptr(k->rt, off), p, bytes);
     k->scr[k->nscr++] = (scratch){off, bytes, p};
     return off;
 }
@@ -287,7 +289,7 @@ int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void *recv, l
             check_cap(&k, "the send", c->in_place ? count * (me + 1) : count, c->send_cap);
             if (me == root) {
                 check_cap(&k, "the receive", count * n, c->recv_cap);
-                mine->c_dst = pub_dst(&k, rb, (size_t)count * n * es);
+                mine->c_dst = pub_dst(&k, rb, (size_t)count * n * es, c->in_place);
             }
             break;
         case MDL_COLL_ALLGATHER:
@@ -312,7 +314,7 @@ int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void *recv, l
             mine->c_src = pub_src(&k, sb, (size_t)count * es);
             if (me == root || c->kind == MDL_COLL_ALLREDUCE) {
                 check_cap(&k, "the output", count, c->recv_cap);
-                mine->c_dst = pub_dst(&k, rb, (size_t)count * es);
+                mine->c_dst = pub_dst(&k, rb, (size_t)count * es, 0);
             }
             break;
         case MDL_COLL_GATHERV:
@@ -354,7 +356,7 @@ int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void *recv, l
                 if (scat)
                     mine->c_src = pub_src(&k, sb, (size_t)extent * es);
                 else
-                    mine->c_dst = pub_dst(&k, rb, (size_t)extent * es);
+                    mine->c_dst = pub_dst(&k, rb, (size_t)extent * es, 1);
             }
             break;
         }
