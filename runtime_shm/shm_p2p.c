@@ -424,11 +424,21 @@ static int spans_in_seg(const mdl_rt *rt, const mdl_span *sp, int n)
     return 1;
 }
 
+/* A descriptor of this task, of the right direction, with the task struct
+ * of MDL_Init and bounds when the message needs them. */
+static int valid_msg(const mdl_rt *rt, const mdl_msg_desc *m, int is_send, const void *task,
+                     const long *bounds)
+{
+    return m && !m->is_send == !is_send && m->index >= 0 && m->index < rt->d->nmsgs &&
+           m->peer_task >= 0 && m->peer_task < rt->d->ntasks && m->nitems >= 0 &&
+           task == rt->task && (bounds || m->fixed_bounds || !m->npairs);
+}
+
 int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int *insts,
              int n, const long *bounds)
 {
     SHM_LIVE(rt);
-    if (!m || !m->is_send || task != rt->task || (!bounds && !m->fixed_bounds && m->npairs))
+    if (!valid_msg(rt, m, 1, task, bounds))
         return shm_fail(rt, m ? m->fn : "mdl_send", MDL_ERR_ARG, "invalid call");
     int fam = rt->fam_n[m->peer_task];
     int tinl[16], *targets = tinl, ntargets = 0;
@@ -543,7 +553,7 @@ static int recv_result(mdl_rt *rt, const mdl_msg_desc *m, shm_rreq *q)
 int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const long *bounds)
 {
     SHM_LIVE(rt);
-    if (!m || m->is_send || task != rt->task || (!bounds && !m->fixed_bounds && m->npairs))
+    if (!valid_msg(rt, m, 0, task, bounds))
         return shm_fail(rt, m ? m->fn : "mdl_recv", MDL_ERR_ARG, "invalid call");
     int fam = rt->fam_n[m->peer_task];
     int want;
@@ -646,8 +656,8 @@ static int reap(mdl_rt *rt, const mdl_msg_desc *m)
 int mdl_test(mdl_rt *rt, const mdl_msg_desc *m)
 {
     SHM_LIVE(rt);
-    if (!m)
-        return MDL_ERR_ARG;
+    if (!m || m->index < 0 || m->index >= rt->d->nmsgs)
+        return shm_fail(rt, m ? m->fn : "mdl_test", MDL_ERR_ARG, "invalid call");
     shm_progress(rt);
     return reap(rt, m);
 }
@@ -667,16 +677,14 @@ static int reaped(mdl_rt *rt, void *arg)
 int mdl_wait(mdl_rt *rt, const mdl_msg_desc *m)
 {
     SHM_LIVE(rt);
-    if (!m)
-        return MDL_ERR_ARG;
+    if (!m || m->index < 0 || m->index >= rt->d->nmsgs)
+        return shm_fail(rt, m ? m->fn : "mdl_wait", MDL_ERR_ARG, "invalid call");
     struct reap_arg a = {m, 0};
     int rc = shm_wait(rt, reaped, &a, m->fn);
     if (rc < 0)
         return rc;
-    if (a.rc < 0)
-        return a.rc;
-    /* Errors of receives completed alongside are reported; finish the rest. */
-    return MDL_SUCCESS;
+    /* A failed receive ends the wait at once (reported), like MPI_Waitall. */
+    return a.rc < 0 ? a.rc : MDL_SUCCESS;
 }
 
 void shm_p2p_free(mdl_rt *rt)
