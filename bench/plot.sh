@@ -45,9 +45,9 @@ unset multiplot
 set output '$dir/pingpong-ratio.png'
 set title "ping-pong: time / hand-written MPI time (lower is better)"
 set logscale x 2
-unset logscale y
+set logscale y 10
 set format y "%g"
-set ylabel "ratio"
+set ylabel "ratio (log scale)"
 set key top right
 plot '$tmp/pp-mdl-mpi' u 1:3 w lp t 'generated, MPI runtime', \
      '$tmp/pp-mdl-shm' u 1:3 w lp t 'generated, shm runtime', \
@@ -70,6 +70,7 @@ plot '$tmp/h2-mpi' u 1:(\$2*1e6) w lp t 'hand-written MPI', \
      '$tmp/h2-mdl-mpi' u 1:(\$2*1e6) w lp t 'generated, MPI', \
      '$tmp/h2-mdl-shm' u 1:(\$2*1e6) w lp t 'generated, shm'
 set title "4 instances on 2 cores"
+set key bottom right
 plot '$tmp/h4-mpi' u 1:(\$2*1e6) w lp t 'hand-written MPI', \
      '$tmp/h4-mdl-mpi' u 1:(\$2*1e6) w lp t 'generated, MPI', \
      '$tmp/h4-mdl-shm' u 1:(\$2*1e6) w lp t 'generated, shm'

@@ -91,7 +91,7 @@ run() {
     echo "bench: $name -n $np: $rounds rounds done ($(( $(date +%s) - start_all )) s)" >&2
 }
 
-if [ -n "$QUICK" ]; then R_FAST=2 R_SLOW=1 HALO_N="64 256"; else R_FAST=7 R_SLOW=3 HALO_N="64 256 1024"; fi
+if [ -n "$QUICK" ]; then R_FAST=2 R_SLOW=1 HALO_N="64 256"; else R_FAST=9 R_SLOW=3 HALO_N="64 256 1024"; fi
 
 if want pingpong; then
     build pingpong pingpong pp && run pingpong 2 "$R_FAST" || FAILED=1
