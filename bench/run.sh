@@ -229,6 +229,13 @@ TXT=$OUT/summary.txt
                 cell(o[i], f[1], f[3], f[4], "mdl-mpi"), cell(o[i], f[1], f[3], f[4], "mdl-shm")
         }
     }' "$SUM" "$SUM"
+    if grep -q '^pingpong,' "$SUM"; then
+        echo
+        echo "# ping-pong bandwidth (MB/s = bytes / one-way time)"
+        awk -F, '$1 == "pingpong" && $3 >= 1024 { bw[$3, $5] = $3 / $6 / 1e6; if (!($3 in s)) { s[$3] = 1; o[++n] = $3 } }
+            END { printf "%-9s %10s %10s %10s\n", "size", "mpi", "mdl-mpi", "mdl-shm"
+                  for (i = 1; i <= n; i++) printf "%-9s %10.0f %10.0f %10.0f\n", o[i], bw[o[i], "mpi"], bw[o[i], "mdl-mpi"], bw[o[i], "mdl-shm"] }' "$SUM"
+    fi
     if [ -f "$COMP" ] && want compiler; then
         echo
         echo "# medleyc on generated specs (target: 10,000 messages < 1 s)"
