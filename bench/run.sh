@@ -23,7 +23,7 @@
 # to mpi), compiler.csv, summary.txt (the table printed at the end) and, if
 # gnuplot is installed, *.png.  Nothing is installed by this script.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
 STAGE=${MEDLEY_STAGE:-$ROOT/build/stage}
 OUT=${BENCH_OUT:-$ROOT/bench/results}
@@ -62,13 +62,19 @@ build() {
     local w=$WORK/$name defs=() a
     rm -rf "$w" && mkdir -p "$w/gen"
     for a in "$@"; do [[ $a == *=* ]] && defs+=("-D$a"); done
-    "$STAGE/bin/medleyc" "$@" -o "$w/gen" "$dir/spec.mdl" > "$w/log" 2>&1 &&
-    mpicc "${CFLAGS_B[@]}" "${defs[@]}" "$dir/mpi.c" -o "$w/mpi" >> "$w/log" 2>&1 &&
+    local ok=1 rt
+    "$STAGE/bin/medleyc" "$@" -o "$w/gen" "$dir/spec.mdl" > "$w/log" 2>&1 || ok=0
+    [ $ok = 1 ] && { mpicc "${CFLAGS_B[@]}" "${defs[@]}" "$dir/mpi.c" -o "$w/mpi" >> "$w/log" 2>&1 || ok=0; }
     for rt in mpi shm; do
         # shellcheck disable=SC2046
-        cc "${CFLAGS_B[@]}" -I"$w/gen" "$dir/$prog.c" "$w"/gen/*MDL.c \
-            $(pkg-config --cflags --libs medley-$rt) -o "$w/mdl-$rt" >> "$w/log" 2>&1 || return 1
-    done || { echo "bench: build of $name failed:" >&2; cat "$w/log" >&2; return 1; }
+        [ $ok = 1 ] && { cc "${CFLAGS_B[@]}" -I"$w/gen" "$dir/$prog.c" "$w"/gen/*MDL.c \
+            $(pkg-config --cflags --libs medley-$rt) -o "$w/mdl-$rt" >> "$w/log" 2>&1 || ok=0; }
+    done
+    if [ $ok = 0 ]; then
+        echo "bench: build of $name failed:" >&2
+        cat "$w/log" >&2
+        return 1
+    fi
 }
 
 # run NAME PROCS ROUNDS: the interleaved rounds of one benchmark.

@@ -4,7 +4,7 @@
 # ratio.  No timing is asserted: this machine is shared, times mean nothing
 # here.  PASS: bench/<benchmark>; the ratio table is printed as it comes.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 : "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/medley-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
