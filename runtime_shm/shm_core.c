@@ -336,6 +336,31 @@ static int parse_int(const char *s, long *out)
     return 0;
 }
 
+/* One CPU per instance when there are enough (MDL_SHM_BIND=0: never).
+ * Without it, the scheduler's wake-affine placement tends to put two
+ * instances that wake each other on one CPU, where every wait spins in
+ * vain until the other gets the CPU. */
+static void bind_cpu(const mdl_rt *rt, int n)
+{
+    const char *e = getenv("MDL_SHM_BIND");
+    if (e && strcmp(e, "0") == 0)
+        return;
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) < 0 || CPU_COUNT(&allowed) < n)
+        return;
+    for (int cpu = 0, k = 0; cpu < CPU_SETSIZE; cpu++) {
+        if (!CPU_ISSET(cpu, &allowed))
+            continue;
+        if (k++ == rt->me) {
+            cpu_set_t one;
+            CPU_ZERO(&one);
+            CPU_SET(cpu, &one);
+            sched_setaffinity(0, sizeof one, &one);
+            return;
+        }
+    }
+}
+
 /* A failure once the runtime exists: report, then undo everything (when
  * errors are returned, the process goes on without the runtime). */
 #define INIT_FAIL(...)                                   \
@@ -448,6 +473,7 @@ int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_r
     h->slots[rt->me].task = d->self;
     __atomic_store_n(&h->slots[rt->me].state, MDL_SLOT_INIT, __ATOMIC_SEQ_CST);
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    bind_cpu(rt, n);
     /* Oversubscribed: spinning only steals the core from the peer we wait for. */
     rt->spin = ncpu > 0 && n > ncpu ? 16 : 300;
     rt->yields = ncpu > 0 && n > ncpu ? 0 : 20;

@@ -59,6 +59,60 @@ static int next_run(runs *r, char **p, size_t *len)
     return 0;
 }
 
+/* Packing and unpacking of eager messages.  The common shapes — a
+ * contiguous block, or one loop of equal blocks (a matrix row or column) —
+ * get tight loops; 8-byte elements (double, long) a plain load/store, where
+ * a memcpy call per element would cost more than the data.  Anything else
+ * goes through the shared generic walk. */
+static void pack_one(const mdl_span *s, char *dst, int unpack)
+{
+    if (s->bytes == 0)
+        return;
+    if (s->nloops == 0) {
+        if (unpack)
+            memcpy(s->base, dst, s->block);
+        else
+            memcpy(dst, s->base, s->block);
+        return;
+    }
+    if (s->nloops == 1) {
+        char *p = s->base;
+        long cnt = s->count[0], stride = s->stride[0];
+        size_t blk = s->block;
+        if (blk == 8) {
+            for (long i = 0; i < cnt; i++, p += stride, dst += 8) {
+                uint64_t v;
+                memcpy(&v, unpack ? dst : p, 8);
+                memcpy(unpack ? p : dst, &v, 8);
+            }
+        } else {
+            for (long i = 0; i < cnt; i++, p += stride, dst += blk)
+                memcpy(unpack ? p : dst, unpack ? dst : p, blk);
+        }
+        return;
+    }
+    if (unpack)
+        mdl_spans_unpack(s, 1, dst);
+    else
+        mdl_spans_pack(s, 1, dst);
+}
+
+static void spans_pack(const mdl_span *sp, int n, char *dst)
+{
+    for (int i = 0; i < n; i++) {
+        pack_one(&sp[i], dst, 0);
+        dst += sp[i].bytes;
+    }
+}
+
+static void spans_unpack(const mdl_span *sp, int n, const char *src)
+{
+    for (int i = 0; i < n; i++) {
+        pack_one(&sp[i], (char *)src, 1);
+        src += sp[i].bytes;
+    }
+}
+
 #define CMA_IOV 64
 
 typedef struct cma_batch {
@@ -139,8 +193,7 @@ static void deliver(mdl_rt *rt, shm_rreq *q, int slot, uint32_t kind, uint64_t b
     if (bytes != q->total) {
         q->err = MDL_ERR_TRUNCATE;
     } else if (kind == CELL_EAGER) {
-        mdl_span src = {(char *)data, bytes, 0, {0}, {0}, bytes};
-        mdl_spans_copy(q->spans, q->nspans, &src, 1);
+        spans_unpack(q->spans, q->nspans, data);
     } else if (copy_from_rdv(rt, q->spans, q->nspans, shm_ptr(rt, rdvoff)) < 0) {
         q->err = MDL_ERR_INTERN;
     }
@@ -193,8 +246,11 @@ static int arrive(mdl_rt *rt, int s, uint32_t channel, uint32_t kind, uint64_t b
     return 0;
 }
 
-/* Drains every incoming ring and overflow list, starting with a different
- * sender each time so that MDL_ANY receives serve all senders fairly. */
+/* Takes up to PER_PASS messages from every incoming ring and overflow
+ * list, starting with a different sender each time: arrivals of several
+ * busy senders interleave, so MDL_ANY receives serve them all fairly. */
+#define PER_PASS 16
+
 void shm_progress(mdl_rt *rt)
 {
     int n = rt->nslots;
@@ -203,17 +259,20 @@ void shm_progress(mdl_rt *rt)
         shm_ring *r = ring_of(rt, s, rt->me);
         /* Overflow nodes counted before draining the ring are all younger
          * than what the ring holds now (the sender skips the ring while
-         * nodes are pending). */
+         * nodes are pending): they are taken only once the ring is empty. */
         uint64_t ovs = __atomic_load_n(&r->ov_sent, __ATOMIC_ACQUIRE);
         uint64_t head = r->head;
+        int taken = 0;
         while (head != __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE)) {
+            if (taken++ == PER_PASS)
+                goto next;
             shm_cell *c = &r->cells[head % SHM_NCELLS];
             if (arrive(rt, s, c->channel, c->kind, c->bytes, c->data, c->rdv) < 0)
                 return;
             __atomic_store_n(&r->head, ++head, __ATOMIC_RELEASE);
         }
         uint64_t done = r->ov_done, done0 = done;
-        while (done < ovs) {
+        while (done < ovs && taken++ < PER_PASS) {
             uint64_t off = rt->ov_last[s]
                                ? __atomic_load_n(&((shm_node *)shm_ptr(rt, rt->ov_last[s]))->next,
                                                  __ATOMIC_ACQUIRE)
@@ -226,6 +285,7 @@ void shm_progress(mdl_rt *rt)
         }
         if (done != done0)
             shm_notify(rt, s);          /* it may wait for room */
+    next:;
     }
     rt->rr = (rt->rr + 1) % n;
 }
@@ -311,7 +371,7 @@ static int post_msg(mdl_rt *rt, int to, const mdl_msg_desc *m, uint32_t kind, ui
         c->bytes = bytes;
         c->rdv = rdv;
         if (kind == CELL_EAGER)
-            mdl_spans_pack(spans, m->nitems, c->data);
+            spans_pack(spans, m->nitems, c->data);
         __atomic_store_n(&r->tail, r->tail + 1, __ATOMIC_SEQ_CST);
         shm_notify(rt, to);
         return 0;
@@ -328,7 +388,7 @@ static int post_msg(mdl_rt *rt, int to, const mdl_msg_desc *m, uint32_t kind, ui
     nd->bytes = bytes;
     nd->rdv = rdv;
     if (kind == CELL_EAGER)
-        mdl_spans_pack(spans, m->nitems, nd->data);
+        spans_pack(spans, m->nitems, nd->data);
     if (o->last)
         __atomic_store_n(&((shm_node *)shm_ptr(rt, o->last))->next, off, __ATOMIC_RELEASE);
     else
@@ -494,7 +554,7 @@ int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int 
                 r->spans[i].s.base = (char *)(uintptr_t)shm_off(rt, spans[i].base);
         }
     } else {
-        mdl_spans_pack(spans, m->nitems, shm_ptr(rt, scratch));
+        spans_pack(spans, m->nitems, shm_ptr(rt, scratch));
         r->spans[0].s = (mdl_span){(char *)(uintptr_t)scratch, total, 0, {0}, {0}, total};
         r->spans[0].remote = 0;
     }

@@ -75,7 +75,7 @@ run portable-big 0 "rt_big: OK" "$MDLRUN" -n 2 ./rt_big
 run a2a-$NA2A 0 "a2a ok: $NA2A instances" "$MDLRUN" -n $NA2A ./shm_stress a2a 40
 run coll-$NA2A 0 "coll ok: $NA2A instances" "$MDLRUN" -n $NA2A ./shm_stress coll 100
 run million 0 "million ok: 1000000" "$MDLRUN" -n 2 ./shm_stress million 1000000
-run any-fair 0 "fair ok" "$MDLRUN" -n 4 ./shm_stress fair 20000
+run any-fair 0 "fair ok" "$MDLRUN" -n 4 ./shm_stress fair 1000
 # a killed instance ends the job (128+9) instead of leaving the others waiting
 run peer-killed 137 "" "$MDLRUN" -n 3 ./shm_stress die 0
 # launch errors
