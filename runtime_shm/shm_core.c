@@ -472,7 +472,11 @@ int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_r
     __atomic_store_n(&mine->task, d->self, __ATOMIC_RELEASE);
     h->slots[rt->me].task = d->self;
     __atomic_store_n(&h->slots[rt->me].state, MDL_SLOT_INIT, __ATOMIC_SEQ_CST);
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    /* The CPUs this job may use (taskset, cgroups), not those online. */
+    cpu_set_t allowed;
+    long ncpu = sched_getaffinity(0, sizeof allowed, &allowed) == 0
+                    ? CPU_COUNT(&allowed)
+                    : sysconf(_SC_NPROCESSORS_ONLN);
     bind_cpu(rt, n);
     /* Oversubscribed: spinning only steals the core from the peer we wait for. */
     rt->spin = ncpu > 0 && n > ncpu ? 16 : 300;
