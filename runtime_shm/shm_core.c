@@ -116,16 +116,30 @@ static int job_broken(mdl_rt *rt, int check_pids)
     return 0;
 }
 
+#define MIN_POLLS 16
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 int shm_wait(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg, const char *fn)
 {
     uint32_t *bell = &rt->hdr->slots[rt->me].doorbell;
     uint32_t *sleeping = &rt->info[rt->me].sleeping;
     for (;;) {
-        for (int i = 0; i < rt->spin; i++) {
+        /* Poll for spin_ns (at least MIN_POLLS times): a pause costs from
+         * a few to 150 cycles depending on the CPU, so count time. */
+        uint64_t t0 = now_ns();
+        for (int i = 0;; i++) {
             shm_progress(rt);
             if (cond(rt, arg))
                 return 0;
             cpu_relax();
+            if (i >= MIN_POLLS && (i & 31) == 0 && now_ns() - t0 >= rt->spin_ns)
+                break;
         }
         /* The peer may be waiting for this very CPU (a loaded machine):
          * offer it before paying for a sleep and a wake-up. */
@@ -479,11 +493,14 @@ int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_r
                     : sysconf(_SC_NPROCESSORS_ONLN);
     bind_cpu(rt, n);
     /* Oversubscribed: spinning only steals the core from the peer we wait for. */
-    rt->spin = ncpu > 0 && n > ncpu ? 16 : 300;
+    /* 100 us: a peer computing a little between two exchanges (an
+     * advection step between collectives) is waited for without a sleep
+     * and a wake-up, measured in docs/runtime-shm.md. */
+    rt->spin_ns = ncpu > 0 && n > ncpu ? 0 : 100000;
     rt->yields = ncpu > 0 && n > ncpu ? 0 : 20;
-    const char *es = getenv("MDL_SHM_SPIN");
+    const char *es = getenv("MDL_SHM_SPIN_US");
     if (es && *es)
-        rt->spin = atoi(es) > 0 ? atoi(es) : 1;
+        rt->spin_ns = atoi(es) > 0 ? (uint64_t)atoi(es) * 1000 : 0;
     es = getenv("MDL_SHM_YIELD");
     if (es && *es)
         rt->yields = atoi(es) > 0 ? atoi(es) : 0;

@@ -172,7 +172,7 @@ struct mdl_rt {
     shm_ring *rings;
     uint64_t heap_off;          /* first heap byte */
     int nslots, me, rank;
-    int spin;                   /* polls before sleeping */
+    uint64_t spin_ns;           /* polling time before sleeping */
     int yields;                 /* then polls with sched_yield */
     int cma;                    /* every instance can read every other's memory */
 
