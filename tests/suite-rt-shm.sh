@@ -82,6 +82,7 @@ run peer-killed 137 "" "$MDLRUN" -n 3 ./shm_stress die 0
 run launch-abi 0 "mdlrun is from another build" ./shm_launch abi
 run launch-notseg 0 "not an mdlrun segment" ./shm_launch notseg
 run launch-plain 0 "must be started with mdlrun" ./shm_launch plain
+run launch-mpiexec 0 "(it was started by an MPI launcher)" mpiexec -n 2 ./shm_launch plain
 unset MDL_ERRORS
 run launch-spec 1 "built from a different spec" "$MDLRUN" -n 1 ./shm_p2p : -n 2 ./shm_stress million 1
 run launch-plain-fatal 1 "must be started with mdlrun" ./shm_launch plain
