@@ -87,6 +87,13 @@ int shm_dead(const mdl_rt *rt)
 
 /* ---------------------------------------------------------------- waiting */
 
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 void shm_notify(mdl_rt *rt, int slot)
 {
     /* The sleeper sets `sleeping` before reading the doorbell and
@@ -118,17 +125,11 @@ static int job_broken(mdl_rt *rt, int check_pids)
 
 #define MIN_POLLS 16
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 int shm_wait(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg, const char *fn)
 {
     uint32_t *bell = &rt->hdr->slots[rt->me].doorbell;
     uint32_t *sleeping = &rt->info[rt->me].sleeping;
+    uint64_t checked = now_ns();    /* peers' pids looked at */
     for (;;) {
         /* Poll for spin_ns (at least MIN_POLLS times): a pause costs from
          * a few to 150 cycles depending on the CPU, so count time. */
@@ -163,7 +164,12 @@ int shm_wait(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg, const char *f
         shm_progress(rt);
         if (cond(rt, arg))
             return 0;
-        if (job_broken(rt, __atomic_load_n(bell, __ATOMIC_SEQ_CST) == v))
+        /* Peers' liveness every WAIT_TIMEOUT_NS, even when other
+         * wake-ups keep coming. */
+        int pids = now_ns() - checked >= (uint64_t)WAIT_TIMEOUT_NS;
+        if (pids)
+            checked = now_ns();
+        if (job_broken(rt, pids))
             break;
     }
     return shm_fail(rt, fn, MDL_ERR_PEER,
