@@ -132,6 +132,48 @@ static int cma_flush(cma_batch *b)
     return ok ? 0 : MDL_ERR_INTERN;
 }
 
+/* A span seen as `cnt` blocks of b bytes `stride` apart, when it is one
+ * (contiguous, or one loop of blocks of exactly b bytes). */
+static int as_blocks(const mdl_span *s, size_t b, long *cnt, long *stride)
+{
+    if (s->nloops == 0 && s->block % b == 0) {
+        *cnt = (long)(s->block / b);
+        *stride = (long)b;
+        return 1;
+    }
+    if (s->nloops == 1 && s->block == b) {
+        *cnt = s->count[0];
+        *stride = s->stride[0];
+        return 1;
+    }
+    return 0;
+}
+
+/* One section to one section of the same simple shape (a halo row or
+ * column on both sides): a plain loop.  0 when the shapes are not simple. */
+static int copy_simple(const mdl_span *d, const mdl_span *s)
+{
+    if (d->bytes != s->bytes || d->bytes == 0)
+        return 0;
+    size_t b = s->nloops == 1 ? s->block : d->nloops == 1 ? d->block : s->bytes;
+    long cs, ss, cd, sd;
+    if (!as_blocks(s, b, &cs, &ss) || !as_blocks(d, b, &cd, &sd) || cs != cd)
+        return 0;
+    const char *ps = s->base;
+    char *pd = d->base;
+    if (b == 8) {
+        for (long i = 0; i < cs; i++, ps += ss, pd += sd) {
+            uint64_t v;
+            memcpy(&v, ps, 8);
+            memcpy(pd, &v, 8);
+        }
+    } else {
+        for (long i = 0; i < cs; i++, ps += ss, pd += sd)
+            memcpy(pd, ps, b);
+    }
+    return 1;
+}
+
 /* Copies a rendezvous message into the receive's spans: memcpy from the
  * segment, process_vm_readv from the sender's own memory. */
 static int copy_from_rdv(mdl_rt *rt, const mdl_span *dst, int ndst, const shm_rdv *r)
@@ -143,6 +185,11 @@ static int copy_from_rdv(mdl_rt *rt, const mdl_span *dst, int ndst, const shm_rd
         src[i] = r->spans[i].s;
         if (!r->spans[i].remote)
             src[i].base = rt->seg + (uint64_t)(uintptr_t)r->spans[i].s.base;
+    }
+    if (r->nspans == 1 && ndst == 1 && !r->spans[0].remote && copy_simple(dst, src)) {
+        if (src != inl)
+            free(src);
+        return 0;
     }
     runs rd = {dst, ndst, 0, 0, {0}}, rs = {src, (int)r->nspans, 0, 0, {0}};
     char *pd = NULL, *ps = NULL;
@@ -167,6 +214,10 @@ static int copy_from_rdv(mdl_rt *rt, const mdl_span *dst, int ndst, const shm_rd
             b.bytes += k;
             if (++b.n == CMA_IOV && (rc = cma_flush(&b)) < 0)
                 break;
+        } else if (k == 8) {    /* an element of a strided row: no call */
+            uint64_t v;
+            memcpy(&v, ps, 8);
+            memcpy(pd, &v, 8);
         } else {
             memcpy(pd, ps, k);
         }
