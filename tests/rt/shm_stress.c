@@ -112,7 +112,9 @@ int main(int argc, char **argv)
             raise(SIGKILL);
         if (me == 0)
             mdl_recv(rt, &msgs[3], t, 1, NULL);
-        CHECK(!"a receive from a dead instance returned");
+        else
+            mdl_barrier(rt);
+        CHECK(!"a wait for a dead instance returned");
     }
     if (strcmp(argv[1], "fair") == 0) {
         CHECK(n >= 3 && iters <= 1000);
