@@ -194,6 +194,16 @@ static int size_class(size_t bytes)
 
 /* Blocks come from the shared bump pointer and go back to this process's
  * free lists only: no other process frees them, so no locking. */
+/* Fresh, zeroed (never used) bytes of the heap, 64-byte aligned. */
+static uint64_t shm_bump(mdl_rt *rt, uint64_t size)
+{
+    size = (size + 63) & ~(uint64_t)63;
+    uint64_t at = __atomic_fetch_add(&rt->lib->bump, size, __ATOMIC_RELAXED);
+    if (rt->heap_off + at + size > rt->heap_end)
+        return 0;
+    return rt->heap_off + at;
+}
+
 uint64_t shm_alloc(mdl_rt *rt, size_t bytes)
 {
     int c = size_class(bytes ? bytes : 1);
@@ -204,11 +214,7 @@ uint64_t shm_alloc(mdl_rt *rt, size_t bytes)
         rt->freelist[c] = *(uint64_t *)shm_ptr(rt, off);
         return off;
     }
-    uint64_t size = (uint64_t)64 << c;
-    uint64_t at = __atomic_fetch_add(&rt->lib->bump, size, __ATOMIC_RELAXED);
-    if (rt->heap_off + at + size > rt->heap_end)
-        return 0;
-    return rt->heap_off + at;
+    return shm_bump(rt, (uint64_t)64 << c);
 }
 
 void shm_free(mdl_rt *rt, uint64_t off, size_t bytes)
@@ -567,12 +573,15 @@ int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_r
 
     /* The task struct, in the segment so peers can copy straight from and
      * to its variables. */
+    /* Exactly its size (not a size class: it may be most of the segment),
+     * and already zero: a fresh part of a new memfd, whose pages appear
+     * only when the program touches them. */
     size_t sz = d->struct_size ? d->struct_size : 1;
-    uint64_t toff = shm_alloc(rt, (sz + 63) & ~(size_t)63);
+    uint64_t toff = shm_bump(rt, sz);
     if (!toff)
-        INIT_FAIL(MDL_ERR_INTERN, "the segment is full");
+        INIT_FAIL(MDL_ERR_INTERN, "the task struct (%zu bytes) does not fit in the segment",
+                  sz);
     rt->task = shm_ptr(rt, toff);
-    memset(rt->task, 0, sz);
     initialised = 1;
     *task = rt->task;
     *out = rt;
