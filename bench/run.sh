@@ -97,7 +97,7 @@ run() {
     echo "bench: $name -n $np: $rounds rounds done ($(( $(date +%s) - start_all )) s)" >&2
 }
 
-if [ -n "$QUICK" ]; then R_FAST=2 R_SLOW=1 HALO_N="64 256"; else R_FAST=9 R_SLOW=3 HALO_N="64 256 1024"; fi
+if [ -n "$QUICK" ]; then R_FAST=2 R_SLOW=1 HALO_N="64 256"; else R_FAST=9 R_SLOW=5 HALO_N="64 256 1024"; fi
 
 if want pingpong; then
     build pingpong pingpong pp && run pingpong 2 "$R_FAST" || FAILED=1
@@ -114,7 +114,7 @@ if want coll; then
 fi
 if want oversub; then
     build oversub oversub r || FAILED=1
-    if [ -n "$QUICK" ]; then run oversub 8 1; else run oversub 8 "$R_SLOW"; run oversub 16 2; fi
+    if [ -n "$QUICK" ]; then run oversub 8 1; else run oversub 8 "$R_SLOW"; run oversub 16 3; fi
 fi
 
 # ---------------------------------------------------------------- compiler
