@@ -492,6 +492,13 @@ int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_r
                                         __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
         ;
 
+    uint64_t layout = 0;
+    if (!__atomic_compare_exchange_n(&rt->lib->layout, &layout, SHM_LAYOUT, 0,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) &&
+        layout != SHM_LAYOUT)
+        INIT_FAIL(MDL_ERR_LAUNCH, "the instances of this job were linked with different "
+                                  "builds of libmdl_shm");
+
     /* Publish who we are, then wait for everybody. */
     shm_info *mine = &rt->info[rt->me];
     mine->spec_hash = d->spec_hash;

@@ -97,7 +97,15 @@ typedef struct shm_rdv {
     shm_rspan spans[];
 } shm_rdv;
 
+/* Version of everything below the header (this file's structures and
+ * their use): two programs of one job linked with different builds of the
+ * library (static linking) are refused.  Change it with the layout. */
+#ifndef SHM_LAYOUT
+#define SHM_LAYOUT 0x4d444c0000000002ull
+#endif
+
 typedef struct shm_lib {
+    uint64_t layout;            /* SHM_LAYOUT of the first instance; stays first */
     uint64_t bump;              /* bytes handed out from the heap */
     uint32_t ninit;             /* instances through the startup barrier */
     uint32_t go;                /* futex word: start-up phases completed */

@@ -39,6 +39,16 @@ for src in tests/rt/rt_p2p.c tests/rt/rt_coll.c tests/rt/rt_errors.c tests/rt/rt
     fi
 done
 
+# the stress program over a library built from the sources with another
+# segment layout version, as a program linked with another build would be
+if cc $CFLAGS -fvisibility=hidden -DSHM_LAYOUT=7 -Iruntime_common -o "$OUT/shm_stress_other" \
+        tests/rt/shm_stress.c runtime_common/*.c runtime_shm/shm_*.c -lpthread -lrt \
+        2> "$OUT/shm_stress_other.build"; then
+    built+=(shm_stress_other)
+else
+    fail build-shm_stress_other "$(head -3 "$OUT/shm_stress_other.build" | tr '\n' ' ')"
+fi
+
 # run NAME EXPECTED-STATUS EXPECTED-STDOUT-PATTERN cmd...: bounded in time
 run() {
     local name=$1 want=$2 pat=$3
@@ -85,6 +95,8 @@ run launch-plain 0 "must be started with mdlrun" ./shm_launch plain
 run launch-mpiexec 0 "(it was started by an MPI launcher)" mpiexec -n 2 ./shm_launch plain
 unset MDL_ERRORS
 run launch-spec 1 "built from a different spec" "$MDLRUN" -n 1 ./shm_p2p : -n 2 ./shm_stress million 1
+run launch-layout 1 "linked with different builds of libmdl_shm" \
+    "$MDLRUN" -n 1 ./shm_stress million 1 : -n 1 ./shm_stress_other million 1
 run launch-plain-fatal 1 "must be started with mdlrun" ./shm_launch plain
 # a fatal error stops the whole job at once (one line from the failing
 # instance, the others torn down instead of waiting in a barrier)
