@@ -151,8 +151,11 @@ static void mark_type(struct used *u, const mdl_spec *s, const mdl_typeref *t)
     for (int i = 0; i < s->structs.n; i++)
         if (s->structs.v[i] == t->resolved && !u->structs[i]) {
             u->structs[i] = 1;
+            /* basic fields are described by their base code alone: marking
+               them would emit an unused descriptor (-Wunused-const-variable) */
             for (int f = 0; f < t->resolved->fields.n; f++)
-                mark_type(u, s, &t->resolved->fields.v[f]->type);
+                if (t->resolved->fields.v[f]->type.basic == MDL_B_NONE)
+                    mark_type(u, s, &t->resolved->fields.v[f]->type);
         }
 }
 
