@@ -267,52 +267,13 @@ int mdl_msg_spans(const mdl_msg_desc *m, void *task, const long *bounds,
     return 0;
 }
 
-/* Walks the contiguous runs of a list of spans in order. */
-typedef struct run_iter {
-    const mdl_span *spans;
-    int nspans, cur;
-    long idx[MDL_MAX_DIMS];
-    int started;
-} run_iter;
-
-/* Next run: its address and length; 0 when exhausted. */
-static int next_run(run_iter *r, char **p, size_t *len)
-{
-    while (r->cur < r->nspans) {
-        const mdl_span *s = &r->spans[r->cur];
-        if (s->bytes == 0) {
-            r->cur++;
-            continue;
-        }
-        if (!r->started) {
-            memset(r->idx, 0, sizeof r->idx);
-            r->started = 1;
-        } else {
-            int d = s->nloops - 1;
-            while (d >= 0 && ++r->idx[d] == s->count[d])
-                r->idx[d--] = 0;
-            if (d < 0) {
-                r->cur++;
-                r->started = 0;
-                continue;
-            }
-        }
-        char *q = s->base;
-        for (int d = 0; d < s->nloops; d++)
-            q += r->idx[d] * s->stride[d];
-        *p = q;
-        *len = s->block;
-        return 1;
-    }
-    return 0;
-}
-
 void mdl_spans_pack(const mdl_span *spans, int n, void *dst)
 {
-    run_iter r = {spans, n, 0, {0}, 0};
+    mdl_run_iter r;
+    mdl_run_iter_init(&r, spans, n);
     char *p, *out = dst;
     size_t len;
-    while (next_run(&r, &p, &len)) {
+    while (mdl_next_run(&r, &p, &len)) {
         memcpy(out, p, len);
         out += len;
     }
@@ -320,11 +281,12 @@ void mdl_spans_pack(const mdl_span *spans, int n, void *dst)
 
 void mdl_spans_unpack(const mdl_span *spans, int n, const void *src)
 {
-    run_iter r = {spans, n, 0, {0}, 0};
+    mdl_run_iter r;
+    mdl_run_iter_init(&r, spans, n);
     char *p;
     const char *in = src;
     size_t len;
-    while (next_run(&r, &p, &len)) {
+    while (mdl_next_run(&r, &p, &len)) {
         memcpy(p, in, len);
         in += len;
     }
@@ -332,13 +294,15 @@ void mdl_spans_unpack(const mdl_span *spans, int n, const void *src)
 
 void mdl_spans_copy(const mdl_span *dst, int ndst, const mdl_span *src, int nsrc)
 {
-    run_iter rd = {dst, ndst, 0, {0}, 0}, rs = {src, nsrc, 0, {0}, 0};
+    mdl_run_iter rd, rs;
+    mdl_run_iter_init(&rd, dst, ndst);
+    mdl_run_iter_init(&rs, src, nsrc);
     char *pd = NULL, *ps = NULL;
     size_t ld = 0, ls = 0;
     for (;;) {
-        if (ld == 0 && !next_run(&rd, &pd, &ld))
+        if (ld == 0 && !mdl_next_run(&rd, &pd, &ld))
             return;
-        if (ls == 0 && !next_run(&rs, &ps, &ls))
+        if (ls == 0 && !mdl_next_run(&rs, &ps, &ls))
             return;
         size_t n = ld < ls ? ld : ls;
         memcpy(pd, ps, n);

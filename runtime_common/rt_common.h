@@ -5,6 +5,7 @@
 #define MDL_RT_COMMON_H
 
 #include <stddef.h>
+#include <string.h>
 #include "mdl_rt.h"
 
 #define MDL_HIDDEN __attribute__((visibility("hidden")))
@@ -77,6 +78,57 @@ MDL_HIDDEN int mdl_msg_spans(const mdl_msg_desc *m, void *task,
 /* Copy between the layouts of several spans and a contiguous buffer. */
 MDL_HIDDEN void mdl_spans_pack(const mdl_span *spans, int n, void *dst);
 MDL_HIDDEN void mdl_spans_unpack(const mdl_span *spans, int n, const void *src);
+
+/* Walks the contiguous runs of a list of spans in order (innermost loop
+ * fastest).  `cur` is the index of the span the last run belongs to.
+ * Start with mdl_run_iter_init.  Inline: the copy loops of both runtimes
+ * call it once per run (per element of a strided row). */
+typedef struct mdl_run_iter {
+    const mdl_span *spans;
+    int nspans, cur;
+    int started;
+    long idx[MDL_MAX_DIMS];
+} mdl_run_iter;
+
+static inline void mdl_run_iter_init(mdl_run_iter *r, const mdl_span *spans, int n)
+{
+    r->spans = spans;
+    r->nspans = n;
+    r->cur = 0;
+    r->started = 0;
+}
+
+/* Next run: its address and length; 0 when exhausted. */
+static inline int mdl_next_run(mdl_run_iter *r, char **p, size_t *len)
+{
+    while (r->cur < r->nspans) {
+        const mdl_span *s = &r->spans[r->cur];
+        if (s->bytes == 0) {
+            r->cur++;
+            continue;
+        }
+        if (!r->started) {
+            memset(r->idx, 0, sizeof r->idx);
+            r->started = 1;
+        } else {
+            int d = s->nloops - 1;
+            while (d >= 0 && ++r->idx[d] == s->count[d])
+                r->idx[d--] = 0;
+            if (d < 0) {
+                r->cur++;
+                r->started = 0;
+                continue;
+            }
+        }
+        char *q = s->base;
+        for (int d = 0; d < s->nloops; d++)
+            q += r->idx[d] * s->stride[d];
+        *p = q;
+        *len = s->block;
+        return 1;
+    }
+    return 0;
+}
 
 /* Copy straight from one set of spans to another (same total bytes):
  * the single-copy path of the shared-memory runtime. */

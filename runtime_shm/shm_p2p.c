@@ -20,45 +20,6 @@ static shm_ring *ring_of(mdl_rt *rt, int from, int to)
 
 /* ---------------------------------------------------------------- delivery */
 
-/* The contiguous runs of a list of spans, in order (as mdl_spans_copy
- * walks them), with the index of the span each run belongs to. */
-typedef struct runs {
-    const mdl_span *sp;
-    int n, cur, started;
-    long idx[MDL_MAX_DIMS];
-} runs;
-
-static int next_run(runs *r, char **p, size_t *len)
-{
-    while (r->cur < r->n) {
-        const mdl_span *s = &r->sp[r->cur];
-        if (s->bytes == 0) {
-            r->cur++;
-            continue;
-        }
-        if (!r->started) {
-            memset(r->idx, 0, sizeof r->idx);
-            r->started = 1;
-        } else {
-            int d = s->nloops - 1;
-            while (d >= 0 && ++r->idx[d] == s->count[d])
-                r->idx[d--] = 0;
-            if (d < 0) {
-                r->cur++;
-                r->started = 0;
-                continue;
-            }
-        }
-        char *q = s->base;
-        for (int d = 0; d < s->nloops; d++)
-            q += r->idx[d] * s->stride[d];
-        *p = q;
-        *len = s->block;
-        return 1;
-    }
-    return 0;
-}
-
 /* Packing and unpacking of eager messages.  The common shapes — a
  * contiguous block, or one loop of equal blocks (a matrix row or column) —
  * get tight loops; 8-byte elements (double, long) a plain load/store, where
@@ -191,7 +152,9 @@ static int copy_from_rdv(mdl_rt *rt, const mdl_span *dst, int ndst, const shm_rd
             free(src);
         return 0;
     }
-    runs rd = {dst, ndst, 0, 0, {0}}, rs = {src, (int)r->nspans, 0, 0, {0}};
+    mdl_run_iter rd, rs;
+    mdl_run_iter_init(&rd, dst, ndst);
+    mdl_run_iter_init(&rs, src, (int)r->nspans);
     char *pd = NULL, *ps = NULL;
     size_t ld = 0, ls = 0;
     int remote = 0, rc = 0;
@@ -200,10 +163,10 @@ static int copy_from_rdv(mdl_rt *rt, const mdl_span *dst, int ndst, const shm_rd
     b.n = 0;
     b.bytes = 0;
     for (;;) {
-        if (ld == 0 && !next_run(&rd, &pd, &ld))
+        if (ld == 0 && !mdl_next_run(&rd, &pd, &ld))
             break;
         if (ls == 0) {
-            if (!next_run(&rs, &ps, &ls))
+            if (!mdl_next_run(&rs, &ps, &ls))
                 break;
             remote = r->spans[rs.cur].remote != 0;
         }
