@@ -6,11 +6,8 @@
 #include <string.h>
 
 #include "check_internal.h"
-
-/* MDL_MAX_DIMS of include/mdl_rt.h (the runtime's item descriptors have
- * that many extents); the header itself cannot be included next to ast.h
- * since both define a `mdl_coll` tag. */
-enum { MAX_DIMS = 8 };
+/* MDL_MAX_DIMS: the runtime's item descriptors have that many extents. */
+#include "mdl_rt.h"
 
 static void check_var(mdl_checker *c, mdl_task *t, mdl_var *v)
 {
@@ -33,9 +30,9 @@ static void check_var(mdl_checker *c, mdl_task *t, mdl_var *v)
     v->dimval = NULL;
     if (v->form == MDL_V_POINTER)
         return;
-    if (v->dims.n > MAX_DIMS) {
+    if (v->dims.n > MDL_MAX_DIMS) {
         mdl_error(c->diag, v->loc, "variable '%s' has %d dimensions; at most %d are supported",
-                  v->name, v->dims.n, MAX_DIMS);
+                  v->name, v->dims.n, MDL_MAX_DIMS);
         return;
     }
     v->dimval = v->dims.n ? mdl_alloc(c->arena, sizeof *v->dimval * (size_t)v->dims.n)
