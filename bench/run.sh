@@ -202,7 +202,13 @@ END {
 TXT=$OUT/summary.txt
 {
     echo "# medley benchmarks — $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')${QUICK:+, BENCH_QUICK=1 (smoke run, not for the record)}"
-    echo "# medley $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet HEAD -- runtime_common runtime_mpi runtime_shm codegen medley grammar include 2>/dev/null || echo ' + uncommitted changes'), $(mpichversion 2>/dev/null | awk -F'\t+' '/Version|Device/ { printf "%s%s", n++ ? " " : "MPICH ", $2 }'), $(uname -r)"
+    rev="not a git checkout"
+    if git rev-parse --git-dir >/dev/null 2>&1; then
+        rev=$(git rev-parse --short HEAD)
+        git diff --quiet HEAD -- runtime_common runtime_mpi runtime_shm codegen medley grammar include ||
+            rev="$rev + uncommitted changes"
+    fi
+    echo "# medley $rev, $(mpichversion 2>/dev/null | awk -F'\t+' '/Version|Device/ { printf "%s%s", n++ ? " " : "MPICH ", $2 }'), $(uname -r)"
     echo "# load average at start: $load_start, at end: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine skews every variant differently)"
     echo "# ratio = median over rounds of (time / hand-written MPI time of the same round); lower is better"
     awk -F, 'NR == FNR { if (FNR > 1 && $5 != "mpi") { k = $1 "," $2 "," $3 "," $4; r[k, $5] = $7 }
