@@ -288,6 +288,11 @@ static void check_msg(mdl_checker *c, mdl_task *t, mdl_coll *co,
     if (!a->send->var || !a->recv->var)
         return;
     a->in_place = a->send->var == a->recv->var;
+    /* an unknown type was reported at its declaration: comparing it here
+       would only add a confusing second error */
+    if ((a->send->var->type.basic == MDL_B_NONE && !a->send->var->type.resolved) ||
+        (a->recv->var->type.basic == MDL_B_NONE && !a->recv->var->type.resolved))
+        return;
     if (!mdl_same_type(&a->send->var->type, &a->recv->var->type)) {
         mdl_error(c->diag, a->recv->loc,
                   "buffers of %s '%s' have different element types: '%s' is %s, '%s' is %s",
@@ -305,7 +310,8 @@ static void check_msg(mdl_checker *c, mdl_task *t, mdl_coll *co,
     /* Gather and Alltoall need count * n in recv (and Alltoall in send);
      * n is known only at run time, but n >= 1. */
     check_fits(c, m, k, a->count, a->send);
-    check_fits(c, m, k, a->count, a->recv);
+    if (!a->in_place)           /* in place: the same buffer, one error is enough */
+        check_fits(c, m, k, a->count, a->recv);
     if (k->kind == MDL_CO_SCATTER || k->kind == MDL_CO_ALLGATHER)
         check_derived_segment(c, m, k);
 }
