@@ -11,7 +11,9 @@
 
 PREFIX  ?= /usr/local
 CC      ?= cc
-BUILD   := build
+# The sanitized build has its own tree, so it never mixes objects with the
+# normal one (make check SANITIZE=1 uses build-san/).
+BUILD   := $(if $(filter 1,$(SANITIZE)),build-san,build)
 VERSION := 0.1.0
 
 WARN    := -Wall -Wextra -Werror
@@ -21,6 +23,9 @@ ifeq ($(SANITIZE),1)
   CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
   LDFLAGS += -fsanitize=address,undefined
 endif
+
+# `make` alone builds everything (the first rule below is the parser's).
+.DEFAULT_GOAL := all
 
 MPI_CFLAGS := $(shell pkg-config --cflags mpich 2>/dev/null)
 MPI_LIBS   := $(shell pkg-config --libs mpich 2>/dev/null)
