@@ -148,6 +148,60 @@ static void expect_semi(mdl_pctx *ctx, mdl_loc prev, const char *what)
     mdl_error(ctx->diag, after(prev), "expected ';' after %s", what);
 }
 
+/* `connected with gird(2)`: report the word; recover as what it most
+ * likely means so that the task's messages are not reported as unconnected. */
+static void bad_topology(mdl_pctx *ctx, const char *word, mdl_loc loc,
+                         const mdl_pexprs *args, int periodic)
+{
+    static const char *const forms[] = { "setof", "grid" };
+    char low[64];
+    size_t n = strlen(word);
+    if (n >= sizeof low)
+        n = sizeof low - 1;
+    for (size_t i = 0; i < n; i++)
+        low[i] = (char)tolower((unsigned char)word[i]);
+    low[n] = '\0';
+    const char *best = mdl_suggest(low, forms, 2);
+    if (best)
+        mdl_error(ctx->diag, loc, "unknown topology '%s'; did you mean '%s'?", word, best);
+    else
+        mdl_error(ctx->diag, loc,
+                  "unknown topology '%s' (expected setof(...), grid(...) or task names)", word);
+    if (best && strcmp(best, "grid") == 0 && args->n == 1) {
+        ctx->task->conn = MDL_C_GRID;
+        ctx->task->grid_dims_expr = args->v[0];
+    } else if (best && strcmp(best, "setof") == 0 && !periodic) {
+        ctx->task->conn = MDL_C_SETOF;
+        for (int i = 0; i < args->n; i++)
+            if (args->v[i]->kind == MDL_E_NAME) {
+                MDL_VEC_PUSH(A, ctx->task->conn_names, args->v[i]->name);
+                MDL_VEC_PUSH(A, ctx->task->conn_locs, args->v[i]->loc);
+            }
+    }
+}
+
+/* `asynch { … }` in sends/receives: report the word, read the block as
+ * the mode it most likely means. */
+static void bad_block(mdl_pctx *ctx, const char *word, mdl_loc loc)
+{
+    static const char *const modes[] = { "sync", "async" };
+    char low[64];
+    size_t n = strlen(word);
+    if (n >= sizeof low)
+        n = sizeof low - 1;
+    for (size_t i = 0; i < n; i++)
+        low[i] = (char)tolower((unsigned char)word[i]);
+    low[n] = '\0';
+    const char *best = mdl_suggest(low, modes, 2);
+    if (best) {
+        mdl_error(ctx->diag, loc, "unknown block '%s'; did you mean '%s'?", word, best);
+        ctx->mode = strcmp(best, "async") == 0;
+    } else {
+        mdl_error(ctx->diag, loc,
+                  "unknown block '%s' (only 'sync { … }' and 'async { … }' hold messages)", word);
+    }
+}
+
 static mdl_pexpr mk_leaf(mdl_pctx *ctx, mdl_expr_kind k, mdl_loc loc)
 {
     mdl_expr *e = mdl_alloc(A, sizeof *e);
@@ -583,6 +637,11 @@ topology
     : KW_SETOF '(' task_names ')'   { ctx->task->conn = MDL_C_SETOF; }
     | task_names                    { ctx->task->conn = MDL_C_TASK; }
     | KW_GRID grid_args grid_of     { ctx->task->conn = MDL_C_GRID; }
+    /* a misspelt setof/grid (`gird(2)`): name the word, not the '(' */
+    | IDENT '(' expr_list ')' grid_of
+        { bad_topology(ctx, $1, @1, &$3, 0); }
+    | IDENT '(' expr_list ',' periodic ')' grid_of
+        { bad_topology(ctx, $1, @1, &$3, 1); }
     ;
 
 task_names
@@ -691,6 +750,8 @@ sr_elem
     | ';'
     | KW_SYNC { ctx->mode = 0; } '{' msg_defs '}' { ctx->mode = -1; }
     | KW_ASYNC { ctx->mode = 1; } '{' msg_defs '}' { ctx->mode = -1; }
+    /* a misspelt sync/async (`asynch {`): name the word, keep its messages */
+    | IDENT { bad_block(ctx, $1, @1); } '{' msg_defs '}' { ctx->mode = -1; }
     ;
 
 msg_defs
