@@ -48,11 +48,18 @@ int mdl_errors_return(void)
 int mdl_fail(mdl_who who, const char *fn, int code, mdl_abort_fn abort_job,
              const char *fmt, ...)
 {
-    char reason[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(reason, sizeof reason, fmt, ap);
+    int rc = mdl_vfail(who, fn, code, abort_job, fmt, ap);
     va_end(ap);
+    return rc;
+}
+
+int mdl_vfail(mdl_who who, const char *fn, int code, mdl_abort_fn abort_job,
+              const char *fmt, va_list ap)
+{
+    char reason[512];
+    vsnprintf(reason, sizeof reason, fmt, ap);
     const char *name = code <= MDL_ERR_FIRST && code >= MDL_ERR_LAST
                            ? error_names[MDL_ERR_FIRST - code]
                            : "MDL_ERR_?";
@@ -168,6 +175,24 @@ int mdl_grid_shift(int ndims, const int *dims, const int *periodic,
         c[i] = (int)v;
     }
     return mdl_coords_to_rank(ndims, dims, c);
+}
+
+int mdl_grid_wrap_rank(int ndims, const int *dims, const int *periodic,
+                       const int *coords, int *rank)
+{
+    int c[3];
+    for (int i = 0; i < ndims; i++) {
+        c[i] = coords[i];
+        if (c[i] < 0 || c[i] >= dims[i]) {
+            if (!periodic[i])
+                return i;
+            c[i] %= dims[i];
+            if (c[i] < 0)
+                c[i] += dims[i];
+        }
+    }
+    *rank = mdl_coords_to_rank(ndims, dims, c);
+    return -1;
 }
 
 /* ---------------------------------------------------------------- sections */

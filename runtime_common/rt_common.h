@@ -4,6 +4,7 @@
 #ifndef MDL_RT_COMMON_H
 #define MDL_RT_COMMON_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
 #include "mdl_rt.h"
@@ -27,6 +28,10 @@ typedef void (*mdl_abort_fn)(int code);
 MDL_HIDDEN int mdl_fail(mdl_who who, const char *fn, int code,
                         mdl_abort_fn abort_job, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* The same with a va_list, for the runtimes' own printf-like wrappers. */
+MDL_HIDDEN int mdl_vfail(mdl_who who, const char *fn, int code,
+                         mdl_abort_fn abort_job, const char *fmt, va_list ap)
+    __attribute__((format(printf, 5, 0)));
 
 /* True when MDL_ERRORS=return is set (read once). */
 MDL_HIDDEN int mdl_errors_return(void);
@@ -47,6 +52,12 @@ MDL_HIDDEN void mdl_rank_to_coords(int ndims, const int *dims, int rank, int *co
  * outside a non-periodic dimension. */
 MDL_HIDDEN int mdl_grid_shift(int ndims, const int *dims, const int *periodic,
                               const int *coords, const int *offset);
+
+/* Rank of the instance at coords (MDL_Grid_Rank): periodic dimensions
+ * wrap, as in MPI_Cart_rank.  Returns -1 with *rank set, or the first
+ * dimension in which coords lies outside a non-periodic grid. */
+MDL_HIDDEN int mdl_grid_wrap_rank(int ndims, const int *dims, const int *periodic,
+                                  const int *coords, int *rank);
 
 /* ---------------------------------------------------------------- sections */
 

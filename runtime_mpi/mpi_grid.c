@@ -67,21 +67,11 @@ MDL_API int mdl_grid_rank(mdl_rt *rt, const int *coords, int *rank)
         return rc;
     if (!coords || !rank)
         return rt_fail(rt, fn, MDL_ERR_ARG, "NULL argument");
-    /* periodic dimensions wrap, as in MPI_Cart_rank; others must be inside */
-    int c[3];
-    for (int i = 0; i < rt->grid_ndims; i++) {
-        c[i] = coords[i];
-        if (c[i] < 0 || c[i] >= rt->dims[i]) {
-            if (!rt->periodic[i])
-                return rt_fail(rt, fn, MDL_ERR_ARG,
-                               "coordinate %d in dimension %d is outside 0..%d", c[i], i,
-                               rt->dims[i] - 1);
-            c[i] %= rt->dims[i];
-            if (c[i] < 0)
-                c[i] += rt->dims[i];
-        }
-    }
-    *rank = mdl_coords_to_rank(rt->grid_ndims, rt->dims, c);
+    int i = mdl_grid_wrap_rank(rt->grid_ndims, rt->dims, rt->periodic, coords, rank);
+    if (i >= 0)
+        return rt_fail(rt, fn, MDL_ERR_ARG,
+                       "coordinate %d in dimension %d is outside 0..%d", coords[i], i,
+                       rt->dims[i] - 1);
     return MDL_SUCCESS;
 }
 

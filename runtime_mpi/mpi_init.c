@@ -31,13 +31,12 @@ static void abort_job(int code)
 
 int rt_fail(mdl_rt *rt, const char *fn, int code, const char *fmt, ...)
 {
-    char reason[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(reason, sizeof reason, fmt, ap);
+    int rc = mdl_vfail(rt ? rt->who : (mdl_who){ "?", -1 }, fn, code,
+                       abort_job, fmt, ap);
     va_end(ap);
-    mdl_who who = rt ? rt->who : (mdl_who){ "?", -1 };
-    return mdl_fail(who, fn, code, abort_job, "%s", reason);
+    return rc;
 }
 
 int rt_mpi_fail(mdl_rt *rt, const char *fn, int mpirc, const char *what)

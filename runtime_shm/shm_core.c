@@ -68,21 +68,42 @@ static void shm_abort(int code)
 
 int shm_fail(mdl_rt *rt, const char *fn, int code, const char *fmt, ...)
 {
-    char reason[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(reason, sizeof reason, fmt, ap);
+    int rc = mdl_vfail(rt ? rt->who : (mdl_who){"?", -1}, fn, code,
+                       shm_abort, fmt, ap);
     va_end(ap);
-    mdl_who who = rt ? rt->who : (mdl_who){"?", -1};
-    return mdl_fail(who, fn, code, shm_abort, "%s", reason);
+    return rc;
 }
 
-int shm_dead(const mdl_rt *rt)
+/* Who this process was, kept by MDL_End: a later call still names the
+ * task and instance in its report. */
+static mdl_who ended_who = {"?", -1};
+
+int shm_dead(const mdl_rt *rt, const char *func)
 {
     if (rt && rt == the_rt)
         return 0;
-    return mdl_fail((mdl_who){"?", -1}, "MeDLey call", MDL_ERR_STATE, shm_abort,
-                    "runtime not initialised, or already finished");
+    /* the public name of the entry point (func is the library's) */
+    static const char *const names[][2] = {
+        {"mdl_end", "MDL_End"}, {"mdl_my_rank", "MDL_MyRank"},
+        {"mdl_task_size", "MDL_FamilySize"}, {"mdl_barrier", "MDL_Barrier"},
+        {"mdl_sbarrier", "MDL_Sbarrier"}, {"mdl_send", "MDL_SendTo"},
+        {"mdl_recv", "MDL_RecvFrom"}, {"mdl_test", "MDL_Test"}, {"mdl_wait", "MDL_Wait"},
+        {"mdl_collective", "collective"}, {"mdl_grid_create", "MDL_Grid_Create"},
+        {"mdl_grid_rank", "MDL_Grid_Rank"}, {"mdl_grid_coords", "MDL_Grid_Coords"},
+        {"mdl_grid_mycoords", "MDL_Grid_Mycoords"}, {"mdl_get_neighbors", "MDL_Get_Neighbors"},
+        {"mdl_grid_neighbor", "neighbour exchange"},
+    };
+    const char *fn = func;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(func, names[i][0]) == 0)
+            fn = names[i][1];
+    if (initialised && !the_rt)
+        return mdl_fail(ended_who, fn, MDL_ERR_STATE, shm_abort, "called after MDL_End");
+    return mdl_fail(ended_who, fn, MDL_ERR_STATE, shm_abort,
+                    initialised ? "not the runtime handle of this process"
+                                : "called before MDL_Init");
 }
 
 /* ---------------------------------------------------------------- waiting */
@@ -410,8 +431,9 @@ int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_r
     if (!d || !task || !out)
         return mdl_fail(who0, fn, MDL_ERR_ARG, shm_abort, "NULL argument");
     if (initialised)
-        return mdl_fail(who0, fn, MDL_ERR_STATE, shm_abort,
-                        "MDL_Init called twice in one process");
+        return mdl_fail(the_rt ? the_rt->who : ended_who, fn, MDL_ERR_STATE, shm_abort,
+                        the_rt ? "MDL_Init called twice in one process"
+                               : "called after MDL_End: the runtime cannot restart");
     const char *efd = getenv("MDL_SHM_FD"), *eslot = getenv("MDL_SHM_SLOT");
     long fd, slot;
     if (!efd || !eslot) {
@@ -603,6 +625,7 @@ int mdl_end(mdl_rt *rt, void *task)
     /* The task struct and heap blocks stay in the segment, which mdlrun
      * frees with the job: a peer may still be copying from them. */
     __atomic_store_n(&rt->hdr->slots[rt->me].state, MDL_SLOT_ENDED, __ATOMIC_SEQ_CST);
+    ended_who = rt->who;
     the_rt = NULL;
     rt_free(rt);
     return MDL_SUCCESS;

@@ -43,20 +43,11 @@ int mdl_grid_rank(mdl_rt *rt, const int *coords, int *rank)
         return no_grid(rt, fn);
     if (!coords || !rank)
         return shm_fail(rt, fn, MDL_ERR_ARG, "NULL argument");
-    int c[3];
-    for (int i = 0; i < rt->ndims; i++) {
-        c[i] = coords[i];
-        if (c[i] < 0 || c[i] >= rt->dims[i]) {
-            if (!rt->periodic[i])
-                return shm_fail(rt, fn, MDL_ERR_RANK,
-                                "coordinate %d is outside 0..%d in dimension %d", c[i],
-                                rt->dims[i] - 1, i);
-            c[i] %= rt->dims[i];
-            if (c[i] < 0)
-                c[i] += rt->dims[i];
-        }
-    }
-    *rank = mdl_coords_to_rank(rt->ndims, rt->dims, c);
+    int i = mdl_grid_wrap_rank(rt->ndims, rt->dims, rt->periodic, coords, rank);
+    if (i >= 0)
+        return shm_fail(rt, fn, MDL_ERR_RANK,
+                        "coordinate %d is outside 0..%d in dimension %d", coords[i],
+                        rt->dims[i] - 1, i);
     return MDL_SUCCESS;
 }
 
