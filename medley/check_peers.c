@@ -133,11 +133,15 @@ static void check_msg(mdl_checker *c, mdl_task *t, mdl_msg *m)
                   m->name, all ? '{' : '[', m->peer, all ? '}' : ']', m->peer);
         return;
     }
-    if (!p || !mdl_task_connected(t, p)) {
-        mdl_error(c->diag, m->peer_loc, "task '%s' is not connected with '%s'%s",
-                  t->name, m->peer, p ? "" : suggest_connected(c, t, m->peer));
-        if (p)
-            mdl_note(c->diag, p->loc, "task '%s' is declared here", p->name);
+    if (!p) {                   /* not a task at all: say so, not "not connected" */
+        mdl_error(c->diag, m->peer_loc, "message '%s' of task '%s' names unknown task '%s'%s",
+                  m->name, t->name, m->peer, suggest_connected(c, t, m->peer));
+        return;
+    }
+    if (!mdl_task_connected(t, p)) {
+        mdl_error(c->diag, m->peer_loc, "task '%s' is not connected with '%s'", t->name,
+                  m->peer);
+        mdl_note(c->diag, p->loc, "task '%s' is declared here", p->name);
         return;
     }
     if (m->peer_kind == MDL_P_NEIGHBOR)  /* parser's guess; it names a task */
