@@ -212,12 +212,12 @@ struct mdl_rt {
 
 /* shm_core.c */
 /* 0 when rt is the live runtime, else MDL_ERR_STATE (reported). */
-MDL_HIDDEN int shm_dead(const mdl_rt *rt);
-#define SHM_LIVE(rt)                \
-    do {                            \
-        int dead_ = shm_dead(rt);   \
-        if (dead_)                  \
-            return dead_;           \
+MDL_HIDDEN int shm_dead(const mdl_rt *rt, const char *func);
+#define SHM_LIVE(rt)                        \
+    do {                                    \
+        int dead_ = shm_dead(rt, __func__); \
+        if (dead_)                          \
+            return dead_;                   \
     } while (0)
 MDL_HIDDEN int shm_fail(mdl_rt *rt, const char *fn, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
