@@ -19,6 +19,10 @@
 #                    exit: 0 | nonzero   (default 0)
 #                    stderr: <extended regex>   stderr must match (grep -E)
 #                    stdout: <extended regex>   stdout must match
+#                  and, for launch line N only (instead of the above):
+#                    exit@N: …   stderr@N: …   stdout@N: …
+#                  (one test directory can then check several failing runs,
+#                  e.g. one run-time fault per launch line)
 #
 # For each runtime rt (mpi, shm): medleyc -o $tmp/gen spec.mdl; each program is
 # built with  cc -std=c11 -Wall -Wextra -Werror -I$tmp/gen prog.c $tmp/gen/*MDL.c
@@ -97,12 +101,19 @@ run_one() {
     done
 
     local want_exit=0 want_err="" want_out="" line
+    local -A line_exit=() line_err=() line_out=()
     if [ -f "$dir/expect" ]; then
         while IFS= read -r line; do
             case $line in
                 exit:*) want_exit=$(echo "${line#exit:}" | tr -d '[:space:]') ;;
                 stderr:*) want_err=${line#stderr:}; want_err=${want_err# } ;;
                 stdout:*) want_out=${line#stdout:}; want_out=${want_out# } ;;
+                exit@[0-9]*:*) local k=${line#exit@}; k=${k%%:*}
+                    line_exit[$k]=$(echo "${line#exit@"$k":}" | tr -d '[:space:]') ;;
+                stderr@[0-9]*:*) local k=${line#stderr@}; k=${k%%:*}
+                    line_err[$k]=${line#stderr@"$k":}; line_err[$k]=${line_err[$k]# } ;;
+                stdout@[0-9]*:*) local k=${line#stdout@}; k=${k%%:*}
+                    line_out[$k]=${line#stdout@"$k":}; line_out[$k]=${line_out[$k]# } ;;
             esac
         done < "$dir/expect"
     fi
@@ -119,7 +130,8 @@ run_one() {
             for p in "${progs[@]}"; do [ "$w" = "$p" ] && hit=$tmp/bin/$p; done
             args+=("$hit")
         done
-        local rc
+        local rc want_exit_n=${line_exit[$n]:-$want_exit}
+        local want_err_n=${line_err[$n]:-$want_err} want_out_n=${line_out[$n]:-$want_out}
         (
             if [ -f "$dir/env" ]; then
                 while IFS= read -r kv; do
@@ -135,14 +147,14 @@ run_one() {
         local why=""
         if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
             why="timed out after 60 s"
-        elif [ "$want_exit" = 0 ] && [ $rc -ne 0 ]; then
+        elif [ "$want_exit_n" = 0 ] && [ $rc -ne 0 ]; then
             why="exit status $rc"
-        elif [ "$want_exit" = nonzero ] && [ $rc -eq 0 ]; then
+        elif [ "$want_exit_n" = nonzero ] && [ $rc -eq 0 ]; then
             why="exit status 0, expected nonzero"
-        elif [ -n "$want_err" ] && ! grep -Eq -- "$want_err" "$tmp/run$n.err"; then
-            why="stderr does not match /$want_err/"
-        elif [ -n "$want_out" ] && ! grep -Eq -- "$want_out" "$tmp/run$n.out"; then
-            why="stdout does not match /$want_out/"
+        elif [ -n "$want_err_n" ] && ! grep -Eq -- "$want_err_n" "$tmp/run$n.err"; then
+            why="stderr does not match /$want_err_n/"
+        elif [ -n "$want_out_n" ] && ! grep -Eq -- "$want_out_n" "$tmp/run$n.out"; then
+            why="stdout does not match /$want_out_n/"
         fi
         if [ -z "$why" ]; then
             echo "PASS: e2e/$name/$rt/$n"
