@@ -48,7 +48,7 @@ static void check_var(mdl_checker *c, mdl_task *t, mdl_var *v)
             continue;
         }
         if (n <= 0) {
-            mdl_error(c->diag, e->loc, "size of '%s' must be positive", v->name);
+            mdl_error(c->diag, e->loc, "size of '%s' must be positive (it is %lld)", v->name, n);
             ok = 0;
             continue;
         }
