@@ -459,7 +459,6 @@ build_lib() {
             { echo "cannot build $p with libmdl_$rt: $(head -c 200 "$out/cc.err")"; return; }
     done
 }
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 
 why=$(build_lib shm)
 L=$T/lib-shm
