@@ -45,9 +45,11 @@ typedef struct coll {
 
 static void fail(coll *k, int code, const char *fmt, const char *a, long x, long y);
 
-/* Offset of a buffer others may read: the buffer itself when it is in the
- * segment, else a copy in the own heap. */
-static uint64_t pub_src(coll *k, const void *p, size_t bytes)
+/* Offset of a buffer others may read or write: the buffer itself when it
+ * is in the segment, else a scratch in the own heap, filled with a copy of
+ * the buffer when `copy`, and copied back into `back` when the collective
+ * ends (NULL: nothing to copy back). */
+static uint64_t publish(coll *k, void *p, size_t bytes, int copy, void *back)
 {
     if (bytes == 0 || !p)
         return 0;
@@ -58,28 +60,23 @@ static uint64_t pub_src(coll *k, const void *p, size_t bytes)
         fail(k, MDL_ERR_INTERN, "%s", "the shared segment is full", 0, 0);
         return 0;
     }
-    memcpy(shm_ptr(k->rt, off), p, bytes);
-    k->scr[k->nscr++] = (scratch){off, bytes, NULL};
+    if (copy)
+        memcpy(shm_ptr(k->rt, off), p, bytes);
+    k->scr[k->nscr++] = (scratch){off, bytes, back};
     return off;
 }
 
-/* Offset of a buffer others may write.  `keep`: parts nobody writes (gaps,
- * an in-place block) must keep their value, so the scratch starts as a copy. */
+/* A buffer others read. */
+static uint64_t pub_src(coll *k, const void *p, size_t bytes)
+{
+    return publish(k, (void *)p, bytes, 1, NULL);
+}
+
+/* A buffer others write.  `keep`: parts nobody writes (gaps, an in-place
+ * block) must keep their value, so the scratch starts as a copy. */
 static uint64_t pub_dst(coll *k, void *p, size_t bytes, int keep)
 {
-    if (bytes == 0 || !p)
-        return 0;
-    if (shm_in_seg(k->rt, p))
-        return shm_off(k->rt, p);
-    uint64_t off = shm_alloc(k->rt, bytes);
-    if (!off) {
-        fail(k, MDL_ERR_INTERN, "%s", "the shared segment is full", 0, 0);
-        return 0;
-    }
-    if (keep)
-        memcpy(shm_ptr(k->rt, off), p, bytes);
-    k->scr[k->nscr++] = (scratch){off, bytes, p};
-    return off;
+    return publish(k, p, bytes, keep, p);
 }
 
 static shm_info *who(coll *k, int pos)
