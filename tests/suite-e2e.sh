@@ -130,7 +130,7 @@ run_one() {
             for p in "${progs[@]}"; do [ "$w" = "$p" ] && hit=$tmp/bin/$p; done
             args+=("$hit")
         done
-        local rc want_exit_n=${line_exit[$n]:-$want_exit}
+        local t0=$SECONDS rc want_exit_n=${line_exit[$n]:-$want_exit}
         local want_err_n=${line_err[$n]:-$want_err} want_out_n=${line_out[$n]:-$want_out}
         (
             if [ -f "$dir/env" ]; then
@@ -150,7 +150,8 @@ run_one() {
         ) > "$tmp/run$n.out" 2> "$tmp/run$n.err" < /dev/null
         rc=$?
         local why=""
-        if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+        # 137 is also a job whose instance was SIGKILLed (mdlrun's status)
+        if { [ $rc -eq 124 ] || [ $rc -eq 137 ]; } && [ $((SECONDS - t0)) -ge 59 ]; then
             why="timed out after 60 s"
         elif [ "$want_exit_n" = 0 ] && [ $rc -ne 0 ]; then
             why="exit status $rc"
