@@ -487,6 +487,42 @@ else
     else pass lib-crash; fi
 fi
 
+if [ -z "$why" ]; then
+    # The father returns from main without MDL_End while the sons wait for
+    # it inside the library: the job ends at once, status 1.
+    new_test lib-noend
+    t0=$(now)
+    run -n 1 "$L/father" noend "$D" : -n 3 "$L/son" "$D"
+    ms=$(elapsed_ms "$t0")
+    o=$(orphans)
+    if [ $RC -ne 1 ]; then fail lib-noend "exit $RC, expected 1: $(head -3 "$D/err")"
+    elif ! head -1 "$D/err" | grep -q '^mdlrun: father\[0\] (pid [0-9]*) exited without calling MDL_End$'; then
+        fail lib-noend "stderr: $(head -3 "$D/err")"
+    elif [ "$ms" -gt 1500 ]; then fail lib-noend "job took $ms ms to end"
+    elif [ -n "$o" ]; then fail lib-noend "$o"
+    elif ! shm_clean; then fail lib-noend "/dev/shm: $(ls /dev/shm | grep -i mdl)"
+    else pass lib-noend; fi
+
+    # Ctrl-C of the launcher (SIGINT) and SIGKILL of the launcher while the
+    # sons are blocked inside the library: all instances go, nothing left.
+    for sig in INT KILL; do
+        name=lib-launcher-sig$(echo $sig | tr 'A-Z' 'a-z')
+        new_test "$name"
+        { start -n 1 "$L/father" sleep "$D" : -n 3 "$L/son" "$D"
+        if ! wait_pids 4; then finish 100; fail "$name" "instances did not start"; continue; fi
+        t0=$(now)
+        kill -$sig "$BG"
+        finish 3000; } 2>/dev/null
+        ms=$(elapsed_ms "$t0")
+        o=$(orphans)
+        if [ $sig = INT ] && [ $RC -ne 130 ]; then fail "$name" "exit $RC, expected 130: $(head -3 "$D/err")"
+        elif [ "$ms" -gt 1500 ]; then fail "$name" "took $ms ms"
+        elif [ -n "$o" ]; then fail "$name" "$o"
+        elif ! shm_clean; then fail "$name" "/dev/shm: $(ls /dev/shm | grep -i mdl)"
+        else pass "$name"; fi
+    done
+fi
+
 # A program built for the MPI runtime, started by mdlrun: it refuses, and
 # the job ends cleanly.
 why=$(build_lib mpi)
