@@ -11,11 +11,17 @@ int mdl_grid_create(mdl_rt *rt, int *dims, int screate)
     int nd = rt->d->grid_ndims;
     if (nd < 1 || nd > 3)
         return shm_fail(rt, fn, MDL_ERR_GRID, "task %s is not a grid task", rt->who.task);
+    if (rt->grid)
+        return shm_fail(rt, fn, MDL_ERR_GRID, "the grid already exists");
     if (!dims)
         return shm_fail(rt, fn, MDL_ERR_ARG, "dims is NULL");
     int dd[3] = {0, 0, 0};
-    for (int i = 0; i < nd; i++)
-        dd[i] = screate ? 0 : dims[i];
+    for (int i = 0; i < nd; i++) {
+        if (screate && dims[i] != 0)
+            return shm_fail(rt, fn, MDL_ERR_GRID,
+                            "dims[%d] = %d: MDL_Grid_Screate needs every entry zero", i, dims[i]);
+        dd[i] = dims[i];
+    }
     char why[200];
     if (mdl_dims_fill(rt->fam_n[rt->d->self], nd, dd, why, sizeof why) < 0)
         return shm_fail(rt, fn, MDL_ERR_GRID, "%s", why);
@@ -45,9 +51,9 @@ int mdl_grid_rank(mdl_rt *rt, const int *coords, int *rank)
         return shm_fail(rt, fn, MDL_ERR_ARG, "NULL argument");
     int i = mdl_grid_wrap_rank(rt->ndims, rt->dims, rt->periodic, coords, rank);
     if (i >= 0)
-        return shm_fail(rt, fn, MDL_ERR_RANK,
-                        "coordinate %d is outside 0..%d in dimension %d", coords[i],
-                        rt->dims[i] - 1, i);
+        return shm_fail(rt, fn, MDL_ERR_ARG,
+                        "coordinate %d in dimension %d is outside 0..%d", coords[i], i,
+                        rt->dims[i] - 1);
     return MDL_SUCCESS;
 }
 

@@ -56,9 +56,10 @@ int main(int argc, char **argv)
     int neg[2] = {-1, 0};
     CHECK(mdl_grid_create(rt, neg, 0) == MDL_ERR_GRID);
     int s[2] = {5, 5};
-    CHECK(mdl_grid_create(rt, s, 1) == 0 && s[0] == 3 && s[1] == 2);
+    CHECK(mdl_grid_create(rt, s, 1) == MDL_ERR_GRID);      /* Screate: zeros only */
     int dims[2] = {0, 0};
-    CHECK(mdl_grid_create(rt, dims, 0) == 0 && dims[0] == 3 && dims[1] == 2);
+    CHECK(mdl_grid_create(rt, dims, 1) == 0 && dims[0] == 3 && dims[1] == 2);
+    CHECK(mdl_grid_create(rt, dims, 0) == MDL_ERR_GRID);   /* one grid per task */
     CHECK(mdl_grid_mycoords(rt, c) == 0 && c[0] == me / 2 && c[1] == me % 2);
     int r;
     CHECK(mdl_grid_rank(rt, c, &r) == 0 && r == me);
