@@ -74,16 +74,18 @@ int rt_check_list(mdl_rt *rt, const char *fn, int task, const int *insts, int n,
     if (n < 0 || (n > 0 && !insts))
         return rt_fail(rt, fn, MDL_ERR_ARG, "invalid instance list (n = %d%s)", n,
                        insts ? "" : ", list NULL");
-    int bad = -1;
-    for (int i = 0; i < n && bad < 0; i++) {
+    int bad = -1, i;
+    for (i = 0; i < n && bad < 0; i++) {
         if (insts[i] < 0 || insts[i] >= size || rt->seen[insts[i]])
             bad = i;
         else
             rt->seen[insts[i]] = 1;
     }
-    for (int i = 0; i < n; i++)
-        if (insts[i] >= 0 && insts[i] < size)
-            rt->seen[insts[i]] = 0;
+    /* only the entries read: past the first bad one, a wrong n may point
+       beyond the list */
+    for (int k = 0; k < i; k++)
+        if (insts[k] >= 0 && insts[k] < size)
+            rt->seen[insts[k]] = 0;
     if (bad >= 0) {
         if (insts[bad] < 0 || insts[bad] >= size)
             return rt_fail(rt, fn, code,

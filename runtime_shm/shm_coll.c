@@ -225,7 +225,9 @@ int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void *recv, l
     const char *fn = c->fn ? c->fn : coll_names[c->kind];
     int size = rt->fam_n[rt->d->self];
     int slots_inl[64], *slots = slots_inl;
-    int cap = c->kind == MDL_COLL_MCAST ? (ni > 0 ? ni : 0) + 1 : size;
+    /* Mcast: the root and at most `size` listed instances (a longer list
+     * fails its checks first; a huge wrong ni must not size the array) */
+    int cap = c->kind == MDL_COLL_MCAST ? (ni <= 0 ? 0 : ni < size ? ni : size) + 1 : size;
     if (cap > 64 && !(slots = malloc((size_t)cap * sizeof(int))))
         return shm_fail(rt, fn, MDL_ERR_INTERN, "out of memory");
     coll k = {.rt = rt, .c = c, .fn = fn, .slots = slots, .es = c->type->size};

@@ -658,7 +658,10 @@ int mdl_sbarrier(mdl_rt *rt, const int *ranks, int n)
     if (n < 0 || (n > 0 && !ranks))
         return shm_fail(rt, fn, MDL_ERR_ARG, "invalid instance list");
     int task = rt->d->self, size = rt->fam_n[task];
-    int slots[n > 0 ? n : 1];
+    /* At most `size` entries can be valid: a longer list fails in the loop
+     * below before index `size`, so the array is never sized by n alone
+     * (a huge wrong n would overflow the stack). */
+    int slots[n > 0 && n < size ? n : size];
     int self = 0;
     for (int i = 0; i < n; i++) {
         if (ranks[i] < 0 || ranks[i] >= size)

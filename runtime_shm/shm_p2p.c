@@ -516,7 +516,9 @@ int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int 
         return shm_fail(rt, m ? m->fn : "mdl_send", MDL_ERR_ARG, "invalid call");
     int fam = rt->fam_n[m->peer_task];
     int tinl[16], *targets = tinl, ntargets = 0;
-    int cap = m->peer_kind == MDL_PEER_SUBSET ? n : fam;
+    /* a list longer than the family fails its checks before entry `fam`:
+     * a huge wrong n must not size the allocation */
+    int cap = m->peer_kind == MDL_PEER_SUBSET && n < fam ? n : fam;
     if (cap > 16 && !(targets = malloc((size_t)cap * sizeof(int))))
         return shm_fail(rt, m->fn, MDL_ERR_INTERN, "out of memory");
     mdl_span sinl[8], *spans = sinl;

@@ -3,6 +3,7 @@
  * V (MDL_ERR_BOUNDS, nothing consumed), then receives the second whole.
  * Then Sbarrier with bad lists, MDL_Init twice and a call after MDL_End,
  * all returning their codes. */
+#include <limits.h>
 #include <stdio.h>
 #include "wMDL.h"
 
@@ -66,6 +67,8 @@ int main(int argc, char **argv)
         want(MDL_Sbarrier(t, out, 2), MDL_ERR_RANK, "Sbarrier with 2");
         want(MDL_Sbarrier(t, neg, 2), MDL_ERR_RANK, "Sbarrier with -1");
         want(MDL_Sbarrier(t, dup, 3), MDL_ERR_RANK, "Sbarrier with a duplicate");
+        /* a wrong, huge count: the list is read up to its first bad entry */
+        want(MDL_Sbarrier(t, out + 1, INT_MAX), MDL_ERR_RANK, "Sbarrier of INT_MAX");
         struct w *again = t;
         want(MDL_Init(&again, &argc, &argv), MDL_ERR_STATE, "second MDL_Init");
         if (again != t) {
@@ -73,6 +76,9 @@ int main(int argc, char **argv)
             bad = 1;
         }
     }
+    const int far[] = { 7 };
+    want(MDL_SendTo_w_ml(t, far, INT_MAX), MDL_ERR_RANK, "multicast send of INT_MAX");
+    want(MDL_Mcast_mc(t, far, INT_MAX), MDL_ERR_RANK, "Mcast of INT_MAX");
     want(MDL_Barrier(t), MDL_SUCCESS, "barrier");
     struct w saved = *t;    /* keeps the runtime handle past MDL_End */
     want(MDL_End(t), MDL_SUCCESS, "MDL_End");
