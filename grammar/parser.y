@@ -145,7 +145,12 @@ static void expect_semi(mdl_pctx *ctx, mdl_loc prev, const char *what)
     if (!ctx->has_pending)
         return;
     ctx->has_pending = 0;
-    mdl_error(ctx->diag, after(prev), "expected ';' after %s", what);
+    /* a misspelt keyword where ';' could also go (`match s`): the generic
+       message names the word and what it should be */
+    if (strstr(ctx->pending, "; did you mean"))
+        mdl_error(ctx->diag, ctx->pending_loc, "%s", ctx->pending);
+    else
+        mdl_error(ctx->diag, after(prev), "expected ';' after %s", what);
 }
 
 /* `connected with gird(2)`: report the word; recover as what it most
@@ -751,7 +756,7 @@ sr_elem
     | KW_SYNC { ctx->mode = 0; } '{' msg_defs '}' { ctx->mode = -1; }
     | KW_ASYNC { ctx->mode = 1; } '{' msg_defs '}' { ctx->mode = -1; }
     /* a misspelt sync/async (`asynch {`): name the word, keep its messages */
-    | IDENT { bad_block(ctx, $1, @1); } '{' msg_defs '}' { ctx->mode = -1; }
+    | IDENT '{' { bad_block(ctx, $1, @1); } msg_defs '}' { ctx->mode = -1; }
     ;
 
 msg_defs
@@ -779,6 +784,13 @@ msg_def
         {
             add_msg(ctx, $1, @1, &$2, $6, @6, &$4, @4);
             expect_semi(ctx, @6, "message definition");
+        }
+    | IDENT opt_peer '=' content KW_MATCHES error
+        {
+            /* not "expected ';'" before the `matches` that is there */
+            ctx->has_pending = 0;
+            mdl_error(ctx->diag, after(@5), "expected the name of a send after 'matches' in '%s'",
+                      $1);
         }
     ;
 
@@ -1035,6 +1047,11 @@ static int yyreport_syntax_error(const yypcontext_t *yc, mdl_pctx *ctx)
                 nc++;
             }
         const char *best = mdl_suggest(word, cands, nc);
+        /* a keyword cut short (`match` for `matches`) is too far for the
+           edit distance of a short word, but plainly meant */
+        for (int i = 0; !best && tlen >= 4 && i < nc; i++)
+            if (strncmp(cands[i], word, (size_t)tlen) == 0)
+                best = cands[i];
         if (best)
             snprintf(out + pos, size - pos, "; did you mean '%s'?", best);
     }
