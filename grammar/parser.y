@@ -79,6 +79,7 @@ typedef struct mdl_pctx {
     int has_pending;
     mdl_loc pending_loc;
     char pending[512];
+    mdl_loc bad_template_at;    /* reported once: recovery re-runs the rule per skipped token */
 } mdl_pctx;
 }
 
@@ -183,6 +184,32 @@ static void bad_topology(mdl_pctx *ctx, const char *word, mdl_loc loc,
                 MDL_VEC_PUSH(A, ctx->task->conn_locs, args->v[i]->loc);
             }
     }
+}
+
+/* `vectr<double>[3] v;`: name the misspelt vector/matrix rather than
+ * the '<' after it. */
+static void bad_template(mdl_pctx *ctx, const mdl_typeref *t, mdl_loc lt)
+{
+    static const char *const forms[] = { "vector", "matrix" };
+    ctx->has_pending = 0;
+    if (lt.line == ctx->bad_template_at.line && lt.col == ctx->bad_template_at.col)
+        return;
+    ctx->bad_template_at = lt;
+    const char *best = NULL;
+    if (t->name && !t->struct_keyword) {
+        char low[64];
+        size_t n = strlen(t->name);
+        if (n >= sizeof low)
+            n = sizeof low - 1;
+        for (size_t i = 0; i < n; i++)
+            low[i] = (char)tolower((unsigned char)t->name[i]);
+        low[n] = '\0';
+        best = mdl_suggest(low, forms, 2);
+    }
+    if (best)
+        mdl_error(ctx->diag, t->loc, "unknown type '%s'; did you mean '%s'?", t->name, best);
+    else
+        mdl_error(ctx->diag, lt, "only vector<...> and matrix<...> take a type in '<...>'");
 }
 
 /* `asynch { … }` in sends/receives: report the word, read the block as
@@ -718,6 +745,9 @@ decl
             add_vars(ctx, $1, MDL_V_SCALAR, &$2);
             expect_semi(ctx, @2, "declaration");
         }
+    | type_spec '<' error       /* `vectr<double>[3] v;`; before the tokens
+                                   up to ';' are read and flush the generic message */
+        { bad_template(ctx, &$1, @2); } ';'
     | KW_VECTOR '<' type_spec '>' '[' expr ']' declarators ';'
         {
             for (int i = 0; i < $8.n; i++)
@@ -972,8 +1002,9 @@ static void symbol_name(yysymbol_kind_t sym, char *buf, size_t size)
 static int is_arith(yysymbol_kind_t sym)
 {
     const char *n = yysymbol_name(sym);
+    /* '<' after a type is only there for a misspelt vector/matrix */
     return strcmp(n, "'+'") == 0 || strcmp(n, "'-'") == 0 ||
-           strcmp(n, "'*'") == 0 || strcmp(n, "'/'") == 0;
+           strcmp(n, "'*'") == 0 || strcmp(n, "'/'") == 0 || strcmp(n, "'<'") == 0;
 }
 
 static int yyreport_syntax_error(const yypcontext_t *yc, mdl_pctx *ctx)
@@ -1052,6 +1083,20 @@ static int yyreport_syntax_error(const yypcontext_t *yc, mdl_pctx *ctx)
         for (int i = 0; !best && tlen >= 4 && i < nc; i++)
             if (strncmp(cands[i], word, (size_t)tlen) == 0)
                 best = cands[i];
+        /* default reductions hide some keywords from the expected set
+           (`Task a(i) conected with`): then any keyword close enough */
+        if (!best) {
+            nc = 0;
+            for (int k = YYSYMBOL_KW_CONST; k <= YYSYMBOL_KW_MATRIX; k++) {
+                char quoted[64];
+                symbol_name((yysymbol_kind_t)k, quoted, sizeof quoted);
+                snprintf(names[nc], sizeof names[nc], "%.*s",
+                         (int)strlen(quoted) - 2, quoted + 1);
+                cands[nc] = names[nc];
+                nc++;
+            }
+            best = mdl_suggest(word, cands, nc);
+        }
         if (best)
             snprintf(out + pos, size - pos, "; did you mean '%s'?", best);
     }
