@@ -67,8 +67,12 @@ static mdl_struct *find_struct(mdl_checker *c, const char *name, int by_tag_only
 
 static const char *suggest_struct(mdl_checker *c, const char *name, int by_tag_only)
 {
+    /* a misspelt basic type (`dobule`) parses as a struct name */
+    static const char *const basics[] = { "char", "short", "int", "long", "unsigned",
+                                          "signed", "float", "double" };
+    int nb = (int)(sizeof basics / sizeof basics[0]);
     int n = c->spec->structs.n;
-    const char **names = mdl_alloc(c->arena, sizeof *names * (size_t)(2 * n + 1));
+    const char **names = mdl_alloc(c->arena, sizeof *names * (size_t)(2 * n + nb + 1));
     int m = 0;
     for (int i = 0; i < n; i++) {
         mdl_struct *s = c->spec->structs.v[i];
@@ -78,6 +82,9 @@ static const char *suggest_struct(mdl_checker *c, const char *name, int by_tag_o
         if (!by_tag_only)
             names[m++] = s->typedef_name;
     }
+    if (!by_tag_only)
+        for (int i = 0; i < nb; i++)
+            names[m++] = basics[i];
     return mdl_did_you_mean(c, name, names, m);
 }
 
