@@ -22,46 +22,70 @@ static shm_ring *ring_of(mdl_rt *rt, int from, int to)
 
 /* Packing and unpacking of eager messages.  The common shapes — a
  * contiguous block, or one loop of equal blocks (a matrix row or column) —
- * get tight loops; 8-byte elements (double, long) a plain load/store, where
- * a memcpy call per element would cost more than the data.  Anything else
- * goes through the shared generic walk. */
-static void pack_one(const mdl_span *s, char *dst, int unpack)
+ * get tight loops; 8- and 4-byte elements a constant-size memcpy (one load
+ * and one store, alignment-safe), where a memcpy call of variable size per
+ * element would cost more than the data.  Pack and unpack are separate
+ * loops: GCC does not unswitch a direction test out of a loop, and that
+ * test per element cost as much as the copy.  Anything else goes through
+ * the shared generic walk. */
+static void pack_one(const mdl_span *s, char *dst)
 {
     if (s->bytes == 0)
         return;
     if (s->nloops == 0) {
-        if (unpack)
-            memcpy(s->base, dst, s->block);
-        else
-            memcpy(dst, s->base, s->block);
+        memcpy(dst, s->base, s->block);
         return;
     }
-    if (s->nloops == 1) {
-        char *p = s->base;
-        long cnt = s->count[0], stride = s->stride[0];
-        size_t blk = s->block;
-        if (blk == 8) {
-            for (long i = 0; i < cnt; i++, p += stride, dst += 8) {
-                uint64_t v;
-                memcpy(&v, unpack ? dst : p, 8);
-                memcpy(unpack ? p : dst, &v, 8);
-            }
-        } else {
-            for (long i = 0; i < cnt; i++, p += stride, dst += blk)
-                memcpy(unpack ? p : dst, unpack ? dst : p, blk);
-        }
-        return;
-    }
-    if (unpack)
-        mdl_spans_unpack(s, 1, dst);
-    else
+    if (s->nloops != 1) {
         mdl_spans_pack(s, 1, dst);
+        return;
+    }
+    const char *p = s->base;
+    long cnt = s->count[0], stride = s->stride[0];
+    size_t blk = s->block;
+    if (blk == 8) {
+        for (long i = 0; i < cnt; i++, p += stride, dst += 8)
+            memcpy(dst, p, 8);
+    } else if (blk == 4) {
+        for (long i = 0; i < cnt; i++, p += stride, dst += 4)
+            memcpy(dst, p, 4);
+    } else {
+        for (long i = 0; i < cnt; i++, p += stride, dst += blk)
+            memcpy(dst, p, blk);
+    }
+}
+
+static void unpack_one(const mdl_span *s, const char *src)
+{
+    if (s->bytes == 0)
+        return;
+    if (s->nloops == 0) {
+        memcpy(s->base, src, s->block);
+        return;
+    }
+    if (s->nloops != 1) {
+        mdl_spans_unpack(s, 1, src);
+        return;
+    }
+    char *p = s->base;
+    long cnt = s->count[0], stride = s->stride[0];
+    size_t blk = s->block;
+    if (blk == 8) {
+        for (long i = 0; i < cnt; i++, p += stride, src += 8)
+            memcpy(p, src, 8);
+    } else if (blk == 4) {
+        for (long i = 0; i < cnt; i++, p += stride, src += 4)
+            memcpy(p, src, 4);
+    } else {
+        for (long i = 0; i < cnt; i++, p += stride, src += blk)
+            memcpy(p, src, blk);
+    }
 }
 
 static void spans_pack(const mdl_span *sp, int n, char *dst)
 {
     for (int i = 0; i < n; i++) {
-        pack_one(&sp[i], dst, 0);
+        pack_one(&sp[i], dst);
         dst += sp[i].bytes;
     }
 }
@@ -69,7 +93,7 @@ static void spans_pack(const mdl_span *sp, int n, char *dst)
 static void spans_unpack(const mdl_span *sp, int n, const char *src)
 {
     for (int i = 0; i < n; i++) {
-        pack_one(&sp[i], (char *)src, 1);
+        unpack_one(&sp[i], src);
         src += sp[i].bytes;
     }
 }
