@@ -29,6 +29,14 @@ static int reserve(mdl_rt *rt, mdl_msg_state *s, const char *fn, int more)
     return 0;
 }
 
+/* A receive got exactly the bytes it expected. */
+static int size_ok(MPI_Status *st, size_t expect)
+{
+    int got = 0;
+    MPI_Get_count(st, MPI_BYTE, &got);
+    return (size_t)got == expect;
+}
+
 /* Size of what a receive got against what it expected: a message larger
  * than the receive is MPI_ERR_TRUNCATE already; a smaller one is also an
  * error (the two sides' sections disagree), never a silent partial fill. */
@@ -56,6 +64,22 @@ static int recv_fail(mdl_rt *rt, const char *fn, int mpirc, MPI_Status *st, size
                    "the message from %s[%d] is larger than the receive (%zu bytes)",
                    rt->d->tasks[rt->task_of[st->MPI_SOURCE]], rt->inst_of[st->MPI_SOURCE],
                    expect);
+}
+
+/* The grid neighbour of a neighbour message, computed once: the grid of a
+ * job is created once and never changes, so the instance at m->offset does
+ * not either (recomputing it from the coordinates cost ~60 instructions a
+ * call).  Errors (no grid yet) are not cached. */
+static int neighbor_of(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, mdl_msg_state *s)
+{
+    if (s->has_nb)
+        return s->nb;
+    int nb = rt_neighbor(rt, fn, m->offset);
+    if (nb >= 0 || nb == MDL_PROC_NULL) {
+        s->nb = nb;
+        s->has_nb = 1;
+    }
+    return nb;
 }
 
 MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int *insts, int n,
@@ -91,7 +115,7 @@ MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
             rt->targets[ntarget++] = insts[k];
         break;
     case MDL_PEER_NEIGHBOR: {
-        int nb = rt_neighbor(rt, fn, m->offset);
+        int nb = neighbor_of(rt, fn, m, &rt->msgs[m->index]);
         if (nb < 0 && nb != MDL_PROC_NULL)
             return nb;
         if (nb == MDL_PROC_NULL)
@@ -149,7 +173,7 @@ MDL_API int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
     int pt = m->peer_task;
     int src;
     if (m->peer_kind == MDL_PEER_NEIGHBOR) {
-        int nb = rt_neighbor(rt, fn, m->offset);
+        int nb = neighbor_of(rt, fn, m, &rt->msgs[m->index]);
         if (nb == MDL_PROC_NULL)
             return MDL_PROC_NULL;
         if (nb < 0)
@@ -192,37 +216,43 @@ MDL_API int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
     return rc ? rc : rt->inst_of[st.MPI_SOURCE];
 }
 
-/* After completion of all requests of s: errors and sizes of receives. */
-static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, const char *fn,
-                     int mpirc)
-{
-    int n = s->nreq;
-    s->nreq = 0;
-    if (mpirc == MPI_ERR_IN_STATUS) {
-        for (int i = 0; i < n; i++)
-            if (s->sts[i].MPI_ERROR != MPI_SUCCESS && s->sts[i].MPI_ERROR != MPI_ERR_PENDING)
-                return m->is_send ? rt_mpi_fail(rt, fn, s->sts[i].MPI_ERROR, "completion")
-                                  : recv_fail(rt, fn, s->sts[i].MPI_ERROR, &s->sts[i],
-                                              s->expect[i]);
-    }
-    if (mpirc != MPI_SUCCESS)
-        return m->is_send || n != 1 ? rt_mpi_fail(rt, fn, mpirc, "completion")
-                                    : recv_fail(rt, fn, mpirc, &s->sts[0], s->expect[0]);
-    if (!m->is_send)
-        for (int i = 0; i < n; i++) {
-            int rc = check_size(rt, fn, &s->sts[i], s->expect[i]);
-            if (rc)
-                return rc;
-        }
-    return 0;
-}
-
 /* Test and Wait are named after the message ("MDL_mTest"); the name is
- * formatted only when there is something to report, not on every poll. */
+ * formatted only when there is something to report, never on a poll or a
+ * completion that went well (snprintf was ~900 instructions a call). */
 static const char *completion_fn(char *buf, size_t len, const mdl_msg_desc *m, const char *what)
 {
     snprintf(buf, len, "MDL_%s%s", m ? m->name : "?", what);
     return buf;
+}
+
+/* After completion of all requests of s: errors and sizes of receives.
+ * what: "Test" or "Wait", for the function name of an error. */
+static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, const char *what,
+                     int mpirc)
+{
+    char fn[160];
+    int n = s->nreq;
+    s->nreq = 0;
+    if (mpirc == MPI_ERR_IN_STATUS) {
+        for (int i = 0; i < n; i++)
+            if (s->sts[i].MPI_ERROR != MPI_SUCCESS && s->sts[i].MPI_ERROR != MPI_ERR_PENDING) {
+                completion_fn(fn, sizeof fn, m, what);
+                return m->is_send ? rt_mpi_fail(rt, fn, s->sts[i].MPI_ERROR, "completion")
+                                  : recv_fail(rt, fn, s->sts[i].MPI_ERROR, &s->sts[i],
+                                              s->expect[i]);
+            }
+    }
+    if (mpirc != MPI_SUCCESS) {
+        completion_fn(fn, sizeof fn, m, what);
+        return m->is_send || n != 1 ? rt_mpi_fail(rt, fn, mpirc, "completion")
+                                    : recv_fail(rt, fn, mpirc, &s->sts[0], s->expect[0]);
+    }
+    if (!m->is_send)
+        for (int i = 0; i < n; i++)
+            if (!size_ok(&s->sts[i], s->expect[i]))
+                return check_size(rt, completion_fn(fn, sizeof fn, m, what), &s->sts[i],
+                                  s->expect[i]);
+    return 0;
 }
 
 static int completion_check(mdl_rt *rt, const mdl_msg_desc *m, const char *what)
@@ -248,8 +278,7 @@ MDL_API int mdl_test(mdl_rt *rt, const mdl_msg_desc *m)
     int mpirc = MPI_Testall(s->nreq, s->reqs, &flag, s->sts);
     if (mpirc == MPI_SUCCESS && !flag)
         return 0;
-    char fn[160];
-    rc = completed(rt, m, s, completion_fn(fn, sizeof fn, m, "Test"), mpirc);
+    rc = completed(rt, m, s, "Test", mpirc);
     return rc ? rc : 1;
 }
 
@@ -262,6 +291,5 @@ MDL_API int mdl_wait(mdl_rt *rt, const mdl_msg_desc *m)
     if (s->nreq == 0)
         return MDL_SUCCESS;
     int mpirc = MPI_Waitall(s->nreq, s->reqs, s->sts);
-    char fn[160];
-    return completed(rt, m, s, completion_fn(fn, sizeof fn, m, "Wait"), mpirc);
+    return completed(rt, m, s, "Wait", mpirc);
 }

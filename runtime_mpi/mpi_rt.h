@@ -36,6 +36,8 @@ typedef struct mdl_msg_state {
     MPI_Request *reqs;
     MPI_Status *sts;
     size_t *expect;             /* receive: bytes the request must get */
+    /* neighbour messages: the peer instance, once the grid exists */
+    int has_nb, nb;
 } mdl_msg_state;
 
 /* A struct element type built once, found by its descriptor. */
