@@ -1,5 +1,5 @@
-/* emit.c — mdl_emit_c: TMDL.h and TMDL.c for every task, written as one
- * atomic set (writer.c). */
+/* emit.c — mdl_emit_c: the spec-wide header, and TMDL.h and TMDL.c for
+ * every task, written as one atomic set (writer.c). */
 #include <stdio.h>
 
 #include "emit.h"
@@ -19,11 +19,22 @@ int mdl_emit_c(const mdl_spec *spec, const char *outdir)
     if (!outdir || !*outdir)
         outdir = ".";
     mdl_outset *o = cg_outset_new();
+    const cg_spec_facts sf = { cg_spec_hash(spec), cg_spec_nchannels(spec) };
+    /* the spec-wide header once, with the API list built once */
+    api_list *apis = cg_spec_apis(spec);
+    mdl_buf common = { 0 }, path = { 0 }, name = { 0 };
+    cg_emit_common_header(&common, spec, apis);
+    cg_spec_apis_free(spec, apis);
+    cg_common_header_name(&name, spec);
+    cg_buf_printf(&path, "%s/%s", outdir, name.s);
+    cg_outset_add(o, path.s, &common);
+    cg_buf_free(&path);
+    cg_buf_free(&name);
     for (int i = 0; i < spec->tasks.n; i++) {
         const mdl_task *t = spec->tasks.v[i];
         mdl_buf h = { 0 }, c = { 0 };
         cg_emit_header(&h, spec, t);
-        cg_emit_source(&c, spec, t);
+        cg_emit_source(&c, spec, &sf, t);
         add_file(o, outdir, t->name, "h", &h);
         add_file(o, outdir, t->name, "c", &c);
     }

@@ -8,8 +8,9 @@
 
 #include "../medley/ast.h"
 
-/* Writes TMDL.h and TMDL.c for every task.  Returns 0, or -1 after
- * printing "medleyc: error: …" (I/O) to stderr. */
+/* Writes <spec>MDL_common.h (the spec-wide header), and TMDL.h and
+ * TMDL.c for every task.  Returns 0, or -1 after printing
+ * "medleyc: error: …" (I/O) to stderr. */
 int mdl_emit_c(const mdl_spec *spec, const char *outdir);
 
 /* Writes the communication graph in Graphviz dot. Same contract. */

@@ -8,9 +8,11 @@
 
 #include "emit_internal.h"
 
+/* The buffer's string, trimmed to its length: a buffer starts at 4 KiB,
+ * and a spec has tens of thousands of these names and parameter lists. */
 static char *take(mdl_buf *b)
 {
-    char *s = b->s ? b->s : cg_xcalloc(1, 1);
+    char *s = b->s ? cg_xrealloc(b->s, b->n + 1) : cg_xcalloc(1, 1);
     memset(b, 0, sizeof *b);
     return s;
 }

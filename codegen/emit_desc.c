@@ -341,7 +341,7 @@ static void c_string(mdl_buf *b, const char *s)
     cg_buf_puts(b, "\"");
 }
 
-void cg_emit_desc(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
+void cg_emit_desc(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf, const mdl_task *t)
 {
     cg_buf_puts(b, "/* ---------------------------------------------------------------- descriptors */\n\n");
     emit_types(b, s, t);
@@ -390,7 +390,7 @@ void cg_emit_desc(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
                "    .nmsgs = %d, .msgs = %s,\n"
                "    .ncolls = %d, .colls = %s,\n"
                "    .struct_size = sizeof(struct %s)\n};\n",
-               cg_spec_hash(s), s->tasks.n, t->index, t->grid_ndims, t->periodic[0],
-               t->periodic[1], t->periodic[2], cg_spec_nchannels(s), nmsgs,
+               sf->hash, s->tasks.n, t->index, t->grid_ndims, t->periodic[0],
+               t->periodic[1], t->periodic[2], sf->nchannels, nmsgs,
                nmsgs ? "mdlg_msgs" : "NULL", ncolls, ncolls ? "mdlg_colls" : "NULL", t->name);
 }

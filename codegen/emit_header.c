@@ -1,11 +1,16 @@
-/* emit_header.c — TMDL.h, the header a user program includes.
+/* emit_header.c — the headers a user program includes.
  *
  * Layout (docs/generated-code.md):
- *   - the spec-wide section, identical in every header of the spec and
- *     guarded by MDL_SPEC_<hash>_COMMON so a program may include several:
+ *   - <spec>MDL_common.h, written once per spec and guarded by
+ *     MDL_SPEC_<hash>_COMMON so that headers of several specs mix:
  *     constants, struct types, every task's prototypes, _Generic macros;
- *   - the task section: struct T with one member per `uses` variable.
- * Only mdl.h is included: the runtime interface stays out of user code. */
+ *   - TMDL.h per task: includes the common header, then struct T with one
+ *     member per `uses` variable.
+ * The spec-wide part is in one file, not repeated in every TMDL.h: with it
+ * in every header the output grew with tasks x functions (8 GB at 10,000
+ * messages and 1,000 tasks).  Only mdl.h is included: the runtime
+ * interface stays out of user code. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit_internal.h"
@@ -62,39 +67,103 @@ static void emit_struct(mdl_buf *b, const mdl_struct *s)
     cg_buf_puts(b, ";\n\n");
 }
 
+/* The distinct public names of the spec, each with the tasks that have it
+ * in spec order: a hash table over names (a scan of every earlier function
+ * per function was quadratic in the spec's functions). */
+typedef struct gen_name {
+    const api_fn *f;            /* first occurrence: name and kind */
+    int head, tail;             /* chain through gen_occ, in spec order */
+} gen_name;
+
+typedef struct gen_occ {
+    int task, next;
+} gen_occ;
+
+static unsigned long hash_name(const char *p)
+{
+    unsigned long h = 2166136261u;
+    for (; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    return h;
+}
+
 /* One macro per public name, dispatching on the type of the first
- * argument to the task that has it. */
+ * argument to the task that has it.  Names print in order of their first
+ * appearance (task order, then API order). */
 static void emit_generics(mdl_buf *b, const mdl_spec *s, const api_list *apis)
 {
     cg_buf_puts(b, "/* Short names: the task is chosen by the type of the first argument. */\n"
                 "#define MDL_FIRST_(a, ...) a\n");
-    for (int ti = 0; ti < s->tasks.n; ti++) {
+    size_t nocc = 0;
+    for (int ti = 0; ti < s->tasks.n; ti++)
+        nocc += (size_t)apis[ti].n;
+    size_t cap = 16;
+    while (cap < 2 * nocc)
+        cap *= 2;
+    int *slot = cg_xcalloc(cap, sizeof *slot);             /* 0 empty, else name + 1 */
+    gen_name *names = cg_xcalloc(nocc + 1, sizeof *names);
+    gen_occ *occ = cg_xcalloc(nocc + 1, sizeof *occ);
+    int nnames = 0, n = 0;
+    for (int ti = 0; ti < s->tasks.n; ti++)
         for (int fi = 0; fi < apis[ti].n; fi++) {
             const api_fn *f = &apis[ti].v[fi];
-            /* print each name once, at its first task */
-            int seen = 0;
-            for (int tj = 0; tj < ti && !seen; tj++)
-                for (int fj = 0; fj < apis[tj].n && !seen; fj++)
-                    seen = strcmp(apis[tj].v[fj].name, f->name) == 0;
-            if (seen)
-                continue;
-            cg_buf_printf(b, "#define %s(...) _Generic(MDL_FIRST_(__VA_ARGS__, 0)", f->name);
-            for (int tj = ti; tj < s->tasks.n; tj++)
-                for (int fj = 0; fj < apis[tj].n; fj++)
-                    if (strcmp(apis[tj].v[fj].name, f->name) == 0)
-                        cg_buf_printf(b, ", \\\n    struct %s *%s: %s_%s",
-                                   s->tasks.v[tj]->name,
-                                   f->kind == API_INIT ? "*" : "",
-                                   s->tasks.v[tj]->name, f->name);
-            cg_buf_puts(b, ")(__VA_ARGS__)\n");
+            size_t h = hash_name(f->name) & (cap - 1);
+            while (slot[h] && strcmp(names[slot[h] - 1].f->name, f->name) != 0)
+                h = (h + 1) & (cap - 1);
+            occ[n] = (gen_occ){ ti, -1 };
+            if (!slot[h]) {
+                slot[h] = ++nnames;
+                names[nnames - 1] = (gen_name){ f, n, n };
+            } else {
+                gen_name *g = &names[slot[h] - 1];
+                occ[g->tail].next = n;
+                g->tail = n;
+            }
+            n++;
         }
+    for (int k = 0; k < nnames; k++) {
+        const api_fn *f = names[k].f;
+        cg_buf_printf(b, "#define %s(...) _Generic(MDL_FIRST_(__VA_ARGS__, 0)", f->name);
+        for (int o = names[k].head; o >= 0; o = occ[o].next) {
+            const char *tn = s->tasks.v[occ[o].task]->name;
+            cg_buf_printf(b, ", \\\n    struct %s *%s: %s_%s", tn,
+                          f->kind == API_INIT ? "*" : "", tn, f->name);
+        }
+        cg_buf_puts(b, ")(__VA_ARGS__)\n");
     }
+    free(slot);
+    free(names);
+    free(occ);
 }
 
-static void emit_common(mdl_buf *b, const mdl_spec *s)
+void cg_common_header_name(mdl_buf *b, const mdl_spec *s)
 {
+    /* the spec's file name without ".mdl"; anything that could not stand
+     * in an #include "…" or a file name becomes '_' */
+    const char *base = cg_spec_basename(s);
+    size_t n = strlen(base);
+    if (n > 4 && strcmp(base + n - 4, ".mdl") == 0)
+        n -= 4;
+    for (size_t i = 0; i < n; i++) {
+        char c = base[i];
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '_' || c == '-' || (c == '.' && i > 0);
+        cg_buf_printf(b, "%c", ok ? c : '_');
+    }
+    cg_buf_puts(b, "MDL_common.h");
+}
+
+void cg_emit_common_header(mdl_buf *b, const mdl_spec *s, const api_list *apis)
+{
+    mdl_buf name = { 0 };
+    cg_common_header_name(&name, s);
+    cg_buf_printf(b, "/* %s — generated by medleyc from %s; do not edit.\n"
+                  "   Included by every task header of the spec (TMDL.h): include those. */\n",
+                  name.s, cg_spec_basename(s));
+    cg_buf_free(&name);
     unsigned long long h = cg_spec_hash(s);
-    cg_buf_printf(b, "#ifndef MDL_SPEC_%016llx_COMMON\n#define MDL_SPEC_%016llx_COMMON\n\n", h, h);
+    cg_buf_printf(b, "#ifndef MDL_SPEC_%016llx_COMMON\n#define MDL_SPEC_%016llx_COMMON\n\n"
+                  "#include \"mdl.h\"\n\n", h, h);
 
     for (int i = 0; i < s->structs.n; i++)
         emit_struct(b, s->structs.v[i]);
@@ -103,7 +172,6 @@ static void emit_common(mdl_buf *b, const mdl_spec *s)
         cg_buf_printf(b, "struct %s;\n", s->tasks.v[i]->name);
     cg_buf_puts(b, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
 
-    api_list *apis = cg_spec_apis(s);
     for (int i = 0; i < s->tasks.n; i++) {
         cg_buf_printf(b, "\n/* task %s */\n", s->tasks.v[i]->name);
         for (int k = 0; k < apis[i].n; k++) {
@@ -113,7 +181,6 @@ static void emit_common(mdl_buf *b, const mdl_spec *s)
     }
     cg_buf_puts(b, "\n#ifdef __cplusplus\n}\n#endif\n\n");
     emit_generics(b, s, apis);
-    cg_spec_apis_free(s, apis);
 
     /* Constants last: everything above is spelled with evaluated numbers,
      * so a constant named like a parameter (`n`) cannot rewrite it. */
@@ -155,10 +222,12 @@ void cg_emit_header(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
 {
     cg_buf_printf(b, "/* %sMDL.h — generated by medleyc from %s; do not edit. */\n",
                t->name, cg_spec_basename(s));
-    cg_buf_printf(b, "#ifndef MDL_TASK_%s_H\n#define MDL_TASK_%s_H\n\n#include \"mdl.h\"\n\n",
-               t->name, t->name);
-    emit_common(b, s);
-    cg_buf_puts(b, "\n");
+    mdl_buf common = { 0 };
+    cg_common_header_name(&common, s);
+    cg_buf_printf(b, "#ifndef MDL_TASK_%s_H\n#define MDL_TASK_%s_H\n\n#include \"mdl.h\"\n"
+                  "#include \"%s\"  /* the spec's types, every task's functions */\n\n",
+                  t->name, t->name, common.s);
+    cg_buf_free(&common);
     emit_task_struct(b, t);
     cg_buf_printf(b, "\n#endif /* MDL_TASK_%s_H */\n", t->name);
 }

@@ -153,8 +153,19 @@ int cg_msg_npairs(const mdl_msg *m);
 long long cg_item_cap(const mdl_item *it);
 
 /* Emitters. */
+/* The spec-wide header's file name, "<spec file name without .mdl>MDL_common.h". */
+void cg_common_header_name(mdl_buf *b, const mdl_spec *s);
+/* The spec-wide header; apis: cg_spec_apis(s). */
+void cg_emit_common_header(mdl_buf *b, const mdl_spec *s, const api_list *apis);
+/* TMDL.h: includes the spec-wide header, defines struct T. */
 void cg_emit_header(mdl_buf *b, const mdl_spec *s, const mdl_task *t);
-void cg_emit_source(mdl_buf *b, const mdl_spec *s, const mdl_task *t);
-void cg_emit_desc(mdl_buf *b, const mdl_spec *s, const mdl_task *t);
+/* Facts about the whole spec that every task source needs, computed once
+ * per run (per task they made generation quadratic in the spec). */
+typedef struct cg_spec_facts {
+    unsigned long long hash;    /* cg_spec_hash */
+    int nchannels;              /* cg_spec_nchannels */
+} cg_spec_facts;
+void cg_emit_source(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf, const mdl_task *t);
+void cg_emit_desc(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf, const mdl_task *t);
 
 #endif

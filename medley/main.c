@@ -21,7 +21,8 @@
 
 static const char usage_text[] =
     "usage: medleyc [options] spec.mdl\n"
-    "Compiles a MeDLey communication spec into C (TMDL.h and TMDL.c per task).\n"
+    "Compiles a MeDLey communication spec into C (TMDL.h and TMDL.c per task,\n"
+    "specMDL_common.h per spec).\n"
     "\n"
     "options:\n"
     "  -o DIR            write the generated files into DIR (default: .)\n"

@@ -3,7 +3,8 @@
 #
 # For every accepted spec (tests/golden/ok/**/*.mdl, examples/*/*.mdl, and
 # tests/gen/*.mdl: specs aimed at the generator, e.g. hostile names):
-#   - medleyc generates TMDL.h/TMDL.c for every task;
+#   - medleyc generates TMDL.h/TMDL.c for every task (and the spec-wide
+#     specMDL_common.h that every TMDL.h includes);
 #   - one translation unit including ALL the task headers of the spec (the
 #     multi-header rule of the reference §6) compiles with -Werror and calls
 #     MDL_Init through the _Generic short name for every task;

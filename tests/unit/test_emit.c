@@ -94,8 +94,15 @@ static void test_api_names(void)
     mdl_unit_front u;
     char dir[64];
     CU_ASSERT_EQUAL_FATAL(emit_fresh(&u, dir), 0);
-    char *h = file_in(dir, "sonMDL.h");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+    /* what a program including sonMDL.h sees: the spec-wide header, then
+     * the task's own */
+    char *common = file_in(dir, "tMDL_common.h"), *own = file_in(dir, "sonMDL.h");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(common);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(own);
+    size_t lc = strlen(common), lo = strlen(own);
+    char *h = malloc(lc + lo + 1);
+    memcpy(h, common, lc);
+    memcpy(h + lc, own, lo + 1);
     static const char *const want[] = {
         "int father_MDL_Init(struct father **t, int *argc, char ***argv);",
         "int father_MDL_sonSize(struct father *t);",
@@ -134,40 +141,69 @@ static void test_api_names(void)
     CU_ASSERT_PTR_NULL(strstr(h, "mpi.h"));
     CU_ASSERT_PTR_NULL(strstr(h, "mdl_rt.h"));
     free(h);
+    free(common);
+    free(own);
     rm_dir(dir);
     mdl_unit_free(&u);
 }
 
-/* The spec-wide section is byte-identical in every header. */
-static const char *common(const char *h, size_t *len)
-{
-    const char *a = strstr(h, "#ifndef MDL_SPEC_");
-    const char *b = a ? strstr(a, "#endif /* MDL_SPEC_") : NULL;
-    *len = a && b ? (size_t)(b - a) : 0;
-    return a;
-}
-
+/* The spec-wide section is written once, into tMDL_common.h (the spec is
+ * "t.mdl"), and every task header includes it instead of repeating it. */
 static void test_common_section(void)
 {
     mdl_unit_front u;
     char dir[64];
     CU_ASSERT_EQUAL_FATAL(emit_fresh(&u, dir), 0);
+    char *c = file_in(dir, "tMDL_common.h");
     char *f = file_in(dir, "fatherMDL.h"), *s = file_in(dir, "sonMDL.h");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-    size_t lf, ls;
-    const char *cf = common(f, &lf), *cs = common(s, &ls);
-    CU_ASSERT(lf > 0);
-    CU_ASSERT_EQUAL(lf, ls);
-    if (lf == ls && lf)
-        CU_ASSERT(memcmp(cf, cs, lf) == 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "#ifndef MDL_SPEC_"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "#endif /* MDL_SPEC_"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "int father_MDL_Barrier(struct father *t);"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "int son_MDL_Barrier(struct son *t);"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "#define MDL_Barrier(...)"));
+    CU_ASSERT_PTR_NULL(strstr(c, "struct son {"));
+    static const char inc[] = "#include \"tMDL_common.h\"";
+    CU_ASSERT_PTR_NOT_NULL(strstr(f, inc));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, inc));
+    /* nothing spec-wide is repeated in a task header */
+    CU_ASSERT_PTR_NULL(strstr(f, "MDL_SPEC_"));
+    CU_ASSERT_PTR_NULL(strstr(f, "_MDL_Barrier"));
+    CU_ASSERT_PTR_NULL(strstr(s, "#define MDL_Barrier"));
     /* the task sections differ */
     CU_ASSERT_PTR_NOT_NULL(strstr(f, "struct father {"));
     CU_ASSERT_PTR_NULL(strstr(f, "struct son {"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, "struct son {"));
+    free(c);
     free(f);
     free(s);
     rm_dir(dir);
     mdl_unit_free(&u);
+}
+
+/* The common header's name comes from the spec's file name, without
+ * directories or ".mdl", with anything unfit for a file name or an
+ * #include "…" replaced. */
+static void test_common_name(void)
+{
+    static const struct { const char *path, *want; } cases[] = {
+        { "t.mdl", "tMDL_common.h" },
+        { "dir/sub/heat.mdl", "heatMDL_common.h" },
+        { "heat.spec", "heat.specMDL_common.h" },
+        { "we ird\"x\\.mdl", "we_ird_x_MDL_common.h" },
+        { ".hidden.mdl", "_hiddenMDL_common.h" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        mdl_spec s;
+        memset(&s, 0, sizeof s);
+        s.path = cases[i].path;
+        mdl_buf b = { 0 };
+        cg_common_header_name(&b, &s);
+        CU_ASSERT_STRING_EQUAL(b.s, cases[i].want);
+        cg_buf_free(&b);
+    }
 }
 
 static void test_deterministic(void)
@@ -176,15 +212,16 @@ static void test_deterministic(void)
     char d1[64], d2[64];
     CU_ASSERT_EQUAL_FATAL(emit_fresh(&u1, d1), 0);
     CU_ASSERT_EQUAL_FATAL(emit_fresh(&u2, d2), 0);
-    static const char *const files[] = { "fatherMDL.h", "fatherMDL.c", "sonMDL.h", "sonMDL.c" };
-    for (int i = 0; i < 4; i++) {
+    static const char *const files[] = { "tMDL_common.h", "fatherMDL.h", "fatherMDL.c",
+                                         "sonMDL.h", "sonMDL.c" };
+    for (int i = 0; i < 5; i++) {
         char *a = file_in(d1, files[i]), *b = file_in(d2, files[i]);
         CU_ASSERT_PTR_NOT_NULL(a);
         CU_ASSERT(a && b && strcmp(a, b) == 0);
         free(a);
         free(b);
     }
-    CU_ASSERT_EQUAL(count_entries(d1), 4);
+    CU_ASSERT_EQUAL(count_entries(d1), 5);
     rm_dir(d1);
     rm_dir(d2);
     mdl_unit_free(&u1);
@@ -295,6 +332,7 @@ static const mdl_unit_test tests[] = {
     { "spec_hash", test_spec_hash },
     { "api_names", test_api_names },
     { "common_section", test_common_section },
+    { "common_name", test_common_name },
     { "deterministic", test_deterministic },
     { "source_calls", test_source_calls },
     { "atomic_failure", test_atomic_failure },
