@@ -1,7 +1,9 @@
 /* mpi_p2p.c — point-to-point messages: one datatype per message, the
  * channel number as tag on the runtime's duplicate of MPI_COMM_WORLD. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mpi_rt.h"
 
@@ -29,12 +31,54 @@ static int reserve(mdl_rt *rt, mdl_msg_state *s, const char *fn, int more)
     return 0;
 }
 
-/* A receive got exactly the bytes it expected. */
-static int size_ok(MPI_Status *st, size_t expect)
+/* MPICH keeps a receive's count in bytes in the status itself (count_lo,
+ * and count_hi_and_cancelled >> 1: part of its ABI).  Reading it costs a
+ * few instructions, MPI_Get_count ~100 per message.  The decoding is
+ * verified once against MPI_Status_set_elements_x; any other MPI, or a
+ * layout that does not decode, uses MPI_Get_count. */
+#ifdef MPICH_NUMVERSION
+static size_t mpich_count(const MPI_Status *st)
 {
+    return ((size_t)((unsigned)st->count_hi_and_cancelled >> 1) << 32) | (unsigned)st->count_lo;
+}
+
+static __attribute__((noinline)) int probe_status(mdl_rt *rt)
+{
+    static const MPI_Count probe[2] = { 12345, ((MPI_Count)5 << 32) | 7 };
+    int ok = 1;
+    for (int i = 0; i < 2; i++) {
+        MPI_Status st;
+        memset(&st, 0, sizeof st);
+        ok &= MPI_Status_set_elements_x(&st, MPI_BYTE, probe[i]) == MPI_SUCCESS &&
+              mpich_count(&st) == (size_t)probe[i];
+    }
+    rt->status_fast = ok ? 1 : -1;
+    return ok;
+}
+#endif
+
+/* Bytes a receive got (SIZE_MAX when MPI cannot say). */
+static size_t status_bytes(mdl_rt *rt, MPI_Status *st)
+{
+#ifdef MPICH_NUMVERSION
+    if (rt->status_fast > 0 || (rt->status_fast == 0 && probe_status(rt)))
+        return mpich_count(st);
+#else
+    (void)rt;
+#endif
     int got = 0;
     MPI_Get_count(st, MPI_BYTE, &got);
-    return (size_t)got == expect;
+    return got < 0 ? SIZE_MAX : (size_t)got;
+}
+
+static __attribute__((noinline)) int size_fail(mdl_rt *rt, const char *fn, MPI_Status *st,
+                                               size_t got, size_t expect)
+{
+    return rt_fail(rt, fn, MDL_ERR_TRUNCATE,
+                   "received %zu bytes from %s[%d] but the receive holds %zu: "
+                   "the sections of the send and the receive differ",
+                   got, rt->d->tasks[rt->task_of[st->MPI_SOURCE]],
+                   rt->inst_of[st->MPI_SOURCE], expect);
 }
 
 /* Size of what a receive got against what it expected: a message larger
@@ -42,15 +86,8 @@ static int size_ok(MPI_Status *st, size_t expect)
  * error (the two sides' sections disagree), never a silent partial fill. */
 static int check_size(mdl_rt *rt, const char *fn, MPI_Status *st, size_t expect)
 {
-    int got = 0;
-    MPI_Get_count(st, MPI_BYTE, &got);
-    if ((size_t)got != expect)
-        return rt_fail(rt, fn, MDL_ERR_TRUNCATE,
-                       "received %d bytes from %s[%d] but the receive holds %zu: "
-                       "the sections of the send and the receive differ",
-                       got, rt->d->tasks[rt->task_of[st->MPI_SOURCE]],
-                       rt->inst_of[st->MPI_SOURCE], expect);
-    return 0;
+    size_t got = status_bytes(rt, st);
+    return got == expect ? 0 : size_fail(rt, fn, st, got, expect);
 }
 
 /* A failed receive: a truncation names the sender and the sizes. */
@@ -82,13 +119,15 @@ static int neighbor_of(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, mdl_ms
     return nb;
 }
 
-MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int *insts, int n,
-             const long *bounds)
+/* Every send; mdl_send takes a shorter path for the common ones. */
+static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc *m, void *task,
+                                                  int inst, const int *insts, int n,
+                                                  const long *bounds)
 {
     const char *fn = m ? m->fn : "MDL_SendTo";
-    int rc = rt_check(rt, fn);
-    if (rc)
-        return rc;
+    if (rt != &mdl_the_rt || rt->state != RT_ACTIVE)   /* rt_check, without a call */
+        return rt_check(rt, fn);
+    int rc;
     if (!m || m->index < 0 || m->index >= rt->d->nmsgs || !m->is_send)
         return rt_fail(rt, fn, MDL_ERR_ARG, "not a send of this task");
     int pt = m->peer_task;
@@ -162,12 +201,14 @@ MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
     return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, fn, mpirc, "MPI_Isend/MPI_Waitall");
 }
 
-MDL_API int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const long *bounds)
+/* Every receive; mdl_recv takes a shorter path for the common ones. */
+static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc *m, void *task,
+                                                  int inst, const long *bounds)
 {
     const char *fn = m ? m->fn : "MDL_RecvFrom";
-    int rc = rt_check(rt, fn);
-    if (rc)
-        return rc;
+    if (rt != &mdl_the_rt || rt->state != RT_ACTIVE)   /* rt_check, without a call */
+        return rt_check(rt, fn);
+    int rc;
     if (!m || m->index < 0 || m->index >= rt->d->nmsgs || m->is_send)
         return rt_fail(rt, fn, MDL_ERR_ARG, "not a receive of this task");
     int pt = m->peer_task;
@@ -225,6 +266,66 @@ static const char *completion_fn(char *buf, size_t len, const mdl_msg_desc *m, c
     return buf;
 }
 
+/* The one destination of a send or source of a receive that needs no
+ * work: ONE with a valid instance, or a neighbour already known; -1 for
+ * anything else (then the general path checks and reports). */
+static inline int direct_peer(mdl_rt *rt, const mdl_msg_desc *m, const mdl_msg_state *s, int inst)
+{
+    if (m->peer_kind == MDL_PEER_ONE)
+        return (unsigned)inst < (unsigned)rt->task_size[m->peer_task]
+                   ? rt->rank_of[m->peer_task][inst] : -1;
+    if (m->peer_kind == MDL_PEER_NEIGHBOR && s->has_nb && s->nb >= 0)
+        return rt->rank_of[m->peer_task][s->nb];
+    return -1;
+}
+
+/* Fast paths: a valid message to or from one instance with its datatype
+ * cached — what a program does in its loops.  Everything they do not
+ * handle, including every error, goes through the general functions,
+ * which check and report as before.  (The general path cost ~200
+ * instructions per message over MPI's own.) */
+MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int *insts, int n,
+             const long *bounds)
+{
+    if (rt == &mdl_the_rt && rt->state == RT_ACTIVE && m && m->is_send &&
+        (unsigned)m->index < (unsigned)rt->d->nmsgs) {
+        mdl_msg_state *s = &rt->msgs[m->index];
+        int dest = direct_peer(rt, m, s, inst);
+        MPI_Datatype dt = dest >= 0 ? rt_msg_type_cached(m, s, bounds) : MPI_DATATYPE_NULL;
+        if (dt != MPI_DATATYPE_NULL && !m->async) {
+            int mpirc = MPI_Send(task, 1, dt, dest, m->channel, rt->world);
+            return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, m->fn, mpirc, "MPI_Send");
+        }
+        if (dt != MPI_DATATYPE_NULL && s->nreq < s->capreq) {
+            int mpirc = MPI_Isend(task, 1, dt, dest, m->channel, rt->world, &s->reqs[s->nreq]);
+            if (mpirc != MPI_SUCCESS)
+                return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
+            s->expect[s->nreq++] = 0;
+            return MDL_SUCCESS;
+        }
+    }
+    return send_general(rt, m, task, inst, insts, n, bounds);
+}
+
+MDL_API int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const long *bounds)
+{
+    if (rt == &mdl_the_rt && rt->state == RT_ACTIVE && m && !m->is_send && !m->async &&
+        (unsigned)m->index < (unsigned)rt->d->nmsgs) {
+        mdl_msg_state *s = &rt->msgs[m->index];
+        int src = direct_peer(rt, m, s, inst);
+        MPI_Datatype dt = src >= 0 ? rt_msg_type_cached(m, s, bounds) : MPI_DATATYPE_NULL;
+        if (dt != MPI_DATATYPE_NULL) {
+            MPI_Status st;
+            int mpirc = MPI_Recv(task, 1, dt, src, m->channel, rt->world, &st);
+            if (mpirc != MPI_SUCCESS)
+                return recv_fail(rt, m->fn, mpirc, &st, s->bytes);
+            int rc = check_size(rt, m->fn, &st, s->bytes);
+            return rc ? rc : rt->inst_of[st.MPI_SOURCE];
+        }
+    }
+    return recv_general(rt, m, task, inst, bounds);
+}
+
 /* After completion of all requests of s: errors and sizes of receives.
  * what: "Test" or "Wait", for the function name of an error. */
 static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, const char *what,
@@ -249,7 +350,7 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, const 
     }
     if (!m->is_send)
         for (int i = 0; i < n; i++)
-            if (!size_ok(&s->sts[i], s->expect[i]))
+            if (status_bytes(rt, &s->sts[i]) != s->expect[i])
                 return check_size(rt, completion_fn(fn, sizeof fn, m, what), &s->sts[i],
                                   s->expect[i]);
     return 0;

@@ -24,7 +24,6 @@ typedef struct mdl_msg_state {
                                    absolute addresses, buffer MPI_BOTTOM */
     int nkey;                   /* bounds + pointer values identifying dt */
     long *key;                  /* the values dt was built for */
-    long *newkey;               /* scratch for the call being made */
     size_t bytes;               /* payload size of dt */
     /* scratch for building dt, sized nitems */
     mdl_span *spans;
@@ -74,6 +73,8 @@ struct mdl_rt {
     char *seen;                 /* duplicate detection in instance lists */
     int *targets;
 
+    int status_fast;            /* receive counts read from MPICH's status:
+                                   0 not probed yet, 1 yes, -1 no (mpi_p2p.c) */
     int tag_mcast;              /* + collective index */
     int tag_sb_gather, tag_sb_release;
 
@@ -109,6 +110,24 @@ MDL_HIDDEN MPI_Datatype rt_elem_type(mdl_rt *rt, const mdl_type_desc *t);
  * with it (the task struct, or MPI_BOTTOM). */
 MDL_HIDDEN int rt_msg_type(mdl_rt *rt, const mdl_msg_desc *m, void *task,
                            const long *bounds, void **buf, MPI_Datatype *dt);
+
+/* The cached datatype of m if it needs no work for these bounds (buffer:
+ * the task struct), else MPI_DATATYPE_NULL: then call rt_msg_type.  Inline
+ * for the fast paths of mdl_send/mdl_recv. */
+static inline MPI_Datatype rt_msg_type_cached(const mdl_msg_desc *m, const mdl_msg_state *s,
+                                              const long *bounds)
+{
+    if (s->dt == MPI_DATATYPE_NULL || s->absolute)
+        return MPI_DATATYPE_NULL;
+    if (m->fixed_bounds || m->npairs == 0)
+        return s->dt;
+    if (!bounds)
+        return MPI_DATATYPE_NULL;
+    for (int i = 0; i < 2 * m->npairs; i++)
+        if (s->key[i] != bounds[i])
+            return MPI_DATATYPE_NULL;
+    return s->dt;
+}
 
 /* Grid neighbour lookups (mpi_grid.c); fn names the caller. */
 MDL_HIDDEN int rt_neighbor(mdl_rt *rt, const char *fn, const int offset[3]);

@@ -98,16 +98,34 @@ static int add_struct(mdl_rt *rt, const mdl_type_desc *t)
     return 0;
 }
 
-static int key_of(const mdl_msg_desc *m, void *task, const long *bounds, long *key)
+/* Whether s->dt was built for these bounds and pointer values: compared in
+ * place against the key (building a key to memcmp it cost ~100
+ * instructions a message). */
+static int key_same(const mdl_msg_desc *m, const mdl_msg_state *s, void *task,
+                    const long *pairs)
 {
-    const long *pairs = m->fixed_bounds ? m->fixed_bounds : bounds;
-    int k = 0;
-    for (int i = 0; i < 2 * m->npairs; i++)
-        key[k++] = pairs[i];
+    const long *key = s->key;
+    int n = 2 * m->npairs;
+    for (int i = 0; i < n; i++)
+        if (key[i] != pairs[i])
+            return 0;
+    if (s->absolute)
+        for (int i = 0; i < m->nitems; i++)
+            if (m->items[i].is_pointer &&
+                key[n++] != (long)(intptr_t) * (void **)((char *)task + m->items[i].offset))
+                return 0;
+    return 1;
+}
+
+static void key_set(const mdl_msg_desc *m, mdl_msg_state *s, void *task, const long *pairs)
+{
+    long *key = s->key;
+    int n = 2 * m->npairs;
+    for (int i = 0; i < n; i++)
+        key[i] = pairs[i];
     for (int i = 0; i < m->nitems; i++)
         if (m->items[i].is_pointer)
-            key[k++] = (long)(intptr_t) * (void **)((char *)task + m->items[i].offset);
-    return k;
+            key[n++] = (long)(intptr_t) * (void **)((char *)task + m->items[i].offset);
 }
 
 /* Builds the datatype of m for the current bounds into s->dt. */
@@ -186,6 +204,19 @@ static int build_msg_type(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, v
     return 0;
 }
 
+/* The slow path of rt_msg_type, out of line so that the cached path
+ * stays a short leaf. */
+static __attribute__((noinline)) int rebuild(mdl_rt *rt, const mdl_msg_desc *m,
+                                             mdl_msg_state *s, void *task,
+                                             const long *bounds, const long *pairs)
+{
+    int rc = build_msg_type(rt, m, s, task, bounds, m->fn);
+    if (rc)
+        return rc;
+    key_set(m, s, task, pairs);
+    return 0;
+}
+
 int rt_msg_type(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds,
                 void **buf, MPI_Datatype *dt)
 {
@@ -193,23 +224,16 @@ int rt_msg_type(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bound
     mdl_msg_state *s = &rt->msgs[m->index];
     *buf = s->absolute ? MPI_BOTTOM : task;
     int fixed = m->fixed_bounds || m->npairs == 0;
-    if (s->dt != MPI_DATATYPE_NULL && fixed && !s->absolute) {
-        *dt = s->dt;
-        return 0;
-    }
     if (!fixed && !bounds)
         return rt_fail(rt, m->fn, MDL_ERR_ARG, "no bounds given for a message with [..] sections");
     if (!bounds)
         bounds = no_pairs;
-    key_of(m, task, bounds, s->newkey);
-    if (s->dt == MPI_DATATYPE_NULL ||
-        memcmp(s->newkey, s->key, sizeof(long) * (size_t)s->nkey) != 0) {
-        int rc = build_msg_type(rt, m, s, task, bounds, m->fn);
+    const long *pairs = m->fixed_bounds ? m->fixed_bounds : bounds;
+    /* built at init for constant bounds; else cached for the last values */
+    if (s->dt == MPI_DATATYPE_NULL || (s->absolute || !fixed ? !key_same(m, s, task, pairs) : 0)) {
+        int rc = rebuild(rt, m, s, task, bounds, pairs);
         if (rc)
             return rc;
-        long *t = s->key;
-        s->key = s->newkey;
-        s->newkey = t;
     }
     *dt = s->dt;
     return 0;
@@ -246,12 +270,11 @@ int rt_types_init(mdl_rt *rt)
         s->absolute = nptr > 0;
         s->nkey = 2 * m->npairs + nptr;
         s->key = calloc((size_t)s->nkey + 1, sizeof(long));
-        s->newkey = calloc((size_t)s->nkey + 1, sizeof(long));
         s->spans = calloc(ni, sizeof *s->spans);
         s->blens = calloc(ni, sizeof *s->blens);
         s->disps = calloc(ni, sizeof *s->disps);
         s->types = calloc(ni, sizeof *s->types);
-        if (!s->key || !s->newkey || !s->spans || !s->blens || !s->disps || !s->types)
+        if (!s->key || !s->spans || !s->blens || !s->disps || !s->types)
             return rt_fail(rt, "MDL_Init", MDL_ERR_INTERN, "out of memory");
         if ((m->fixed_bounds || m->npairs == 0) && !s->absolute) {
             static const long no_pairs[1] = { 0 };
@@ -272,7 +295,6 @@ void rt_types_free(mdl_rt *rt)
             if (s->dt != MPI_DATATYPE_NULL)
                 MPI_Type_free(&s->dt);
             free(s->key);
-            free(s->newkey);
             free(s->spans);
             free(s->blens);
             free(s->disps);
