@@ -90,6 +90,13 @@ static void emit_p2p(mdl_buf *b, const mdl_task *t, const api_fn *f)
                    has_inst ? "inst" : "0",
                    m->peer_kind == MDL_P_SUBSET ? "insts" : "NULL",
                    m->peer_kind == MDL_P_SUBSET ? "n" : "0", bounds);
+    else if (m->peer_kind == MDL_P_NEIGHBOR)
+        /* The sender of a neighbour receive is known (the neighbour member),
+         * and a receive from MDL_PROC_NULL is a no-op that succeeds: the
+         * function answers like every other one, MDL_SUCCESS or an error. */
+        cg_buf_printf(b, "    int rc = mdl_recv(t->mdl_rt_, &mdlg_msg_%d, t, 0, %s);\n"
+                         "    return rc < 0 && rc != MDL_PROC_NULL ? rc : MDL_SUCCESS;\n",
+                      k, bounds);
     else
         cg_buf_printf(b, "    return mdl_recv(t->mdl_rt_, &mdlg_msg_%d, t, %s, %s);\n", k,
                    has_inst ? "inst" : "0", bounds);

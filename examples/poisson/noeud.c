@@ -63,8 +63,8 @@ static int halo_exchange(struct noeud *t)
     if (MDL_SendTo_noeud_m1(t) < 0 || MDL_SendTo_noeud_m2(t) < 0 ||
         MDL_SendTo_noeud_m3(t) < 0 || MDL_SendTo_noeud_m4(t) < 0)
         return -1;
-    if (MDL_RecvFrom_noeud_m5(t) < MDL_PROC_NULL || MDL_RecvFrom_noeud_m6(t) < MDL_PROC_NULL ||
-        MDL_RecvFrom_noeud_m7(t) < MDL_PROC_NULL || MDL_RecvFrom_noeud_m8(t) < MDL_PROC_NULL)
+    if (MDL_RecvFrom_noeud_m5(t) != MDL_SUCCESS || MDL_RecvFrom_noeud_m6(t) != MDL_SUCCESS ||
+        MDL_RecvFrom_noeud_m7(t) != MDL_SUCCESS || MDL_RecvFrom_noeud_m8(t) != MDL_SUCCESS)
         return -1;
     /* the sends read U: it must not change before they are complete */
     if (MDL_m1Wait(t) < 0 || MDL_m2Wait(t) < 0 || MDL_m3Wait(t) < 0 || MDL_m4Wait(t) < 0)

@@ -58,9 +58,9 @@ int main(int argc, char **argv)
     if (MDL_upWait(t) < 0 || MDL_wnWait(t) < 0 || MDL_farWait(t) < 0)
         return fail("waits");
     float corner_before = t->corner;
-    if (MDL_RecvFrom_cube_up(t) != down || MDL_RecvFrom_cube_wn(t) != es ||
-        MDL_RecvFrom_cube_far(t) != farr)
-        return fail("receive senders");
+    if (MDL_RecvFrom_cube_up(t) != MDL_SUCCESS || MDL_RecvFrom_cube_wn(t) != MDL_SUCCESS ||
+        MDL_RecvFrom_cube_far(t) != MDL_SUCCESS)
+        return fail("receives");
     for (int i = 0; i < L; i++) {
         for (int j = 0; j < L; j++)
             if (t->face[i][j] != (float)(100 * down + 10 * i + j))

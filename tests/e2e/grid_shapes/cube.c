@@ -59,8 +59,8 @@ int main(int argc, char **argv)
     if (MDL_SendTo_cube_u(t) < 0 || MDL_SendTo_cube_c(t) < 0)
         return fail("sends");
     t->far = -1;
-    if (MDL_RecvFrom_cube_u(t) != at(0, 0, -1) || MDL_RecvFrom_cube_c(t) != at(-1, -1, -1))
-        return fail("receives (returned sender)");
+    if (MDL_RecvFrom_cube_u(t) != MDL_SUCCESS || MDL_RecvFrom_cube_c(t) != MDL_SUCCESS)
+        return fail("receives");
     if (MDL_uWait(t) < 0 || MDL_cWait(t) < 0)
         return fail("Wait");
     int down = at(0, 0, -1), corner = at(-1, -1, -1);

