@@ -246,8 +246,9 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
         if (mpirc != MPI_SUCCESS)
             return rt_mpi_fail(rt, fn, mpirc, "MPI_Irecv");
         s->expect[s->nreq++] = s->bytes;
-        /* the sender of an MDL_ANY receive is known only on completion */
-        return src == MPI_ANY_SOURCE ? MDL_ANY : rt->inst_of[src];
+        /* The sender of an MDL_ANY receive is known only on completion:
+         * answer MDL_SUCCESS, never a negative value that reads as an error. */
+        return src == MPI_ANY_SOURCE ? MDL_SUCCESS : rt->inst_of[src];
     }
     MPI_Status st;
     mpirc = MPI_Recv(buf, 1, dt, src, m->channel, rt->world, &st);

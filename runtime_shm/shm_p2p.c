@@ -701,8 +701,9 @@ int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const long
     if (m->async) {
         q->mnext = rt->recvs[m->index];
         rt->recvs[m->index] = q;
-        /* The sender is known only at completion. */
-        return want >= 0 ? rt->slot_rank[want] : MDL_ANY;
+        /* The sender of an MDL_ANY receive is known only at completion:
+         * answer MDL_SUCCESS, never a negative value that reads as an error. */
+        return want >= 0 ? rt->slot_rank[want] : MDL_SUCCESS;
     }
     if (!q->done && (rc = shm_wait(rt, rreq_done, q, m->fn)) < 0) {
         unpost(rt, q);
