@@ -120,7 +120,10 @@ typedef struct mdl_task_desc {
     const char *spec;           /* spec file name, for messages */
     unsigned long long spec_hash; /* instances of one job must all agree */
     int ntasks;
-    const char *const *tasks;   /* every task of the spec, in spec order */
+    const char *const *tasks;   /* [ntasks], by spec index: the names of this
+                                   task and of the tasks it is connected
+                                   with (the only ones a runtime names);
+                                   the others may be NULL */
     int self;                   /* this task's index in tasks */
     int grid_ndims;             /* 0: not a grid task */
     int periodic[3];

@@ -244,6 +244,9 @@ static void test_source_calls(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "mdl_send(t->mdl_rt_, &mdlg_msg_1, t, 0, insts, n, b);"));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, ".struct_size = sizeof(struct father)"));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, ".tasks = mdlg_task_names, .self = 0,"));
+    /* names of this task and its peers only, at their spec indices */
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(c, "mdlg_task_names[2] = { [0] = \"father\", [1] = \"son\" };"));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "#undef N\n"));
     free(c);
     c = file_in(dir, "sonMDL.c");
