@@ -67,15 +67,12 @@ void mdl_check_consts(mdl_checker *c)
         mdl_const *k = c->spec->consts.v[i];
         if (!k || !k->name)
             continue;
-        for (int j = 0; j < i; j++) {
-            mdl_const *p = c->spec->consts.v[j];
-            if (p && p->name && strcmp(p->name, k->name) == 0) {
-                mdl_error(c->diag, k->loc, "duplicate constant '%s'", k->name);
-                mdl_note(c->diag, p->loc, "'%s' was first defined here", p->name);
-                /* Its value is never used: lookups find the first one. */
-                c->const_state[i] = 2;
-                break;
-            }
+        mdl_const *p = mdl_find_const(c, k->name);      /* the first one */
+        if (p != k) {
+            mdl_error(c->diag, k->loc, "duplicate constant '%s'", k->name);
+            mdl_note(c->diag, p->loc, "'%s' was first defined here", p->name);
+            /* Its value is never used: lookups find the first one. */
+            c->const_state[i] = 2;
         }
     }
     for (int i = 0; i < n; i++) {

@@ -8,29 +8,36 @@
 #include <strings.h>
 
 #include "check_internal.h"
+#include "symtab.h"
 
 mdl_const *mdl_find_const(mdl_checker *c, const char *name)
 {
     if (!name)
         return NULL;
-    for (int i = 0; i < c->spec->consts.n; i++) {
-        mdl_const *k = c->spec->consts.v[i];
-        if (k && k->name && strcmp(k->name, name) == 0)
-            return k;
+    if (!c->const_index) {
+        c->const_index = mdl_symtab_new(c->arena, c->spec->consts.n);
+        for (int i = 0; i < c->spec->consts.n; i++) {
+            mdl_const *k = c->spec->consts.v[i];
+            if (k)
+                mdl_symtab_add(c->const_index, k->name, k);
+        }
     }
-    return NULL;
+    return mdl_symtab_get(c->const_index, name);
 }
 
 mdl_task *mdl_find_task(mdl_checker *c, const char *name)
 {
     if (!name)
         return NULL;
-    for (int i = 0; i < c->spec->tasks.n; i++) {
-        mdl_task *t = c->spec->tasks.v[i];
-        if (t && t->name && strcmp(t->name, name) == 0)
-            return t;
+    if (!c->task_index) {
+        c->task_index = mdl_symtab_new(c->arena, c->spec->tasks.n);
+        for (int i = 0; i < c->spec->tasks.n; i++) {
+            mdl_task *t = c->spec->tasks.v[i];
+            if (t)
+                mdl_symtab_add(c->task_index, t->name, t);
+        }
     }
-    return NULL;
+    return mdl_symtab_get(c->task_index, name);
 }
 
 mdl_var *mdl_find_var(mdl_task *t, const char *name)

@@ -19,6 +19,9 @@ typedef struct mdl_checker {
     int *const_state;
     /* check_pairing.c: flattened struct signatures, computed once */
     struct flat_cache *flat_cache;
+    /* check_expr.c: consts and tasks by name, built at the first lookup
+     * (neither list changes during the checks) */
+    struct mdl_symtab *const_index, *task_index;
 } mdl_checker;
 
 /* The passes, in the order they run. */

@@ -44,11 +44,29 @@ typedef struct minfo {
     int failed;                 /* an error about it was reported */
 } minfo;
 
+/* sends and recvs are in task order: those of the task at index t are
+ * [sfirst[t], sfirst[t + 1]) and [rfirst[t], rfirst[t + 1]), so that a
+ * send looks only at its peer's receives (with 100,000 tasks, scanning
+ * every receive for every send was quadratic). */
 typedef struct pairing {
     mdl_checker *c;
     minfo *sends, *recvs;
     int nsends, nrecvs;
+    int *sfirst, *rfirst;
 } pairing;
+
+/* The range of t's sends (or receives) in p; empty for a task that is
+ * not in the spec's list. */
+static void task_range(const pairing *p, const mdl_task *t, int sends, int *lo, int *hi)
+{
+    const int *first = sends ? p->sfirst : p->rfirst;
+    *lo = *hi = 0;
+    if (t && t->index >= 0 && t->index < p->c->spec->tasks.n &&
+        p->c->spec->tasks.v[t->index] == t) {
+        *lo = first[t->index];
+        *hi = first[t->index + 1];
+    }
+}
 
 static void push(mdl_checker *c, sig *s, mdl_basic b, const mdl_struct *st, long long n)
 {
@@ -289,13 +307,14 @@ static int accepts(const mdl_msg *r, const mdl_msg *s)
     return 1;
 }
 
-static minfo *info_of(pairing *p, const mdl_msg *m)
+/* The minfo of send s of task t. */
+static minfo *send_info(pairing *p, const mdl_task *t, const mdl_msg *s)
 {
-    minfo *v = m->is_send ? p->sends : p->recvs;
-    int n = m->is_send ? p->nsends : p->nrecvs;
-    for (int i = 0; i < n; i++)
-        if (v[i].m == m)
-            return &v[i];
+    int lo, hi;
+    task_range(p, t, 1, &lo, &hi);
+    for (int i = lo; i < hi; i++)
+        if (p->sends[i].m == s)
+            return &p->sends[i];
     return NULL;
 }
 
@@ -358,7 +377,7 @@ static void rule1(pairing *p)
                       mdl_did_you_mean(c, r->matches, names, n));
             continue;
         }
-        minfo *si = info_of(p, s);
+        minfo *si = send_info(p, P, s);
         if (!s->peer_task || !si)
             continue;           /* its peer error is reported */
         if (!accepts(r, s)) {
@@ -388,7 +407,9 @@ static void rule2(pairing *p)
         mdl_msg *s = si->m;
         if (s->pair || !s->peer_task || si->failed)
             continue;
-        for (int j = 0; j < p->nrecvs; j++) {
+        int lo, hi;
+        task_range(p, s->peer_task, 0, &lo, &hi);
+        for (int j = lo; j < hi; j++) {
             minfo *ri = &p->recvs[j];
             mdl_msg *r = ri->m;
             if (!r->pair && !r->matches && !ri->failed && strcmp(r->name, s->name) == 0 &&
@@ -407,7 +428,9 @@ static void no_receive(pairing *p, minfo *si)
     mdl_task *P = s->peer_task;
     /* A receive of P with an error (bad peer, bad content, misspelled
      * `matches`) may be the one meant: its report is enough. */
-    for (int j = 0; j < p->nrecvs; j++) {
+    int lo, hi;
+    task_range(p, P, 0, &lo, &hi);
+    for (int j = lo; j < hi; j++) {
         minfo *ri = &p->recvs[j];
         if (ri->m->task == P && !ri->m->pair &&
             (!ri->m->peer_task || ri->elem.bad || (ri->failed && ri->rule == 0))) {
@@ -424,7 +447,7 @@ static void no_receive(pairing *p, minfo *si)
               s->name, P->name, mdl_did_you_mean(c, s->name, names, n));
     si->failed = 1;
     int notes = 0;
-    for (int j = 0; j < p->nrecvs && notes < 3; j++) {
+    for (int j = lo; j < hi && notes < 3; j++) {
         minfo *ri = &p->recvs[j];
         mdl_msg *r = ri->m;
         if (r->task != P || r->pair || ri->failed)
@@ -449,8 +472,9 @@ static void rule3(pairing *p)
         if (s->pair || !s->peer_task || si->failed || si->elem.bad)
             continue;
         minfo *cand[2] = { NULL, NULL };
-        int ncand = 0;
-        for (int j = 0; j < p->nrecvs; j++) {
+        int ncand = 0, lo, hi;
+        task_range(p, s->peer_task, 0, &lo, &hi);
+        for (int j = lo; j < hi; j++) {
             minfo *ri = &p->recvs[j];
             mdl_msg *r = ri->m;
             if (ri->rule == 1 || ri->rule == 2 || r->matches || ri->failed ||
@@ -492,8 +516,9 @@ static void unfed(pairing *p)
         mdl_msg *r = ri->m;
         if (r->pair || ri->failed || !r->peer_task || ri->elem.bad)
             continue;
-        int excuse = 0;
-        for (int i = 0; i < p->nsends && !excuse; i++)
+        int excuse = 0, lo, hi;
+        task_range(p, r->peer_task, 1, &lo, &hi);
+        for (int i = lo; i < hi && !excuse; i++)
             excuse = p->sends[i].m->task == r->peer_task && !p->sends[i].m->pair &&
                      (p->sends[i].failed || p->sends[i].elem.bad ||
                       !p->sends[i].m->peer_task);
@@ -521,8 +546,12 @@ void mdl_check_pairing(mdl_checker *c)
     }
     p.sends = mdl_alloc(c->arena, sizeof *p.sends * (size_t)(ns + 1));
     p.recvs = mdl_alloc(c->arena, sizeof *p.recvs * (size_t)(nr + 1));
+    p.sfirst = mdl_alloc(c->arena, sizeof *p.sfirst * (size_t)(c->spec->tasks.n + 1));
+    p.rfirst = mdl_alloc(c->arena, sizeof *p.rfirst * (size_t)(c->spec->tasks.n + 1));
     for (int i = 0; i < c->spec->tasks.n; i++) {
         mdl_task *t = c->spec->tasks.v[i];
+        p.sfirst[i] = p.nsends;
+        p.rfirst[i] = p.nrecvs;
         if (!t || !t->name)
             continue;
         for (int j = 0; j < t->sends.n; j++) {
@@ -546,6 +575,8 @@ void mdl_check_pairing(mdl_checker *c)
             make_sigs(c, &p.recvs[p.nrecvs++]);
         }
     }
+    p.sfirst[c->spec->tasks.n] = p.nsends;
+    p.rfirst[c->spec->tasks.n] = p.nrecvs;
     rule1(&p);
     rule2(&p);
     rule3(&p);
