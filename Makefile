@@ -158,3 +158,37 @@ clean:
 bench: all
 	@$(MAKE) --no-print-directory install PREFIX=$(STAGE) >/dev/null
 	@MEDLEY_STAGE=$(STAGE) BENCH_QUICK=$(BENCH_QUICK) bench/run.sh
+
+# ---------------------------------------------------------------- fuzzing
+# make fuzz [FUZZ_SECONDS=N] [FUZZ_ARGS=...]: libFuzzer (clang, ASan+UBSan)
+# on parse + check + emit (tests/fuzz/fuzz_medleyc.c), seeded with every
+# spec of the repository; the corpus grows in build/fuzz/corpus and
+# findings are written to build/fuzz/findings (docs/robustness.md).
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang
+FUZZ_CFLAGS  := -O1 -g -std=c11 -D_GNU_SOURCE -fno-omit-frame-pointer \
+                -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+FUZZ_INC     := -Imedley -Igrammar -Icodegen -Iinclude -I$(BUILD)/grammar -DMEDLEY_VERSION='"$(VERSION)"'
+FUZZ_OBJ     := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(filter-out medley/main.c,$(COMPILER_SRC)))
+FUZZ_GEN_OBJ := $(patsubst $(BUILD)/grammar/%.c,$(BUILD)/fuzz/obj/gen/%.o,$(GRAMMAR_C))
+FUZZ_BIN     := $(BUILD)/fuzz/medley_fuzz
+FUZZ_SEEDS   := $(wildcard tests/golden/*/*.mdl examples/*/*.mdl tests/e2e/*/*.mdl tests/gen/*.mdl) \
+                $(shell find bench -name '*.mdl' 2>/dev/null)
+
+$(BUILD)/fuzz/obj/%.o: %.c | $(BUILD)/grammar/parser.tab.h $(BUILD)/grammar/lexer.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(WARN) $(FUZZ_INC) -c $< -o $@
+$(BUILD)/fuzz/obj/gen/%.o: $(BUILD)/grammar/%.c $(BUILD)/grammar/parser.tab.h $(BUILD)/grammar/lexer.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(WARN) -Wno-unused-function -Wno-sign-compare -Wno-unused-parameter \
+	    -Wno-unused-but-set-variable $(FUZZ_INC) -c $< -o $@
+$(FUZZ_BIN): $(FUZZ_OBJ) $(FUZZ_GEN_OBJ) tests/fuzz/fuzz_medleyc.c
+	$(FUZZ_CC) $(subst fuzzer-no-link,fuzzer,$(FUZZ_CFLAGS)) $(WARN) $(FUZZ_INC) -o $@ $(filter %.o %.c,$^)
+
+.PHONY: fuzz
+fuzz: $(FUZZ_BIN)
+	@rm -rf $(BUILD)/fuzz/seeds && mkdir -p $(BUILD)/fuzz/seeds $(BUILD)/fuzz/corpus $(BUILD)/fuzz/findings
+	@for f in $(FUZZ_SEEDS); do cp "$$f" "$(BUILD)/fuzz/seeds/$$(echo "$$f" | tr / _)"; done
+	$(FUZZ_BIN) -dict=tests/fuzz/medley.dict -max_total_time=$(FUZZ_SECONDS) -timeout=2 \
+	    -rss_limit_mb=1024 -malloc_limit_mb=512 -max_len=65536 -artifact_prefix=$(BUILD)/fuzz/findings/ \
+	    $(FUZZ_ARGS) $(BUILD)/fuzz/corpus $(BUILD)/fuzz/seeds
