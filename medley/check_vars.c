@@ -2,12 +2,42 @@
  *
  * Fills dimval and nelems: sizes are constant expressions (consts and -D
  * names only, since the variables become C arrays of fixed size), must be
- * positive, and their product must fit in 64 bits. */
+ * positive, and their product must fit in 64 bits.  The bytes must fit a
+ * C object too (PTRDIFF_MAX: larger arrays and structs do not compile):
+ * a variable alone, and all of a task's variables, its generated struct. */
+#include <stdint.h>
 #include <string.h>
 
 #include "check_internal.h"
 /* MDL_MAX_DIMS: the runtime's item descriptors have that many extents. */
 #include "mdl_rt.h"
+
+/* Bytes of one element, at least: basic types as on LP64 Linux; a struct
+ * counts 1 (its real size is only larger, so no false error). */
+static long long elem_bytes(const mdl_typeref *t)
+{
+    switch (t->basic) {
+    case MDL_B_SHORT: case MDL_B_USHORT: return 2;
+    case MDL_B_INT: case MDL_B_UINT: case MDL_B_FLOAT: return 4;
+    case MDL_B_LONG: case MDL_B_ULONG: case MDL_B_LLONG: case MDL_B_ULLONG:
+    case MDL_B_DOUBLE: return 8;
+    default: return 1;
+    }
+}
+
+/* The bytes v takes in the task struct (at least), or -1 if that does not
+ * fit a C object; 0 when its size is unknown after an error. */
+static long long var_bytes(const mdl_var *v)
+{
+    long long bytes;
+    if (v->form == MDL_V_POINTER)
+        return 8;
+    if (v->nelems < 0)
+        return 0;
+    if (!mdl_mul_size(v->nelems, elem_bytes(&v->type), &bytes) || bytes > PTRDIFF_MAX)
+        return -1;
+    return bytes;
+}
 
 static void check_var(mdl_checker *c, mdl_task *t, mdl_var *v)
 {
@@ -63,14 +93,29 @@ static void check_var(mdl_checker *c, mdl_task *t, mdl_var *v)
     }
     if (ok)
         v->nelems = total;
+    if (ok && var_bytes(v) < 0) {
+        mdl_error(c->diag, v->loc, "'%s' takes more than %lld bytes, too large for a C object",
+                  v->name, (long long)PTRDIFF_MAX);
+        v->nelems = -1;
+    }
 }
 
 void mdl_check_vars(mdl_checker *c)
 {
     for (int i = 0; i < c->spec->tasks.n; i++) {
         mdl_task *t = c->spec->tasks.v[i];
+        long long sum = 0;
         for (int j = 0; t && j < t->vars.n; j++)
-            if (t->vars.v[j] && t->vars.v[j]->name)
+            if (t->vars.v[j] && t->vars.v[j]->name) {
                 check_var(c, t, t->vars.v[j]);
+                long long bytes = var_bytes(t->vars.v[j]);
+                if (sum >= 0 && bytes >= 0 &&
+                    (__builtin_add_overflow(sum, bytes, &sum) || sum > PTRDIFF_MAX)) {
+                    mdl_error(c->diag, t->vars.v[j]->loc,
+                              "the variables of task '%s' take more than %lld bytes, too large for its C struct",
+                              t->name ? t->name : "?", (long long)PTRDIFF_MAX);
+                    sum = -1;
+                }
+            }
     }
 }
