@@ -366,6 +366,18 @@ static void emit_task_names(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
     free(idx);
 }
 
+/* A task without `(i)` that is neither a grid nor connected with itself
+ * is instantiated once (reference §3.1); the runtimes refuse more. */
+static int single_instance(const mdl_task *t)
+{
+    if (t->multi || t->conn == MDL_C_GRID)
+        return 0;
+    for (int i = 0; i < t->connected.n; i++)
+        if (t->connected.v[i] == t)
+            return 0;
+    return 1;
+}
+
 void cg_emit_desc(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf, const mdl_task *t)
 {
     cg_buf_puts(b, "/* ---------------------------------------------------------------- descriptors */\n\n");
@@ -406,13 +418,13 @@ void cg_emit_desc(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf, const 
     c_string(b, cg_spec_basename(s));
     cg_buf_printf(b,
                ",\n    .spec_hash = 0x%016llxULL,\n"
-               "    .ntasks = %d, .tasks = mdlg_task_names, .self = %d,\n"
+               "    .ntasks = %d, .tasks = mdlg_task_names, .self = %d, .single = %d,\n"
                "    .grid_ndims = %d, .periodic = { %d, %d, %d },\n"
                "    .nchannels = %d,\n"
                "    .nmsgs = %d, .msgs = %s,\n"
                "    .ncolls = %d, .colls = %s,\n"
                "    .struct_size = sizeof(struct %s)\n};\n",
-               sf->hash, s->tasks.n, t->index, t->grid_ndims, t->periodic[0],
+               sf->hash, s->tasks.n, t->index, single_instance(t), t->grid_ndims, t->periodic[0],
                t->periodic[1], t->periodic[2], sf->nchannels, nmsgs,
                nmsgs ? "mdlg_msgs" : "NULL", ncolls, ncolls ? "mdlg_colls" : "NULL", t->name);
 }

@@ -133,6 +133,8 @@ typedef struct mdl_task_desc {
     int ncolls;
     const mdl_coll_desc *const *colls;
     size_t struct_size;         /* sizeof(struct T) */
+    int single;                 /* declared without `(i)`, not a grid and not
+                                   connected with itself: exactly one instance */
 } mdl_task_desc;
 
 typedef struct mdl_rt mdl_rt;   /* one per instance, opaque */

@@ -173,6 +173,10 @@ static int identify(mdl_rt *rt, const char *fn)
     rt->inst = rt->inst_of[rt->world_rank];
     rt->nfamily = rt->task_size[d->self];
     rt->who.inst = rt->inst;
+    if (d->single && rt->nfamily > 1)
+        return rt_fail(rt, fn, MDL_ERR_LAUNCH,
+                       "task %s is declared without (i) in %s: it runs as one instance, "
+                       "but %d were launched", rt->who.task, d->spec, rt->nfamily);
 
     rt->scratch_reqs = malloc(sizeof(MPI_Request) * (size_t)maxsize);
     rt->scratch_sts = malloc(sizeof(MPI_Status) * (size_t)maxsize);

@@ -597,6 +597,10 @@ int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_r
     rt->heap_end = __atomic_load_n(&rt->lib->maplimit, __ATOMIC_ACQUIRE);
     rt->rank = rt->slot_rank[rt->me];
     rt->who.inst = rt->rank;
+    if (d->single && rt->fam_n[d->self] > 1)
+        INIT_FAIL(MDL_ERR_LAUNCH,
+                  "task %s is declared without (i) in %s: it runs as one instance, "
+                  "but %d were launched", rt->who.task, d->spec, rt->fam_n[d->self]);
     rt->posted_tail = &rt->posted;
     rt->unexp_tail = &rt->unexp;
 

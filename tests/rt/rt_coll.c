@@ -124,7 +124,7 @@ int main(int argc, char **argv)
         }
 
     mdl_task_desc d = { "coll.mdl", 77, 1, tasks, 0, 0, { 0, 0, 0 }, 0, 0, NULL,
-                        nc, CP, sizeof(T) };
+                        nc, CP, sizeof(T), 0 };
     void *mem;
     mdl_rt *rt;
     CHECK_EQ(mdl_init(&d, &argc, &argv, &mem, &rt), 0);

@@ -55,7 +55,7 @@ int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "return";
     mdl_task_desc d = { "errors.mdl", 5, 2, tasks, 0, 0, { 0, 0, 0 }, 6, NELEM(MP), MP,
-                        NELEM(CP), CP, sizeof(T) };
+                        NELEM(CP), CP, sizeof(T), 0 };
     void *mem;
     mdl_rt *rt;
     if (strcmp(mode, "launcher") == 0)

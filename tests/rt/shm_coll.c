@@ -22,7 +22,7 @@ typedef struct T T;
 
 static const char *const tasks[] = {"t"};
 static const mdl_task_desc desc = {
-    "rt_coll.mdl", 0x77, 1, tasks, 0, 0, {0, 0, 0}, 0, 0, NULL, 0, NULL, sizeof(T),
+    "rt_coll.mdl", 0x77, 1, tasks, 0, 0, {0, 0, 0}, 0, 0, NULL, 0, NULL, sizeof(T), 0,
 };
 
 static mdl_coll_desc cd(int kind, int root, int op, const mdl_type_desc *ty, long scap,
