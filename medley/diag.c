@@ -188,6 +188,49 @@ static void show_source(mdl_diag *d, mdl_loc loc)
     fputc('\n', d->out);
 }
 
+/* Names longer than this are shown shortened in messages (their first
+ * and last bytes around "..."): a megabyte identifier quoted twice made a
+ * 2 MB message, while the source line is already shown as a window. */
+enum { LONG_NAME = 200, NAME_HEAD = 64, NAME_TAIL = 16 };
+
+static int name_char(char ch)
+{
+    return ch == '_' || (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
+           (ch >= '0' && ch <= '9');
+}
+
+/* The formatted message, with long names shortened, and a newline. */
+static void put_message(FILE *out, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    char *msg = NULL;
+    if (vasprintf(&msg, fmt, ap2) < 0) {
+        va_end(ap2);
+        vfprintf(out, fmt, ap);         /* no memory: print it as it is */
+        fputc('\n', out);
+        return;
+    }
+    va_end(ap2);
+    for (const char *p = msg; *p;) {
+        size_t n = 0;
+        while (name_char(p[n]))
+            n++;
+        if (n > LONG_NAME) {
+            fprintf(out, "%.*s...%.*s", (int)NAME_HEAD, p, (int)NAME_TAIL,
+                    p + n - NAME_TAIL);
+            p += n;
+        } else if (n > 0) {
+            fwrite(p, 1, n, out);
+            p += n;
+        } else {
+            fputc(*p++, out);
+        }
+    }
+    fputc('\n', out);
+    free(msg);
+}
+
 static void report(mdl_diag *d, mdl_loc loc, const char *kind,
                    const char *fmt, va_list ap)
 {
@@ -195,8 +238,7 @@ static void report(mdl_diag *d, mdl_loc loc, const char *kind,
         fprintf(d->out, "%s:%d:%d: %s: ", d->path, loc.line, loc.col, kind);
     else
         fprintf(d->out, "%s: %s: ", d->path, kind);
-    vfprintf(d->out, fmt, ap);
-    fputc('\n', d->out);
+    put_message(d->out, fmt, ap);
     show_source(d, loc);
 }
 
@@ -256,8 +298,7 @@ void mdl_error_noloc(mdl_diag *d, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     fputs("medleyc: error: ", d->out);
-    vfprintf(d->out, fmt, ap);
-    fputc('\n', d->out);
+    put_message(d->out, fmt, ap);
     va_end(ap);
 }
 
