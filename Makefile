@@ -166,7 +166,7 @@ bench: all
 # findings are written to build/fuzz/findings (docs/robustness.md).
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
-FUZZ_CFLAGS  := -O1 -g -std=c11 -D_GNU_SOURCE -fno-omit-frame-pointer \
+FUZZ_CFLAGS  := -O1 -g -std=c11 -D_GNU_SOURCE -MMD -MP -fno-omit-frame-pointer \
                 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
 FUZZ_INC     := -Imedley -Igrammar -Icodegen -Iinclude -I$(BUILD)/grammar -DMEDLEY_VERSION='"$(VERSION)"'
 FUZZ_OBJ     := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(filter-out medley/main.c,$(COMPILER_SRC)))
