@@ -4,12 +4,16 @@
 # (with --dot), spec errors of each stage, a binary file, a parser stack
 # overflow and an I/O failure.  Every leak kind counts (the compiler frees
 # its arena, buffers and scanner even on errors).  Needs valgrind; without
-# it the suite says so and runs nothing.
+# it, or under SANITIZE=1, the suite says so and runs nothing.
 set -u
 cd "$(dirname "$0")/.."
 medleyc=${MEDLEY_STAGE:?set MEDLEY_STAGE (make check does)}/bin/medleyc
 if ! command -v valgrind >/dev/null; then
     echo "valgrind not installed: suite skipped"
+    exit 0
+fi
+if [ "${SANITIZE:-}" = 1 ]; then
+    echo "SANITIZE=1: valgrind and ASan do not mix; LeakSanitizer checks the other suites"
     exit 0
 fi
 tmp=$(mktemp -d)
