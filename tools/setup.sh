@@ -11,6 +11,13 @@ pkg-config --exists cunit 2>/dev/null || need+=(libcunit1-dev)
 command -v pkg-config >/dev/null || need+=(pkg-config)
 command -v cc >/dev/null || need+=(gcc)
 command -v make >/dev/null || need+=(make)
+# `tools/setup.sh fuzz`: also what `make fuzz` needs (clang and its
+# libFuzzer runtime); `make check` does not need them.
+if [ "${1:-}" = fuzz ]; then
+    command -v clang >/dev/null || need+=(clang)
+    ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
+        need+=(libclang-rt-14-dev)
+fi
 [ ${#need[@]} -eq 0 ] && exit 0
 cmd="apt-get install -y ${need[*]}"
 if [ "$(id -u)" -ne 0 ]; then
