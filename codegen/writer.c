@@ -6,8 +6,11 @@
  * written and closed are they renamed into place.  On a failure while
  * writing, the temporaries are removed and the previous outputs stay
  * untouched; only a rename failing after others succeeded (same directory,
- * already proven writable) could leave the set partly replaced. */
+ * already proven writable) could leave the set partly replaced.  A target
+ * that exists and is not a regular file (`--dot /dev/stdout`, a FIFO, a
+ * symlink) is written through its path instead, before the renames. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +90,7 @@ void cg_buf_free(mdl_buf *b)
 struct outfile {
     char *path;
     char *tmp;          /* temporary name once created */
+    int direct;         /* path is a symlink, device or FIFO: written in place */
     mdl_buf data;
 };
 
@@ -112,6 +116,7 @@ void cg_outset_add(mdl_outset *o, const char *path, mdl_buf *b)
     f->path = cg_xrealloc(NULL, strlen(path) + 1);
     strcpy(f->path, path);
     f->tmp = NULL;
+    f->direct = 0;
     f->data = *b;
     memset(b, 0, sizeof *b);
 }
@@ -127,6 +132,44 @@ void cg_outset_free(mdl_outset *o)
     }
     free(o->f);
     free(o);
+}
+
+/* Writes f->data to fd and closes it; reports against f->path. */
+static int write_close(struct outfile *f, int fd)
+{
+    size_t off = 0;
+    while (off < f->data.n) {
+        ssize_t w = write(fd, f->data.s + off, f->data.n - off);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            fprintf(stderr, "medleyc: error: cannot write '%s': %s\n",
+                    f->path, strerror(errno));
+            close(fd);
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    if (close(fd) != 0) {
+        fprintf(stderr, "medleyc: error: cannot write '%s': %s\n", f->path,
+                strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* `--dot /dev/stdout`, `/dev/null`, a FIFO, a symlink: written through
+ * the path.  A rename over them would replace the link or the device (as
+ * root, /dev/null itself) by a regular file. */
+static int write_direct(struct outfile *f)
+{
+    int fd = open(f->path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0) {
+        fprintf(stderr, "medleyc: error: cannot write '%s': %s\n", f->path,
+                strerror(errno));
+        return -1;
+    }
+    return write_close(f, fd);
 }
 
 /* Writes f->data to a fresh temporary beside f->path. */
@@ -151,25 +194,7 @@ static int write_temp(struct outfile *f)
     mode_t um = umask(0);
     umask(um);
     (void)fchmod(fd, 0666 & ~um);
-    size_t off = 0;
-    while (off < f->data.n) {
-        ssize_t w = write(fd, f->data.s + off, f->data.n - off);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            fprintf(stderr, "medleyc: error: cannot write '%s': %s\n",
-                    f->path, strerror(errno));
-            close(fd);
-            return -1;
-        }
-        off += (size_t)w;
-    }
-    if (close(fd) != 0) {
-        fprintf(stderr, "medleyc: error: cannot write '%s': %s\n", f->path,
-                strerror(errno));
-        return -1;
-    }
-    return 0;
+    return write_close(f, fd);
 }
 
 int cg_outset_commit(mdl_outset *o)
@@ -179,15 +204,27 @@ int cg_outset_commit(mdl_outset *o)
      * its rename fail after others were done: refuse before writing. */
     for (int i = 0; i < o->n && rc == 0; i++) {
         struct stat st;
-        if (lstat(o->f[i].path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (lstat(o->f[i].path, &st) != 0 || S_ISREG(st.st_mode))
+            continue;
+        if (S_ISDIR(st.st_mode) || (stat(o->f[i].path, &st) == 0 && S_ISDIR(st.st_mode))) {
             fprintf(stderr, "medleyc: error: cannot write '%s': Is a directory\n",
                     o->f[i].path);
             rc = -1;
+        } else {
+            o->f[i].direct = 1;
         }
     }
     for (int i = 0; i < o->n && rc == 0; i++)
-        rc = write_temp(&o->f[i]);
+        if (!o->f[i].direct)
+            rc = write_temp(&o->f[i]);
+    /* devices before the renames: a full one fails the run with nothing
+     * replaced */
+    for (int i = 0; i < o->n && rc == 0; i++)
+        if (o->f[i].direct)
+            rc = write_direct(&o->f[i]);
     for (int i = 0; i < o->n && rc == 0; i++) {
+        if (o->f[i].direct)
+            continue;
         if (rename(o->f[i].tmp, o->f[i].path) != 0) {
             fprintf(stderr, "medleyc: error: cannot write '%s': %s\n",
                     o->f[i].path, strerror(errno));

@@ -164,6 +164,41 @@ printf 'Task a(i)\nuses { int x; }\n' >"$gen/ok.mdl"
 run -o /proc ok.mdl
 check outdir/proc 2 "^medleyc: error: cannot (create|write to) '/proc" 2
 
+# --dot to something that is not a regular file is written through its
+# path: a rename over it replaced the device or link (as root, `--dot
+# /dev/null` replaced /dev/null by a regular file)
+mkfifo "$gen/fifo"
+(cat "$gen/fifo" >"$tmp/fromfifo" &)
+run -o out --dot fifo ok.mdl
+if [ "$rc" -eq 0 ] && [ -p "$gen/fifo" ] && sleep 0.2 && grep -q '^digraph' "$tmp/fromfifo"; then
+    echo "PASS: limits/outdir/dot_to_fifo"
+else
+    echo "FAIL: limits/outdir/dot_to_fifo: exit $rc, $(ls -l "$gen/fifo")"
+fi
+rm -rf "$gen/out" && mkdir "$gen/out"
+# a private link like /dev/stdout, never the real one: if this breaks,
+# only the link in $gen is replaced
+ln -s /proc/self/fd/1 "$gen/stdout"
+(cd "$gen" && exec timeout 60 "$medleyc" -o out --dot stdout ok.mdl) >"$tmp/stdout" 2>"$tmp/stderr"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q '^digraph' "$tmp/stdout" && [ -L "$gen/stdout" ]; then
+    echo "PASS: limits/outdir/dot_to_stdout_link"
+else
+    echo "FAIL: limits/outdir/dot_to_stdout_link: exit $rc, $(ls -l "$gen/stdout")"
+fi
+rm -rf "$gen/out" && mkdir "$gen/out"
+if [ "$(id -u)" -eq 0 ] && mknod "$gen/full" c 1 7 2>/dev/null; then
+    # a private copy of /dev/full: the run fails, the device stays
+    run -o out --dot full ok.mdl
+    if [ "$rc" -eq 2 ] && [ -c "$gen/full" ] &&
+       grep -q "^medleyc: error: cannot write 'full': No space left on device$" "$tmp/stderr"; then
+        echo "PASS: limits/outdir/dot_to_full_device"
+    else
+        echo "FAIL: limits/outdir/dot_to_full_device: exit $rc, $(ls -l "$gen/full"), $(head -c 200 "$tmp/stderr")"
+    fi
+    rm -rf "$gen/out" && mkdir "$gen/out"
+fi
+
 # in_mount OPTS PREPARE: runs medleyc -o on a fresh tmpfs mounted with
 # OPTS in a private mount namespace, after the shell code PREPARE ran in
 # it (rw); rc, $tmp/stderr, and $tmp/after: the directory's files and the
