@@ -1,5 +1,6 @@
 /* emit.c — mdl_emit_c: the spec-wide header, and TMDL.h and TMDL.c for
- * every task, written as one atomic set (writer.c). */
+ * every task, written as one atomic set (writer.c); mdl_emit_all adds the
+ * graph to the same set. */
 #include <stdio.h>
 
 #include "emit.h"
@@ -14,11 +15,10 @@ static void add_file(mdl_outset *o, const char *outdir, const char *task,
     cg_buf_free(&path);
 }
 
-int mdl_emit_c(const mdl_spec *spec, const char *outdir)
+static void add_c(mdl_outset *o, const mdl_spec *spec, const char *outdir)
 {
     if (!outdir || !*outdir)
         outdir = ".";
-    mdl_outset *o = cg_outset_new();
     const cg_spec_facts sf = { cg_spec_hash(spec), cg_spec_nchannels(spec) };
     /* the spec-wide header once, with the API list built once */
     api_list *apis = cg_spec_apis(spec);
@@ -38,5 +38,20 @@ int mdl_emit_c(const mdl_spec *spec, const char *outdir)
         add_file(o, outdir, t->name, "h", &h);
         add_file(o, outdir, t->name, "c", &c);
     }
+}
+
+int mdl_emit_c(const mdl_spec *spec, const char *outdir)
+{
+    mdl_outset *o = cg_outset_new();
+    add_c(o, spec, outdir);
+    return cg_outset_commit(o);
+}
+
+int mdl_emit_all(const mdl_spec *spec, const char *outdir, const char *dot)
+{
+    mdl_outset *o = cg_outset_new();
+    add_c(o, spec, outdir);
+    if (dot)
+        cg_dot_add(o, spec, dot);
     return cg_outset_commit(o);
 }

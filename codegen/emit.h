@@ -16,4 +16,9 @@ int mdl_emit_c(const mdl_spec *spec, const char *outdir);
 /* Writes the communication graph in Graphviz dot. Same contract. */
 int mdl_emit_dot(const mdl_spec *spec, const char *path);
 
+/* Both (the graph when dot is not NULL) as one set: a failure writing any
+ * of them leaves none, so a graph that cannot be written does not leave
+ * the C files behind. */
+int mdl_emit_all(const mdl_spec *spec, const char *outdir, const char *dot);
+
 #endif

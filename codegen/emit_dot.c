@@ -62,7 +62,7 @@ static void dot_escape(mdl_buf *b, const char *s)
     }
 }
 
-int mdl_emit_dot(const mdl_spec *spec, const char *path)
+void cg_dot_add(mdl_outset *o, const mdl_spec *spec, const char *path)
 {
     mdl_buf b = { 0 };
     cg_buf_puts(&b, "digraph \"");
@@ -122,7 +122,12 @@ int mdl_emit_dot(const mdl_spec *spec, const char *path)
         }
     }
     cg_buf_puts(&b, "}\n");
-    mdl_outset *o = cg_outset_new();
     cg_outset_add(o, path, &b);
+}
+
+int mdl_emit_dot(const mdl_spec *spec, const char *path)
+{
+    mdl_outset *o = cg_outset_new();
+    cg_dot_add(o, spec, path);
     return cg_outset_commit(o);
 }

@@ -40,6 +40,9 @@ void cg_outset_add(mdl_outset *o, const char *path, mdl_buf *b);
 int cg_outset_commit(mdl_outset *o);
 void cg_outset_free(mdl_outset *o);
 
+/* emit_dot.c: adds the communication graph, as path, to o. */
+void cg_dot_add(mdl_outset *o, const mdl_spec *spec, const char *path);
+
 /* ---------------------------------------------------------------- spec helpers */
 
 /* The C spelling of a basic type ("unsigned long"). */

@@ -267,8 +267,7 @@ int main(int argc, char **argv)
         status = 1;
     else if (check_only)
         status = 0;
-    else if (mdl_emit_c(spec, outdir) != 0 ||
-             (dot && mdl_emit_dot(spec, dot) != 0))
+    else if (mdl_emit_all(spec, outdir, dot) != 0)
         status = 2;
     else
         status = 0;

@@ -188,13 +188,14 @@ else
 fi
 rm -rf "$gen/out" && mkdir "$gen/out"
 if [ "$(id -u)" -eq 0 ] && mknod "$gen/full" c 1 7 2>/dev/null; then
-    # a private copy of /dev/full: the run fails, the device stays
+    # a private copy of /dev/full: the run fails, the device stays, and
+    # the C files are not left behind either (one set with the graph)
     run -o out --dot full ok.mdl
-    if [ "$rc" -eq 2 ] && [ -c "$gen/full" ] &&
+    if [ "$rc" -eq 2 ] && [ -c "$gen/full" ] && [ -z "$(ls -A "$gen/out")" ] &&
        grep -q "^medleyc: error: cannot write 'full': No space left on device$" "$tmp/stderr"; then
         echo "PASS: limits/outdir/dot_to_full_device"
     else
-        echo "FAIL: limits/outdir/dot_to_full_device: exit $rc, $(ls -l "$gen/full"), $(head -c 200 "$tmp/stderr")"
+        echo "FAIL: limits/outdir/dot_to_full_device: exit $rc, $(ls -l "$gen/full"), $(ls "$gen/out"), $(head -c 200 "$tmp/stderr")"
     fi
     rm -rf "$gen/out" && mkdir "$gen/out"
 fi
