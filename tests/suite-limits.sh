@@ -168,7 +168,7 @@ check outdir/proc 2 "^medleyc: error: cannot (create|write to) '/proc" 2
 # path: a rename over it replaced the device or link (as root, `--dot
 # /dev/null` replaced /dev/null by a regular file)
 mkfifo "$gen/fifo"
-(cat "$gen/fifo" >"$tmp/fromfifo" &)
+(timeout 10 cat "$gen/fifo" >"$tmp/fromfifo" &)
 run -o out --dot fifo ok.mdl
 if [ "$rc" -eq 0 ] && [ -p "$gen/fifo" ] && sleep 0.2 && grep -q '^digraph' "$tmp/fromfifo"; then
     echo "PASS: limits/outdir/dot_to_fifo"
