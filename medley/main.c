@@ -80,7 +80,8 @@ static int parse_define(const char *arg, define *d)
     return 0;
 }
 
-/* Whole file in memory (it may contain NUL bytes; the lexer reports them). */
+/* Whole file in memory (it may contain NUL bytes; the lexer reports them),
+ * up to 2 GiB. */
 static char *read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -98,10 +99,17 @@ static char *read_file(const char *path, size_t *len)
             }
             break;
         }
-        char *nb = cap < SIZE_MAX / 2 ? realloc(buf, cap *= 2) : NULL;
-        if (!nb) {
+        /* the lexer takes at most INT_MAX - 2 bytes: stop there rather
+         * than read /dev/zero until memory runs out */
+        if (cap >= (size_t)INT_MAX) {
             free(buf);
             buf = NULL;
+            errno = EFBIG;
+            break;
+        }
+        char *nb = realloc(buf, cap *= 2);
+        if (!nb) {
+            free(buf);
             errno = ENOMEM;
         }
         buf = nb;
