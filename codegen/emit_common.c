@@ -121,14 +121,6 @@ long long cg_expr_eval(const mdl_expr *e, int *ok)
     }
 }
 
-static const char *const coll_names[] = {
-    [MDL_CO_BCAST] = "Bcast", [MDL_CO_MCAST] = "Mcast",
-    [MDL_CO_SCATTER] = "Scatter", [MDL_CO_SCATTERV] = "ScatterV",
-    [MDL_CO_GATHER] = "Gather", [MDL_CO_GATHERV] = "GatherV",
-    [MDL_CO_ALLGATHER] = "Allgather", [MDL_CO_ALLGATHERV] = "AllgatherV",
-    [MDL_CO_ALLTOALL] = "Alltoall", [MDL_CO_REDUCE] = "Reduce",
-    [MDL_CO_ALLREDUCE] = "Allreduce", [MDL_CO_UNKNOWN] = "Unknown",
-};
 static const char *const coll_rt[] = {
     [MDL_CO_BCAST] = "MDL_COLL_BCAST", [MDL_CO_MCAST] = "MDL_COLL_MCAST",
     [MDL_CO_SCATTER] = "MDL_COLL_SCATTER", [MDL_CO_SCATTERV] = "MDL_COLL_SCATTERV",
@@ -139,11 +131,6 @@ static const char *const coll_rt[] = {
     [MDL_CO_ALLREDUCE] = "MDL_COLL_ALLREDUCE", [MDL_CO_UNKNOWN] = "-1",
 };
 
-const char *cg_coll_op_name(mdl_coll_kind k)
-{
-    return coll_names[k];
-}
-
 const char *cg_coll_rt_name(mdl_coll_kind k)
 {
     return coll_rt[k];
@@ -152,7 +139,7 @@ const char *cg_coll_rt_name(mdl_coll_kind k)
 void cg_msg_fn_name(mdl_buf *b, const mdl_msg *m)
 {
     if (m->coll)
-        cg_buf_printf(b, "MDL_%s_%s", cg_coll_op_name(m->coll->kind), m->name);
+        cg_buf_printf(b, "MDL_%s_%s", mdl_coll_kind_name(m->coll->kind), m->name);
     else
         cg_buf_printf(b, "MDL_%s_%s_%s", m->is_send ? "SendTo" : "RecvFrom",
                    m->peer_task->name, m->name);

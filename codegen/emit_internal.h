@@ -64,8 +64,7 @@ void cg_expr_c(mdl_buf *b, const mdl_expr *e, const char *prefix);
  * refers to a variable (then *ok = 0). */
 long long cg_expr_eval(const mdl_expr *e, int *ok);
 
-/* Canonical collective spelling: "Bcast", "AllgatherV". */
-const char *cg_coll_op_name(mdl_coll_kind k);
+/* The runtime's enum spelling ("MDL_COLL_GATHERV"). */
 const char *cg_coll_rt_name(mdl_coll_kind k);
 
 /* The short public function name of a message ("MDL_SendTo_son_m",

@@ -94,7 +94,6 @@ const char *mdl_lex_text(void *scanner, int *len);
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 /* Deeper parenthesis nesting than this (bison stack) or deeper
  * expression trees than MAX_EXPR_DEPTH are refused. */
@@ -382,23 +381,11 @@ static void add_coll_msg(mdl_pctx *ctx, const char *name, mdl_loc loc,
     }
 }
 
-static const struct { const char *name; mdl_coll_kind kind; } coll_names[] = {
-    { "Bcast", MDL_CO_BCAST },         { "Mcast", MDL_CO_MCAST },
-    { "Scatter", MDL_CO_SCATTER },     { "ScatterV", MDL_CO_SCATTERV },
-    { "Gather", MDL_CO_GATHER },       { "GatherV", MDL_CO_GATHERV },
-    { "Allgather", MDL_CO_ALLGATHER }, { "AllgatherV", MDL_CO_ALLGATHERV },
-    { "Alltoall", MDL_CO_ALLTOALL },   { "Reduce", MDL_CO_REDUCE },
-    { "Allreduce", MDL_CO_ALLREDUCE },
-};
-
 static void begin_coll(mdl_pctx *ctx, const char *name, mdl_loc loc,
                        mdl_pcoll_args args)
 {
     mdl_coll *c = mdl_alloc(A, sizeof *c);
-    c->kind = MDL_CO_UNKNOWN;
-    for (size_t i = 0; i < sizeof coll_names / sizeof *coll_names; i++)
-        if (strcasecmp(name, coll_names[i].name) == 0)
-            c->kind = coll_names[i].kind;
+    c->kind = mdl_coll_kind_lookup(name);
     c->kind_name = name;
     c->loc = loc;
     c->root = args.root;

@@ -218,6 +218,11 @@ typedef enum mdl_coll_kind {
     MDL_CO_UNKNOWN              /* parsed name not recognised: sema reports */
 } mdl_coll_kind;
 
+/* Canonical spelling ("GatherV"), as in the generated MDL_GatherV_m. */
+const char *mdl_coll_kind_name(mdl_coll_kind k);
+/* The operation a spec names, in any letter case; MDL_CO_UNKNOWN if none. */
+mdl_coll_kind mdl_coll_kind_lookup(const char *name);
+
 typedef struct mdl_coll {
     mdl_coll_kind kind;
     const char *kind_name;      /* as written, for diagnostics */
