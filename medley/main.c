@@ -17,6 +17,7 @@
 #include "check.h"
 #include "diag.h"
 #include "emit.h"
+#include "input.h"
 #include "parse.h"
 
 static const char usage_text[] =
@@ -34,119 +35,12 @@ static const char usage_text[] =
     "\n"
     "exit status: 0 ok, 1 errors in the spec (nothing written), 2 usage or I/O error\n";
 
-typedef struct define {
-    const char *name;           /* points into argv, up to '=' */
-    size_t namelen;
-    long long value;
-} define;
-
 static int usage_error(const char *fmt, const char *arg)
 {
     fputs("medleyc: error: ", stderr);
     fprintf(stderr, fmt, arg);
     fputs("\nTry 'medleyc --help' for more information.\n", stderr);
     return 2;
-}
-
-/* NAME=VALUE with NAME an identifier and VALUE a (possibly negative)
- * decimal integer that fits a long long. */
-static int parse_define(const char *arg, define *d)
-{
-    const char *eq = strchr(arg, '=');
-    if (!eq || eq == arg)
-        return -1;
-    if (!(arg[0] == '_' || (arg[0] >= 'A' && arg[0] <= 'Z') ||
-          (arg[0] >= 'a' && arg[0] <= 'z')))
-        return -1;
-    for (const char *p = arg; p < eq; p++)
-        if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') ||
-              (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
-            return -1;
-    const char *v = eq + 1;
-    const char *digits = (*v == '-' || *v == '+') ? v + 1 : v;
-    if (*digits < '0' || *digits > '9')
-        return -1;
-    for (const char *p = digits; *p; p++)
-        if (*p < '0' || *p > '9')
-            return -1;
-    errno = 0;
-    char *end;
-    long long val = strtoll(v, &end, 10);
-    if (errno || *end)
-        return -1;
-    d->name = arg;
-    d->namelen = (size_t)(eq - arg);
-    d->value = val;
-    return 0;
-}
-
-/* Whole file in memory (it may contain NUL bytes; the lexer reports them),
- * up to 2 GiB. */
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap) {
-            if (ferror(f)) {
-                free(buf);
-                buf = NULL;
-            }
-            break;
-        }
-        /* the lexer takes at most INT_MAX - 2 bytes: stop there rather
-         * than read /dev/zero until memory runs out */
-        if (cap >= (size_t)INT_MAX) {
-            free(buf);
-            buf = NULL;
-            errno = EFBIG;
-            break;
-        }
-        char *nb = realloc(buf, cap *= 2);
-        if (!nb) {
-            free(buf);
-            errno = ENOMEM;
-        }
-        buf = nb;
-    }
-    int saved = errno;
-    fclose(f);
-    errno = saved;
-    *len = n;
-    return buf;
-}
-
-/* -D NAME=VALUE: overrides the spec's const NAME, or adds it. */
-static void apply_defines(mdl_spec *spec, mdl_arena *arena,
-                          const define *defs, int ndefs)
-{
-    for (int i = 0; i < ndefs; i++) {
-        const char *name = mdl_strndup(arena, defs[i].name, defs[i].namelen);
-        mdl_const *c = NULL;
-        for (int k = 0; k < spec->consts.n; k++)
-            if (strcmp(spec->consts.v[k]->name, name) == 0)
-                c = spec->consts.v[k];
-        if (c && c->value) {
-            /* the spec's expression gives way to the -D value */
-            mdl_expr *e = mdl_alloc(arena, sizeof *e);
-            e->kind = MDL_E_INT;
-            e->loc = c->value->loc;
-            e->ival = defs[i].value;
-            c->value = e;
-        } else if (!c) {
-            c = mdl_alloc(arena, sizeof *c);
-            c->name = name;
-            MDL_VEC_PUSH(arena, spec->consts, c);
-        }
-        c->from_cmdline = 1;
-        c->val = defs[i].value;
-        c->evaluated = 1;
-    }
 }
 
 /* Why files cannot be created in dir, or NULL if they can. */
@@ -202,7 +96,7 @@ int main(int argc, char **argv)
     };
     const char *outdir = ".", *dot = NULL;
     int check_only = 0;
-    define *defs = calloc((size_t)argc, sizeof *defs);
+    mdl_define *defs = calloc((size_t)argc, sizeof *defs);
     int ndefs = 0, opt, status = 2;
     if (!defs) {
         fputs("medleyc: out of memory\n", stderr);
@@ -216,7 +110,7 @@ int main(int argc, char **argv)
             outdir = optarg;
             break;
         case 'D':
-            if (parse_define(optarg, &defs[ndefs]) != 0) {
+            if (mdl_define_parse(optarg, &defs[ndefs]) != 0) {
                 usage_error("invalid -D '%s': expected NAME=INTEGER", optarg);
                 goto out;
             }
@@ -257,7 +151,7 @@ int main(int argc, char **argv)
         goto out;
 
     size_t len;
-    char *text = read_file(path, &len);
+    char *text = mdl_read_spec_file(path, &len);
     if (!text) {
         fprintf(stderr, "medleyc: error: cannot read '%s': %s\n", path,
                 strerror(errno));
@@ -268,7 +162,7 @@ int main(int argc, char **argv)
     mdl_diag *diag = mdl_diag_new(path, text, len);
     mdl_spec *spec = mdl_parse(path, text, len, arena, diag);
     if (mdl_error_count(diag) == 0) {
-        apply_defines(spec, arena, defs, ndefs);
+        mdl_defines_apply(spec, arena, defs, ndefs);
         mdl_check(spec, diag, arena);
     }
     if (mdl_error_count(diag) > 0)
