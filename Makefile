@@ -104,15 +104,30 @@ $(MDLRUN): $(MDLRUN_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ -lpthread -lrt
 
+# ---------------------------------------------------------------- mdltrace
+# The trace analyser (docs/tracing.md); --spec uses the compiler's front end.
+MDLTRACE_SRC := $(wildcard tools/mdltrace/*.c)
+MDLTRACE_OBJ := $(MDLTRACE_SRC:%.c=$(BUILD)/%.o)
+MDLTRACE     := $(BUILD)/bin/mdltrace
+
+$(BUILD)/tools/mdltrace/%.o: tools/mdltrace/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itools/mdltrace -Imedley -Igrammar -Icodegen \
+	    -DMEDLEY_VERSION='"$(VERSION)"' -c $< -o $@
+$(MDLTRACE): $(MDLTRACE_OBJ) $(filter-out $(BUILD)/medley/main.o,$(COMPILER_OBJ))
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
 # ---------------------------------------------------------------- top level
 .PHONY: all install check demo examples-check clean unit
-all: $(MEDLEYC) $(LIBS) $(if $(MDLRUN_SRC),$(MDLRUN))
+all: $(MEDLEYC) $(LIBS) $(if $(MDLRUN_SRC),$(MDLRUN)) $(MDLTRACE)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(MEDLEYC) $(DESTDIR)$(PREFIX)/bin/
 	$(if $(MDLRUN_SRC),install -m 755 $(MDLRUN) $(DESTDIR)$(PREFIX)/bin/)
+	install -m 755 $(MDLTRACE) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 include/mdl.h include/mdl_rt.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(LIBS) $(DESTDIR)$(PREFIX)/lib/
 	for rt in mpi shm; do \
