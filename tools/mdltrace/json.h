@@ -73,13 +73,6 @@ int mt_json_element(mt_json *j, int *first);
 /* Skips the value starting at the current token (any depth); 0 or -1. */
 int mt_json_skip(mt_json *j);
 
-/* Reads a scalar value at the current token and moves past it.
- * mt_json_string copies at most cap-1 bytes into out (NUL-terminated);
- * each returns 0, or -1 after reporting what was expected. */
-int mt_json_string(mt_json *j, char *out, size_t cap, const char *what);
-int mt_json_number(mt_json *j, double *out, const char *what);
-int mt_json_integer(mt_json *j, long long *out, const char *what);
-
 /* Sets the description used in errors ("in an event"); NULL clears it. */
 void mt_json_context(mt_json *j, const char *what);
 

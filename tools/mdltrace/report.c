@@ -95,6 +95,8 @@ void mt_report_header(const mt_trace *t, FILE *out)
         list_where(t, out, ended_error);
         fputc('\n', out);
     }
+    if (t->command >= 0)
+        fprintf(out, "  started as: %s\n", mt_s(t, t->command));
     if (t->any_lost) {
         fputs("  no data from: ", out);
         list_where(t, out, lost);
@@ -105,7 +107,10 @@ void mt_report_header(const mt_trace *t, FILE *out)
     if (t->all_infos) {
         fprintf(out, ", %lld dropped", t->dropped_total);
         if (t->dropped_total) {
-            fputs(" (buffer full on ", out);
+            fputs(" (buffer", out);
+            if (t->buffer_events > 0)
+                fprintf(out, " of %lld events", t->buffer_events);
+            fputs(" full on ", out);
             list_where(t, out, dropped_some);
             fputs(")", out);
         }
@@ -142,6 +147,9 @@ void mt_report_header(const mt_trace *t, FILE *out)
     if (t->nunusable)
         fprintf(out, "  %lld event%s could not be used (see the warnings)\n", t->nunusable,
                 t->nunusable == 1 ? "" : "s");
+    if (t->nignored)
+        fprintf(out, "  %lld event%s of other types ignored\n", t->nignored,
+                t->nignored == 1 ? "" : "s");
 }
 
 /* ---------------------------------------------------------------- rows */

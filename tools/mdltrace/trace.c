@@ -498,12 +498,10 @@ static void flow_event(mt_trace *t, event *e)
         t->flows[t->nflows++] = (mt_flow){ e->id, tr, e->ph, (char)e->bp_e, e->name, e->cat,
                                            e->ts };
     }
-    t->nflow_events++;
 }
 
 static void dispatch(mt_trace *t, event *e)
 {
-    t->nevents++;
     if (e->bad) {
         mt_trace_warn(t, e->line, e->col, "%s: event ignored", e->bad);
         t->nunusable++;
@@ -514,7 +512,6 @@ static void dispatch(mt_trace *t, event *e)
         complete_event(t, e);
         break;
     case 'M':
-        t->nm++;
         metadata_event(t, e);
         break;
     case 's':
@@ -954,7 +951,6 @@ void mt_trace_finish(mt_trace *t)
         }
         const mt_info *info = &t->infos[in->info];
         t->dropped_total = mt_add(t->dropped_total, info->dropped);
-        t->events_total = mt_add(t->events_total, info->events);
         if (info->end >= 0 && strcmp(mt_s(t, info->end), "lost") == 0)
             t->any_lost = 1;
     }

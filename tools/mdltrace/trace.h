@@ -137,8 +137,7 @@ typedef struct mt_trace {
     long long buffer_events;
 
     /* what was read */
-    long long nevents;          /* elements of traceEvents */
-    long long nx, nm, nflow_events, nignored, nunusable;
+    long long nx, nignored, nunusable; /* complete, of other types, unusable */
     long long nwarnings;
 
     /* after finish */
@@ -147,7 +146,7 @@ typedef struct mt_trace {
     int *inst_of_name;          /* by string id: instance index or -1 */
     size_t ninst_of_name;
     long long flows_matched, flows_unsent, flows_unreceived, flows_duplicate;
-    long long dropped_total, events_total;
+    long long dropped_total;
     int any_lost, all_infos;
 } mt_trace;
 
