@@ -127,8 +127,9 @@ install: all
 STAGE := $(CURDIR)/$(BUILD)/stage
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(BUILD)/tests/unit_tests
-# runtime_common is tested here too: it is plain C with no runtime behind it.
-$(UNIT_BIN): $(UNIT_SRC) $(filter-out $(BUILD)/medley/main.o,$(COMPILER_OBJ)) $(COMMON_SRC:%.c=$(BUILD)/shm/%.o)
+# runtime_common/rt_common.c is tested here too: plain C with no runtime
+# behind it (the validation layer needs a backend: tests/rt, tests/e2e).
+$(UNIT_BIN): $(UNIT_SRC) $(filter-out $(BUILD)/medley/main.o,$(COMPILER_OBJ)) $(BUILD)/shm/runtime_common/rt_common.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Imedley -Igrammar -Icodegen -Iinclude -Iruntime_common -I$(BUILD)/grammar $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(shell pkg-config --libs cunit)
 

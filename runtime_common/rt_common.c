@@ -35,14 +35,24 @@ const char *MDL_Error_string(int code)
     return error_texts[MDL_ERR_FIRST - code];
 }
 
-int mdl_errors_return(void)
+enum { POLICY_FATAL, POLICY_RETURN, POLICY_RETURN_PRINT };
+
+static int error_policy(void)
 {
     static int cached = -1;
     if (cached < 0) {
         const char *e = getenv("MDL_ERRORS");
-        cached = e && strcmp(e, "return") == 0;
+        cached = !e ? POLICY_FATAL
+                 : strcmp(e, "return") == 0 ? POLICY_RETURN
+                 : strcmp(e, "return,print") == 0 ? POLICY_RETURN_PRINT
+                 : POLICY_FATAL;
     }
     return cached;
+}
+
+int mdl_errors_return(void)
+{
+    return error_policy() != POLICY_FATAL;
 }
 
 int mdl_fail(mdl_who who, const char *fn, int code, mdl_abort_fn abort_job,
@@ -58,6 +68,8 @@ int mdl_fail(mdl_who who, const char *fn, int code, mdl_abort_fn abort_job,
 int mdl_vfail(mdl_who who, const char *fn, int code, mdl_abort_fn abort_job,
               const char *fmt, va_list ap)
 {
+    if (error_policy() == POLICY_RETURN)
+        return code;
     char reason[512];
     vsnprintf(reason, sizeof reason, fmt, ap);
     const char *name = code <= MDL_ERR_FIRST && code >= MDL_ERR_LAST
@@ -73,7 +85,7 @@ int mdl_vfail(mdl_who who, const char *fn, int code, mdl_abort_fn abort_job,
                  who.task ? who.task : "?", fn, reason, name);
     fputs(line, stderr);
     fflush(stderr);
-    if (!mdl_errors_return() && abort_job)
+    if (error_policy() == POLICY_FATAL && abort_job)
         abort_job(code);
     return code;
 }
