@@ -17,6 +17,12 @@ int rt_need_grid(mdl_rt *rt, const char *fn)
     return rt_fail(rt, fn, MDL_ERR_GRID, "no grid yet: call MDL_Grid_Create first");
 }
 
+/* A live runtime with a grid. */
+static int grid_ready(mdl_rt *rt, const char *fn)
+{
+    return rt != rt_live ? rt_dead(rt, fn) : rt_need_grid(rt, fn);
+}
+
 MDL_API int mdl_grid_create(mdl_rt *rt, int *dims, int screate)
 {
     const char *fn = screate ? "MDL_Grid_Screate" : "MDL_Grid_Create";
@@ -56,9 +62,7 @@ MDL_API int mdl_grid_create(mdl_rt *rt, int *dims, int screate)
 MDL_API int mdl_grid_rank(mdl_rt *rt, const int *coords, int *rank)
 {
     static const char fn[] = "MDL_Grid_Rank";
-    if (rt != rt_live)
-        return rt_dead(rt, fn);
-    int rc = rt_need_grid(rt, fn);
+    int rc = grid_ready(rt, fn);
     if (rc)
         return rc;
     if (!coords || !rank)
@@ -74,9 +78,7 @@ MDL_API int mdl_grid_rank(mdl_rt *rt, const int *coords, int *rank)
 MDL_API int mdl_grid_coords(mdl_rt *rt, int rank, int *coords)
 {
     static const char fn[] = "MDL_Grid_Coords";
-    if (rt != rt_live)
-        return rt_dead(rt, fn);
-    int rc = rt_need_grid(rt, fn);
+    int rc = grid_ready(rt, fn);
     if (rc)
         return rc;
     if (!coords)
@@ -91,9 +93,7 @@ MDL_API int mdl_grid_coords(mdl_rt *rt, int rank, int *coords)
 MDL_API int mdl_grid_mycoords(mdl_rt *rt, int *coords)
 {
     static const char fn[] = "MDL_Grid_Mycoords";
-    if (rt != rt_live)
-        return rt_dead(rt, fn);
-    int rc = rt_need_grid(rt, fn);
+    int rc = grid_ready(rt, fn);
     if (rc)
         return rc;
     if (!coords)
@@ -107,9 +107,7 @@ MDL_API int mdl_grid_mycoords(mdl_rt *rt, int *coords)
 MDL_API int mdl_get_neighbors(mdl_rt *rt, int direction, int disp, int *source, int *dest)
 {
     static const char fn[] = "MDL_Get_Neighbors";
-    if (rt != rt_live)
-        return rt_dead(rt, fn);
-    int rc = rt_need_grid(rt, fn);
+    int rc = grid_ready(rt, fn);
     if (rc)
         return rc;
     if (!source || !dest)
@@ -130,9 +128,7 @@ MDL_API int mdl_get_neighbors(mdl_rt *rt, int direction, int disp, int *source, 
 MDL_API int mdl_grid_neighbor(mdl_rt *rt, const int offset[3])
 {
     static const char fn[] = "MDL_Grid_Create";
-    if (rt != rt_live)
-        return rt_dead(rt, fn);
-    int rc = rt_need_grid(rt, fn);
+    int rc = grid_ready(rt, fn);
     if (rc)
         return rc;
     if (!offset)

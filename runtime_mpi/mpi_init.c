@@ -115,6 +115,7 @@ static int start(mdl_rt *rt, const char *fn)
     if (rc != MPI_SUCCESS)
         return rt_mpi_fail(rt, fn, rc, "MPI_Comm_dup");
     MPI_Comm_set_errhandler(rt->world, MPI_ERRORS_RETURN);
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &rt->world_eh);
     MPI_Comm_rank(rt->world, &rt->world_rank);
     MPI_Comm_size(rt->world, &rt->world_size);
     if ((rc = identify(rt, fn)))
@@ -160,8 +161,10 @@ static void teardown(mdl_rt *rt)
     rt_types_free(rt);
     if (rt->family != MPI_COMM_NULL)
         MPI_Comm_free(&rt->family);
-    if (rt->world != MPI_COMM_NULL)
+    if (rt->world != MPI_COMM_NULL) {
         MPI_Comm_free(&rt->world);
+        MPI_Errhandler_free(&rt->world_eh);
+    }
     free_tables(rt);
     free(rt->c.task);
     rt->c.task = NULL;

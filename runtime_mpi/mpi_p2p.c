@@ -247,13 +247,44 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int wa
     return 0;
 }
 
+/* MPICH raises an error that a request's completion finds (a truncated
+ * async receive) on MPI_COMM_WORLD's handler, fatal by default, not on
+ * the request's communicator: async receives are completed with
+ * MPI_ERRORS_RETURN there, and the program's handler is put back. */
+static void world_errors_returned(mdl_rt *rt, int on)
+{
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, on ? MPI_ERRORS_RETURN : rt->world_eh);
+}
+
+static int testall(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int *flag)
+{
+    if (m->is_send)
+        return MPI_Testall(s->nreq, s->reqs, flag, s->sts);
+    world_errors_returned(rt, 1);
+    int mpirc = MPI_Testall(s->nreq, s->reqs, flag, s->sts);
+    world_errors_returned(rt, 0);
+    return mpirc;
+}
+
+static int waitall(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s)
+{
+    if (m->is_send)
+        return s->nreq == 1 ? MPI_Wait(&s->reqs[0], &s->sts[0])
+                            : MPI_Waitall(s->nreq, s->reqs, s->sts);
+    world_errors_returned(rt, 1);
+    int mpirc = s->nreq == 1 ? MPI_Wait(&s->reqs[0], &s->sts[0])
+                             : MPI_Waitall(s->nreq, s->reqs, s->sts);
+    world_errors_returned(rt, 0);
+    return mpirc;
+}
+
 int be_test(mdl_rt *rt, const mdl_msg_desc *m)
 {
     mdl_msg_state *s = &rt->msgs[m->index];
     if (s->nreq == 0)
         return 1;
     int flag = 0;
-    int mpirc = MPI_Testall(s->nreq, s->reqs, &flag, s->sts);
+    int mpirc = testall(rt, m, s, &flag);
     if (mpirc == MPI_SUCCESS && !flag)
         return 0;
     int rc = completed(rt, m, s, 0, mpirc);
@@ -265,17 +296,15 @@ int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
     mdl_msg_state *s = &rt->msgs[m->index];
     if (s->nreq == 0)
         return MDL_SUCCESS;
-    /* One request in flight (an async send or receive per exchange):
-     * MPI_Wait — MPI_Waitall cost MPICH ~350 instructions for one. */
-    if (s->nreq == 1) {
-        int mpirc = MPI_Wait(&s->reqs[0], &s->sts[0]);
-        if (mpirc == MPI_SUCCESS && (m->is_send || status_bytes(rt, &s->sts[0]) == s->expect[0])) {
-            s->nreq = 0;
-            return MDL_SUCCESS;
-        }
-        return completed(rt, m, s, 1, mpirc);
+    /* One request in flight (an async send or receive per exchange) is
+     * completed with MPI_Wait: MPI_Waitall cost MPICH ~350 instructions
+     * for one. */
+    int mpirc = waitall(rt, m, s);
+    if (mpirc == MPI_SUCCESS && s->nreq == 1 &&
+        (m->is_send || status_bytes(rt, &s->sts[0]) == s->expect[0])) {
+        s->nreq = 0;
+        return MDL_SUCCESS;
     }
-    int mpirc = MPI_Waitall(s->nreq, s->reqs, s->sts);
     return completed(rt, m, s, 1, mpirc);
 }
 
@@ -294,7 +323,7 @@ int rt_complete_all(mdl_rt *rt)
         if (!m->is_send)
             for (int k = 0; k < s->nreq; k++)
                 MPI_Cancel(&s->reqs[k]);
-        int mpirc = MPI_Waitall(s->nreq, s->reqs, s->sts);
+        int mpirc = waitall(rt, m, s);
         s->nreq = 0;
         if (mpirc != MPI_SUCCESS && !rc)
             rc = rt_mpi_fail(rt, fn, mpirc, m->is_send ? "completing an async send"

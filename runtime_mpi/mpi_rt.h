@@ -62,6 +62,7 @@ struct mdl_rt {
     MPI_Status *scratch_sts;
     int *targets;
 
+    MPI_Errhandler world_eh;    /* MPI_COMM_WORLD's handler (mpi_p2p.c) */
     int status_fast;            /* receive counts read from MPICH's status:
                                    0 not probed yet, 1 yes, -1 no (mpi_p2p.c) */
     int tag_mcast;              /* + collective index */

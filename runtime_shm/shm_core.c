@@ -81,6 +81,18 @@ int shm_job_broken(mdl_rt *rt, int check_pids)
     return 0;
 }
 
+int shm_fail_peer(mdl_rt *rt, const char *fn, const char *why)
+{
+    /* Whoever failed has said so (the failing instance, or mdlrun for a
+     * death): with fatal errors this instance leaves without a word, as
+     * under MPI_Abort, so that a job's fault reads as one line. */
+    if (!mdl_errors_return()) {
+        fflush(stdout);
+        _exit(1);
+    }
+    return rt_fail(rt, fn, MDL_ERR_PEER, "%s", why);
+}
+
 #define MIN_POLLS 16
 
 int shm_wait(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg, const char *fn)
@@ -130,7 +142,7 @@ int shm_wait(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg, const char *f
         if (shm_job_broken(rt, pids))
             break;
     }
-    return rt_fail(rt, fn, MDL_ERR_PEER, "another instance of the job died or failed");
+    return shm_fail_peer(rt, fn, "another instance of the job died or failed");
 }
 
 /* ---------------------------------------------------------------- heap */

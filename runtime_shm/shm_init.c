@@ -274,12 +274,12 @@ static int meet_the_job(mdl_rt *rt)
 {
     static const char fn[] = "MDL_Init";
     if (startup_barrier(rt, 1) < 0)
-        return rt_fail(rt, fn, MDL_ERR_PEER, "another instance died before MDL_Init");
+        return shm_fail_peer(rt, fn, "another instance died before MDL_Init");
     rt->info[rt->me].cma = cma_works(rt);
     if (startup_barrier(rt, 2) < 0)
-        return rt_fail(rt, fn, MDL_ERR_PEER, "another instance died before MDL_Init");
+        return shm_fail_peer(rt, fn, "another instance died before MDL_Init");
     if (__atomic_load_n(&rt->hdr->aborting, __ATOMIC_SEQ_CST))
-        return rt_fail(rt, fn, MDL_ERR_PEER, "the job is being torn down");
+        return shm_fail_peer(rt, fn, "the job is being torn down");
     rt->cma = 1;
     for (int s = 0; s < rt->nslots; s++)
         rt->cma &= rt->info[s].cma;

@@ -117,6 +117,8 @@ MDL_HIDDEN void shm_notify_all(mdl_rt *rt);
 /* A peer that exited without MDL_End (looked for when check_pids), or a
  * job being torn down. */
 MDL_HIDDEN int shm_job_broken(mdl_rt *rt, int check_pids);
+/* MDL_ERR_PEER: the job is being torn down, or a peer has died. */
+MDL_HIDDEN int shm_fail_peer(mdl_rt *rt, const char *fn, const char *why);
 /* Poll-and-sleep until cond(rt, arg) is true; runs progress meanwhile.
  * Returns 0, or MDL_ERR_PEER (already reported) when the job is torn down. */
 MDL_HIDDEN int shm_wait(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg,
