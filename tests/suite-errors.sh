@@ -3,7 +3,8 @@
 # tests/errors/ make every misuse of the generated API (and of MDL_Init's
 # descriptor) on the MPI runtime and on the shared-memory runtime, and the
 # lines each runtime prints are compared byte for byte with
-# tests/errors/expected/<run> (so with each other).
+# tests/errors/expected/<run> (so with each other).  Also: the libraries'
+# sonames carry the interface version (errors/soname, errors/needed).
 #   PASS: errors/<run>/<rt>   or   FAIL: errors/<run>/<rt>: reason
 # A runtime line ends with "(MDL_ERR_…)"; launcher lines (mpiexec's,
 # mdlrun's) are left out, and lines are grouped by their "task[inst]"
@@ -56,6 +57,24 @@ check() {
     fi
 }
 
+# The libraries' sonames carry the interface version, so a program built
+# against one interface never loads a library of another (the descriptor
+# check above is for static links); the usual links are installed.
+abi=$(sed -n 's/^#define MDL_ABI_VERSION *\([0-9][0-9]*\).*/\1/p' "$MEDLEY_STAGE/include/mdl_rt.h")
+for rt in mpi shm; do
+    lib=$MEDLEY_STAGE/lib/libmdl_$rt.so
+    soname=$(readelf -d "$lib.$abi.0.0" 2>/dev/null | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+    if [ -z "$abi" ]; then
+        echo "FAIL: errors/soname/$rt: no MDL_ABI_VERSION in the installed mdl_rt.h"
+    elif [ "$soname" != "libmdl_$rt.so.$abi" ]; then
+        echo "FAIL: errors/soname/$rt: soname of $lib.$abi.0.0 is '$soname', expected libmdl_$rt.so.$abi"
+    elif [ "$(readlink "$lib")" != "libmdl_$rt.so.$abi" ] || [ "$(readlink "$lib.$abi")" != "libmdl_$rt.so.$abi.0.0" ]; then
+        echo "FAIL: errors/soname/$rt: links $lib -> $(readlink "$lib"), $lib.$abi -> $(readlink "$lib.$abi")"
+    else
+        echo "PASS: errors/soname/$rt"
+    fi
+done
+
 for rt in mpi shm; do
     d=$work/$rt
     mkdir -p "$d/gen" "$d/old"
@@ -89,6 +108,11 @@ for rt in mpi shm; do
             exec timeout -k 5 60 "${launch[@]}" "$@") > "$d/$run.out" 2> "$d/$run.err" < /dev/null
         rc=$?
     }
+    if readelf -d "$d/w" | grep -q "NEEDED.*\[libmdl_$rt.so.$abi\]"; then
+        echo "PASS: errors/needed/$rt"
+    else
+        echo "FAIL: errors/needed/$rt: a program linked with pkg-config does not need libmdl_$rt.so.$abi"
+    fi
     go all return,print -n 2 ./w all : -n 2 ./g
     check all "$rt" $rc 0 ': OK$' 4
     # returned without a word (as MPI_ERRORS_RETURN), the codes the same
