@@ -161,7 +161,9 @@ typedef struct mdl_rt mdl_rt;   /* one per instance, opaque */
  * places it in the job's segment).  On success *task and *rt are set. */
 int mdl_init(const mdl_task_desc *d, int *argc, char ***argv,
              void **task, mdl_rt **rt);
-/* Finish; frees the task struct. */
+/* Finish: every async send still in flight is delivered first (waiting
+ * for its receiver if it must), async receives not completed are
+ * cancelled; then the task struct is freed. */
 int mdl_end(mdl_rt *rt, void *task);
 
 int mdl_my_rank(mdl_rt *rt);

@@ -20,9 +20,10 @@ static const char *const error_texts[] = {
     "MDL_ERR_BOUNDS: section outside the declared variable",
     "MDL_ERR_GRID: no grid, or an impossible grid shape",
     "MDL_ERR_STATE: runtime not initialised, or already finished",
-    "MDL_ERR_LAUNCH: wrong launcher, or programs built from different specs",
+    "MDL_ERR_LAUNCH: wrong launcher, programs built from different specs, or code "
+    "generated for another runtime interface",
     "MDL_ERR_INTERN: failure of the underlying system",
-    "MDL_ERR_PEER: a peer instance died",
+    "MDL_ERR_PEER: a peer instance died, or ended without receiving a message",
 };
 
 __attribute__((visibility("default")))
