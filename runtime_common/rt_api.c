@@ -275,18 +275,19 @@ MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
     mdl_rt_common *c = rt_c(rt);
     if (!msg_ok(c, m, 1, task, bounds))
         return bad_msg(rt, m, 1, task);
-    switch (m->peer_kind) {
-    case MDL_PEER_ONE:
+    if (__builtin_expect(m->peer_kind == MDL_PEER_ONE, 1)) {
         if ((unsigned)inst >= (unsigned)c->fam_size[m->peer_task])
             return rt_fail_instance(rt, m->fn, m->peer_task, inst, -1);
-        return be_send(rt, m, task, bounds, &inst, 1);
+        return be_send_one(rt, m, task, bounds, inst);
+    }
+    switch (m->peer_kind) {
     case MDL_PEER_NEIGHBOR: {
         int nb = neighbor(rt, m);
         if (nb == MDL_PROC_NULL)
             return MDL_SUCCESS;
         if (nb < 0)
             return nb;
-        return be_send(rt, m, task, bounds, &nb, 1);
+        return be_send_one(rt, m, task, bounds, nb);
     }
     case MDL_PEER_ALL: {
         /* Like MPI_Bcast: every instance but the sender itself. */

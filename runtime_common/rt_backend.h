@@ -153,9 +153,12 @@ MDL_HIDDEN int be_barrier(mdl_rt *rt);
 MDL_HIDDEN int be_sbarrier(mdl_rt *rt, const int *insts, int n);
 
 /* Message m to the instances to[0..n-1] of m->peer_task (valid, distinct,
- * n >= 0; the sender only if the program listed itself). */
+ * n >= 0; the sender only if the program listed itself); be_send_one: to
+ * instance `to`, the path of nearly every send. */
 MDL_HIDDEN int be_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds,
                        const int *to, int n);
+MDL_HIDDEN int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds,
+                           int to);
 /* Receive of m from instance `from` of m->peer_task, or MDL_ANY (the task
  * has instances).  Returns the sender's instance (async: the instance
  * posted for, MDL_SUCCESS for MDL_ANY) or a negative error. */

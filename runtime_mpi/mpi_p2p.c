@@ -176,16 +176,21 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
     return rc ? rc : rt->inst_of[st.MPI_SOURCE];
 }
 
-/* Fast paths: one peer, the datatype cached — what a program does in its
- * loops: a few branches and the MPI call.  Everything else goes through
- * the general functions. */
 int be_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, const int *to,
             int n)
 {
+    return send_general(rt, m, task, bounds, to, n);
+}
+
+/* Fast paths: one peer, the datatype cached — what a program does in its
+ * loops: a few branches and the MPI call.  Everything else goes through
+ * the general functions. */
+int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, int to)
+{
     mdl_msg_state *s = &rt->msgs[m->index];
-    MPI_Datatype dt = n == 1 ? rt_msg_type_cached(m, s, bounds) : MPI_DATATYPE_NULL;
+    MPI_Datatype dt = rt_msg_type_cached(m, s, bounds);
     if (dt != MPI_DATATYPE_NULL) {
-        int dest = rt->rank_of[m->peer_task][to[0]];
+        int dest = rt->rank_of[m->peer_task][to];
         if (!m->async) {
             int mpirc = MPI_Send(task, 1, dt, dest, m->channel, rt->world);
             return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, m->fn, mpirc, "MPI_Send");
@@ -198,7 +203,7 @@ int be_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, c
             return MDL_SUCCESS;
         }
     }
-    return send_general(rt, m, task, bounds, to, n);
+    return send_general(rt, m, task, bounds, &to, 1);
 }
 
 int be_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, int from)

@@ -555,6 +555,11 @@ out:
     return rc < 0 ? rc : MDL_SUCCESS;
 }
 
+int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, int to)
+{
+    return be_send(rt, m, task, bounds, &to, 1);
+}
+
 /* ---------------------------------------------------------------- receiving */
 
 static int rreq_done(mdl_rt *rt, void *arg)
