@@ -97,6 +97,12 @@ int shm_fail_peer(mdl_rt *rt, const char *fn, const char *why)
 
 int shm_wait(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg, const char *fn)
 {
+    int rc = shm_wait_for(rt, cond, arg);
+    return rc ? shm_fail_peer(rt, fn, "another instance of the job died or failed") : 0;
+}
+
+int shm_wait_for(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg)
+{
     uint32_t *bell = &rt->hdr->slots[rt->me].doorbell;
     uint32_t *sleeping = &rt->info[rt->me].sleeping;
     uint64_t checked = now_ns();    /* peers' pids looked at */
@@ -142,7 +148,7 @@ int shm_wait(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg, const char *f
         if (shm_job_broken(rt, pids))
             break;
     }
-    return shm_fail_peer(rt, fn, "another instance of the job died or failed");
+    return MDL_ERR_PEER;
 }
 
 /* ---------------------------------------------------------------- heap */

@@ -123,6 +123,9 @@ MDL_HIDDEN int shm_fail_peer(mdl_rt *rt, const char *fn, const char *why);
  * Returns 0, or MDL_ERR_PEER (already reported) when the job is torn down. */
 MDL_HIDDEN int shm_wait(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg,
                         const char *fn);
+/* The same, the failure not reported (for callers whose name is formatted
+ * only when there is something to report). */
+MDL_HIDDEN int shm_wait_for(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg);
 #define SHM_WAIT_TIMEOUT_NS 100000000L  /* re-check peers this often while asleep */
 /* Fresh, zeroed heap bytes (64-byte aligned); 0 when the heap is full. */
 MDL_HIDDEN uint64_t shm_bump(mdl_rt *rt, uint64_t size);

@@ -693,10 +693,11 @@ static int reaped(mdl_rt *rt, void *arg)
 int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
 {
     struct reap_arg a = {m, 0};
-    char fn[160];
-    int rc = shm_wait(rt, reaped, &a, rt_completion_fn(m, 1, fn, sizeof fn));
-    if (rc < 0)
-        return rc;
+    if (shm_wait_for(rt, reaped, &a) < 0) {
+        char fn[160];
+        return shm_fail_peer(rt, rt_completion_fn(m, 1, fn, sizeof fn),
+                             "another instance of the job died or failed");
+    }
     /* A failed receive ends the wait at once (reported), like MPI_Waitall. */
     return a.rc < 0 ? a.rc : MDL_SUCCESS;
 }
