@@ -56,16 +56,6 @@ int mdl_errors_return(void)
     return error_policy() != POLICY_FATAL;
 }
 
-int mdl_fail(mdl_who who, const char *fn, int code, mdl_abort_fn abort_job,
-             const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = mdl_vfail(who, fn, code, abort_job, fmt, ap);
-    va_end(ap);
-    return rc;
-}
-
 int mdl_vfail(mdl_who who, const char *fn, int code, mdl_abort_fn abort_job,
               const char *fmt, va_list ap)
 {

@@ -28,11 +28,8 @@ typedef void (*mdl_abort_fn)(int code);
  * the code, print nothing (as MPI_ERRORS_RETURN); `return,print`: return
  * the code and print the line. */
 /* Prints the line unless errors are returned silently, then calls abort_job
- * unless errors are returned.  Returns `code` (negative). */
-MDL_HIDDEN int mdl_fail(mdl_who who, const char *fn, int code,
-                        mdl_abort_fn abort_job, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-/* The same with a va_list, for the runtimes' own printf-like wrappers. */
+ * unless errors are returned.  Returns `code` (negative).  The runtimes
+ * call it through rt_fail (rt_backend.h). */
 MDL_HIDDEN int mdl_vfail(mdl_who who, const char *fn, int code,
                          mdl_abort_fn abort_job, const char *fmt, va_list ap)
     __attribute__((format(printf, 5, 0)));

@@ -1,6 +1,5 @@
 /* mpi_init.c — start and end of the MPI runtime, identification of the
  * instance, the fatal path and barriers. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
