@@ -5,7 +5,7 @@
  * branches and one call into the backend. */
 #include "rt_layer.h"
 
-#include <errno.h>
+#include <errno.h>      /* program_invocation_short_name */
 #include <stdlib.h>
 
 static char no_runtime;
@@ -18,9 +18,8 @@ static int active(void)
     return rt_live != (mdl_rt *)(void *)&no_runtime;
 }
 
-int rt_dead(mdl_rt *rt, const char *fn)
+int rt_dead(const char *fn)
 {
-    (void)rt;
     if (active())
         return rt_fail(rt_live, fn, MDL_ERR_STATE, "not the runtime handle of this process");
     if (ended)
@@ -146,7 +145,7 @@ MDL_API int mdl_end(mdl_rt *rt, void *task)
 {
     static const char fn[] = "MDL_End";
     if (rt != rt_live)
-        return rt_dead(rt, fn);
+        return rt_dead(fn);
     if (task != rt_c(rt)->task)
         return rt_fail(rt, fn, MDL_ERR_ARG, "not the task struct of MDL_Init");
     ended = 1;
@@ -163,7 +162,7 @@ MDL_API int mdl_end(mdl_rt *rt, void *task)
 MDL_API int mdl_my_rank(mdl_rt *rt)
 {
     if (rt != rt_live)
-        return rt_dead(rt, "MDL_MyRank");
+        return rt_dead("MDL_MyRank");
     return rt_c(rt)->inst;
 }
 
@@ -171,7 +170,7 @@ MDL_API int mdl_task_size(mdl_rt *rt, int task_index)
 {
     static const char fn[] = "MDL_FamilySize";
     if (rt != rt_live)
-        return rt_dead(rt, fn);
+        return rt_dead(fn);
     const mdl_rt_common *c = rt_c(rt);
     if (task_index < 0 || task_index >= c->d->ntasks)
         return rt_fail(rt, fn, MDL_ERR_ARG, "task index %d is not in 0..%d", task_index,
@@ -182,7 +181,7 @@ MDL_API int mdl_task_size(mdl_rt *rt, int task_index)
 MDL_API int mdl_barrier(mdl_rt *rt)
 {
     if (rt != rt_live)
-        return rt_dead(rt, "MDL_Barrier");
+        return rt_dead("MDL_Barrier");
     return be_barrier(rt);
 }
 
@@ -220,7 +219,7 @@ MDL_API int mdl_sbarrier(mdl_rt *rt, const int *insts, int n)
 {
     static const char fn[] = "MDL_Sbarrier";
     if (rt != rt_live)
-        return rt_dead(rt, fn);
+        return rt_dead(fn);
     const mdl_rt_common *c = rt_c(rt);
     int rc = rt_check_list(rt, fn, c->d->self, insts, n);
     if (rc)
@@ -271,7 +270,7 @@ MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
                      int n, const long *bounds)
 {
     if (rt != rt_live)
-        return rt_dead(rt, m && m->fn ? m->fn : "MDL_SendTo");
+        return rt_dead(m && m->fn ? m->fn : "MDL_SendTo");
     mdl_rt_common *c = rt_c(rt);
     if (!msg_ok(c, m, 1, task, bounds))
         return bad_msg(rt, m, 1, task);
@@ -308,7 +307,7 @@ MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
 MDL_API int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const long *bounds)
 {
     if (rt != rt_live)
-        return rt_dead(rt, m && m->fn ? m->fn : "MDL_RecvFrom");
+        return rt_dead(m && m->fn ? m->fn : "MDL_RecvFrom");
     mdl_rt_common *c = rt_c(rt);
     if (!msg_ok(c, m, 0, task, bounds))
         return bad_msg(rt, m, 0, task);
@@ -332,7 +331,7 @@ static __attribute__((cold)) int bad_completion(mdl_rt *rt, const mdl_msg_desc *
     char fn[160];
     rt_completion_fn(m, wait, fn, sizeof fn);
     if (rt != rt_live)
-        return rt_dead(rt, fn);
+        return rt_dead(fn);
     return rt_fail(rt, fn, MDL_ERR_ARG, "not a message of this task");
 }
 

@@ -189,7 +189,7 @@ MDL_API int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void 
 {
     const char *fn = c && c->fn ? c->fn : "collective";
     if (rt != rt_live)
-        return rt_dead(rt, fn);
+        return rt_dead(fn);
     const mdl_rt_common *rc_ = rt_c(rt);
     const mdl_task_desc *d = rc_->d;
     if (!c || (unsigned)c->index >= (unsigned)d->ncolls || d->colls[c->index] != c)

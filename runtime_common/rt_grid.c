@@ -17,17 +17,22 @@ int rt_need_grid(mdl_rt *rt, const char *fn)
     return rt_fail(rt, fn, MDL_ERR_GRID, "no grid yet: call MDL_Grid_Create first");
 }
 
-/* A live runtime with a grid. */
-static int grid_ready(mdl_rt *rt, const char *fn)
+/* A live runtime with a grid, and pointer arguments (args: all non-NULL). */
+static int grid_ready(mdl_rt *rt, const char *fn, int args)
 {
-    return rt != rt_live ? rt_dead(rt, fn) : rt_need_grid(rt, fn);
+    if (rt != rt_live)
+        return rt_dead(fn);
+    int rc = rt_need_grid(rt, fn);
+    if (rc)
+        return rc;
+    return args ? 0 : rt_fail(rt, fn, MDL_ERR_ARG, "NULL argument");
 }
 
 MDL_API int mdl_grid_create(mdl_rt *rt, int *dims, int screate)
 {
     const char *fn = screate ? "MDL_Grid_Screate" : "MDL_Grid_Create";
     if (rt != rt_live)
-        return rt_dead(rt, fn);
+        return rt_dead(fn);
     mdl_rt_common *c = rt_c(rt);
     const mdl_task_desc *d = c->d;
     int nd = d->grid_ndims;
@@ -62,11 +67,9 @@ MDL_API int mdl_grid_create(mdl_rt *rt, int *dims, int screate)
 MDL_API int mdl_grid_rank(mdl_rt *rt, const int *coords, int *rank)
 {
     static const char fn[] = "MDL_Grid_Rank";
-    int rc = grid_ready(rt, fn);
+    int rc = grid_ready(rt, fn, coords && rank);
     if (rc)
         return rc;
-    if (!coords || !rank)
-        return rt_fail(rt, fn, MDL_ERR_ARG, "NULL argument");
     const mdl_rt_common *c = rt_c(rt);
     int i = mdl_grid_wrap_rank(c->grid_ndims, c->dims, c->periodic, coords, rank);
     if (i >= 0)
@@ -78,11 +81,9 @@ MDL_API int mdl_grid_rank(mdl_rt *rt, const int *coords, int *rank)
 MDL_API int mdl_grid_coords(mdl_rt *rt, int rank, int *coords)
 {
     static const char fn[] = "MDL_Grid_Coords";
-    int rc = grid_ready(rt, fn);
+    int rc = grid_ready(rt, fn, coords != NULL);
     if (rc)
         return rc;
-    if (!coords)
-        return rt_fail(rt, fn, MDL_ERR_ARG, "NULL argument");
     const mdl_rt_common *c = rt_c(rt);
     if (rank < 0 || rank >= c->fam_size[c->d->self])
         return rt_fail_instance(rt, fn, c->d->self, rank, -1);
@@ -93,11 +94,9 @@ MDL_API int mdl_grid_coords(mdl_rt *rt, int rank, int *coords)
 MDL_API int mdl_grid_mycoords(mdl_rt *rt, int *coords)
 {
     static const char fn[] = "MDL_Grid_Mycoords";
-    int rc = grid_ready(rt, fn);
+    int rc = grid_ready(rt, fn, coords != NULL);
     if (rc)
         return rc;
-    if (!coords)
-        return rt_fail(rt, fn, MDL_ERR_ARG, "NULL argument");
     const mdl_rt_common *c = rt_c(rt);
     memcpy(coords, c->coords, sizeof(int) * (size_t)c->grid_ndims);
     return MDL_SUCCESS;
@@ -107,11 +106,9 @@ MDL_API int mdl_grid_mycoords(mdl_rt *rt, int *coords)
 MDL_API int mdl_get_neighbors(mdl_rt *rt, int direction, int disp, int *source, int *dest)
 {
     static const char fn[] = "MDL_Get_Neighbors";
-    int rc = grid_ready(rt, fn);
+    int rc = grid_ready(rt, fn, source && dest);
     if (rc)
         return rc;
-    if (!source || !dest)
-        return rt_fail(rt, fn, MDL_ERR_ARG, "NULL argument");
     const mdl_rt_common *c = rt_c(rt);
     if (direction < 0 || direction >= c->grid_ndims)
         return rt_fail(rt, fn, MDL_ERR_ARG, "direction %d: the grid has %d dimensions",
@@ -128,11 +125,9 @@ MDL_API int mdl_get_neighbors(mdl_rt *rt, int direction, int disp, int *source, 
 MDL_API int mdl_grid_neighbor(mdl_rt *rt, const int offset[3])
 {
     static const char fn[] = "MDL_Grid_Create";
-    int rc = grid_ready(rt, fn);
+    int rc = grid_ready(rt, fn, offset != NULL);
     if (rc)
         return rc;
-    if (!offset)
-        return rt_fail(rt, fn, MDL_ERR_ARG, "offset is NULL");
     const mdl_rt_common *c = rt_c(rt);
     return mdl_grid_shift(c->grid_ndims, c->dims, c->periodic, c->coords, offset);
 }

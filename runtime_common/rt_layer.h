@@ -14,7 +14,7 @@ MDL_HIDDEN extern mdl_rt *rt_live;
 
 /* MDL_ERR_STATE for a handle that is not the live runtime: before
  * MDL_Init, after MDL_End, or not this process's handle. */
-MDL_HIDDEN int rt_dead(mdl_rt *rt, const char *fn) __attribute__((cold));
+MDL_HIDDEN int rt_dead(const char *fn) __attribute__((cold));
 
 /* MDL_ERR_RANK: instance `inst` of task `task` does not exist; entry >= 0:
  * it is that entry of a list. */
