@@ -20,9 +20,10 @@ static const char *const error_texts[] = {
     "MDL_ERR_BOUNDS: section outside the declared variable",
     "MDL_ERR_GRID: no grid, or an impossible grid shape",
     "MDL_ERR_STATE: runtime not initialised, or already finished",
-    "MDL_ERR_LAUNCH: wrong launcher, or programs built from different specs",
+    "MDL_ERR_LAUNCH: wrong launcher, programs built from different specs, or code "
+    "generated for another runtime interface",
     "MDL_ERR_INTERN: failure of the underlying system",
-    "MDL_ERR_PEER: a peer instance died",
+    "MDL_ERR_PEER: a peer instance died, or ended without receiving a message",
 };
 
 __attribute__((visibility("default")))
@@ -35,29 +36,31 @@ const char *MDL_Error_string(int code)
     return error_texts[MDL_ERR_FIRST - code];
 }
 
-int mdl_errors_return(void)
+enum { POLICY_FATAL, POLICY_RETURN, POLICY_RETURN_PRINT };
+
+static int error_policy(void)
 {
     static int cached = -1;
     if (cached < 0) {
         const char *e = getenv("MDL_ERRORS");
-        cached = e && strcmp(e, "return") == 0;
+        cached = !e ? POLICY_FATAL
+                 : strcmp(e, "return") == 0 ? POLICY_RETURN
+                 : strcmp(e, "return,print") == 0 ? POLICY_RETURN_PRINT
+                 : POLICY_FATAL;
     }
     return cached;
 }
 
-int mdl_fail(mdl_who who, const char *fn, int code, mdl_abort_fn abort_job,
-             const char *fmt, ...)
+int mdl_errors_return(void)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = mdl_vfail(who, fn, code, abort_job, fmt, ap);
-    va_end(ap);
-    return rc;
+    return error_policy() != POLICY_FATAL;
 }
 
 int mdl_vfail(mdl_who who, const char *fn, int code, mdl_abort_fn abort_job,
               const char *fmt, va_list ap)
 {
+    if (error_policy() == POLICY_RETURN)
+        return code;
     char reason[512];
     vsnprintf(reason, sizeof reason, fmt, ap);
     const char *name = code <= MDL_ERR_FIRST && code >= MDL_ERR_LAST
@@ -73,7 +76,7 @@ int mdl_vfail(mdl_who who, const char *fn, int code, mdl_abort_fn abort_job,
                  who.task ? who.task : "?", fn, reason, name);
     fputs(line, stderr);
     fflush(stderr);
-    if (!mdl_errors_return() && abort_job)
+    if (error_policy() == POLICY_FATAL && abort_job)
         abort_job(code);
     return code;
 }

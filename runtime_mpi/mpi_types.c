@@ -197,6 +197,7 @@ static int build_msg_type(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, v
     if (s->dt != MPI_DATATYPE_NULL)
         MPI_Type_free(&s->dt);
     s->dt = dt;
+    s->layout_bytes = total;
     /* payload, not span bytes: struct padding does not travel */
     MPI_Count size = 0;
     MPI_Type_size_x(dt, &size);
@@ -224,8 +225,6 @@ int rt_msg_type(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bound
     mdl_msg_state *s = &rt->msgs[m->index];
     *buf = s->absolute ? MPI_BOTTOM : task;
     int fixed = m->fixed_bounds || m->npairs == 0;
-    if (!fixed && !bounds)
-        return rt_fail(rt, m->fn, MDL_ERR_ARG, "no bounds given for a message with [..] sections");
     if (!bounds)
         bounds = no_pairs;
     const long *pairs = m->fixed_bounds ? m->fixed_bounds : bounds;
@@ -239,9 +238,48 @@ int rt_msg_type(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bound
     return 0;
 }
 
+/* Bytes of one element of t that travel (its basic members). */
+static size_t payload_of(const mdl_type_desc *t)
+{
+    if (t->base != MDL_T_STRUCT)
+        return t->size;
+    size_t n = 0;
+    for (int i = 0; i < t->nfields; i++) {
+        const mdl_field_desc *f = &t->fields[i];
+        int basic = 0;
+        if (f->base != MDL_T_STRUCT)
+            MPI_Type_size(basic_type(f->base), &basic);
+        n += (size_t)f->count * (f->base == MDL_T_STRUCT ? payload_of(f->sub) : (size_t)basic);
+    }
+    return n;
+}
+
+/* The payload fills the items in order, whole elements first: each
+ * element counts its size in memory, a partial one what arrived of it. */
+size_t rt_layout_bytes(const mdl_msg_desc *m, const mdl_msg_state *s, size_t payload)
+{
+    size_t bytes = 0;
+    for (int i = 0; i < m->nitems && payload > 0; i++) {
+        const mdl_type_desc *t = m->items[i].type;
+        size_t pe = payload_of(t);
+        if (pe == 0)
+            continue;
+        size_t elems = s->spans[i].bytes / t->size, whole = payload / pe;
+        if (whole > elems)
+            whole = elems;
+        bytes += whole * t->size;
+        payload -= whole * pe;
+        if (whole < elems) {
+            bytes += payload;
+            payload = 0;
+        }
+    }
+    return bytes + payload;
+}
+
 int rt_types_init(mdl_rt *rt)
 {
-    const mdl_task_desc *d = rt->d;
+    const mdl_task_desc *d = rt->c.d;
     for (int c = 0; c < d->ncolls; c++) {
         int rc = add_struct(rt, d->colls[c]->type);
         if (rc)
@@ -254,10 +292,6 @@ int rt_types_init(mdl_rt *rt)
         rt->msgs[i].dt = MPI_DATATYPE_NULL;
     for (int i = 0; i < d->nmsgs; i++) {
         const mdl_msg_desc *m = d->msgs[i];
-        if (m->index != i)
-            return rt_fail(rt, "MDL_Init", MDL_ERR_INTERN,
-                           "message table out of order (%s has index %d at %d)", m->name,
-                           m->index, i);
         mdl_msg_state *s = &rt->msgs[i];
         int nptr = 0;
         for (int k = 0; k < m->nitems; k++) {
@@ -278,7 +312,7 @@ int rt_types_init(mdl_rt *rt)
             return rt_fail(rt, "MDL_Init", MDL_ERR_INTERN, "out of memory");
         if ((m->fixed_bounds || m->npairs == 0) && !s->absolute) {
             static const long no_pairs[1] = { 0 };
-            int rc = build_msg_type(rt, m, s, rt->task, no_pairs, "MDL_Init");
+            int rc = build_msg_type(rt, m, s, rt->c.task, no_pairs, "MDL_Init");
             if (rc)
                 return rc;
         }
@@ -288,7 +322,7 @@ int rt_types_init(mdl_rt *rt)
 
 void rt_types_free(mdl_rt *rt)
 {
-    const mdl_task_desc *d = rt->d;
+    const mdl_task_desc *d = rt->c.d;
     if (rt->msgs) {
         for (int i = 0; i < d->nmsgs; i++) {
             mdl_msg_state *s = &rt->msgs[i];

@@ -53,7 +53,7 @@ static const mdl_coll_desc colls[] = {
 static const mdl_coll_desc *const collp[] = {&colls[0], &colls[1], &colls[2]};
 static const char *const tasks[] = {"t"};
 static const mdl_task_desc desc = {
-    "shm_stress.mdl", 0x5157, 1, tasks, 0, 0, {0, 0, 0}, 2, 4, msgp, 3, collp, sizeof(T), 0,
+    MDL_ABI, "shm_stress.mdl", 0x5157, 1, tasks, 0, 0, {0, 0, 0}, 2, 4, msgp, 3, collp, sizeof(T), 0,
 };
 
 static int val(int src, int seq, int k)
