@@ -182,8 +182,19 @@ static void emit_grid_create(mdl_buf *b, const mdl_task *t, int screate)
     cg_buf_puts(b, "    return MDL_SUCCESS;\n");
 }
 
+/* A NULL task pointer (a call before MDL_Init) is reported by the runtime
+ * under the function's name instead of crashing: one branch per call. */
+static void emit_null_check(mdl_buf *b, const api_fn *f)
+{
+    if (f->kind == API_INIT)
+        cg_buf_puts(b, "    if (!t)\n        return mdl_init(&mdlg_task, argc, argv, NULL, NULL);\n");
+    else
+        cg_buf_printf(b, "    if (!t)\n        return mdl_no_task(&mdlg_task, \"%s\");\n", f->name);
+}
+
 static void emit_body(mdl_buf *b, const mdl_spec *s, const mdl_task *t, const api_fn *f)
 {
+    emit_null_check(b, f);
     switch (f->kind) {
     case API_INIT:
         cg_buf_puts(b, "    void *mem;\n    mdl_rt *rt;\n"

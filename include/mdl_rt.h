@@ -165,6 +165,15 @@ int mdl_init(const mdl_task_desc *d, int *argc, char ***argv,
  * for its receiver if it must), async receives not completed are
  * cancelled; then the task struct is freed. */
 int mdl_end(mdl_rt *rt, void *task);
+/* A generated function called with a NULL task pointer (the generated
+ * code tests it first): reports `fn` called before MDL_Init (MDL_ERR_STATE;
+ * after MDL_End the same, once MDL_Init has run MDL_ERR_ARG) and returns
+ * the code.  d: the generated code's own descriptor, for the task name. */
+int mdl_no_task(const mdl_task_desc *d, const char *fn)
+#if defined(__GNUC__)
+    __attribute__((cold))
+#endif
+    ;
 
 int mdl_my_rank(mdl_rt *rt);
 int mdl_task_size(mdl_rt *rt, int task_index);     /* instances of a task */

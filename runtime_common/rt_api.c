@@ -7,6 +7,7 @@
 
 #include <errno.h>      /* program_invocation_short_name */
 #include <stdlib.h>
+#include <string.h>
 
 static char no_runtime;
 mdl_rt *rt_live = (mdl_rt *)(void *)&no_runtime;
@@ -25,6 +26,22 @@ int rt_dead(const char *fn)
     if (ended)
         return rt_fail_who(ended_who, fn, MDL_ERR_STATE, "called after MDL_End");
     return rt_fail_who((mdl_who){ "?", -1 }, fn, MDL_ERR_STATE, "called before MDL_Init");
+}
+
+/* The generated functions test their task pointer (one branch) and come
+ * here with a NULL one: the usual case is a call before MDL_Init, named
+ * with the task of the generated code's own descriptor. */
+MDL_API int mdl_no_task(const mdl_task_desc *d, const char *fn)
+{
+    if (!fn)
+        fn = "?";
+    if (active())
+        return rt_fail(rt_live, fn, MDL_ERR_ARG, "the task pointer is NULL");
+    if (ended)
+        return rt_fail_who(ended_who, fn, MDL_ERR_STATE, "called after MDL_End");
+    int known = d && d->abi == MDL_ABI && d->tasks && d->self >= 0 && d->self < d->ntasks;
+    mdl_who who = { known && d->tasks[d->self] ? d->tasks[d->self] : "?", -1 };
+    return rt_fail_who(who, fn, MDL_ERR_STATE, "called before MDL_Init");
 }
 
 /* ---------------------------------------------------------------- common state */
@@ -138,6 +155,7 @@ MDL_API int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **tas
     rt_live = rt;
     *task = rt_c(rt)->task;
     *out = rt;
+    rt_watch_start(d, rt_c(rt)->who);
     return MDL_SUCCESS;
 }
 
@@ -150,10 +168,12 @@ MDL_API int mdl_end(mdl_rt *rt, void *task)
         return rt_fail(rt, fn, MDL_ERR_ARG, "not the task struct of MDL_Init");
     ended = 1;
     ended_who = rt_c(rt)->who;
+    rt_enter(fn, NULL, RT_PEER_NONE);
     /* The runtime stays live while the backend completes the sends: a
      * fault found there is reported (and, fatal, aborts) as any other. */
     int rc = be_end(rt);
     rt_live = (mdl_rt *)(void *)&no_runtime;
+    rt_watch_stop();
     return rc;
 }
 
@@ -182,6 +202,7 @@ MDL_API int mdl_barrier(mdl_rt *rt)
 {
     if (rt != rt_live)
         return rt_dead("MDL_Barrier");
+    rt_enter("MDL_Barrier", NULL, RT_PEER_ALL);
     return be_barrier(rt);
 }
 
@@ -230,6 +251,7 @@ MDL_API int mdl_sbarrier(mdl_rt *rt, const int *insts, int n)
     /* Not listed: not involved.  Alone: nobody to wait for. */
     if (!member || n < 2)
         return MDL_SUCCESS;
+    rt_enter_list(fn, NULL, insts, n);
     return be_sbarrier(rt, insts, n);
 }
 
@@ -277,6 +299,7 @@ MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
     if (__builtin_expect(m->peer_kind == MDL_PEER_ONE, 1)) {
         if ((unsigned)inst >= (unsigned)c->fam_size[m->peer_task])
             return rt_fail_instance(rt, m->fn, m->peer_task, inst, -1);
+        rt_enter(m->fn, m, inst);
         return be_send_one(rt, m, task, bounds, inst);
     }
     switch (m->peer_kind) {
@@ -286,6 +309,7 @@ MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
             return MDL_SUCCESS;
         if (nb < 0)
             return nb;
+        rt_enter(m->fn, m, nb);
         return be_send_one(rt, m, task, bounds, nb);
     }
     case MDL_PEER_ALL: {
@@ -294,11 +318,15 @@ MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
         for (int i = 0; i < c->fam_size[m->peer_task]; i++)
             if (!(self && i == c->inst))
                 c->list[k++] = i;
+        rt_enter(m->fn, m, RT_PEER_ALL);
         return be_send(rt, m, task, bounds, c->list, k);
     }
     case MDL_PEER_SUBSET: {
         int rc = rt_check_list(rt, m->fn, m->peer_task, insts, n);
-        return rc ? rc : be_send(rt, m, task, bounds, insts, n);
+        if (rc)
+            return rc;
+        rt_enter_list(m->fn, m, insts, n);
+        return be_send(rt, m, task, bounds, insts, n);
     }
     }
     return rt_fail(rt, m->fn, MDL_ERR_ARG, "unknown peer kind %d", m->peer_kind);
@@ -321,6 +349,7 @@ MDL_API int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
         /* MDL_ANY from a task with no instance would wait for ever */
         return rt_fail_instance(rt, m->fn, m->peer_task, inst, -1);
     }
+    rt_enter(m->fn, m, from);
     return be_recv(rt, m, task, bounds, from);
 }
 
@@ -348,9 +377,18 @@ MDL_API int mdl_test(mdl_rt *rt, const mdl_msg_desc *m)
     return be_test(rt, m);
 }
 
+/* Right after its send or receive (the usual pattern), the peer of a Wait
+ * is known; a Wait covers the send and the receive of one name. */
+static inline int same_message(const mdl_msg_desc *last, const mdl_msg_desc *m)
+{
+    return last == m || (last && last->peer_task == m->peer_task && last->name && m->name &&
+                         (last->name == m->name || strcmp(last->name, m->name) == 0));
+}
+
 MDL_API int mdl_wait(mdl_rt *rt, const mdl_msg_desc *m)
 {
     if (!completion_ok(rt, m))
         return bad_completion(rt, m, 1);
+    rt_enter(NULL, m, same_message(RT_GET(m), m) ? RT_GET(peer) : RT_PEER_PENDING);
     return be_wait(rt, m);
 }

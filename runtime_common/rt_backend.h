@@ -59,6 +59,72 @@ static inline mdl_rt_common *rt_c(mdl_rt *rt)
     return (mdl_rt_common *)(void *)rt;
 }
 
+/* ---------------------------------------------------------------- the current call */
+
+/* The call this process is in (one instance per process), for the reports
+ * of a hang (docs/debugging.md): the layer writes which call, message and
+ * peer at the entry of every call that may block (rt_enter: three plain
+ * stores), the backend marks where it blocks (rt_block_begin/_end: the MPI
+ * runtime around its blocking MPI calls, the shm runtime when a wait goes
+ * to sleep).  Read by the hang watchdog's thread (rt_watch.c) and by the
+ * shm runtime when it publishes what it sleeps in; relaxed atomics, so
+ * that the thread's reads are not data races, compile to plain moves. */
+enum {
+    RT_PEER_NONE = -10,         /* no peer to name (MDL_End) */
+    RT_PEER_ALL = -11,          /* the whole family (barriers, collectives),
+                                   every instance of the peer task (to {A}) */
+    RT_PEER_LIST = -12,         /* list[0..nlist-1] (to [A], Sbarrier, Mcast) */
+    RT_PEER_PENDING = -13       /* Wait: the message's operations in flight */
+};
+
+typedef struct rt_call {
+    const char *fn;             /* the generated function; NULL: the Wait of m */
+    const mdl_msg_desc *m;      /* the message (point to point, Wait) or NULL */
+    int peer;                   /* instance of m's peer task (the own family
+                                   without m), MDL_ANY, or an RT_PEER_* */
+    int nlist;
+    const int *list;            /* RT_PEER_LIST: the call's argument */
+    unsigned long blocked;      /* non-zero while blocked: numbers the block */
+} rt_call;
+
+MDL_HIDDEN extern rt_call rt_now;
+
+#define RT_SET(field, v) __atomic_store_n(&rt_now.field, (v), __ATOMIC_RELAXED)
+#define RT_GET(field) __atomic_load_n(&rt_now.field, __ATOMIC_RELAXED)
+
+static inline void rt_enter(const char *fn, const mdl_msg_desc *m, int peer)
+{
+    RT_SET(fn, fn);
+    RT_SET(m, m);
+    RT_SET(peer, peer);
+}
+
+static inline void rt_enter_list(const char *fn, const mdl_msg_desc *m, const int *list, int n)
+{
+    RT_SET(list, list);
+    RT_SET(nlist, n);
+    rt_enter(fn, m, RT_PEER_LIST);
+}
+
+MDL_HIDDEN extern unsigned long rt_nblocks;
+
+static inline void rt_block_begin(void)
+{
+    RT_SET(blocked, ++rt_nblocks);
+}
+
+static inline void rt_block_end(void)
+{
+    RT_SET(blocked, 0);
+}
+
+/* The name of the current call ("MDL_RecvFrom_d_r", "MDL_rWait") and whom
+ * it waits for ("d[1]", "d[any]", "d[all]", "d[0,2]", "d"; "" for none),
+ * as the hang reports print them. */
+MDL_HIDDEN const char *rt_call_fn(const rt_call *k, char *buf, size_t len);
+MDL_HIDDEN const char *rt_call_peer(const rt_call *k, const mdl_task_desc *d, char *buf,
+                                   size_t len);
+
 /* For be_init.  rt_common_start: d and the task name, fam_size zeroed
  * (an error is reported).  rt_common_identified: fam_size is filled and
  * the own instance known; checks what only the layer checks (a task

@@ -209,5 +209,9 @@ MDL_API int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void 
     }
     int is_root = c->kind == MDL_COLL_MCAST ? a.me == 0 : rc_->inst == c->root;
     a.err = check_args(&k, &a, size, is_root);
+    if (a.members)
+        rt_enter_list(fn, NULL, a.members, a.nmembers);
+    else
+        rt_enter(fn, NULL, RT_PEER_ALL);
     return be_collective(rt, c, &a);
 }

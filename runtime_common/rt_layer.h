@@ -28,4 +28,9 @@ MDL_HIDDEN int rt_check_list(mdl_rt *rt, const char *fn, int task, const int *in
 /* The grid must exist (MDL_ERR_GRID otherwise). */
 MDL_HIDDEN int rt_need_grid(mdl_rt *rt, const char *fn);
 
+/* The hang watchdog (rt_watch.c): started by MDL_Init when MDL_HANG_SECONDS
+ * is set, stopped by MDL_End once the backend has finished. */
+MDL_HIDDEN void rt_watch_start(const mdl_task_desc *d, mdl_who who);
+MDL_HIDDEN void rt_watch_stop(void);
+
 #endif

@@ -63,7 +63,17 @@ static int mcast(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_args *a, MPI
     return got == a->count ? MDL_SUCCESS : rt_fail_coll_size(rt, c->fn);
 }
 
+static int collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_args *a);
+
 int be_collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_args *a)
+{
+    rt_block_begin();
+    int rc = collective(rt, c, a);
+    rt_block_end();
+    return rc;
+}
+
+static int collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_args *a)
 {
     /* MPI cannot tell the others that this instance refused its part: a
      * wrong capacity is refused by all (the layer checks every one on every

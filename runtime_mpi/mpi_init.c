@@ -4,15 +4,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mpi_rt.h"
 
 /* One instance per process, so one runtime state. */
 static struct mdl_rt the_rt;
 
+/* Between MDL_Init and MDL_End: an exit now is reported (exit_hook). */
+static int exit_armed;
+
 void be_abort(int code)
 {
     (void)code;
+    exit_armed = 0;
     int up = 0, down = 0;
     MPI_Initialized(&up);
     MPI_Finalized(&down);
@@ -43,6 +48,24 @@ int rt_mpi_fail(mdl_rt *rt, const char *fn, int mpirc, const char *what)
         if (*c == '\n')
             *c = ' ';
     return rt_fail(rt, fn, MDL_ERR_INTERN, "%s failed: %s", what, text);
+}
+
+/* A process that exits after MDL_Init without MDL_End (returns from main,
+ * calls exit): one line in mdlrun's words, then the job ends as on a fatal
+ * error (MPICH 4.0 would otherwise end the job silently with status 0, or
+ * name only the signal it killed the others with). */
+static void exit_hook(void)
+{
+    if (!exit_armed)
+        return;
+    exit_armed = 0;
+    char line[256];
+    snprintf(line, sizeof line, "%s[%d] exited without calling MDL_End\n", the_rt.c.who.task,
+             the_rt.c.who.inst);
+    fflush(stdout);
+    if (write(STDERR_FILENO, line, strlen(line)) < 0)
+        return;
+    be_abort(MDL_ERR_STATE);
 }
 
 /* ---------------------------------------------------------------- init */
@@ -204,6 +227,10 @@ int be_init(const mdl_task_desc *d, int *argc, char ***argv, mdl_rt **out)
             MPI_Finalize();
         return rc;
     }
+    static int hooked;
+    if (!hooked)
+        hooked = atexit(exit_hook) == 0;
+    exit_armed = 1;
     *out = rt;
     return MDL_SUCCESS;
 }
@@ -217,10 +244,15 @@ int be_restartable(void)
 
 int be_end(mdl_rt *rt)
 {
+    exit_armed = 0;
     int rc = rt_complete_all(rt);
     teardown(rt);
-    if (rt->mpi_ours)
+    if (rt->mpi_ours) {
+        /* waits for the other processes of the job */
+        rt_block_begin();
         MPI_Finalize();
+        rt_block_end();
+    }
     return rc;
 }
 
@@ -228,13 +260,25 @@ int be_end(mdl_rt *rt)
 
 int be_barrier(mdl_rt *rt)
 {
+    rt_block_begin();
     int rc = MPI_Barrier(rt->family);
+    rt_block_end();
     return rc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, "MDL_Barrier", rc, "MPI_Barrier");
+}
+
+static int sbarrier(mdl_rt *rt, const int *insts, int n);
+
+int be_sbarrier(mdl_rt *rt, const int *insts, int n)
+{
+    rt_block_begin();
+    int rc = sbarrier(rt, insts, n);
+    rt_block_end();
+    return rc;
 }
 
 /* Only the listed instances take part: the lowest listed instance collects
  * one empty message from every other member, then releases them. */
-int be_sbarrier(mdl_rt *rt, const int *insts, int n)
+static int sbarrier(mdl_rt *rt, const int *insts, int n)
 {
     static const char fn[] = "MDL_Sbarrier";
     int leader = insts[0], rc;

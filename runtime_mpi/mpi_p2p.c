@@ -102,6 +102,62 @@ static __attribute__((cold)) int recv_fail(mdl_rt *rt, const char *fn, const mdl
                         RT_SIZE_LARGER, rt->msgs[m->index].layout_bytes);
 }
 
+/* Self-sends whose receive has completed: their buffers are freed. */
+static void reap_self_sends(mdl_rt *rt)
+{
+    for (mdl_self_send **pp = &rt->self_sends; *pp;) {
+        mdl_self_send *x = *pp;
+        int done = 0;
+        MPI_Test(&x->req, &done, MPI_STATUS_IGNORE);
+        if (done) {
+            *pp = x->next;
+            free(x);
+        } else {
+            pp = &x->next;
+        }
+    }
+}
+
+/* A sync send to the sending instance itself can complete only once its
+ * receive is posted, which comes after the send returns: MPICH's MPI_Send
+ * to self then waits for ever (any size).  The message is packed into a
+ * buffer of its own and sent from there with MPI_Isend (a message sent as
+ * MPI_PACKED matches a receive of its datatype), so the send returns at
+ * once, as on the shm runtime; the buffer is freed once received, or at
+ * MDL_End. */
+static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m, void *buf,
+                                               MPI_Datatype dt)
+{
+    reap_self_sends(rt);
+    int size = 0, pos = 0;
+    int mpirc = MPI_Pack_size(1, dt, rt->world, &size);
+    if (mpirc != MPI_SUCCESS)
+        return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Pack_size");
+    mdl_self_send *x = malloc(sizeof *x + (size_t)size);
+    if (!x)
+        return rt_fail_oom(rt, m->fn);
+    mpirc = MPI_Pack(buf, 1, dt, x->data, size, &pos, rt->world);
+    if (mpirc == MPI_SUCCESS)
+        mpirc = MPI_Isend(x->data, pos, MPI_PACKED, rt->world_rank, m->channel, rt->world,
+                          &x->req);
+    if (mpirc != MPI_SUCCESS) {
+        free(x);
+        return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Pack/MPI_Isend");
+    }
+    x->tag = m->channel;
+    mdl_self_send **tail = &rt->self_sends;
+    while (*tail)
+        tail = &(*tail)->next;
+    x->next = NULL;
+    *tail = x;
+    return MDL_SUCCESS;
+}
+
+static int is_self(const mdl_rt *rt, const mdl_msg_desc *m, int inst)
+{
+    return m->peer_task == rt->c.d->self && inst == rt->c.inst;
+}
+
 /* Every send but the fast ones of be_send. */
 static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc *m, void *task,
                                                   const long *bounds, const int *to, int n)
@@ -126,18 +182,32 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
         }
         return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, fn, mpirc, "MPI_Isend");
     }
+    if (n == 1 && is_self(rt, m, to[0]))
+        return send_self(rt, m, buf, dt);
     if (n == 1) {
+        rt_block_begin();
         mpirc = MPI_Send(buf, 1, dt, rank[to[0]], m->channel, rt->world);
+        rt_block_end();
         return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, fn, mpirc, "MPI_Send");
     }
-    /* several targets: all in flight at once, then wait */
+    /* several targets: all in flight at once, then wait (the sender itself,
+     * if listed, buffered first) */
     int started = 0;
-    for (; started < n && mpirc == MPI_SUCCESS; started++)
-        mpirc = MPI_Isend(buf, 1, dt, rank[to[started]], m->channel, rt->world,
+    for (int k = 0; k < n && mpirc == MPI_SUCCESS; k++) {
+        if (is_self(rt, m, to[k])) {
+            if ((rc = send_self(rt, m, buf, dt)) < 0)
+                break;
+            continue;
+        }
+        mpirc = MPI_Isend(buf, 1, dt, rank[to[k]], m->channel, rt->world,
                           &rt->scratch_reqs[started]);
-    if (mpirc != MPI_SUCCESS)
-        started--;
+        started += mpirc == MPI_SUCCESS;
+    }
+    rt_block_begin();
     int waitrc = MPI_Waitall(started, rt->scratch_reqs, rt->scratch_sts);
+    rt_block_end();
+    if (rc < 0)
+        return rc;
     if (mpirc == MPI_SUCCESS)
         mpirc = waitrc;
     return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, fn, mpirc, "MPI_Isend/MPI_Waitall");
@@ -169,7 +239,9 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
         return from == MDL_ANY ? MDL_SUCCESS : from;
     }
     MPI_Status st;
+    rt_block_begin();
     mpirc = MPI_Recv(buf, 1, dt, src, m->channel, rt->world, &st);
+    rt_block_end();
     if (mpirc != MPI_SUCCESS)
         return recv_fail(rt, fn, m, mpirc, &st);
     rc = check_size(rt, fn, m, &st, s->bytes);
@@ -192,7 +264,11 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bound
     if (dt != MPI_DATATYPE_NULL) {
         int dest = rt->rank_of[m->peer_task][to];
         if (!m->async) {
+            if (dest == rt->world_rank)     /* to itself: buffered */
+                return send_general(rt, m, task, bounds, &to, 1);
+            rt_block_begin();
             int mpirc = MPI_Send(task, 1, dt, dest, m->channel, rt->world);
+            rt_block_end();
             return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, m->fn, mpirc, "MPI_Send");
         }
         if (s->nreq < s->capreq) {
@@ -213,8 +289,10 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, i
                                                    : MPI_DATATYPE_NULL;
     if (dt != MPI_DATATYPE_NULL) {
         MPI_Status st;
+        rt_block_begin();
         int mpirc = MPI_Recv(task, 1, dt, rt->rank_of[m->peer_task][from], m->channel,
                              rt->world, &st);
+        rt_block_end();
         if (mpirc != MPI_SUCCESS)
             return recv_fail(rt, m->fn, m, mpirc, &st);
         int rc = check_size(rt, m->fn, m, &st, s->bytes);
@@ -273,13 +351,14 @@ static int testall(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int *fla
 
 static int waitall(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s)
 {
-    if (m->is_send)
-        return s->nreq == 1 ? MPI_Wait(&s->reqs[0], &s->sts[0])
-                            : MPI_Waitall(s->nreq, s->reqs, s->sts);
-    world_errors_returned(rt, 1);
+    if (!m->is_send)
+        world_errors_returned(rt, 1);
+    rt_block_begin();
     int mpirc = s->nreq == 1 ? MPI_Wait(&s->reqs[0], &s->sts[0])
                              : MPI_Waitall(s->nreq, s->reqs, s->sts);
-    world_errors_returned(rt, 0);
+    rt_block_end();
+    if (!m->is_send)
+        world_errors_returned(rt, 0);
     return mpirc;
 }
 
@@ -334,5 +413,28 @@ int rt_complete_all(mdl_rt *rt)
             rc = rt_mpi_fail(rt, fn, mpirc, m->is_send ? "completing an async send"
                                                      : "cancelling an async receive");
     }
+    /* What this instance sent itself and never received is dropped, as on
+     * the shm runtime: received here (cancelling a send is not reliable in
+     * MPICH once a network module carries it), then the send completes. */
+    for (mdl_self_send *x = rt->self_sends, *nx; x; x = nx) {
+        nx = x->next;
+        int done = 0;
+        MPI_Test(&x->req, &done, MPI_STATUS_IGNORE);
+        if (!done) {
+            MPI_Status st;
+            int bytes = 0;
+            MPI_Probe(rt->world_rank, x->tag, rt->world, &st);
+            MPI_Get_count(&st, MPI_PACKED, &bytes);
+            void *sink = malloc(bytes > 0 ? (size_t)bytes : 1);
+            if (!sink)
+                continue;       /* out of memory: the buffer stays in flight */
+            MPI_Recv(sink, bytes, MPI_PACKED, rt->world_rank, x->tag, rt->world,
+                     MPI_STATUS_IGNORE);
+            free(sink);
+            MPI_Wait(&x->req, MPI_STATUS_IGNORE);
+        }
+        free(x);
+    }
+    rt->self_sends = NULL;
     return rc;
 }

@@ -36,6 +36,15 @@ typedef struct mdl_msg_state {
     size_t *expect;             /* receive: bytes the request must get */
 } mdl_msg_state;
 
+/* A sync send to the sending instance itself, packed into a buffer of its
+ * own and in flight from there (mpi_p2p.c, send_self). */
+typedef struct mdl_self_send {
+    struct mdl_self_send *next;
+    MPI_Request req;
+    int tag;
+    char data[];
+} mdl_self_send;
+
 /* A struct element type built once, found by its descriptor. */
 typedef struct mdl_struct_type {
     const mdl_type_desc *desc;
@@ -65,6 +74,7 @@ struct mdl_rt {
     MPI_Errhandler world_eh;    /* MPI_COMM_WORLD's handler (mpi_p2p.c) */
     int status_fast;            /* receive counts read from MPICH's status:
                                    0 not probed yet, 1 yes, -1 no (mpi_p2p.c) */
+    mdl_self_send *self_sends;  /* oldest first */
     int tag_mcast;              /* + collective index */
     int tag_sb_gather, tag_sb_release;
 };
@@ -107,7 +117,8 @@ static inline MPI_Datatype rt_msg_type_cached(const mdl_msg_desc *m, const mdl_m
     return s->dt;
 }
 
-/* MDL_End: every async send completed, every async receive cancelled. */
+/* MDL_End: every async send completed, every async receive cancelled,
+ * sends to itself not received cancelled. */
 MDL_HIDDEN int rt_complete_all(mdl_rt *rt);
 
 #endif

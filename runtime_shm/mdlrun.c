@@ -87,6 +87,7 @@ static int segment_create(struct mdlrun_job *job)
             job->inst[s].group = g;
             job->inst[s].index = i;
         }
+    mdlrun_waits_init(job);
     h->magic = MDL_SHM_MAGIC;
     return 0;
 }
@@ -161,6 +162,7 @@ out:
         close(job.fd);
     if (job.devnull >= 0)
         close(job.devnull);
+    mdlrun_scan_free(&job);
     mdlrun_free(&job);
     return status;
 }

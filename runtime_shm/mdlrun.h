@@ -3,6 +3,7 @@
  *   mdlrun_args.c   command line and program look-up
  *   mdlrun_spawn.c  starting one instance
  *   mdlrun_watch.c  supervision and tear-down
+ *   mdlrun_deadlock.c  what the instances wait for: deadlocks, --timeout
  */
 #ifndef MDLRUN_H
 #define MDLRUN_H
@@ -17,6 +18,7 @@
 #define MDLRUN_EXIT_FAIL      1     /* instance failed without a status of its own, or system error */
 #define MDLRUN_EXIT_USAGE     2
 #define MDLRUN_EXIT_TIMEOUT   124   /* --timeout expired, as timeout(1) */
+#define MDLRUN_EXIT_DEADLOCK  125   /* the instances left can never continue */
 #define MDLRUN_EXIT_NOEXEC    126   /* found but cannot be executed, as shells */
 #define MDLRUN_EXIT_NOTFOUND  127
 
@@ -27,6 +29,12 @@
 /* Between SIGTERM and SIGKILL when the job is torn down: the whole job
  * must be gone within a second of a death. */
 #define MDLRUN_GRACE_MS       500
+
+/* How often the watch loop looks for a deadlock: one is reported after two
+ * looks that agree (mdlrun_deadlock.c), within about a second. */
+#define MDLRUN_TICK_MS        250
+
+struct mdlrun_scan;
 
 /* One ':'-separated program of the command line. */
 struct mdlrun_group {
@@ -60,6 +68,7 @@ struct mdlrun_job {
     pid_t launcher;
     sigset_t orig_mask;     /* restored in instances before exec */
     sigset_t stop_sigs;     /* of SIGINT, SIGTERM, SIGHUP: those not ignored */
+    struct mdlrun_scan *scan;   /* the deadlock detector's looks */
 };
 
 /* Parses argv into job->groups.  Returns -1 when mdlrun must exit with
@@ -83,6 +92,18 @@ pid_t mdlrun_spawn(struct mdlrun_job *job, unsigned slot, int *exec_err);
  * mdlrun's exit status.  `status` non-zero means the job is already
  * failing (a launch failure) and is torn down at once with that status. */
 int mdlrun_watch(struct mdlrun_job *job, int status);
+
+/* mdlrun_deadlock.c.  The wait records start with no instance identified. */
+void mdlrun_waits_init(struct mdlrun_job *job);
+/* "task[inst]" once the instance's library has identified it, else
+ * "program[index within its group]". */
+const char *mdlrun_name(const struct mdlrun_job *job, unsigned slot, char *buf, size_t len);
+/* One look at the job; returns 1 when a deadlock is confirmed (two looks
+ * agree) and reported, one line per deadlocked instance. */
+int mdlrun_deadlock(struct mdlrun_job *job, double now);
+/* One line per running instance: the call it waits in, or none. */
+void mdlrun_report_calls(struct mdlrun_job *job, double now);
+void mdlrun_scan_free(struct mdlrun_job *job);
 
 /* Prints "mdlrun: " + the formatted message + newline on stderr. */
 void mdlrun_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -35,21 +35,21 @@ static int find_slot(const struct mdlrun_job *job, pid_t pid)
  * returns the exit status it gives mdlrun. */
 static int failure(const struct mdlrun_job *job, unsigned slot, pid_t pid, int ws)
 {
-    const struct mdlrun_inst *in = &job->inst[slot];
-    const char *name = job->groups[in->group].name;
+    char name[96];
+    mdlrun_name(job, slot, name, sizeof name);
     if (WIFSIGNALED(ws)) {
         int sig = WTERMSIG(ws);
-        mdlrun_err("%s[%u] (pid %d) killed by signal %d (%s)%s", name, in->index, (int)pid,
-                   sig, strsignal(sig), WCOREDUMP(ws) ? ", core dumped" : "");
+        mdlrun_err("%s (pid %d) killed by signal %d (%s)%s", name, (int)pid, sig, strsignal(sig),
+                   WCOREDUMP(ws) ? ", core dumped" : "");
         return 128 + sig;
     }
     if (WEXITSTATUS(ws) != 0) {
-        mdlrun_err("%s[%u] (pid %d) exited with status %d", name, in->index, (int)pid,
-                   WEXITSTATUS(ws));
+        mdlrun_err("%s (pid %d) exited with status %d", name, (int)pid, WEXITSTATUS(ws));
         return WEXITSTATUS(ws);
     }
+    /* The MPI runtime's words for the same fault (runtime_mpi/mpi_init.c). */
     if (__atomic_load_n(&job->hdr->slots[slot].state, __ATOMIC_ACQUIRE) != MDL_SLOT_ENDED) {
-        mdlrun_err("%s[%u] (pid %d) exited without calling MDL_End", name, in->index, (int)pid);
+        mdlrun_err("%s exited without calling MDL_End", name);
         return MDLRUN_EXIT_FAIL;
     }
     return 0;
@@ -116,7 +116,12 @@ int mdlrun_watch(struct mdlrun_job *job, int status)
         double t = now();
         if (!tearing && timeout_at && t >= timeout_at) {
             mdlrun_err("timeout after %g s: terminating the job", job->timeout);
+            mdlrun_report_calls(job, t);
             status = MDLRUN_EXIT_TIMEOUT;
+            stop_sig = SIGTERM;
+        }
+        if (!tearing && !stop_sig && mdlrun_deadlock(job, t)) {
+            status = MDLRUN_EXIT_DEADLOCK;
             stop_sig = SIGTERM;
         }
         if (stop_sig && !tearing) {
@@ -129,7 +134,9 @@ int mdlrun_watch(struct mdlrun_job *job, int status)
             killed = 1;
         }
 
-        double wait_until = tearing ? (killed ? 0 : kill_at) : timeout_at;
+        double wait_until = tearing ? (killed ? 0 : kill_at) : t + MDLRUN_TICK_MS / 1000.0;
+        if (!tearing && timeout_at && timeout_at < wait_until)
+            wait_until = timeout_at;
         struct timespec ts, *tsp = NULL;
         if (wait_until) {
             double d = wait_until - t;

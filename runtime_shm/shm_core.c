@@ -1,5 +1,6 @@
-/* shm_core.c — waiting (poll, yield, futex sleep), the segment heap and
- * the barriers of the shared-memory runtime. */
+/* shm_core.c — waiting (poll, yield, futex sleep, and publishing what a
+ * sleeping wait waits for), the segment heap and the barriers of the
+ * shared-memory runtime. */
 #include "shm_internal.h"
 
 #include <errno.h>
@@ -93,16 +94,92 @@ int shm_fail_peer(mdl_rt *rt, const char *fn, const char *why)
     return rt_fail(rt, fn, MDL_ERR_PEER, "%s", why);
 }
 
+/* ---------------------------------------------------------------- what a wait waits for */
+
+/* The wait record (shm_job.h) is written under its sequence lock, by this
+ * instance only, and only around a sleep: never on a path that does not
+ * sleep. */
+static void rec_open(mdl_shm_wait *w)
+{
+    __atomic_store_n(&w->seq, w->seq + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static void rec_close(mdl_shm_wait *w)
+{
+    __atomic_store_n(&w->seq, w->seq + 1, __ATOMIC_RELEASE);
+}
+
+void shm_await_add(mdl_shm_wait *w, int32_t *list, int slot)
+{
+    for (uint32_t i = 0; i < w->n; i++)
+        if (list[i] == slot)
+            return;
+    list[w->n++] = slot;
+}
+
+void shm_await_task(mdl_rt *rt, mdl_shm_wait *w, int32_t *list, int task)
+{
+    for (int i = 0; i < rt->c.fam_size[task]; i++) {
+        int s = shm_slot_of(rt, task, i);
+        if (s != rt->me)
+            shm_await_add(w, list, s);
+    }
+}
+
+/* On the way to sleep, after a check that failed with the doorbell at
+ * `bell`: what the wait needs.  The first sleep of a wait also names it
+ * (the layer's current call) and starts it (a new epoch). */
+static void publish_sleep(mdl_rt *rt, const shm_waiting *how, void *arg, uint32_t bell,
+                          int first)
+{
+    mdl_shm_wait *w = rt->wait;
+    rec_open(w);
+    if (first) {
+        char buf[160];
+        const char *fn = rt_call_fn(&rt_now, buf, sizeof buf);
+        snprintf(w->fn, sizeof w->fn, "%s", fn ? fn : "?");
+        w->epoch++;
+        w->since_ns = now_ns();
+        w->active = 1;
+    }
+    w->kind = MDL_AWAIT_ANY_OF;
+    w->task = -1;
+    w->n = 0;
+    how->awaits(rt, arg, w, rt->wait_list);
+    w->bell = bell;
+    w->asleep = 1;
+    rec_close(w);
+    if (first)
+        rt_block_begin();
+}
+
+static void publish_awake(mdl_rt *rt, int done)
+{
+    mdl_shm_wait *w = rt->wait;
+    rec_open(w);
+    w->asleep = 0;
+    if (done)
+        w->active = 0;
+    rec_close(w);
+    if (done)
+        rt_block_end();
+}
+
+/* ---------------------------------------------------------------- waiting */
+
 #define MIN_POLLS 16
 
-int shm_wait(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg, const char *fn)
+int shm_wait(mdl_rt *rt, const shm_waiting *how, void *arg, const char *fn)
 {
-    int rc = shm_wait_for(rt, cond, arg);
+    int rc = shm_wait_for(rt, how, arg);
     return rc ? shm_fail_peer(rt, fn, "another instance of the job died or failed") : 0;
 }
 
-int shm_wait_for(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg)
+/* Polls, yields, then sleeps until cond; *slept: the wait was published. */
+static int wait_loop(mdl_rt *rt, const shm_waiting *how, void *arg, int *slept)
 {
+    int (*cond)(mdl_rt *, void *) = how->cond;
     uint32_t *bell = &rt->hdr->slots[rt->me].doorbell;
     uint32_t *sleeping = &rt->info[rt->me].sleeping;
     uint64_t checked = now_ns();    /* peers' pids looked at */
@@ -127,15 +204,24 @@ int shm_wait_for(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg)
                 return 0;
         }
         if (shm_job_broken(rt, 0))
-            break;
+            return MDL_ERR_PEER;
         __atomic_store_n(sleeping, 1, __ATOMIC_SEQ_CST);
         uint32_t v = __atomic_load_n(bell, __ATOMIC_SEQ_CST);
-        shm_progress(rt);
-        if (cond(rt, arg)) {
-            __atomic_store_n(sleeping, 0, __ATOMIC_SEQ_CST);
-            return 0;
-        }
+        /* Everything that has arrived is taken before sleeping: a sleeper
+         * whose doorbell has not rung since has nothing left to do, which
+         * is what mdlrun's deadlock detector relies on. */
+        int more;
+        do {
+            more = shm_progress(rt);
+            if (cond(rt, arg)) {
+                __atomic_store_n(sleeping, 0, __ATOMIC_SEQ_CST);
+                return 0;
+            }
+        } while (more);
+        publish_sleep(rt, how, arg, v, !*slept);
+        *slept = 1;
         shm_futex_wait(bell, v, SHM_WAIT_TIMEOUT_NS);
+        publish_awake(rt, 0);
         __atomic_store_n(sleeping, 0, __ATOMIC_SEQ_CST);
         shm_progress(rt);
         if (cond(rt, arg))
@@ -146,9 +232,17 @@ int shm_wait_for(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg)
         if (pids)
             checked = now_ns();
         if (shm_job_broken(rt, pids))
-            break;
+            return MDL_ERR_PEER;
     }
-    return MDL_ERR_PEER;
+}
+
+int shm_wait_for(mdl_rt *rt, const shm_waiting *how, void *arg)
+{
+    int slept = 0;
+    int rc = wait_loop(rt, how, arg, &slept);
+    if (slept)
+        publish_awake(rt, 1);
+    return rc;
 }
 
 /* ---------------------------------------------------------------- heap */
@@ -209,6 +303,18 @@ static int sense_reached(mdl_rt *rt, void *arg)
     return __atomic_load_n(word, __ATOMIC_ACQUIRE) == rt->sense;
 }
 
+/* Who has arrived is not recorded (a counter): mdlrun takes the family's
+ * instances that are not asleep in the family barrier as the missing ones. */
+static void awaits_family(mdl_rt *rt, void *arg, mdl_shm_wait *w, int32_t *list)
+{
+    (void)arg;
+    (void)list;
+    w->kind = MDL_AWAIT_FAMILY;
+    w->task = rt->c.d->self;
+}
+
+static const shm_waiting family_barrier = { sense_reached, awaits_family };
+
 /* Sense-reversing barrier over the own family; its counter lives in the
  * family's first slot.  The last arriver flips the sense and rings every
  * member's doorbell. */
@@ -226,7 +332,7 @@ int shm_family_barrier(mdl_rt *rt, const char *fn)
                 shm_notify(rt, shm_slot_of(rt, task, i));
         return 0;
     }
-    return shm_wait(rt, sense_reached, &lead->bar_sense, fn);
+    return shm_wait(rt, &family_barrier, &lead->bar_sense, fn);
 }
 
 struct subset_arg {
@@ -249,6 +355,22 @@ static int subset_reached(mdl_rt *rt, void *arg)
     return 1;
 }
 
+/* Exactly the members that have not arrived. */
+static void awaits_subset(mdl_rt *rt, void *arg, mdl_shm_wait *w, int32_t *list)
+{
+    struct subset_arg *a = arg;
+    w->kind = MDL_AWAIT_ALL_OF;
+    for (int i = 0; i < a->n; i++) {
+        int s = a->slots[i];
+        uint32_t their = __atomic_load_n(&rt->arrive[(size_t)s * rt->nslots + rt->me],
+                                         __ATOMIC_ACQUIRE);
+        if (s != rt->me && (int32_t)(their - rt->sbar[s]) < 0)
+            shm_await_add(w, list, s);
+    }
+}
+
+static const shm_waiting subset_barrier = { subset_reached, awaits_subset };
+
 /* Barrier over any subset: one counter per ordered pair counts the subset
  * barriers the two have entered together, so overlapping subsets in any
  * order work and instances outside the subset are never touched. */
@@ -264,7 +386,7 @@ int shm_subset_barrier(mdl_rt *rt, const int *slots, int n, const char *fn)
         shm_notify(rt, s);
     }
     struct subset_arg a = {slots, n};
-    return shm_wait(rt, subset_reached, &a, fn);
+    return shm_wait(rt, &subset_barrier, &a, fn);
 }
 
 int be_barrier(mdl_rt *rt)

@@ -125,6 +125,8 @@ static int seg_check_header(mdl_rt *rt, long slot)
     rt->hdr = (mdl_shm_header *)rt->seg;
     rt->nslots = (int)h->nslots;
     rt->me = (int)slot;
+    rt->wait = (mdl_shm_wait *)(rt->seg + mdl_shm_waits_offset(h->nslots)) + slot;
+    rt->wait_list = (int32_t *)(rt->seg + mdl_shm_lists_offset(h->nslots)) + (size_t)slot * h->nslots;
     return 0;
 }
 
@@ -324,6 +326,14 @@ static int build_families(mdl_rt *rt)
     return rc;
 }
 
+/* Who this slot is, for mdlrun's reports (the name first, the instance
+ * number last: mdlrun reads the name once the number is set). */
+static void publish_identity(mdl_rt *rt)
+{
+    snprintf(rt->wait->task_name, sizeof rt->wait->task_name, "%s", rt->c.who.task);
+    __atomic_store_n(&rt->wait->inst, rt->c.inst, __ATOMIC_RELEASE);
+}
+
 /* Process-local tables of point to point and barriers. */
 static int alloc_tables(mdl_rt *rt)
 {
@@ -387,8 +397,10 @@ int be_init(const mdl_task_desc *d, int *argc, char ***argv, mdl_rt **out)
         rc = build_families(rt);
     if (!rc)
         rc = rt_common_identified(rt, rt->slot_rank[rt->me]);
-    if (!rc)
+    if (!rc) {
+        publish_identity(rt);
         rc = alloc_tables(rt);
+    }
     if (!rc)
         rc = alloc_task_struct(rt);
     if (rc < 0) {
@@ -418,6 +430,7 @@ int be_end(mdl_rt *rt)
     __atomic_store_n(&rt->hdr->slots[rt->me].state, MDL_SLOT_ENDED, __ATOMIC_SEQ_CST);
     shm_notify_all(rt);         /* a sender waiting in its own MDL_End sees it */
     int rc = shm_p2p_flush_sends(rt);
+    __atomic_store_n(&rt->wait->left, 1, __ATOMIC_RELEASE);
     shm_the_rt = NULL;
     rt_free(rt);
     return rc;

@@ -63,6 +63,8 @@ struct mdl_rt {
     uint64_t segsize;           /* bytes mapped here */
     uint64_t heap_end;          /* no instance can see beyond this */
     mdl_shm_header *hdr;
+    mdl_shm_wait *wait;         /* this instance's wait record (shm_job.h) */
+    int32_t *wait_list;         /* and its list */
     shm_lib *lib;
     shm_info *info;
     uint32_t *arrive;
@@ -119,14 +121,29 @@ MDL_HIDDEN void shm_notify_all(mdl_rt *rt);
 MDL_HIDDEN int shm_job_broken(mdl_rt *rt, int check_pids);
 /* MDL_ERR_PEER: the job is being torn down, or a peer has died. */
 MDL_HIDDEN int shm_fail_peer(mdl_rt *rt, const char *fn, const char *why);
-/* Poll-and-sleep until cond(rt, arg) is true; runs progress meanwhile.
- * Returns 0, or MDL_ERR_PEER (already reported) when the job is torn down. */
-MDL_HIDDEN int shm_wait(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg,
-                        const char *fn);
+/* What a wait waits for: `cond` tells whether it is over; `awaits` says
+ * whom it needs, called only when the wait goes to sleep, to publish it
+ * for mdlrun's deadlock detector: it sets w->kind (and w->task) and fills
+ * list[0..w->n-1] with slots.  Exact for an ALL_OF wait (every listed
+ * instance is needed), a superset for ANY_OF (a superset only delays a
+ * report, never makes a false one). */
+typedef struct shm_waiting {
+    int (*cond)(mdl_rt *rt, void *arg);
+    void (*awaits)(mdl_rt *rt, void *arg, mdl_shm_wait *w, int32_t *list);
+} shm_waiting;
+
+/* Poll-and-sleep until the wait's cond(rt, arg) is true; runs progress
+ * meanwhile.  Returns 0, or MDL_ERR_PEER (already reported) when the job is
+ * torn down. */
+MDL_HIDDEN int shm_wait(mdl_rt *rt, const shm_waiting *how, void *arg, const char *fn);
 /* The same, the failure not reported (for callers whose name is formatted
  * only when there is something to report). */
-MDL_HIDDEN int shm_wait_for(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg);
-#define SHM_WAIT_TIMEOUT_NS 100000000L  /* re-check peers this often while asleep */
+MDL_HIDDEN int shm_wait_for(mdl_rt *rt, const shm_waiting *how, void *arg);
+#define SHM_WAIT_TIMEOUT_NS 100000000L
+/* For `awaits`: slot into the list (once), or every instance of `task`
+ * but this one. */
+MDL_HIDDEN void shm_await_add(mdl_shm_wait *w, int32_t *list, int slot);
+MDL_HIDDEN void shm_await_task(mdl_rt *rt, mdl_shm_wait *w, int32_t *list, int task);  /* re-check peers this often while asleep */
 /* Fresh, zeroed heap bytes (64-byte aligned); 0 when the heap is full. */
 MDL_HIDDEN uint64_t shm_bump(mdl_rt *rt, uint64_t size);
 MDL_HIDDEN uint64_t shm_alloc(mdl_rt *rt, size_t bytes);
@@ -136,7 +153,9 @@ MDL_HIDDEN int shm_family_barrier(mdl_rt *rt, const char *fn);
 MDL_HIDDEN int shm_subset_barrier(mdl_rt *rt, const int *slots, int n, const char *fn);
 
 /* shm_p2p.c */
-MDL_HIDDEN void shm_progress(mdl_rt *rt);
+/* Takes what has arrived; returns 1 when it left messages in a ring (it
+ * takes a bounded number per sender and pass, for fairness). */
+MDL_HIDDEN int shm_progress(mdl_rt *rt);
 /* MDL_End: cancels the async receives, then delivers every async send in
  * flight (MDL_ERR_PEER, reported, if a receiver has ended without it). */
 MDL_HIDDEN void shm_p2p_cancel_recvs(mdl_rt *rt);

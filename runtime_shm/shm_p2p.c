@@ -290,9 +290,9 @@ static int arrive(mdl_rt *rt, int s, uint32_t channel, uint32_t kind, uint64_t b
  * busy senders interleave, so MDL_ANY receives serve them all fairly. */
 #define PER_PASS 16
 
-void shm_progress(mdl_rt *rt)
+int shm_progress(mdl_rt *rt)
 {
-    int n = rt->nslots;
+    int n = rt->nslots, more = 0;
     for (int k = 0; k < n; k++) {
         int s = (rt->rr + k) % n;
         shm_ring *r = ring_of(rt, s, rt->me);
@@ -303,11 +303,13 @@ void shm_progress(mdl_rt *rt)
         uint64_t head = r->head;
         int taken = 0;
         while (head != __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE)) {
-            if (taken++ == PER_PASS)
+            if (taken++ == PER_PASS) {
+                more = 1;
                 goto next;
+            }
             shm_cell *c = &r->cells[head % SHM_NCELLS];
             if (arrive(rt, s, c->channel, c->kind, c->bytes, c->data, c->rdv) < 0)
-                return;
+                return 0;       /* out of memory: left for a later pass */
             __atomic_store_n(&r->head, ++head, __ATOMIC_RELEASE);
         }
         uint64_t done = r->ov_done, done0 = done;
@@ -318,15 +320,17 @@ void shm_progress(mdl_rt *rt)
                                : __atomic_load_n(&r->ov_first, __ATOMIC_ACQUIRE);
             shm_node *nd = shm_ptr(rt, off);
             if (arrive(rt, s, nd->channel, nd->kind, nd->bytes, nd->data, nd->rdv) < 0)
-                return;
+                return 0;
             rt->ov_last[s] = off;
             __atomic_store_n(&r->ov_done, ++done, __ATOMIC_SEQ_CST);
         }
+        more |= done < ovs;
         if (done != done0)
             shm_notify(rt, s);          /* it may wait for room */
     next:;
     }
     rt->rr = (rt->rr + 1) % n;
+    return more;
 }
 
 /* Matches a new receive against the unexpected messages; else posts it. */
@@ -381,6 +385,7 @@ static void ov_reclaim(mdl_rt *rt, int to)
 struct ov_arg {
     shm_ring *r;
     shm_ovs *o;
+    int to;
 };
 
 static int ov_has_room(mdl_rt *rt, void *arg)
@@ -390,6 +395,14 @@ static int ov_has_room(mdl_rt *rt, void *arg)
     return a->o->sent - __atomic_load_n(&a->r->ov_done, __ATOMIC_SEQ_CST) < SHM_OVERFLOW;
 }
 
+static void awaits_room(mdl_rt *rt, void *arg, mdl_shm_wait *w, int32_t *list)
+{
+    (void)rt;
+    shm_await_add(w, list, ((struct ov_arg *)arg)->to);
+}
+
+static const shm_waiting room = { ov_has_room, awaits_room };
+
 static int post_msg(mdl_rt *rt, int to, const mdl_msg_desc *m, uint32_t kind, uint64_t bytes,
                     const mdl_span *spans, uint64_t rdv)
 {
@@ -397,9 +410,9 @@ static int post_msg(mdl_rt *rt, int to, const mdl_msg_desc *m, uint32_t kind, ui
     shm_ovs *o = &rt->ov_out[to];
     /* Flow control: a receiver that falls far behind stops the sender
      * (progressing meanwhile) instead of filling the segment. */
-    struct ov_arg a = {r, o};
+    struct ov_arg a = {r, o, to};
     int rc;
-    if (!ov_has_room(rt, &a) && (rc = shm_wait(rt, ov_has_room, &a, m->fn)) < 0)
+    if (!ov_has_room(rt, &a) && (rc = shm_wait(rt, &room, &a, m->fn)) < 0)
         return rc;
     ov_reclaim(rt, to);
     if (o->sent == __atomic_load_n(&r->ov_done, __ATOMIC_ACQUIRE) &&
@@ -447,6 +460,32 @@ static int rdv_done(mdl_rt *rt, void *arg)
     (void)rt;
     return __atomic_load_n(&((shm_rdv *)arg)->remaining, __ATOMIC_ACQUIRE) == 0;
 }
+
+/* A sync rendezvous send waits for its receivers' copies. */
+struct rdv_arg {
+    shm_rdv *r;
+    const int *slots;
+    int n;
+};
+
+static int rdv_arg_done(mdl_rt *rt, void *arg)
+{
+    return rdv_done(rt, ((struct rdv_arg *)arg)->r);
+}
+
+/* Which receivers have copied is not recorded (a count): with one, it is
+ * the one needed; with several, any of them (a superset of those still
+ * needed, which can only delay a report). */
+static void awaits_rdv(mdl_rt *rt, void *arg, mdl_shm_wait *w, int32_t *list)
+{
+    (void)rt;
+    struct rdv_arg *a = arg;
+    w->kind = a->n == 1 ? MDL_AWAIT_ALL_OF : MDL_AWAIT_ANY_OF;
+    for (int i = 0; i < a->n; i++)
+        shm_await_add(w, list, a->slots[i]);
+}
+
+static const shm_waiting rdv_copied = { rdv_arg_done, awaits_rdv };
 
 static size_t rdv_size(uint32_t nspans)
 {
@@ -519,10 +558,53 @@ static int send_rdv(mdl_rt *rt, const mdl_msg_desc *m, const mdl_span *spans, si
         rt->sends[m->index] = sr;
         return 0;
     }
-    rc = shm_wait(rt, rdv_done, r, m->fn);
+    struct rdv_arg ra = {r, slots, n};
+    rc = shm_wait(rt, &rdv_copied, &ra, m->fn);
     if (rc == 0)
         sreq_free(rt, sr);
     return rc;
+}
+
+/* Whether messages this instance sent itself are still in its own ring. */
+static int self_pending(mdl_rt *rt)
+{
+    const shm_ring *r = ring_of(rt, rt->me, rt->me);
+    return __atomic_load_n(&r->head, __ATOMIC_RELAXED) != r->tail ||
+           __atomic_load_n(&r->ov_done, __ATOMIC_RELAXED) != rt->ov_out[rt->me].sent;
+}
+
+/* A sync send of a large message to the sending instance itself: its
+ * receive comes only after the send returns, so a rendezvous would wait
+ * for ever.  The message is packed into a buffer of this process and
+ * taken as arrived (a posted async receive gets it, else it waits as
+ * unexpected) once what earlier self-sends left in the ring is taken:
+ * order holds.  An eager self-send needs none of this (it never waits). */
+static int send_self(mdl_rt *rt, const mdl_msg_desc *m, const mdl_span *spans, size_t total)
+{
+    for (int pass = 0; self_pending(rt); pass++) {
+        if (pass > SHM_NCELLS + SHM_OVERFLOW)
+            return rt_fail_oom(rt, m->fn);
+        shm_progress(rt);
+    }
+    shm_umsg *u = malloc(sizeof *u + total);
+    if (!u)
+        return rt_fail_oom(rt, m->fn);
+    spans_pack(spans, m->nitems, u->data);
+    shm_rreq *q = take_posted(rt, m->channel, rt->me);
+    if (q) {
+        deliver(rt, q, rt->me, CELL_EAGER, total, u->data, 0);
+        free(u);
+        return 0;
+    }
+    u->next = NULL;
+    u->channel = m->channel;
+    u->slot = rt->me;
+    u->kind = CELL_EAGER;
+    u->bytes = total;
+    u->rdv = 0;
+    *rt->unexp_tail = u;
+    rt->unexp_tail = &u->next;
+    return 0;
 }
 
 int be_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, const int *to,
@@ -544,8 +626,15 @@ int be_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, c
     if (total <= SHM_EAGER) {
         for (int i = 0; i < n && rc == 0; i++)
             rc = post_msg(rt, slots[i], m, CELL_EAGER, total, spans, 0);
-    } else if (n > 0) {
-        rc = send_rdv(rt, m, spans, total, slots, n);
+    } else {
+        if (!m->async)
+            for (int i = 0; i < n && rc == 0; i++)
+                if (slots[i] == rt->me) {
+                    rc = send_self(rt, m, spans, total);
+                    slots[i--] = slots[--n];
+                }
+        if (n > 0 && rc == 0)
+            rc = send_rdv(rt, m, spans, total, slots, n);
     }
 out:
     if (slots != sinl)
@@ -567,6 +656,30 @@ static int rreq_done(mdl_rt *rt, void *arg)
     (void)rt;
     return ((shm_rreq *)arg)->done;
 }
+
+struct recv_arg {
+    shm_rreq *q;
+    int task;                   /* the peer task, for MDL_ANY */
+};
+
+static int recv_done(mdl_rt *rt, void *arg)
+{
+    return rreq_done(rt, ((struct recv_arg *)arg)->q);
+}
+
+static void awaits_recv(mdl_rt *rt, void *arg, mdl_shm_wait *w, int32_t *list)
+{
+    (void)rt;
+    struct recv_arg *a = arg;
+    if (a->q->want >= 0) {
+        shm_await_add(w, list, a->q->want);
+    } else {
+        w->kind = MDL_AWAIT_TASK;
+        w->task = a->task;
+    }
+}
+
+static const shm_waiting received = { recv_done, awaits_recv };
 
 static void rreq_free(shm_rreq *q)
 {
@@ -626,7 +739,8 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, i
          * answer MDL_SUCCESS, never a negative value that reads as an error. */
         return want >= 0 ? from : MDL_SUCCESS;
     }
-    if (!q->done && (rc = shm_wait(rt, rreq_done, q, m->fn)) < 0)
+    struct recv_arg ra = {q, m->peer_task};
+    if (!q->done && (rc = shm_wait(rt, &received, &ra, m->fn)) < 0)
         unpost(rt, q);
     else
         rc = recv_result(rt, m, q, m->fn, 0);
@@ -690,10 +804,45 @@ static int reaped(mdl_rt *rt, void *arg)
     return a->rc != 0;
 }
 
+/* Every pending send's receivers and receive's sender: ALL_OF when each is
+ * one instance, else ANY_OF all of them (MDL_ANY: the whole task). */
+static void awaits_sends(mdl_rt *rt, const shm_sreq *s, mdl_shm_wait *w, int32_t *list)
+{
+    if (rdv_done(rt, shm_ptr(rt, s->rdv)))
+        return;
+    if (s->ntargets > 1)
+        w->kind = MDL_AWAIT_ANY_OF;
+    for (int k = 0; k < s->ntargets; k++)
+        shm_await_add(w, list, s->targets[k]);
+}
+
+static void awaits_reap(mdl_rt *rt, void *arg, mdl_shm_wait *w, int32_t *list)
+{
+    const mdl_msg_desc *m = ((struct reap_arg *)arg)->m;
+    w->kind = MDL_AWAIT_ALL_OF;
+    if (m->is_send) {
+        for (const shm_sreq *s = rt->sends[m->index]; s; s = s->next)
+            awaits_sends(rt, s, w, list);
+        return;
+    }
+    for (const shm_rreq *q = rt->recvs[m->index]; q; q = q->mnext) {
+        if (q->done)
+            continue;
+        if (q->want >= 0) {
+            shm_await_add(w, list, q->want);
+        } else {
+            w->kind = MDL_AWAIT_ANY_OF;
+            shm_await_task(rt, w, list, m->peer_task);
+        }
+    }
+}
+
+static const shm_waiting all_reaped = { reaped, awaits_reap };
+
 int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
 {
     struct reap_arg a = {m, 0};
-    if (shm_wait_for(rt, reaped, &a) < 0) {
+    if (shm_wait_for(rt, &all_reaped, &a) < 0) {
         char fn[160];
         return shm_fail_peer(rt, rt_completion_fn(m, 1, fn, sizeof fn),
                              "another instance of the job died or failed");
@@ -759,6 +908,17 @@ static int flushed(mdl_rt *rt, void *arg)
     return !pending;
 }
 
+static void awaits_flush(mdl_rt *rt, void *arg, mdl_shm_wait *w, int32_t *list)
+{
+    (void)arg;
+    w->kind = MDL_AWAIT_ALL_OF;
+    for (int i = 0; i < rt->c.d->nmsgs; i++)
+        for (const shm_sreq *s = rt->sends[i]; s; s = s->next)
+            awaits_sends(rt, s, w, list);
+}
+
+static const shm_waiting all_flushed = { flushed, awaits_flush };
+
 /* The report names the message and the receivers that have ended. */
 static int lost_send(mdl_rt *rt, const shm_sreq *s)
 {
@@ -778,7 +938,7 @@ static int lost_send(mdl_rt *rt, const shm_sreq *s)
 int shm_p2p_flush_sends(mdl_rt *rt)
 {
     struct flush_arg a = {NULL};
-    int rc = shm_wait(rt, flushed, &a, "MDL_End");
+    int rc = shm_wait(rt, &all_flushed, &a, "MDL_End");
     if (rc < 0)
         return rc;
     return a.lost ? lost_send(rt, a.lost) : MDL_SUCCESS;

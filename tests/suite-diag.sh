@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# Hangs and misuse reported in the spec's own terms (docs/debugging.md), on
+# both runtimes, with the scenarios of tests/diag/d.c:
+#   shm   every deadlock (circular receives, MDL_ANY, 1 MiB sync sends,
+#         Wait, MDL_End waiting for its receiver, a receiver that has
+#         ended, barrier, Sbarrier, a collective an instance never reaches)
+#         ends the job by itself: mdlrun exit 125 and exactly one line per
+#         instance involved; mdlrun --timeout names every instance's call;
+#   mpi   MDL_HANG_SECONDS=1 prints one line per waiting instance (the job
+#         is then stopped here with timeout(1): MPI cannot end it);
+#   both  no report while an instance computes, sleeps or does I/O (the
+#         other instances waiting), hang lines for a long wait, sync sends
+#         to oneself of 8 B and 1 MiB complete, calls through a NULL task
+#         pointer are reported (fatal, or returned), an instance returning
+#         without MDL_End is named.
+#   PASS: diag/<case>/<rt>   or   FAIL: diag/<case>/<rt>: reason
+# KEEP=1 keeps the work directory.
+set -u
+cd "$(dirname "$0")/.."
+: "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
+export PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+CC=${CC:-cc}
+CFLAGS_D=(-std=c11 -Wall -Wextra -Werror -g)
+if [ "${SANITIZE:-}" = 1 ]; then
+    CFLAGS_D+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+    export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0}
+    export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/rt/lsan-mpich.supp:print_suppressions=0}
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/medley-diag.XXXXXX")
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+
+MDLRUN=$MEDLEY_STAGE/bin/mdlrun
+for rt in mpi shm; do
+    mkdir -p "$work/$rt/gen"
+    # shellcheck disable=SC2046
+    if ! "$MEDLEY_STAGE/bin/medleyc" -o "$work/$rt/gen" tests/diag/spec.mdl > "$work/$rt/build.log" 2>&1 ||
+       ! "$CC" "${CFLAGS_D[@]}" -I"$work/$rt/gen" tests/diag/d.c "$work/$rt/gen/dMDL.c" \
+           $(pkg-config --cflags --libs "medley-$rt") -o "$work/$rt/d" >> "$work/$rt/build.log" 2>&1; then
+        echo "FAIL: diag/build/$rt: $(head -c 400 "$work/$rt/build.log" | tr '\n' ' ')"
+    fi
+done
+
+# run RT NAME SECONDS [VAR=value…] -- launcher arguments…: runs the job in
+# $work/RT (stopped by timeout after SECONDS) and sets RC, MS (elapsed) and
+# the files $OUT and $ERR.
+run() {
+    local rt=$1 name=$2 secs=$3
+    shift 3
+    local envs=()
+    while [ "$1" != -- ]; do envs+=("$1"); shift; done
+    shift
+    OUT=$work/$rt/$name.out ERR=$work/$rt/$name.err
+    local launch=(mpiexec)
+    [ "$rt" = shm ] && launch=("$MDLRUN")
+    local t0=${EPOCHREALTIME/[.,]/}
+    (cd "$work/$rt" && exec env "${envs[@]}" timeout -k 3 "$secs" "${launch[@]}" "$@") \
+        > "$OUT" 2> "$ERR" < /dev/null
+    RC=$?
+    MS=$(( (${EPOCHREALTIME/[.,]/} - t0) / 1000 ))
+}
+
+pass() { echo "PASS: diag/$1"; }
+fail() { echo "FAIL: diag/$1: $2; stderr: $(tail -c 400 "$ERR" | tr '\n' ' ')"; }
+
+# The lines of the shm runtime's deadlock report, in slot order.
+declare -A DEADLOCK NP
+NP[cycle]=2 NP[ended]=2 NP[any]=3 NP[anyended]=3 NP[ssend]=2 NP[wait]=2
+NP[endwait]=2 NP[barrier]=3 NP[sbarrier]=3 NP[coll]=3
+DEADLOCK[cycle]='d[0] waits in MDL_RecvFrom_d_r for d[1]
+d[1] waits in MDL_RecvFrom_d_r for d[0]'
+DEADLOCK[ended]='d[0] waits in MDL_RecvFrom_d_r for d[1], which has ended (MDL_End)'
+DEADLOCK[any]='d[0] waits in MDL_RecvFrom_d_r for d[any]
+d[1] waits in MDL_RecvFrom_d_r for d[0]
+d[2] waits in MDL_RecvFrom_d_r for d[0]'
+DEADLOCK[anyended]='d[0] waits in MDL_RecvFrom_d_r for d[any], all of which have ended (MDL_End)'
+DEADLOCK[ssend]='d[0] waits in MDL_SendTo_d_b for d[1]
+d[1] waits in MDL_SendTo_d_b for d[0]'
+DEADLOCK[wait]='d[0] waits in MDL_aWait for d[1]
+d[1] waits in MDL_aWait for d[0]'
+DEADLOCK[endwait]='d[0] waits in MDL_End for d[1]
+d[1] waits in MDL_RecvFrom_d_r for d[0]'
+DEADLOCK[barrier]='d[0] waits in MDL_Barrier for d[2]
+d[1] waits in MDL_Barrier for d[2]
+d[2] waits in MDL_RecvFrom_d_r for d[0]'
+DEADLOCK[sbarrier]='d[0] waits in MDL_Sbarrier for d[2]
+d[1] waits in MDL_Sbarrier for d[2]
+d[2] waits in MDL_RecvFrom_d_r for d[0]'
+DEADLOCK[coll]='d[0] waits in MDL_Bcast_bc for d[2]
+d[1] waits in MDL_Bcast_bc for d[2]
+d[2] waits in MDL_RecvFrom_d_r for d[1]'
+
+for c in cycle ended any anyended ssend wait endwait barrier sbarrier coll; do
+    run shm "$c" 30 -- -n "${NP[$c]}" ./d "$c"
+    want=$(sed 's/^/mdlrun: deadlock: /' <<< "${DEADLOCK[$c]}")
+    got=$(grep '^mdlrun: deadlock: ' "$ERR")
+    if [ $RC -ne 125 ]; then fail "deadlock-$c/shm" "exit $RC, expected 125"
+    elif [ "$got" != "$want" ]; then fail "deadlock-$c/shm" "report differs: $(tr '\n' '|' <<< "$got")"
+    elif [ "$(grep -vc '^mdlrun: deadlock: ' "$ERR")" -ne 0 ]; then fail "deadlock-$c/shm" "other lines"
+    elif [ "$MS" -gt 10000 ]; then fail "deadlock-$c/shm" "took $MS ms"
+    else pass "deadlock-$c/shm"; fi
+done
+
+# mdlrun --timeout: every instance's call
+run shm timeout 30 -- --timeout 1.5 -n 2 ./d timeout
+if [ $RC -ne 124 ]; then fail timeout/shm "exit $RC, expected 124"
+elif ! grep -Eq '^mdlrun: d\[0\] has been waiting 1\.[0-9] s in MDL_RecvFrom_d_r for d\[1\]$' "$ERR" ||
+     ! grep -q '^mdlrun: d\[1\] is not in an MDL call$' "$ERR"; then fail timeout/shm "report differs"
+else pass timeout/shm; fi
+
+# Long phases outside MDL calls while the others wait: no report.
+run shm busy 60 -- -n 3 ./d busy
+if [ $RC -ne 0 ]; then fail busy/shm "exit $RC"
+elif grep -q deadlock "$ERR"; then fail busy/shm "a deadlock was reported"
+elif [ "$(grep -c ': OK$' "$OUT")" -ne 3 ]; then fail busy/shm "$(tr '\n' ' ' < "$OUT")"
+else pass busy/shm; fi
+
+for rt in mpi shm; do
+    # MDL_HANG_SECONDS: a long wait, reported at 1 s and 2 s; not a deadlock
+    run $rt hang 30 MDL_HANG_SECONDS=1 -- -n 2 ./d hang
+    want='d[0]: waiting 1 s in MDL_RecvFrom_d_r for d[1]
+d[0]: waiting 2 s in MDL_RecvFrom_d_r for d[1]'
+    if [ $RC -ne 0 ]; then fail hang/$rt "exit $RC"
+    elif [ "$(grep 'waiting' "$ERR")" != "$want" ]; then fail hang/$rt "hang lines differ"
+    elif grep -q deadlock "$ERR"; then fail hang/$rt "a deadlock was reported"
+    elif [ "$(grep -c ': OK$' "$OUT")" -ne 2 ]; then fail hang/$rt "$(tr '\n' ' ' < "$OUT")"
+    else pass hang/$rt; fi
+
+    # sync sends to itself, 8 B and 1 MiB: complete at once
+    run $rt self 30 -- -n 2 ./d self
+    if [ $RC -ne 0 ]; then fail self/$rt "exit $RC"
+    elif [ "$(grep -c '^self [01]: OK$' "$OUT")" -ne 2 ]; then fail self/$rt "$(tr '\n' ' ' < "$OUT")"
+    else pass self/$rt; fi
+
+    # a call through a NULL task pointer before MDL_Init: fatal by default…
+    run $rt null-fatal 30 -- -n 1 ./d null
+    if [ $RC -eq 0 ] || [ $RC -ge 124 ]; then fail null-fatal/$rt "exit $RC"
+    elif [ "$(grep MDL_ERR "$ERR")" != 'd: MDL_RecvFrom_d_r: called before MDL_Init (MDL_ERR_STATE)' ]; then
+        fail null-fatal/$rt "error lines differ"
+    elif grep -qiE 'signal|segmentation|sanitizer' "$ERR"; then fail null-fatal/$rt "crashed"
+    else pass null-fatal/$rt; fi
+    # … returned with MDL_ERRORS=return (the lines: tests/suite-errors.sh)
+    run $rt null-return 30 MDL_ERRORS=return -- -n 2 ./d null
+    if [ $RC -ne 0 ]; then fail null-return/$rt "exit $RC: $(tr '\n' ' ' < "$OUT")"
+    elif [ "$(grep -c '^null: OK$' "$OUT")" -ne 2 ]; then fail null-return/$rt "$(tr '\n' ' ' < "$OUT")"
+    else pass null-return/$rt; fi
+
+    # an instance returns from main without MDL_End while the other waits
+    run $rt noend 30 -- -n 2 ./d noend
+    line='d\[0\] exited without calling MDL_End$'
+    [ $rt = shm ] && line="^mdlrun: $line" || line="^$line"
+    if [ $RC -eq 0 ] || [ $RC -ge 124 ]; then fail noend/$rt "exit $RC"
+    elif ! grep -q "$line" "$ERR"; then fail noend/$rt "no line /$line/"
+    else pass noend/$rt; fi
+done
+
+# MPI: the hangs are reported by every waiting instance (2 processes, short:
+# MPICH busy-waits).
+declare -A HANG
+HANG[cycle]='d[0]: waiting 1 s in MDL_RecvFrom_d_r for d[1]
+d[1]: waiting 1 s in MDL_RecvFrom_d_r for d[0]'
+HANG[wait]='d[0]: waiting 1 s in MDL_aWait for d[1]
+d[1]: waiting 1 s in MDL_aWait for d[0]'
+HANG[endwait]='d[0]: waiting 1 s in MDL_End
+d[1]: waiting 1 s in MDL_RecvFrom_d_r for d[0]'
+for c in cycle wait endwait; do
+    run mpi "$c" 2.5 MDL_HANG_SECONDS=1 -- -n 2 ./d "$c"
+    got=$(grep ': waiting 1 s in ' "$ERR" | sort)
+    if [ $RC -ne 124 ]; then fail "hang-$c/mpi" "exit $RC, expected 124 (stopped by timeout)"
+    elif [ "$got" != "${HANG[$c]}" ]; then fail "hang-$c/mpi" "lines differ: $(tr '\n' '|' <<< "$got")"
+    else pass "hang-$c/mpi"; fi
+done
+exit 0
