@@ -8,7 +8,8 @@
 #   PASS: errors/<run>/<rt>   or   FAIL: errors/<run>/<rt>: reason
 # A runtime line ends with "(MDL_ERR_…)"; launcher lines (mpiexec's,
 # mdlrun's) are left out, and lines are grouped by their "task[inst]"
-# prefix (instances print concurrently), keeping each instance's order.
+# prefix (instances print concurrently), keeping each instance's order;
+# lines of no instance (before MDL_Init) are sorted by their text.
 # UPDATE=1 rewrites the expected files from the MPI run (review with git diff);
 # KEEP=1 keeps the work directory.
 set -u
@@ -27,8 +28,9 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/medley-errors.XXXXXX")
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 
 runtime_lines() {    # stderr -> the runtime's lines, grouped by instance
-    grep -E '\(MDL_ERR_[A-Z]+\)$' "$1" | awk '{ i = index($0, ": "); print substr($0, 1, i) "\t" NR "\t" $0 }' |
-        sort -t "$(printf '\t')" -k1,1 -k2,2n -s | cut -f3-
+    grep -E '\(MDL_ERR_[A-Z]+\)$' "$1" |
+        awk '{ p = substr($0, 1, index($0, ": ")); print p "\t" (index(p, "[") ? NR : 0) "\t" $0 }' |
+        sort -t "$(printf '\t')" -k1,1 -k2,2n -k3 -s | cut -f3-
 }
 
 # check RUN RT RC WANT_RC STDOUT-PATTERN COUNT: compares the lines of one run

@@ -17,7 +17,11 @@ static void want(int got, int code, const char *what)
 
 int main(int argc, char **argv)
 {
-    struct g *t;
+    struct g *t = NULL;
+    int dims0[2] = { 0, 0 };
+    /* through a NULL task pointer: before MDL_Init */
+    want(MDL_Grid_Create(t, dims0), MDL_ERR_STATE, "MDL_Grid_Create before MDL_Init");
+    want(MDL_SendTo_g_x(t), MDL_ERR_STATE, "neighbour send before MDL_Init");
     if (MDL_Init(&t, &argc, &argv) != MDL_SUCCESS)
         return 1;
     me = MDL_MyRank(t);

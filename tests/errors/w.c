@@ -123,9 +123,18 @@ static void grid_on_a_plain_task(struct w *t)
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "all";
-    struct w *t;
-    if (strcmp(mode, "all") == 0)
+    struct w *t, *none = NULL;
+    if (strcmp(mode, "all") == 0) {
         want(mdl_my_rank(NULL), MDL_ERR_STATE, "a call before MDL_Init");
+        /* the natural mistake: a task pointer not set yet */
+        want(MDL_SendTo_w_part(none, 1, 0, 1), MDL_ERR_STATE, "a send before MDL_Init");
+        want(MDL_RecvFrom_w_part(none, MDL_ANY, 0, 1), MDL_ERR_STATE, "a receive before MDL_Init");
+        want(MDL_lateWait(none), MDL_ERR_STATE, "a Wait before MDL_Init");
+        want(MDL_Gather_g(none), MDL_ERR_STATE, "a Gather before MDL_Init");
+        want(MDL_Barrier(none), MDL_ERR_STATE, "a barrier before MDL_Init");
+        want(MDL_End(none), MDL_ERR_STATE, "MDL_End before MDL_Init");
+        want(MDL_Init((struct w **)NULL, &argc, &argv), MDL_ERR_ARG, "MDL_Init(NULL)");
+    }
     if (MDL_Init(&t, &argc, &argv) != MDL_SUCCESS)
         return 1;
     me = MDL_MyRank(t);
@@ -147,6 +156,7 @@ int main(int argc, char **argv)
     want(MDL_Init(&t2, &argc, &argv), MDL_ERR_STATE, "MDL_Init twice");
     struct w copy = *t;
     want(mdl_my_rank((mdl_rt *)&copy), MDL_ERR_STATE, "not the runtime handle");
+    want(MDL_SendTo_w_part(none, 0, 0, 1), MDL_ERR_ARG, "a send through NULL after MDL_Init");
     sync_all(t);
     point_to_point(t);
     collectives(t);
@@ -154,6 +164,7 @@ int main(int argc, char **argv)
     want(MDL_End(&copy), MDL_ERR_ARG, "MDL_End of another struct");
     want(MDL_End(t), MDL_SUCCESS, "MDL_End");
     want(MDL_Barrier(&copy), MDL_ERR_STATE, "a call after MDL_End");
+    want(MDL_Barrier(none), MDL_ERR_STATE, "a call through NULL after MDL_End");
     want(MDL_Init(&t2, &argc, &argv), MDL_ERR_STATE, "MDL_Init after MDL_End");
     if (bad)
         return 1;
