@@ -19,8 +19,8 @@
  * ever ring them.  A report needs the same deadlocked set, with the same
  * wait (epoch) and doorbell for each member, in two looks at least
  * MIN_GAP apart, so a wake-up in flight (a doorbell about to ring, an
- * instance about to run) never makes one: such an instance's doorbell or
- * epoch changes in between.  docs/runtime-shm.md, "Deadlock detection",
+ * instance about to run) never makes one: such an instance's doorbell,
+ * epoch or count of messages taken changes in between.  docs/runtime-shm.md, "Deadlock detection",
  * gives the argument. */
 #include <sched.h>
 #include <stdarg.h>
@@ -350,7 +350,8 @@ static int confirmed(const struct mdlrun_job *job, const struct mdlrun_look *pre
         const struct look_inst *a = &prev->inst[s], *b = &cur->inst[s];
         if (dead(b) != dead(a))
             return 0;
-        if (dead(b) && (a->w.epoch != b->w.epoch || a->bell != b->bell))
+        if (dead(b) && (a->w.epoch != b->w.epoch || a->bell != b->bell ||
+                        a->w.consumed != b->w.consumed))
             return 0;
     }
     return 1;

@@ -147,6 +147,12 @@ static void publish_sleep(mdl_rt *rt, const shm_waiting *how, void *arg, uint32_
     w->task = -1;
     w->n = 0;
     how->awaits(rt, arg, w, rt->wait_list);
+    uint64_t consumed = 0;
+    for (int s = 0; s < rt->nslots; s++) {
+        const shm_ring *r = &rt->rings[(size_t)s * rt->nslots + rt->me];
+        consumed += r->head + r->ov_done;
+    }
+    w->consumed = consumed;
     w->bell = bell;
     w->asleep = 1;
     rec_close(w);

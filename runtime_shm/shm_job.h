@@ -87,7 +87,10 @@ typedef struct mdl_shm_wait {
     uint32_t left;              /* 1: MDL_End has returned (never acts again) */
     char task_name[MDL_SHM_NAME];
     char fn[MDL_SHM_FN];        /* the call: "MDL_RecvFrom_d_r" */
-    uint64_t pad2_[2];
+    uint64_t consumed;          /* asleep: messages it has taken so far (a
+                                   progress counter: it changes if the
+                                   instance took one while briefly awake) */
+    uint64_t pad2_;
 } mdl_shm_wait;
 
 /* The padding above is counted by hand: one cache line per slot, so that

@@ -65,7 +65,7 @@ fail() { echo "FAIL: diag/$1: $2; stderr: $(tail -c 400 "$ERR" | tr '\n' ' ')"; 
 # The lines of the shm runtime's deadlock report, in slot order.
 declare -A DEADLOCK NP
 NP[cycle]=2 NP[ended]=2 NP[any]=3 NP[anyended]=3 NP[ssend]=2 NP[wait]=2
-NP[endwait]=2 NP[barrier]=3 NP[sbarrier]=3 NP[coll]=3
+NP[endwait]=2 NP[barrier]=3 NP[sbarrier]=3 NP[coll]=3 NP[selfwait]=1
 DEADLOCK[cycle]='d[0] waits in MDL_RecvFrom_d_r for d[1]
 d[1] waits in MDL_RecvFrom_d_r for d[0]'
 DEADLOCK[ended]='d[0] waits in MDL_RecvFrom_d_r for d[1], which has ended (MDL_End)'
@@ -77,6 +77,7 @@ DEADLOCK[ssend]='d[0] waits in MDL_SendTo_d_b for d[1]
 d[1] waits in MDL_SendTo_d_b for d[0]'
 DEADLOCK[wait]='d[0] waits in MDL_aWait for d[1]
 d[1] waits in MDL_aWait for d[0]'
+DEADLOCK[selfwait]='d[0] waits in MDL_abWait for d[0]'
 DEADLOCK[endwait]='d[0] waits in MDL_End for d[1]
 d[1] waits in MDL_RecvFrom_d_r for d[0]'
 DEADLOCK[barrier]='d[0] waits in MDL_Barrier for d[2]
@@ -89,7 +90,7 @@ DEADLOCK[coll]='d[0] waits in MDL_Bcast_bc for d[2]
 d[1] waits in MDL_Bcast_bc for d[2]
 d[2] waits in MDL_RecvFrom_d_r for d[1]'
 
-for c in cycle ended any anyended ssend wait endwait barrier sbarrier coll; do
+for c in cycle ended any anyended ssend wait selfwait endwait barrier sbarrier coll; do
     run shm "$c" 30 -- -n "${NP[$c]}" ./d "$c"
     want=$(sed 's/^/mdlrun: deadlock: /' <<< "${DEADLOCK[$c]}")
     got=$(grep '^mdlrun: deadlock: ' "$ERR")

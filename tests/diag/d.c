@@ -124,6 +124,9 @@ int main(int argc, char **argv)
     } else if (strcmp(mode, "wait") == 0) {         /* Wait for a receive never sent */
         MDL_RecvFrom_d_a(t, 1 - me);
         MDL_aWait(t);
+    } else if (strcmp(mode, "selfwait") == 0) {     /* Wait for an async send to itself */
+        MDL_SendTo_d_ab(t, me);
+        MDL_abWait(t);
     } else if (strcmp(mode, "endwait") == 0) {      /* MDL_End waits for its receiver */
         if (me == 0) {
             MDL_SendTo_d_ab(t, 1);
