@@ -127,20 +127,48 @@ void shm_await_task(mdl_rt *rt, mdl_shm_wait *w, int32_t *list, int task)
     }
 }
 
+/* Appends s to dst (cap bytes, at *len), truncated. */
+static void put(char *dst, size_t cap, size_t *len, const char *s)
+{
+    size_t n = strnlen(s, cap - 1 - *len);
+    memcpy(dst + *len, s, n);
+    *len += n;
+    dst[*len] = 0;
+}
+
+/* The current call's name into the record, unless it is there already:
+ * a formatted copy at every sleep cost as much as the rest of it. */
+static void publish_name(mdl_rt *rt, mdl_shm_wait *w)
+{
+    const char *fn = RT_GET(fn);
+    const mdl_msg_desc *m = RT_GET(m);
+    if (fn == rt->named_fn && (fn || m == rt->named_m) && w->fn[0])
+        return;
+    rt->named_fn = fn;
+    rt->named_m = m;
+    size_t len = 0;
+    w->fn[0] = 0;
+    if (fn) {
+        put(w->fn, sizeof w->fn, &len, fn);
+    } else {                    /* a Wait (rt_call_fn) */
+        put(w->fn, sizeof w->fn, &len, "MDL_");
+        put(w->fn, sizeof w->fn, &len, m && m->name ? m->name : "?");
+        put(w->fn, sizeof w->fn, &len, "Wait");
+    }
+}
+
 /* On the way to sleep, after a check that failed with the doorbell at
  * `bell`: what the wait needs.  The first sleep of a wait also names it
  * (the layer's current call) and starts it (a new epoch). */
 static void publish_sleep(mdl_rt *rt, const shm_waiting *how, void *arg, uint32_t bell,
-                          int first)
+                          uint64_t since)
 {
     mdl_shm_wait *w = rt->wait;
     rec_open(w);
-    if (first) {
-        char buf[160];
-        const char *fn = rt_call_fn(&rt_now, buf, sizeof buf);
-        snprintf(w->fn, sizeof w->fn, "%s", fn ? fn : "?");
+    if (since) {                /* the first sleep of this wait */
+        publish_name(rt, w);
         w->epoch++;
-        w->since_ns = now_ns();
+        w->since_ns = since;
         w->active = 1;
     }
     w->kind = MDL_AWAIT_ANY_OF;
@@ -156,20 +184,20 @@ static void publish_sleep(mdl_rt *rt, const shm_waiting *how, void *arg, uint32_
     w->bell = bell;
     w->asleep = 1;
     rec_close(w);
-    if (first)
+    if (since)
         rt_block_begin();
 }
 
+/* Awake again (before it takes anything), then out of the wait: one
+ * field each, so a reader's copy is consistent without the lock. */
 static void publish_awake(mdl_rt *rt, int done)
 {
     mdl_shm_wait *w = rt->wait;
-    rec_open(w);
-    w->asleep = 0;
-    if (done)
-        w->active = 0;
-    rec_close(w);
-    if (done)
+    __atomic_store_n(&w->asleep, 0, __ATOMIC_SEQ_CST);
+    if (done) {
+        __atomic_store_n(&w->active, 0, __ATOMIC_RELEASE);
         rt_block_end();
+    }
 }
 
 /* ---------------------------------------------------------------- waiting */
@@ -188,7 +216,7 @@ static int wait_loop(mdl_rt *rt, const shm_waiting *how, void *arg, int *slept)
     int (*cond)(mdl_rt *, void *) = how->cond;
     uint32_t *bell = &rt->hdr->slots[rt->me].doorbell;
     uint32_t *sleeping = &rt->info[rt->me].sleeping;
-    uint64_t checked = now_ns();    /* peers' pids looked at */
+    uint64_t checked = now_ns();    /* peers' pids looked at; the wait's start */
     for (;;) {
         /* Poll for spin_ns (at least MIN_POLLS times): a pause costs from
          * a few to 150 cycles depending on the CPU, so count time. */
@@ -224,7 +252,7 @@ static int wait_loop(mdl_rt *rt, const shm_waiting *how, void *arg, int *slept)
                 return 0;
             }
         } while (more);
-        publish_sleep(rt, how, arg, v, !*slept);
+        publish_sleep(rt, how, arg, v, *slept ? 0 : checked);
         *slept = 1;
         shm_futex_wait(bell, v, SHM_WAIT_TIMEOUT_NS);
         publish_awake(rt, 0);

@@ -65,6 +65,8 @@ struct mdl_rt {
     mdl_shm_header *hdr;
     mdl_shm_wait *wait;         /* this instance's wait record (shm_job.h) */
     int32_t *wait_list;         /* and its list */
+    const char *named_fn;       /* the call whose name wait->fn holds */
+    const mdl_msg_desc *named_m;
     shm_lib *lib;
     shm_info *info;
     uint32_t *arrive;

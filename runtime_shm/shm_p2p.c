@@ -607,6 +607,22 @@ static int send_self(mdl_rt *rt, const mdl_msg_desc *m, const mdl_span *spans, s
     return 0;
 }
 
+/* Above the eager limit: a rendezvous, but a sync send to the sending
+ * instance itself is buffered (slots: a scratch copy, reordered here). */
+static __attribute__((noinline)) int send_large(mdl_rt *rt, const mdl_msg_desc *m,
+                                                const mdl_span *spans, size_t total, int *slots,
+                                                int n)
+{
+    int rc = 0;
+    if (!m->async)
+        for (int i = 0; i < n && rc == 0; i++)
+            if (slots[i] == rt->me) {
+                rc = send_self(rt, m, spans, total);
+                slots[i--] = slots[--n];
+            }
+    return n > 0 && rc == 0 ? send_rdv(rt, m, spans, total, slots, n) : rc;
+}
+
 int be_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, const int *to,
             int n)
 {
@@ -626,15 +642,8 @@ int be_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, c
     if (total <= SHM_EAGER) {
         for (int i = 0; i < n && rc == 0; i++)
             rc = post_msg(rt, slots[i], m, CELL_EAGER, total, spans, 0);
-    } else {
-        if (!m->async)
-            for (int i = 0; i < n && rc == 0; i++)
-                if (slots[i] == rt->me) {
-                    rc = send_self(rt, m, spans, total);
-                    slots[i--] = slots[--n];
-                }
-        if (n > 0 && rc == 0)
-            rc = send_rdv(rt, m, spans, total, slots, n);
+    } else if (n > 0) {
+        rc = send_large(rt, m, spans, total, slots, n);
     }
 out:
     if (slots != sinl)
