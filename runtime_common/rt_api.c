@@ -7,7 +7,6 @@
 
 #include <errno.h>      /* program_invocation_short_name */
 #include <stdlib.h>
-#include <string.h>
 
 static char no_runtime;
 mdl_rt *rt_live = (mdl_rt *)(void *)&no_runtime;
@@ -377,18 +376,10 @@ MDL_API int mdl_test(mdl_rt *rt, const mdl_msg_desc *m)
     return be_test(rt, m);
 }
 
-/* Right after its send or receive (the usual pattern), the peer of a Wait
- * is known; a Wait covers the send and the receive of one name. */
-static inline int same_message(const mdl_msg_desc *last, const mdl_msg_desc *m)
-{
-    return last == m || (last && last->peer_task == m->peer_task && last->name && m->name &&
-                         (last->name == m->name || strcmp(last->name, m->name) == 0));
-}
-
 MDL_API int mdl_wait(mdl_rt *rt, const mdl_msg_desc *m)
 {
     if (!completion_ok(rt, m))
         return bad_completion(rt, m, 1);
-    rt_enter(NULL, m, same_message(RT_GET(m), m) ? RT_GET(peer) : RT_PEER_PENDING);
+    rt_enter_wait(m);
     return be_wait(rt, m);
 }

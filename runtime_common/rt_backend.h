@@ -78,12 +78,16 @@ enum {
 };
 
 typedef struct rt_call {
-    const char *fn;             /* the generated function; NULL: the Wait of m */
-    const mdl_msg_desc *m;      /* the message (point to point, Wait) or NULL */
+    const char *fn;             /* the generated function; NULL: the Wait of `wait` */
+    const mdl_msg_desc *m;      /* the message of the last call that had one
+                                   (point to point), else NULL */
     int peer;                   /* instance of m's peer task (the own family
                                    without m), MDL_ANY, or an RT_PEER_* */
     int nlist;
     const int *list;            /* RT_PEER_LIST: the call's argument */
+    const mdl_msg_desc *wait;   /* fn NULL: the message waited for; m and peer
+                                   are still those of the last send or receive,
+                                   its peer if it is of the same pair */
     unsigned long blocked;      /* non-zero while blocked: numbers the block */
 } rt_call;
 
@@ -97,6 +101,13 @@ static inline void rt_enter(const char *fn, const mdl_msg_desc *m, int peer)
     RT_SET(fn, fn);
     RT_SET(m, m);
     RT_SET(peer, peer);
+}
+
+/* A Wait: two stores, m and peer left as the last send or receive set them. */
+static inline void rt_enter_wait(const mdl_msg_desc *m)
+{
+    RT_SET(fn, NULL);
+    RT_SET(wait, m);
 }
 
 static inline void rt_enter_list(const char *fn, const mdl_msg_desc *m, const int *list, int n)

@@ -28,15 +28,22 @@ const char *rt_call_fn(const rt_call *k, char *buf, size_t len)
 {
     if (k->fn)
         return k->fn;
-    return rt_completion_fn(k->m, 1, buf, len);
+    return rt_completion_fn(k->wait, 1, buf, len);
 }
 
 const char *rt_call_peer(const rt_call *k, const mdl_task_desc *d, char *buf, size_t len)
 {
-    int task = k->m ? k->m->peer_task : d->self;
+    const mdl_msg_desc *m = k->fn ? k->m : k->wait;
+    int peer = k->peer;
+    /* A Wait right after its send or receive (the usual pattern) knows the
+     * peer; one Wait covers the send and the receive of one name, which are
+     * one pair (one channel) in a family connected with itself. */
+    if (!k->fn && !(m && k->m && (k->m == m || k->m->channel == m->channel)))
+        peer = RT_PEER_PENDING;
+    int task = m ? m->peer_task : d->self;
     const char *name = task >= 0 && task < d->ntasks && d->tasks[task] ? d->tasks[task] : "?";
     buf[0] = 0;
-    switch (k->peer) {
+    switch (peer) {
     case RT_PEER_NONE:
         break;
     case MDL_ANY:
@@ -57,7 +64,7 @@ const char *rt_call_peer(const rt_call *k, const mdl_task_desc *d, char *buf, si
         break;
     }
     default:
-        snprintf(buf, len, "%s[%d]", name, k->peer);
+        snprintf(buf, len, "%s[%d]", name, peer);
     }
     return buf;
 }
@@ -95,7 +102,7 @@ static void say(const char *line)
 static void report(unsigned long b, double after)
 {
     int shown[LIST_SHOWN];
-    rt_call k = { RT_GET(fn), RT_GET(m), RT_GET(peer), RT_GET(nlist), NULL, b };
+    rt_call k = { RT_GET(fn), RT_GET(m), RT_GET(peer), RT_GET(nlist), NULL, RT_GET(wait), b };
     const int *list = RT_GET(list);
     if (k.peer == RT_PEER_LIST) {
         if (k.nlist > LIST_SHOWN)

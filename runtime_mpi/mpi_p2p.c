@@ -351,14 +351,20 @@ static int testall(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int *fla
 
 static int waitall(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s)
 {
-    if (!m->is_send)
-        world_errors_returned(rt, 1);
-    rt_block_begin();
-    int mpirc = s->nreq == 1 ? MPI_Wait(&s->reqs[0], &s->sts[0])
+    int mpirc;
+    if (m->is_send) {
+        rt_block_begin();
+        mpirc = s->nreq == 1 ? MPI_Wait(&s->reqs[0], &s->sts[0])
                              : MPI_Waitall(s->nreq, s->reqs, s->sts);
+        rt_block_end();
+        return mpirc;
+    }
+    world_errors_returned(rt, 1);
+    rt_block_begin();
+    mpirc = s->nreq == 1 ? MPI_Wait(&s->reqs[0], &s->sts[0])
+                         : MPI_Waitall(s->nreq, s->reqs, s->sts);
     rt_block_end();
-    if (!m->is_send)
-        world_errors_returned(rt, 0);
+    world_errors_returned(rt, 0);
     return mpirc;
 }
 

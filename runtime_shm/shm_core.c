@@ -141,7 +141,7 @@ static void put(char *dst, size_t cap, size_t *len, const char *s)
 static void publish_name(mdl_rt *rt, mdl_shm_wait *w)
 {
     const char *fn = RT_GET(fn);
-    const mdl_msg_desc *m = RT_GET(m);
+    const mdl_msg_desc *m = RT_GET(wait);
     if (fn == rt->named_fn && (fn || m == rt->named_m) && w->fn[0])
         return;
     rt->named_fn = fn;
