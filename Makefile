@@ -111,7 +111,8 @@ $(BUILD)/lib/libmdl_shm.a: $(SHM_OBJ)
 
 MDLRUN := $(BUILD)/bin/mdlrun
 $(MDLRUN_OBJ): RT_CFLAGS += -DMEDLEY_VERSION='"$(VERSION)"'
-$(MDLRUN): $(MDLRUN_OBJ)
+# mdlrun writes the traces of MDL_TRACE with the libraries' writer.
+$(MDLRUN): $(MDLRUN_OBJ) $(BUILD)/shm/runtime_common/rt_trace_write.o
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ -lpthread -lrt
 

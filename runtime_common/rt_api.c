@@ -4,6 +4,7 @@
  * (rt_backend.h).  The paths of a valid call are a few predictable
  * branches and one call into the backend. */
 #include "rt_layer.h"
+#include "rt_trace.h"
 
 #include <errno.h>      /* program_invocation_short_name */
 #include <stdlib.h>
@@ -62,6 +63,7 @@ int rt_common_identified(mdl_rt *rt, int inst)
 void rt_common_free(mdl_rt *rt)
 {
     mdl_rt_common *c = rt_c(rt);
+    rt_trace_detach(rt);
     free(c->fam_size);
     free(c->seen);
     free(c->list);
@@ -150,6 +152,8 @@ MDL_API int mdl_end(mdl_rt *rt, void *task)
         return rt_fail(rt, fn, MDL_ERR_ARG, "not the task struct of MDL_Init");
     ended = 1;
     ended_who = rt_c(rt)->who;
+    if (rt_c(rt)->tr)
+        rt_trace_finish(rt);
     /* The runtime stays live while the backend completes the sends: a
      * fault found there is reported (and, fatal, aborts) as any other. */
     int rc = be_end(rt);
@@ -182,6 +186,11 @@ MDL_API int mdl_barrier(mdl_rt *rt)
 {
     if (rt != rt_live)
         return rt_dead("MDL_Barrier");
+    rt_tracer *t = rt_c(rt)->tr;
+    if (__builtin_expect(t != NULL, 0)) {
+        rt_trace_begin(t, rt_fn_sync(t, RT_SYNC_BARRIER));
+        return rt_trace_end_rc(t, be_barrier(rt));
+    }
     return be_barrier(rt);
 }
 
@@ -215,11 +224,9 @@ int rt_check_list(mdl_rt *rt, const char *fn, int task, const int *insts, int n)
                    insts[i], dup, i);
 }
 
-MDL_API int mdl_sbarrier(mdl_rt *rt, const int *insts, int n)
+static int sbarrier(mdl_rt *rt, const int *insts, int n)
 {
     static const char fn[] = "MDL_Sbarrier";
-    if (rt != rt_live)
-        return rt_dead(fn);
     const mdl_rt_common *c = rt_c(rt);
     int rc = rt_check_list(rt, fn, c->d->self, insts, n);
     if (rc)
@@ -231,6 +238,18 @@ MDL_API int mdl_sbarrier(mdl_rt *rt, const int *insts, int n)
     if (!member || n < 2)
         return MDL_SUCCESS;
     return be_sbarrier(rt, insts, n);
+}
+
+MDL_API int mdl_sbarrier(mdl_rt *rt, const int *insts, int n)
+{
+    if (rt != rt_live)
+        return rt_dead("MDL_Sbarrier");
+    rt_tracer *t = rt_c(rt)->tr;
+    if (__builtin_expect(t != NULL, 0)) {
+        rt_trace_begin(t, rt_fn_sync(t, RT_SYNC_SBARRIER));
+        return rt_trace_end_rc(t, sbarrier(rt, insts, n));
+    }
+    return sbarrier(rt, insts, n);
 }
 
 /* ---------------------------------------------------------------- point to point */
@@ -266,17 +285,21 @@ static int neighbor(mdl_rt *rt, const mdl_msg_desc *m)
     return c->nb[m->index];
 }
 
-MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int *insts,
-                     int n, const long *bounds)
+/* Where a send went, for the trace: one instance, a list, or nowhere (a
+ * neighbour that is MDL_PROC_NULL).  Untraced, the stores vanish. */
+typedef struct sent_to {
+    int one;
+    const int *list;
+    int n;
+} sent_to;
+
+static inline int send_body(mdl_rt *rt, mdl_rt_common *c, const mdl_msg_desc *m, void *task,
+                            int inst, const int *insts, int n, const long *bounds, sent_to *to)
 {
-    if (rt != rt_live)
-        return rt_dead(m && m->fn ? m->fn : "MDL_SendTo");
-    mdl_rt_common *c = rt_c(rt);
-    if (!msg_ok(c, m, 1, task, bounds))
-        return bad_msg(rt, m, 1, task);
     if (__builtin_expect(m->peer_kind == MDL_PEER_ONE, 1)) {
         if ((unsigned)inst >= (unsigned)c->fam_size[m->peer_task])
             return rt_fail_instance(rt, m->fn, m->peer_task, inst, -1);
+        to->one = inst;
         return be_send_one(rt, m, task, bounds, inst);
     }
     switch (m->peer_kind) {
@@ -286,6 +309,7 @@ MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
             return MDL_SUCCESS;
         if (nb < 0)
             return nb;
+        to->one = nb;
         return be_send_one(rt, m, task, bounds, nb);
     }
     case MDL_PEER_ALL: {
@@ -294,23 +318,62 @@ MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
         for (int i = 0; i < c->fam_size[m->peer_task]; i++)
             if (!(self && i == c->inst))
                 c->list[k++] = i;
+        to->list = c->list;
+        to->n = k;
         return be_send(rt, m, task, bounds, c->list, k);
     }
     case MDL_PEER_SUBSET: {
         int rc = rt_check_list(rt, m->fn, m->peer_task, insts, n);
+        to->list = insts;
+        to->n = n;
         return rc ? rc : be_send(rt, m, task, bounds, insts, n);
     }
     }
     return rt_fail(rt, m->fn, MDL_ERR_ARG, "unknown peer kind %d", m->peer_kind);
 }
 
-MDL_API int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const long *bounds)
+static __attribute__((noinline)) int traced_send(mdl_rt *rt, const mdl_msg_desc *m, void *task,
+                                                 int inst, const int *insts, int n,
+                                                 const long *bounds)
+{
+    mdl_rt_common *c = rt_c(rt);
+    rt_tracer *t = c->tr;
+    sent_to to = { -1, NULL, 0 };
+    rt_trace_begin(t, (uint32_t)m->index);
+    int rc = send_body(rt, c, m, task, inst, insts, n, bounds, &to);
+    if (rc < 0) {
+        rt_trace_end_error(t, rc);
+        return rc;
+    }
+    if (to.list) {
+        for (int i = 0; i < to.n; i++)
+            t->seqs[i] = rt_trace_seq(t, m, to.list[i]);
+        rt_trace_end_list(t, rt_trace_bytes(t, m, bounds), to.list, t->seqs, (uint32_t)to.n);
+    } else if (to.one >= 0) {
+        rt_trace_end(t, to.one, rt_trace_seq(t, m, to.one), rt_trace_bytes(t, m, bounds), 0);
+    } else {
+        rt_trace_end(t, -1, 0, 0, 0);
+    }
+    return rc;
+}
+
+MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int *insts,
+                     int n, const long *bounds)
 {
     if (rt != rt_live)
-        return rt_dead(m && m->fn ? m->fn : "MDL_RecvFrom");
+        return rt_dead(m && m->fn ? m->fn : "MDL_SendTo");
     mdl_rt_common *c = rt_c(rt);
-    if (!msg_ok(c, m, 0, task, bounds))
-        return bad_msg(rt, m, 0, task);
+    if (!msg_ok(c, m, 1, task, bounds))
+        return bad_msg(rt, m, 1, task);
+    if (__builtin_expect(c->tr != NULL, 0))
+        return traced_send(rt, m, task, inst, insts, n, bounds);
+    sent_to to;
+    return send_body(rt, c, m, task, inst, insts, n, bounds, &to);
+}
+
+static inline int recv_body(mdl_rt *rt, mdl_rt_common *c, const mdl_msg_desc *m, void *task,
+                            int inst, const long *bounds, int *posted_from)
+{
     int from = inst;
     if (m->peer_kind == MDL_PEER_NEIGHBOR) {
         from = neighbor(rt, m);
@@ -321,7 +384,41 @@ MDL_API int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
         /* MDL_ANY from a task with no instance would wait for ever */
         return rt_fail_instance(rt, m->fn, m->peer_task, inst, -1);
     }
+    *posted_from = from;
     return be_recv(rt, m, task, bounds, from);
+}
+
+static __attribute__((noinline)) int traced_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task,
+                                                 int inst, const long *bounds)
+{
+    mdl_rt_common *c = rt_c(rt);
+    rt_tracer *t = c->tr;
+    int from = MDL_ANY;
+    rt_trace_begin(t, (uint32_t)m->index);
+    int rc = recv_body(rt, c, m, task, inst, bounds, &from);
+    if (rc == MDL_PROC_NULL)
+        rt_trace_end(t, -1, 0, 0, 0);
+    else if (rc < 0)
+        rt_trace_end_error(t, rc);
+    else if (m->async)          /* posted: the flow ends in its Wait/Test */
+        rt_trace_end(t, from, 0, rt_trace_bytes(t, m, bounds),
+                     from == MDL_ANY ? RT_F_POSTED | RT_F_ANYPOST : RT_F_POSTED);
+    else
+        rt_trace_end(t, rc, rt_trace_seq(t, m, rc), rt_trace_bytes(t, m, bounds), 0);
+    return rc;
+}
+
+MDL_API int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const long *bounds)
+{
+    if (rt != rt_live)
+        return rt_dead(m && m->fn ? m->fn : "MDL_RecvFrom");
+    mdl_rt_common *c = rt_c(rt);
+    if (!msg_ok(c, m, 0, task, bounds))
+        return bad_msg(rt, m, 0, task);
+    if (__builtin_expect(c->tr != NULL, 0))
+        return traced_recv(rt, m, task, inst, bounds);
+    int from;
+    return recv_body(rt, c, m, task, inst, bounds, &from);
 }
 
 /* ---------------------------------------------------------------- completion */
@@ -341,10 +438,31 @@ static inline int completion_ok(mdl_rt *rt, const mdl_msg_desc *m)
            rt_c(rt)->d->msgs[m->index] == m;
 }
 
+/* A Test is recorded when it completes something: a polling loop would
+ * otherwise fill the buffer with empty tests. */
+static __attribute__((noinline)) int traced_completion(mdl_rt *rt, const mdl_msg_desc *m,
+                                                       int wait)
+{
+    rt_tracer *t = rt_c(rt)->tr;
+    rt_trace_begin(t, rt_fn_wait(t, m, wait));
+    int rc = wait ? be_wait(rt, m) : be_test(rt, m);
+    if (rc < 0)
+        rt_trace_end_error(t, rc);
+    else if (t->ndone)
+        rt_trace_end_done(t);
+    else if (wait || rc)
+        rt_trace_end(t, -1, 0, 0, 0);
+    else
+        t->in_call = 0;
+    return rc;
+}
+
 MDL_API int mdl_test(mdl_rt *rt, const mdl_msg_desc *m)
 {
     if (!completion_ok(rt, m))
         return bad_completion(rt, m, 0);
+    if (__builtin_expect(rt_c(rt)->tr != NULL, 0))
+        return traced_completion(rt, m, 0);
     return be_test(rt, m);
 }
 
@@ -352,5 +470,7 @@ MDL_API int mdl_wait(mdl_rt *rt, const mdl_msg_desc *m)
 {
     if (!completion_ok(rt, m))
         return bad_completion(rt, m, 1);
+    if (__builtin_expect(rt_c(rt)->tr != NULL, 0))
+        return traced_completion(rt, m, 1);
     return be_wait(rt, m);
 }

@@ -52,6 +52,7 @@ typedef struct mdl_rt_common {
     int dims[3], periodic[3], coords[3];
     int *nb;                    /* [nmsgs] the instance a neighbour message
                                    goes to or comes from, or MDL_PROC_NULL */
+    struct rt_tracer *tr;       /* MDL_TRACE: the call recorder (rt_trace.h) */
 } mdl_rt_common;
 
 static inline mdl_rt_common *rt_c(mdl_rt *rt)
@@ -147,6 +148,9 @@ MDL_HIDDEN int be_end(mdl_rt *rt);
 MDL_HIDDEN int be_restartable(void);
 /* The fatal path of an error: ends the whole job; never returns. */
 MDL_HIDDEN void be_abort(int code) __attribute__((noreturn));
+/* Tracing, on the fatal path, just before be_abort: the instance's trace
+ * (rt_trace_stop has closed it) goes where the job's file is written. */
+MDL_HIDDEN void be_trace_fatal(mdl_rt *rt);
 
 MDL_HIDDEN int be_barrier(mdl_rt *rt);
 /* insts: n >= 2 distinct instances of the own family, this one among them. */

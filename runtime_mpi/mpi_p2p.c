@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mpi_rt.h"
+#include "rt_trace.h"
 
 /* Room for one more async request of message s (grows, never shrinks:
  * warm calls do not allocate). */
@@ -249,6 +250,9 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int wa
             if (status_bytes(rt, &s->sts[i]) != s->expect[i])
                 return check_size(rt, rt_completion_fn(m, wait, fn, sizeof fn), m, &s->sts[i],
                                   s->expect[i]);
+    if (!m->is_send && rt->c.tr)        /* in post order: the order of arrival */
+        for (int i = 0; i < n; i++)
+            rt_trace_arrived(rt, m, rt->inst_of[s->sts[i].MPI_SOURCE]);
     return 0;
 }
 
@@ -308,6 +312,8 @@ int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
     if (mpirc == MPI_SUCCESS && s->nreq == 1 &&
         (m->is_send || status_bytes(rt, &s->sts[0]) == s->expect[0])) {
         s->nreq = 0;
+        if (!m->is_send && rt->c.tr)
+            rt_trace_arrived(rt, m, rt->inst_of[s->sts[0].MPI_SOURCE]);
         return MDL_SUCCESS;
     }
     return completed(rt, m, s, 1, mpirc);

@@ -67,6 +67,14 @@ struct mdl_rt {
                                    0 not probed yet, 1 yes, -1 no (mpi_p2p.c) */
     int tag_mcast;              /* + collective index */
     int tag_sb_gather, tag_sb_release;
+    int tag_trace;              /* MDL_End: the traces to rank 0 */
+
+    /* MDL_TRACE (mpi_trace.c) */
+    int trace_on;               /* every process traces */
+    struct rt_trace_img *trace_img;
+    char *trace_path;           /* absolute */
+    uint64_t trace_slots;
+    char trace_why[512];        /* why this process cannot trace */
 };
 
 /* Maps a failed MPI call: MPI_ERR_TRUNCATE -> MDL_ERR_TRUNCATE, anything
@@ -109,5 +117,17 @@ static inline MPI_Datatype rt_msg_type_cached(const mdl_msg_desc *m, const mdl_m
 
 /* MDL_End: every async send completed, every async receive cancelled. */
 MDL_HIDDEN int rt_complete_all(mdl_rt *rt);
+
+/* Tracing (mpi_trace.c).  mpi_trace_wanted: this process's MDL_TRACE, sent
+ * to all with the identification (MPI_TRACE_*); mpi_trace_agree: all
+ * processes trace or none (else MDL_ERR_LAUNCH); mpi_trace_start: the image
+ * and the common clock moment; mpi_trace_collect: at MDL_End, rank 0
+ * writes the file; mpi_trace_free. */
+enum { MPI_TRACE_OFF, MPI_TRACE_ON, MPI_TRACE_BAD };
+MDL_HIDDEN int mpi_trace_wanted(mdl_rt *rt);
+MDL_HIDDEN int mpi_trace_agree(mdl_rt *rt, const unsigned long long *all, int stride);
+MDL_HIDDEN int mpi_trace_start(mdl_rt *rt);
+MDL_HIDDEN int mpi_trace_collect(mdl_rt *rt);
+MDL_HIDDEN void mpi_trace_free(mdl_rt *rt);
 
 #endif

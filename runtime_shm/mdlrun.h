@@ -42,6 +42,18 @@ struct mdlrun_inst {
     pid_t pid;              /* 0: not started, or reaped */
     unsigned group;
     unsigned index;         /* instance number within its group */
+    int reaped;             /* how it ended (ws), for the trace: */
+    int ws;
+    int torn;               /* reaped once the job was being torn down */
+};
+
+/* MDL_TRACE (mdlrun_trace.c): the trace of the whole job. */
+struct mdlrun_trace {
+    char *path;             /* absolute; NULL: no trace */
+    unsigned long long slots;
+    int clock;              /* enum rt_trace_clock */
+    unsigned long long tick0, ns0;  /* the clock at the start */
+    char *command;          /* the command line, as text */
 };
 
 struct mdlrun_job {
@@ -60,6 +72,8 @@ struct mdlrun_job {
     pid_t launcher;
     sigset_t orig_mask;     /* restored in instances before exec */
     sigset_t stop_sigs;     /* of SIGINT, SIGTERM, SIGHUP: those not ignored */
+    char first_error[512];  /* the first failure mdlrun reported, or "" */
+    struct mdlrun_trace trace;
 };
 
 /* Parses argv into job->groups.  Returns -1 when mdlrun must exit with
@@ -83,6 +97,14 @@ pid_t mdlrun_spawn(struct mdlrun_job *job, unsigned slot, int *exec_err);
  * mdlrun's exit status.  `status` non-zero means the job is already
  * failing (a launch failure) and is torn down at once with that status. */
 int mdlrun_watch(struct mdlrun_job *job, int status);
+
+/* MDL_TRACE: read and checked before anything starts (-1: mdlrun exits
+ * with *status, the message printed); the header told; the job's file
+ * written from the instances' images once every instance is reaped. */
+int mdlrun_trace_setup(struct mdlrun_job *job, int argc, char **argv, int *status);
+void mdlrun_trace_header(struct mdlrun_job *job);
+void mdlrun_trace_write(struct mdlrun_job *job, int status);
+void mdlrun_trace_free(struct mdlrun_job *job);
 
 /* Prints "mdlrun: " + the formatted message + newline on stderr. */
 void mdlrun_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

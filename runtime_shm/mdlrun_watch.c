@@ -6,6 +6,7 @@
  * the wait. */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <linux/futex.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,25 +32,41 @@ static int find_slot(const struct mdlrun_job *job, pid_t pid)
     return -1;
 }
 
+/* Reports a failure of the job, kept as its first error (for the trace). */
+static void report(struct mdlrun_job *job, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void report(struct mdlrun_job *job, const char *fmt, ...)
+{
+    char text[sizeof job->first_error];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    mdlrun_err("%s", text);
+    if (!job->first_error[0])
+        memcpy(job->first_error, text, sizeof text);
+}
+
 /* Whether the reaped instance failed; if so, says why on stderr and
  * returns the exit status it gives mdlrun. */
-static int failure(const struct mdlrun_job *job, unsigned slot, pid_t pid, int ws)
+static int failure(struct mdlrun_job *job, unsigned slot, pid_t pid, int ws)
 {
     const struct mdlrun_inst *in = &job->inst[slot];
     const char *name = job->groups[in->group].name;
     if (WIFSIGNALED(ws)) {
         int sig = WTERMSIG(ws);
-        mdlrun_err("%s[%u] (pid %d) killed by signal %d (%s)%s", name, in->index, (int)pid,
-                   sig, strsignal(sig), WCOREDUMP(ws) ? ", core dumped" : "");
+        report(job, "%s[%u] (pid %d) killed by signal %d (%s)%s", name, in->index, (int)pid,
+               sig, strsignal(sig), WCOREDUMP(ws) ? ", core dumped" : "");
         return 128 + sig;
     }
     if (WEXITSTATUS(ws) != 0) {
-        mdlrun_err("%s[%u] (pid %d) exited with status %d", name, in->index, (int)pid,
-                   WEXITSTATUS(ws));
+        report(job, "%s[%u] (pid %d) exited with status %d", name, in->index, (int)pid,
+               WEXITSTATUS(ws));
         return WEXITSTATUS(ws);
     }
     if (__atomic_load_n(&job->hdr->slots[slot].state, __ATOMIC_ACQUIRE) != MDL_SLOT_ENDED) {
-        mdlrun_err("%s[%u] (pid %d) exited without calling MDL_End", name, in->index, (int)pid);
+        report(job, "%s[%u] (pid %d) exited without calling MDL_End", name, in->index,
+               (int)pid);
         return MDLRUN_EXIT_FAIL;
     }
     return 0;
@@ -95,6 +112,9 @@ int mdlrun_watch(struct mdlrun_job *job, int status)
             if (slot < 0)
                 continue;       /* a child mdlrun inherited through exec */
             job->inst[slot].pid = 0;
+            job->inst[slot].reaped = 1;
+            job->inst[slot].ws = ws;
+            job->inst[slot].torn = tearing;
             job->running--;
             /* Once the job is being torn down, deaths are its effect. */
             if (!tearing) {
@@ -115,7 +135,7 @@ int mdlrun_watch(struct mdlrun_job *job, int status)
 
         double t = now();
         if (!tearing && timeout_at && t >= timeout_at) {
-            mdlrun_err("timeout after %g s: terminating the job", job->timeout);
+            report(job, "timeout after %g s: terminating the job", job->timeout);
             status = MDLRUN_EXIT_TIMEOUT;
             stop_sig = SIGTERM;
         }
@@ -143,7 +163,7 @@ int mdlrun_watch(struct mdlrun_job *job, int status)
         int sig = sigtimedwait(&set, &info, tsp);
         if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
             if (!tearing) {
-                mdlrun_err("%s: terminating the job", strsignal(sig));
+                report(job, "%s: terminating the job", strsignal(sig));
                 status = 128 + sig;
                 stop_sig = sig;     /* forwarded as it came */
             } else if (!killed) {

@@ -1,6 +1,7 @@
 /* shm_core.c — waiting (poll, yield, futex sleep), the segment heap and
  * the barriers of the shared-memory runtime. */
 #include "shm_internal.h"
+#include "rt_trace.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -87,6 +88,10 @@ int shm_fail_peer(mdl_rt *rt, const char *fn, const char *why)
      * death): with fatal errors this instance leaves without a word, as
      * under MPI_Abort, so that a job's fault reads as one line. */
     if (!mdl_errors_return()) {
+        if (rt->c.tr) {
+            rt_trace_errorf(rt, fn, MDL_ERR_PEER, "%s", why);
+            rt_trace_stop(rt, MDL_ERR_PEER, 0);
+        }
         fflush(stdout);
         _exit(1);
     }

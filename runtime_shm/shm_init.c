@@ -3,6 +3,7 @@
  * the fatal path.  be_init runs the steps below in order; each reports its
  * own failure, and be_init then undoes everything. */
 #include "shm_internal.h"
+#include "rt_trace.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -15,6 +16,13 @@
 #include <unistd.h>
 
 mdl_rt *shm_the_rt;
+
+/* The trace stays in the segment, where mdlrun reads it after the job:
+ * nothing to hand over on the fatal path. */
+void be_trace_fatal(mdl_rt *rt)
+{
+    (void)rt;
+}
 
 /* Fatal errors: tell the peers (they fail with MDL_ERR_PEER instead of
  * hanging) and exit, so that mdlrun tears the job down. */
@@ -356,6 +364,26 @@ static int alloc_task_struct(mdl_rt *rt)
     return 0;
 }
 
+/* MDL_TRACE (mdlrun says so in the header): the trace image in the heap,
+ * published in the slot for mdlrun. */
+static void *trace_alloc(mdl_rt *rt, size_t size, void *arg)
+{
+    uint64_t *off = arg;
+    *off = shm_bump(rt, size);
+    return *off ? shm_ptr(rt, *off) : NULL;
+}
+
+static int start_trace(mdl_rt *rt)
+{
+    uint64_t slots = rt->hdr->trace_slots, off = 0;
+    if (!slots)
+        return 0;
+    int rc = rt_trace_attach(rt, slots, rt->me, (int)rt->hdr->trace_clock, trace_alloc, &off);
+    if (!rc)
+        __atomic_store_n(&rt->hdr->slots[rt->me].trace, off, __ATOMIC_RELEASE);
+    return rc;
+}
+
 int be_init(const mdl_task_desc *d, int *argc, char ***argv, mdl_rt **out)
 {
     (void)argc;
@@ -391,6 +419,8 @@ int be_init(const mdl_task_desc *d, int *argc, char ***argv, mdl_rt **out)
         rc = alloc_tables(rt);
     if (!rc)
         rc = alloc_task_struct(rt);
+    if (!rc)
+        rc = start_trace(rt);
     if (rc < 0) {
         /* errors returned: the process goes on without the runtime */
         shm_the_rt = NULL;

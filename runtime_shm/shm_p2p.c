@@ -8,6 +8,7 @@
  * in post order (then kept as unexpected, in arrival order), so messages
  * of one pair and channel are received in the order they were sent. */
 #include "shm_internal.h"
+#include "rt_trace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -660,6 +661,8 @@ static int reap(mdl_rt *rt, const mdl_msg_desc *m, int wait)
         if (q->done) {
             *pp = q->mnext;
             int r = recv_result(rt, m, q, NULL, wait);
+            if (r >= 0 && rt->c.tr)
+                rt_trace_arrived(rt, m, r);
             rreq_free(q);
             if (r < 0 && rc >= 0)
                 rc = r;
