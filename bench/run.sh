@@ -5,6 +5,8 @@
 #   mpi      hand-written MPI, the reference (bench/<b>/mpi.c)
 #   mdl-mpi  the generated stubs on libmdl_mpi, launched with mpiexec
 #   mdl-shm  the same program on libmdl_shm, launched with mdlrun
+# and the ping-pong and the halo (2 instances) also the two generated
+# variants traced (MDL_TRACE): mdl-mpi+trace, mdl-shm+trace.
 # interleaved (mpi mdl-mpi mdl-shm, mpi mdl-mpi mdl-shm, … one round each),
 # because absolute times drift on a shared machine: only ratios between
 # variants of one run mean something.  Then the compiler: time and peak
@@ -79,14 +81,19 @@ build() {
     fi
 }
 
-# run NAME PROCS ROUNDS: the interleaved rounds of one benchmark.
+# run NAME PROCS ROUNDS [trace]: the interleaved rounds of one benchmark;
+# with `trace`, also both generated variants traced (MDL_TRACE, written to
+# the work directory), interleaved with the others: mdl-mpi+trace, mdl-shm+trace.
 run() {
     local name=$1 np=$2 rounds=$3 w=$WORK/$1 r v
+    local variants=(mpi mdl-mpi mdl-shm)
+    [ "${4:-}" = trace ] && variants+=(mdl-mpi+trace mdl-shm+trace)
     for ((r = 1; r <= rounds; r++)); do
-        for v in mpi mdl-mpi mdl-shm; do
-            local launcher=mpiexec
-            [ "$v" = mdl-shm ] && launcher=$STAGE/bin/mdlrun
-            if ! (cd "$w" && timeout -k 5 300 "$launcher" -n "$np" "./$v") \
+        for v in "${variants[@]}"; do
+            local launcher=mpiexec exe=${v%+trace} trace=()
+            [ "$exe" = mdl-shm ] && launcher=$STAGE/bin/mdlrun
+            [ "$v" != "$exe" ] && trace=(env "MDL_TRACE=$w/trace.json")
+            if ! (cd "$w" && timeout -k 5 300 "${trace[@]}" "$launcher" -n "$np" "./$exe") \
                     > "$w/out" 2> "$w/err" < /dev/null; then
                 echo "bench: $name $v -n $np round $r failed: $(tail -c 300 "$w/err" | tr '\n' ' ')" >&2
                 FAILED=1
@@ -102,12 +109,12 @@ run() {
 if [ -n "$QUICK" ]; then R_FAST=2 R_SLOW=1 HALO_N="64 256"; else R_FAST=9 R_SLOW=5 HALO_N="64 256 1024"; fi
 
 if want pingpong; then
-    build pingpong pingpong pp && run pingpong 2 "$R_FAST" || FAILED=1
+    build pingpong pingpong pp && run pingpong 2 "$R_FAST" trace || FAILED=1
 fi
 if want halo; then
     for n in $HALO_N; do
         build "halo-$n" halo noeud -D "N=$n" || { FAILED=1; continue; }
-        run "halo-$n" 2 "$R_FAST"        # one instance per core
+        run "halo-$n" 2 "$R_FAST" trace  # one instance per core
         run "halo-$n" 4 "$R_SLOW"        # 2 per core: MPICH's busy-wait shows
     done
 fi
@@ -253,6 +260,28 @@ TXT=$OUT/summary.txt
                 cell(o[i], f[1], f[3], f[4], "mdl-mpi"), cell(o[i], f[1], f[3], f[4], "mdl-shm")
         }
     }' "$SUM" "$SUM"
+    if grep -q '+trace,' "$RAW"; then
+        echo
+        echo "# tracing (MDL_TRACE): time traced / untraced of the same round, best and median over rounds"
+        awk -F, 'NR > 1 { k = $1 "," $2 "," $3 "," $4; t[k, $5, $6] = $7; if ($6 > maxr) maxr = $6
+                          if ($5 ~ /[+]trace$/ && !(k in s)) { s[k] = 1; o[++n] = k } }
+        function stats(k, v,    r, c, i, j, x, a) {
+            c = 0
+            for (r = 1; r <= maxr; r++)
+                if ((k, v "+trace", r) in t && (k, v, r) in t && t[k, v, r] > 0) a[++c] = t[k, v "+trace", r] / t[k, v, r]
+            if (!c) return sprintf("%-15s", "(no run)")
+            for (i = 2; i <= c; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+            return sprintf("%.3f / %.3f  ", a[1], c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2)
+        }
+        END {
+            printf "%-9s %-15s %-9s %5s  %-17s %-17s\n", "bench", "case", "size", "procs", "mdl-mpi traced", "mdl-shm traced"
+            for (i = 1; i <= n; i++) {
+                split(o[i], f, ",")
+                sz = f[1] == "halo" ? "N=" f[3] : f[3] >= 1048576 ? f[3] / 1048576 " MiB" : f[3] >= 1024 ? f[3] / 1024 " KiB" : f[3] " B"
+                printf "%-9s %-15s %-9s %5s  %-17s %-17s\n", f[1], f[2], sz, f[4], stats(o[i], "mdl-mpi"), stats(o[i], "mdl-shm")
+            }
+        }' "$RAW"
+    fi
     if grep -q '^pingpong,' "$SUM"; then
         echo
         echo "# ping-pong bandwidth (MB/s = bytes / one-way time)"

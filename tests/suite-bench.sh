@@ -29,14 +29,27 @@ for b in pingpong halo coll oversub; do
         echo "FAIL: bench/$b: no results"
         continue
     fi
-    bad=$(awk -F, -v b="$b" '$1 == b { k = $2 "," $3 "," $4; n[k]++; if ($5 != "mpi" && $7 == "") miss[k] = 1 }
-        END { for (k in n) if (n[k] != 3 || (k in miss)) print k }' "$sum")
+    # the ping-pong and the 2-instance halo also run traced (+trace)
+    bad=$(awk -F, -v b="$b" '$1 == b { k = $2 "," $3 "," $4; if ($5 ~ /[+]trace$/) tr[k]++; else n[k]++
+                                       if ($5 != "mpi" && $7 == "") miss[k] = 1 }
+        END { for (k in n) if (n[k] != 3 || (k in miss) ||
+                               tr[k] != ((b == "pingpong" || (b == "halo" && k ~ /,2$/)) ? 2 : 0)) print k }' "$sum")
     if [ -n "$bad" ]; then
         echo "FAIL: bench/$b: variants or ratios missing for $(echo "$bad" | tr '\n' ' ')"
     else
         echo "PASS: bench/$b ($(echo "$cases" | wc -l) cases)"
     fi
 done
+
+# traced / untraced, side by side, for every traced case
+ntraced=$(awk -F, '$5 ~ /[+]trace$/ { print $1 $2 $3 $4 }' "$sum" 2>/dev/null | sort -u | wc -l)
+nrows=$(sed -n '/^# tracing (MDL_TRACE)/,/^$/p' "$tmp/out/summary.txt" 2>/dev/null |
+        grep -cE '^(pingpong|halo) .* [0-9]+\.[0-9]{3} / [0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} / [0-9]+\.[0-9]{3}')
+if [ "$ntraced" -gt 0 ] && [ "$nrows" = "$ntraced" ]; then
+    echo "PASS: bench/tracing ($nrows cases traced)"
+else
+    echo "FAIL: bench/tracing: $nrows rows of traced/untraced ratios for $ntraced traced cases"
+fi
 
 comp=$tmp/out/compiler.csv
 if [ "$(awk -F, '$4 == "check" && $5 ~ /^[0-9.]+$/' "$comp" 2>/dev/null | wc -l)" = 7 ] &&
