@@ -218,7 +218,7 @@ static int gather_and_write(mdl_rt *rt, rt_trace_img **heads, uint64_t *recbytes
             /* the head stays for otherData */
             void *h = realloc(heads[r], heads[r]->recs);
             if (h)
-                heads[r] = h;
+                insts[r].head = heads[r] = h;
         }
     }
     if (mpirc != MPI_SUCCESS) {
