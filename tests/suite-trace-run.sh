@@ -281,6 +281,17 @@ for rt in mpi shm; do
     fi
 done
 
+# the real trace of docs/tracing.md §6 and its matrix picture
+rt=docs
+if "$T" --check docs/poisson-trace.json > "$W/check" 2>&1 &&
+   "$T" --csv docs/poisson-trace.json > "$W/csv" 2>&1 &&
+   [ "$(sed -n 2p "$W/csv")" = "noeud[0],0,480,480,0" ] &&
+   grep -qF 'poisson-trace.json — poisson.mdl, runtime shm' docs/poisson-matrix.svg; then
+    svg_ok poisson_example docs/poisson-matrix.svg 'noeud[0]' 'noeud[1]' 'noeud[2]' 'noeud[3]'
+else
+    fail poisson_example "$(head -3 "$W/check" "$W/csv" | tr '\n' '|')"
+fi
+
 # mdlrun reads the images and writes the file without a memory error
 if command -v valgrind >/dev/null && [ "${SANITIZE:-}" != 1 ]; then
     rt=shm
