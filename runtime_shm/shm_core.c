@@ -175,12 +175,16 @@ int shm_wait(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg, const char *f
             break;
         __atomic_store_n(sleeping, 1, __ATOMIC_SEQ_CST);
         uint32_t v = __atomic_load_n(bell, __ATOMIC_SEQ_CST);
-        shm_progress(rt);
+        int more = shm_progress(rt);
         if (cond(rt, arg)) {
             __atomic_store_n(sleeping, 0, __ATOMIC_SEQ_CST);
             return 0;
         }
-        futex_wait(bell, v, WAIT_TIMEOUT_NS);
+        /* Messages the pass left behind (PER_PASS) may be the awaited
+         * ones, and their wake-up may be spent (notified before v was
+         * read): poll on instead of sleeping (found by model/, SPIN). */
+        if (!more)
+            futex_wait(bell, v, WAIT_TIMEOUT_NS);
         __atomic_store_n(sleeping, 0, __ATOMIC_SEQ_CST);
         shm_progress(rt);
         if (cond(rt, arg))
