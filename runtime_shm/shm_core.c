@@ -117,9 +117,10 @@ static uint64_t now_ns(void)
 
 void shm_notify(mdl_rt *rt, int slot)
 {
-    /* The sleeper sets `sleeping` before reading the doorbell and
-     * re-checking; we changed its condition before this load (both
-     * seq_cst), so either it sees the change or we see it sleeping. */
+    /* The sleeper sets `sleeping`, then a seq_cst fence, then reads the
+     * doorbell and re-checks; we changed its condition with a seq_cst
+     * store or RMW before this seq_cst load, so either it sees the change
+     * or we see it sleeping (shm_wait). */
     if (__atomic_load_n(&rt->info[slot].sleeping, __ATOMIC_SEQ_CST)) {
         __atomic_fetch_add(&rt->hdr->slots[slot].doorbell, 1, __ATOMIC_SEQ_CST);
         futex_wake(&rt->hdr->slots[slot].doorbell);
@@ -174,6 +175,10 @@ int shm_wait(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg, const char *f
         if (job_broken(rt, 0))
             break;
         __atomic_store_n(sleeping, 1, __ATOMIC_SEQ_CST);
+        /* The re-check's loads (acquire) must not be satisfied before
+         * `sleeping` is visible: C11 orders a seq_cst store before later
+         * loads only through seq_cst loads or a seq_cst fence. */
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
         uint32_t v = __atomic_load_n(bell, __ATOMIC_SEQ_CST);
         int more = shm_progress(rt);
         if (cond(rt, arg)) {

@@ -237,7 +237,9 @@ static void deliver(mdl_rt *rt, shm_rreq *q, int slot, uint32_t kind, uint64_t b
     }
     if (kind == CELL_RDV) {
         shm_rdv *r = shm_ptr(rt, rdvoff);
-        if (__atomic_sub_fetch(&r->remaining, 1, __ATOMIC_ACQ_REL) == 0)
+        /* after the copy (release); seq_cst: it is the condition of a
+         * sender that may be going to sleep (shm_notify) */
+        if (__atomic_sub_fetch(&r->remaining, 1, __ATOMIC_SEQ_CST) == 0)
             shm_notify(rt, slot);
     }
     q->done = 1;
