@@ -11,6 +11,7 @@ pkg-config --exists cunit 2>/dev/null || need+=(libcunit1-dev)
 command -v pkg-config >/dev/null || need+=(pkg-config)
 command -v cc >/dev/null || need+=(gcc)
 command -v make >/dev/null || need+=(make)
+command -v spin >/dev/null || need+=(spin)      # make model (part of make check)
 # `tools/setup.sh fuzz`: also what `make fuzz` needs (clang and its
 # libFuzzer runtime); `make check` does not need them.
 if [ "${1:-}" = fuzz ]; then
