@@ -14,13 +14,15 @@
  * An argument error of any participant is published too, so that all
  * return instead of copying. */
 #include "shm_internal.h"
+#include "mdl_tables.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static const char *const coll_names[] = {
-    "Bcast", "Mcast", "Scatter", "ScatterV", "Gather", "GatherV",
-    "Allgather", "AllgatherV", "Alltoall", "Reduce", "Allreduce",
+#define MDL_X(id, name) [MDL_COLL_##id] = name,
+    MDL_COLLECTIVES(MDL_X)
+#undef MDL_X
 };
 
 typedef struct scratch {
