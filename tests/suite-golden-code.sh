@@ -42,7 +42,7 @@ golden_code() {
         return
     fi
     if ! diff -ru "$expected" "$out" >"$tmp/$case.diff" 2>&1; then
-        sed -e "s|$out|(medleyc output)|g" -n '1,60s/^/    /p' "$tmp/$case.diff"
+        sed -n -e "s|$out|(medleyc output)|g" -e '1,60s/^/    /p' "$tmp/$case.diff"
         local lines
         lines=$(wc -l <"$tmp/$case.diff")
         [ "$lines" -gt 60 ] && echo "    ... ($lines lines of diff in all)"

@@ -68,7 +68,7 @@ golden_one() {
     fi
     if ! cmp -s "$expected" "$tmp/actual"; then
         diff -u "$expected" "$tmp/actual" | sed -n '3,23s/^/    /p'
-        fail "$name" "exit status or diagnostics differ from $expected"
+        fail "$name" "exit status or diagnostics differ from $expected (if intended: UPDATE=1 MEDLEY_SUITES=golden make check, then review git diff)"
         return
     fi
     if [ "$rc" -ne 0 ] && [ -n "$(ls -A "$out")" ]; then
