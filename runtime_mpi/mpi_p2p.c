@@ -292,13 +292,15 @@ MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
         (unsigned)m->index < (unsigned)rt->d->nmsgs) {
         mdl_msg_state *s = &rt->msgs[m->index];
         int dest = direct_peer(rt, m, s, inst);
-        MPI_Datatype dt = dest >= 0 ? rt_msg_type_cached(m, s, bounds) : MPI_DATATYPE_NULL;
+        void *buf;
+        MPI_Datatype dt = dest >= 0 ? rt_msg_type_cached(m, s, task, bounds, &buf)
+                                    : MPI_DATATYPE_NULL;
         if (dt != MPI_DATATYPE_NULL && !m->async) {
-            int mpirc = MPI_Send(task, 1, dt, dest, m->channel, rt->world);
+            int mpirc = MPI_Send(buf, 1, dt, dest, m->channel, rt->world);
             return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, m->fn, mpirc, "MPI_Send");
         }
         if (dt != MPI_DATATYPE_NULL && s->nreq < s->capreq) {
-            int mpirc = MPI_Isend(task, 1, dt, dest, m->channel, rt->world, &s->reqs[s->nreq]);
+            int mpirc = MPI_Isend(buf, 1, dt, dest, m->channel, rt->world, &s->reqs[s->nreq]);
             if (mpirc != MPI_SUCCESS)
                 return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
             s->expect[s->nreq++] = 0;
@@ -314,10 +316,12 @@ MDL_API int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
         (unsigned)m->index < (unsigned)rt->d->nmsgs) {
         mdl_msg_state *s = &rt->msgs[m->index];
         int src = direct_peer(rt, m, s, inst);
-        MPI_Datatype dt = src >= 0 ? rt_msg_type_cached(m, s, bounds) : MPI_DATATYPE_NULL;
+        void *buf;
+        MPI_Datatype dt = src >= 0 ? rt_msg_type_cached(m, s, task, bounds, &buf)
+                                   : MPI_DATATYPE_NULL;
         if (dt != MPI_DATATYPE_NULL) {
             MPI_Status st;
-            int mpirc = MPI_Recv(task, 1, dt, src, m->channel, rt->world, &st);
+            int mpirc = MPI_Recv(buf, 1, dt, src, m->channel, rt->world, &st);
             if (mpirc != MPI_SUCCESS)
                 return recv_fail(rt, m->fn, mpirc, &st, s->bytes);
             int rc = check_size(rt, m->fn, &st, s->bytes);
