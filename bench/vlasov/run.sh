@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# bench/vlasov/run.sh — the thesis's Vlasov experiment (its Table 11.1):
+# the Vlasov code of examples/vlasov timed with MeDLey on both runtimes
+# against the same code written directly against MPI (bench/vlasov/mpi.c),
+# and against its own computation time.  Run by bench/run.sh (make bench,
+# BENCH_ONLY=vlasov); docs/performance.md explains the method.
+#
+# For every round, mesh size N (N x N) and instance count, the three
+# programs run one after the other:
+#   hand-mpi  bench/vlasov/mpi.c, mpiexec
+#   mdl-mpi   examples/vlasov/vlasov.c + generated code on libmdl_mpi, mpiexec
+#   mdl-shm   the same program on libmdl_shm, mdlrun
+# each for STEPS steps (`--bench STEPS`); each prints its run time and its
+# computation time (time outside MDL/MPI calls), both the largest over the
+# instances.  The round's `compute` is the smallest computation time of
+# its three runs: the three compute exactly the same thing, so the
+# smallest is the one least disturbed by the machine.  Each run also
+# writes W(t); the MeDLey runs must equal the hand-written one to 1e-12 of
+# max W, or the run counts as failed (a fast wrong exchange wins nothing).
+#
+# Environment (set by bench/run.sh; defaults for a standalone run):
+#   MEDLEY_STAGE, BENCH_OUT, BENCH_WORK, BENCH_QUICK, BENCH_CFLAGS as in bench/run.sh
+#   BENCH_VLASOV_N       mesh sizes        (default "256 512 1024 2048"; quick "256 512")
+#   BENCH_VLASOV_NP      instance counts   (default "1 2 4")
+#   BENCH_VLASOV_STEPS   steps of a run    (default 40; quick 10)
+#   BENCH_VLASOV_ROUNDS  rounds            (default 5; quick 2)
+# Output: $BENCH_OUT/vlasov.csv (N,instances,variant,round,seconds),
+# vlasov-runs.csv (every run with its own computation time), vlasov.txt
+# (the tables and targets, also printed).  Exit status 1 if a build or a
+# run failed.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+ROOT=$PWD
+STAGE=${MEDLEY_STAGE:-$ROOT/build/stage}
+OUT=${BENCH_OUT:-$ROOT/bench/results}
+WORK=${BENCH_WORK:-$ROOT/build/bench}/vlasov
+QUICK=${BENCH_QUICK:-0}
+[ "$QUICK" = 0 ] && QUICK=
+if [ -n "$QUICK" ]; then
+    SIZES=${BENCH_VLASOV_N:-256 512} STEPS=${BENCH_VLASOV_STEPS:-10} ROUNDS=${BENCH_VLASOV_ROUNDS:-2}
+else
+    SIZES=${BENCH_VLASOV_N:-256 512 1024 2048} STEPS=${BENCH_VLASOV_STEPS:-40} ROUNDS=${BENCH_VLASOV_ROUNDS:-5}
+fi
+NPS=${BENCH_VLASOV_NP:-1 2 4}
+CFLAGS_V=(-O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror)
+# shellcheck disable=SC2206
+CFLAGS_V+=(${BENCH_CFLAGS:-})
+VARIANTS="hand-mpi mdl-mpi mdl-shm"
+
+die() { echo "bench/vlasov: $*" >&2; exit 1; }
+[ -x "$STAGE/bin/medleyc" ] || die "no medleyc in $STAGE"
+export PKG_CONFIG_PATH=$STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+mkdir -p "$OUT" "$WORK"
+CSV=$OUT/vlasov.csv RUNS=$OUT/vlasov-runs.csv TXT=$OUT/vlasov.txt
+echo "N,instances,variant,round,seconds" > "$CSV"
+echo "N,instances,variant,round,seconds,compute_seconds" > "$RUNS"
+FAILED=0
+start=$(date +%s)
+
+# build N: $WORK/N/{hand-mpi,mdl-mpi,mdl-shm}
+build() {
+    local n=$1 w=$WORK/$1 ok=1 rt
+    rm -rf "$w" && mkdir -p "$w/gen"
+    "$STAGE/bin/medleyc" -D "NX=$n" -D "NV=$n" -o "$w/gen" examples/vlasov/vlasov.mdl > "$w/log" 2>&1 || ok=0
+    [ $ok = 1 ] && { mpicc "${CFLAGS_V[@]}" -DNX="$n" -DNV="$n" bench/vlasov/mpi.c -lm \
+        -o "$w/hand-mpi" >> "$w/log" 2>&1 || ok=0; }
+    for rt in mpi shm; do
+        # shellcheck disable=SC2046
+        [ $ok = 1 ] && { cc "${CFLAGS_V[@]}" -I"$w/gen" examples/vlasov/vlasov.c "$w/gen/vlasovMDL.c" \
+            $(pkg-config --cflags --libs medley-$rt) -lm -o "$w/mdl-$rt" >> "$w/log" 2>&1 || ok=0; }
+    done
+    if [ $ok = 0 ]; then
+        echo "bench/vlasov: build at N=$n failed:" >&2
+        cat "$w/log" >&2
+        return 1
+    fi
+}
+
+# run N NP ROUND VARIANT: one timed run; appends to $RUNS, 1 on failure
+run() {
+    local n=$1 np=$2 r=$3 v=$4 w=$WORK/$1 launcher=mpiexec
+    [ "$v" = mdl-shm ] && launcher=$STAGE/bin/mdlrun
+    if ! (cd "$w" && timeout -k 5 300 "$launcher" -n "$np" "./$v" --bench "$STEPS" "W.$v") \
+            > "$w/out" 2> "$w/err" < /dev/null; then
+        echo "bench/vlasov: N=$n $v -n $np round $r failed: $(tail -c 300 "$w/err" | tr '\n' ' ')" >&2
+        return 1
+    fi
+    local line
+    line=$(grep -m1 '^bench: ' "$w/out") || { echo "bench/vlasov: N=$n $v -n $np: no bench line" >&2; return 1; }
+    echo "$line" | awk -v n="$n" -v np="$np" -v v="$v" -v r="$r" '{
+        for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+        printf "%s,%s,%s,%s,%s,%s\n", n, np, v, r, f["total"], f["compute"] }' >> "$RUNS"
+}
+
+# same_w N VARIANT: W of the variant equals hand-mpi's to 1e-12 of max W
+same_w() {
+    local w=$WORK/$1
+    paste "$w/W.hand-mpi" "$w/W.$2" | awk '
+        { d = $2 - $4; if (d < 0) d = -d; if (d > dev) dev = d; if ($2 > wmax) wmax = $2; n++ }
+        END { if (n == 0 || wmax <= 0 || dev > 1e-12 * wmax) { printf "max |dW| / max W = %g over %d steps\n", (wmax > 0 ? dev / wmax : -1), n; exit 1 } }'
+}
+
+for n in $SIZES; do
+    build "$n" || { FAILED=1; continue; }
+    built="${built:-} $n"
+done
+for ((r = 1; r <= ROUNDS; r++)); do
+    for n in ${built:-}; do
+        for np in $NPS; do
+            (( n % np == 0 )) || continue
+            ok=1
+            for v in $VARIANTS; do run "$n" "$np" "$r" "$v" || { ok=0; FAILED=1; }; done
+            for v in mdl-mpi mdl-shm; do
+                [ $ok = 1 ] || break
+                why=$(same_w "$n" "$v") || { echo "bench/vlasov: N=$n -n $np round $r: $v differs from hand-mpi: $why" >&2; ok=0; FAILED=1; }
+            done
+            # the round counts only when all three ran and agreed
+            [ $ok = 1 ] || continue
+            awk -F, -v n="$n" -v np="$np" -v r="$r" '
+                $1 == n && $2 == np && $4 == r { print n "," np "," $3 "," r "," $5
+                                                  if (c == "" || $6 + 0 < c + 0) c = $6 }
+                END { print n "," np ",compute," r "," c }' "$RUNS" >> "$CSV"
+        done
+    done
+    echo "bench/vlasov: round $r of $ROUNDS done ($(( $(date +%s) - start )) s)" >&2
+done
+
+# ---------------------------------------------------------------- tables
+{
+    echo "# vlasov (the thesis's Table 11.1): seconds for $STEPS steps of an N x N mesh, best of $ROUNDS rounds (median)${QUICK:+; BENCH_QUICK=1, not for the record}"
+    awk -F, 'NR > 1 { k = $1 SUBSEP $2 SUBSEP $3; t[k, ++c[k]] = $5
+                      if (!($1 in sn)) { sn[$1] = 1; ns[++nn] = $1 }
+                      if (!($2 in sp)) { sp[$2] = 1; ps[++np] = $2 } }
+    function sort(a, m,    i, j, x) { for (i = 2; i <= m; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x } }
+    function stats(k,    i) { split("", a); for (i = 1; i <= c[k]; i++) a[i] = t[k, i]; sort(a, c[k])
+                              best = a[1]; med = c[k] % 2 ? a[(c[k] + 1) / 2] : (a[c[k] / 2] + a[c[k] / 2 + 1]) / 2 }
+    END {
+        sort(ns, nn); sort(ps, np)
+        printf "%-9s %-9s", "instances", "variant"; for (i = 1; i <= nn; i++) printf " %19s", "N=" ns[i]; printf "\n"
+        split("mdl-mpi mdl-shm hand-mpi compute", vs, " ")
+        for (p = 1; p <= np; p++) for (j = 1; j <= 4; j++) {
+            printf "%-9s %-9s", ps[p], vs[j]
+            for (i = 1; i <= nn; i++) {
+                k = ns[i] SUBSEP ps[p] SUBSEP vs[j]
+                if (!(k in c)) { printf " %19s", "-"; continue }
+                stats(k); printf " %8.4f (%8.4f)", best, med
+            }
+            printf "\n"
+        }
+    }' "$CSV"
+    echo
+    echo "# ratios of the best times: overhead = time / compute - 1; mdl / hand-mpi; mdl-mpi / mdl-shm"
+    echo "# (instances 4: two per core; MPICH busy-waits, so its exchanges wait for the scheduler)"
+    awk -F, -v nmax="$(echo "$SIZES" | tr ' ' '\n' | sort -n | tail -1)" -v quick="$QUICK" '
+    NR > 1 { k = $1 SUBSEP $2 SUBSEP $3; if (!(k in b) || $5 + 0 < b[k]) b[k] = $5 + 0
+             if (!(($1, $2) in seen)) { seen[$1, $2] = 1; key[++nk] = $1 SUBSEP $2 } }
+    function pct(x) { return sprintf("%+.1f%%", 100 * (x - 1)) }
+    END {
+        printf "%-6s %-9s %10s %10s %10s %13s %13s %15s\n", "N", "instances", "mpi ovh", "shm ovh", "hand ovh",
+               "mpi / hand", "shm / hand", "mdl mpi / shm"
+        for (i = 1; i <= nk; i++) {
+            split(key[i], f, SUBSEP); n = f[1]; p = f[2]
+            C = b[n, p, "compute"]; H = b[n, p, "hand-mpi"]; M = b[n, p, "mdl-mpi"]; S = b[n, p, "mdl-shm"]
+            if (!(C > 0 && H > 0 && M > 0 && S > 0)) continue
+            printf "%-6s %-9s %10s %10s %10s %13.3f %13.3f %15.3f\n", n, p, pct(M / C), pct(S / C), pct(H / C), M / H, S / H, M / S
+        }
+        n = nmax; p = 2
+        C = b[n, p, "compute"]; H = b[n, p, "hand-mpi"]; M = b[n, p, "mdl-mpi"]; S = b[n, p, "mdl-shm"]
+        print ""
+        if (!(C > 0 && H > 0 && M > 0 && S > 0)) { print "# targets: no complete run at N=" n " on 2 instances"; exit }
+        lim = quick ? 1.05 : 1.02
+        printf "# targets (best of rounds, 2 instances, N=%s)\n", n
+        printf "mdl-mpi <= %.2f x hand-mpi      %.3f  %s\n", lim, M / H, M / H <= lim ? "ok" : "MISSED"
+        printf "mdl-shm <= 1.00 x hand-mpi      %.3f  %s\n", S / H, S / H <= 1 ? "ok" : "MISSED"
+        printf "mdl-shm overhead <= 4%%         %6s  %s\n", pct(S / C), S / C <= 1.04 ? "ok" : "MISSED"
+        printf "mdl-mpi overhead <= 10%%        %6s  %s\n", pct(M / C), M / C <= 1.10 ? "ok" : "MISSED"
+    }' "$CSV"
+} > "$TXT"
+cat "$TXT"
+echo "bench/vlasov: $(( $(date +%s) - start )) s" >&2
+exit $FAILED
