@@ -22,12 +22,13 @@
 #   MEDLEY_STAGE, BENCH_OUT, BENCH_WORK, BENCH_QUICK, BENCH_CFLAGS as in bench/run.sh
 #   BENCH_VLASOV_N       mesh sizes        (default "256 512 1024 2048"; quick "256 512")
 #   BENCH_VLASOV_NP      instance counts   (default "1 2 4")
-#   BENCH_VLASOV_STEPS   steps of a run    (default 40; quick 10)
+#   BENCH_VLASOV_STEPS   steps of a run    (default 20; quick 10)
 #   BENCH_VLASOV_ROUNDS  rounds            (default 5; quick 2)
 # Output: $BENCH_OUT/vlasov.csv (N,instances,variant,round,seconds),
 # vlasov-runs.csv (every run with its own computation time), vlasov.txt
 # (the tables and targets, also printed).  Exit status 1 if a build or a
-# run failed.
+# run failed.  `bench/vlasov/run.sh --report` only remakes vlasov.txt from
+# $BENCH_OUT/vlasov.csv (BENCH_QUICK, BENCH_VLASOV_* as for the run).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$PWD
@@ -39,7 +40,7 @@ QUICK=${BENCH_QUICK:-0}
 if [ -n "$QUICK" ]; then
     SIZES=${BENCH_VLASOV_N:-256 512} STEPS=${BENCH_VLASOV_STEPS:-10} ROUNDS=${BENCH_VLASOV_ROUNDS:-2}
 else
-    SIZES=${BENCH_VLASOV_N:-256 512 1024 2048} STEPS=${BENCH_VLASOV_STEPS:-40} ROUNDS=${BENCH_VLASOV_ROUNDS:-5}
+    SIZES=${BENCH_VLASOV_N:-256 512 1024 2048} STEPS=${BENCH_VLASOV_STEPS:-20} ROUNDS=${BENCH_VLASOV_ROUNDS:-5}
 fi
 NPS=${BENCH_VLASOV_NP:-1 2 4}
 CFLAGS_V=(-O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror)
@@ -48,12 +49,15 @@ CFLAGS_V+=(${BENCH_CFLAGS:-})
 VARIANTS="hand-mpi mdl-mpi mdl-shm"
 
 die() { echo "bench/vlasov: $*" >&2; exit 1; }
+CSV=$OUT/vlasov.csv RUNS=$OUT/vlasov-runs.csv TXT=$OUT/vlasov.txt
+report_only=
+[ "${1:-}" = --report ] && { report_only=1; [ -f "$CSV" ] || die "no $CSV"; }
 [ -x "$STAGE/bin/medleyc" ] || die "no medleyc in $STAGE"
 export PKG_CONFIG_PATH=$STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 mkdir -p "$OUT" "$WORK"
-CSV=$OUT/vlasov.csv RUNS=$OUT/vlasov-runs.csv TXT=$OUT/vlasov.txt
-echo "N,instances,variant,round,seconds" > "$CSV"
-echo "N,instances,variant,round,seconds,compute_seconds" > "$RUNS"
+[ -n "$report_only" ] && ROUNDS=$(awk -F, 'NR > 1 && $4 > r { r = $4 } END { print r + 0 }' "$CSV")
+[ -n "$report_only" ] || echo "N,instances,variant,round,seconds" > "$CSV"
+[ -n "$report_only" ] || echo "N,instances,variant,round,seconds,compute_seconds" > "$RUNS"
 FAILED=0
 start=$(date +%s)
 
@@ -101,10 +105,11 @@ same_w() {
 }
 
 for n in $SIZES; do
+    [ -z "$report_only" ] || break
     build "$n" || { FAILED=1; continue; }
     built="${built:-} $n"
 done
-for ((r = 1; r <= ROUNDS; r++)); do
+for ((r = 1; r <= ROUNDS && !report_only; r++)); do
     for n in ${built:-}; do
         for np in $NPS; do
             (( n % np == 0 )) || continue
@@ -149,20 +154,29 @@ done
         }
     }' "$CSV"
     echo
-    echo "# ratios of the best times: overhead = time / compute - 1; mdl / hand-mpi; mdl-mpi / mdl-shm"
+    echo "# ratios of the best times: overhead = time / compute - 1; mdl / hand-mpi; mdl-mpi / mdl-shm;"
+    echo "# (med): median over rounds of the same ratio within each round (runs seconds apart: drift cancels)"
     echo "# (instances 4: two per core; MPICH busy-waits, so its exchanges wait for the scheduler)"
     awk -F, -v nmax="$(echo "$SIZES" | tr ' ' '\n' | sort -n | tail -1)" -v quick="$QUICK" '
     NR > 1 { k = $1 SUBSEP $2 SUBSEP $3; if (!(k in b) || $5 + 0 < b[k]) b[k] = $5 + 0
+             t[$1, $2, $3, $4] = $5 + 0; if ($4 > nr) nr = $4
              if (!(($1, $2) in seen)) { seen[$1, $2] = 1; key[++nk] = $1 SUBSEP $2 } }
     function pct(x) { return sprintf("%+.1f%%", 100 * (x - 1)) }
+    function medratio(n, p, v,    r, c, i, j, x) {
+        c = 0
+        for (r = 1; r <= nr; r++) if ((n, p, v, r) in t && (n, p, "hand-mpi", r) in t) a[++c] = t[n, p, v, r] / t[n, p, "hand-mpi", r]
+        for (i = 2; i <= c; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+        return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+    }
     END {
-        printf "%-6s %-9s %10s %10s %10s %13s %13s %15s\n", "N", "instances", "mpi ovh", "shm ovh", "hand ovh",
-               "mpi / hand", "shm / hand", "mdl mpi / shm"
+        printf "%-6s %-9s %10s %10s %10s %11s %11s %11s %11s %14s\n", "N", "instances", "mpi ovh", "shm ovh", "hand ovh",
+               "mpi/hand", "(med)", "shm/hand", "(med)", "mdl mpi/shm"
         for (i = 1; i <= nk; i++) {
             split(key[i], f, SUBSEP); n = f[1]; p = f[2]
             C = b[n, p, "compute"]; H = b[n, p, "hand-mpi"]; M = b[n, p, "mdl-mpi"]; S = b[n, p, "mdl-shm"]
             if (!(C > 0 && H > 0 && M > 0 && S > 0)) continue
-            printf "%-6s %-9s %10s %10s %10s %13.3f %13.3f %15.3f\n", n, p, pct(M / C), pct(S / C), pct(H / C), M / H, S / H, M / S
+            printf "%-6s %-9s %10s %10s %10s %11.3f %11.3f %11.3f %11.3f %14.3f\n", n, p, pct(M / C), pct(S / C), pct(H / C),
+                   M / H, medratio(n, p, "mdl-mpi"), S / H, medratio(n, p, "mdl-shm"), M / S
         }
         n = nmax; p = 2
         C = b[n, p, "compute"]; H = b[n, p, "hand-mpi"]; M = b[n, p, "mdl-mpi"]; S = b[n, p, "mdl-shm"]
