@@ -26,8 +26,9 @@
 #   BENCH_VLASOV_ROUNDS  rounds            (default 5; quick 2)
 # Output: $BENCH_OUT/vlasov.csv (N,instances,variant,round,seconds),
 # vlasov-runs.csv (every run with its own computation time), vlasov.txt
-# (the tables and targets, also printed).  Exit status 1 if a build or a
-# run failed.  `bench/vlasov/run.sh --report` only remakes vlasov.txt from
+# (the tables and targets, also printed), vlasov.md (the tables in
+# Markdown beside the thesis's, for docs/performance.md).  Exit status 1 if a build or a
+# run failed.  `bench/vlasov/run.sh --report` only remakes vlasov.txt and .md from
 # $BENCH_OUT/vlasov.csv (BENCH_QUICK, BENCH_VLASOV_* as for the run).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -191,5 +192,77 @@ done
     }' "$CSV"
 } > "$TXT"
 cat "$TXT"
+
+# The same as Markdown, beside the thesis's Table 11.1 (SGI Power Challenge,
+# seconds: MDL(MPI), MDL(SHM), Compute at N = 256 512 1024 2048; no SHM
+# figures on 16 processors), for docs/performance.md.
+awk -F, -v steps="$STEPS" -v rounds="$ROUNDS" -v when="$(date -u -r "$CSV" '+%Y-%m-%d %H:%M UTC')" '
+BEGIN {
+    split("4 MPI 3.901 15.361 67.597 367.048;4 SHM 4.048 15.952 68.401 377.062;4 C 3.751 14.668 63.398 349.664;" \
+          "8 MPI 2.062 7.986 32.021 269.331;8 SHM 2.173 8.225 33.932 211.876;8 C 1.964 7.506 30.175 175.304;" \
+          "16 MPI 1.296 4.489 16.138 78.733;16 C 1.095 4.385 15.084 66.805", rows, ";")
+    for (i in rows) { split(rows[i], f, " "); for (j = 0; j < 4; j++) th[f[1], f[2], 256 * 2 ^ j] = f[3 + j] }
+    name["mdl-mpi"] = "MDL(MPI)"; name["mdl-shm"] = "MDL(SHM)"; name["hand-mpi"] = "hand-written MPI"; name["compute"] = "Compute"
+}
+NR > 1 { k = $1 SUBSEP $2 SUBSEP $3; if (!(k in b) || $5 + 0 < b[k]) b[k] = $5 + 0
+         t[$1, $2, $3, $4] = $5 + 0; if ($4 > nr) nr = $4
+         if (!($1 in sn)) { sn[$1] = 1; ns[++nn] = $1 }
+         if (!($2 in sp)) { sp[$2] = 1; ps[++np] = $2 } }
+function sort(a, m,    i, j, x) { for (i = 2; i <= m; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x } }
+function pct(x) { return x == "" ? "–" : sprintf("%+.1f %%", 100 * (x - 1)) }
+function rat(x) { return x == "" ? "–" : sprintf("%.3f", x) }
+function q(x, y) { return x > 0 && y > 0 ? x / y : "" }
+function med(n, p, v, w,    r, c, i, j, x) {
+    c = 0
+    for (r = 1; r <= nr; r++) if ((n, p, v, r) in t && (n, p, w, r) in t) a[++c] = t[n, p, v, r] / t[n, p, w, r]
+    if (c == 0) return ""
+    for (i = 2; i <= c; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+    return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+}
+function head(first,    i) { printf "| %s |", first; for (i = 1; i <= nn; i++) printf " N=%s |", ns[i]; printf "\n|---|---|"
+                             for (i = 1; i <= nn; i++) printf "---:|"; printf "\n" }
+function thesis(what, v, w, fmt,    p, i, x) {
+    for (p = 4; p <= 16; p *= 2) {
+        if (!((p, v, 256) in th) || !((p, w, 256) in th)) continue
+        printf "| %s | thesis, %d processors |", what, p
+        for (i = 1; i <= nn; i++) {
+            x = ""
+            if ((p, v, ns[i]) in th) x = th[p, v, ns[i]] / th[p, w, ns[i]]
+            printf " %s |", (fmt == "pct" ? pct(x) : rat(x))
+        }
+        printf "\n"; what = ""
+    }
+    return what
+}
+function ours(what, v, w, fmt, withmed,    p, i, x, m) {
+    for (p = 1; p <= np; p++) {
+        printf "| %s | ours, %s instance%s%s |", what, ps[p], (ps[p] > 1 ? "s" : ""), (ps[p] > 2 ? " (2 per core)" : "")
+        for (i = 1; i <= nn; i++) {
+            x = q(b[ns[i], ps[p], v], b[ns[i], ps[p], w])
+            m = withmed ? med(ns[i], ps[p], v, w) : ""
+            printf " %s%s |", (fmt == "pct" ? pct(x) : rat(x)), (m == "" ? "" : " (" rat(m) ")")
+        }
+        printf "\n"; what = ""
+    }
+}
+END {
+    sort(ns, nn); sort(ps, np)
+    printf "Seconds for %d steps of an N × N mesh, best of %d rounds (%s):\n\n", steps, rounds, when
+    head("instances | version")
+    split("mdl-mpi mdl-shm hand-mpi compute", vs, " ")
+    for (p = 1; p <= np; p++) for (j = 1; j <= 4; j++) {
+        printf "| %s | %s |", ps[p], name[vs[j]]
+        for (i = 1; i <= nn; i++) { x = b[ns[i], ps[p], vs[j]]; printf " %s |", (x > 0 ? sprintf("%.4f", x) : "–") }
+        printf "\n"
+    }
+    printf "\nRatios of the best times, the thesis'"'"'s Table 11.1 beside ours (in brackets: median over rounds of the ratio within each round):\n\n"
+    head("ratio | run")
+    ours(thesis("MDL(MPI) / Compute − 1", "MPI", "C", "pct"), "mdl-mpi", "compute", "pct", 0)
+    ours(thesis("MDL(SHM) / Compute − 1", "SHM", "C", "pct"), "mdl-shm", "compute", "pct", 0)
+    ours("hand-written MPI / Compute − 1", "hand-mpi", "compute", "pct", 0)
+    ours(thesis("MDL(MPI) / MDL(SHM)", "MPI", "SHM", "rat"), "mdl-mpi", "mdl-shm", "rat", 1)
+    ours("MDL(MPI) / hand-written MPI", "mdl-mpi", "hand-mpi", "rat", 1)
+    ours("MDL(SHM) / hand-written MPI", "mdl-shm", "hand-mpi", "rat", 1)
+}' "$CSV" > "$OUT/vlasov.md"
 echo "bench/vlasov: $(( $(date +%s) - start )) s" >&2
 exit $FAILED
