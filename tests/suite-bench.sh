@@ -52,6 +52,8 @@ else
         echo "FAIL: bench/vlasov: incomplete rounds: $(echo "$bad" | tr '\n' ' ')"
     elif ! grep -q '^mdl-mpi <= 1.05 x hand-mpi' "$tmp/out/vlasov.txt"; then
         echo "FAIL: bench/vlasov: no target lines in vlasov.txt"
+    elif ! grep -q '^| 2 | Compute |' "$tmp/out/vlasov.md" || ! grep -q 'thesis, 4 processors' "$tmp/out/vlasov.md"; then
+        echo "FAIL: bench/vlasov: vlasov.md lacks the tables"
     else
         echo "PASS: bench/vlasov ($(($(wc -l < "$vl") - 1)) rows)"
     fi
