@@ -17,25 +17,77 @@ _Static_assert((NV) == 128, "constant NV differs from the value medleyc used: re
 static const mdl_type_desc mdlg_type_double =
     { .name = "double", .base = MDL_T_DOUBLE, .size = sizeof(double) };
 
-/* collective transpose */
-static const mdl_coll_desc mdlg_coll_0 = {
-    .name = "transpose", .fn = "MDL_Alltoall_transpose", .index = 0, .kind = MDL_COLL_ALLTOALL,
-    .root = 0, .op = 0, .type = &mdlg_type_double,
-    .send_cap = 8192, .recv_cap = 8192, .in_place = 0
+/* send to_vslab */
+static const mdl_item_desc mdlg_msg_0_items[] = {
+    { .var = "f", .offset = offsetof(struct vlasov, f), .is_pointer = 0,
+      .type = &mdlg_type_double, .ndims = 2, .extent = { 128, 64 }, .first_pair = 0 },
+};
+static const mdl_msg_desc mdlg_msg_0 = {
+    .name = "to_vslab", .fn = "MDL_SendTo_vlasov_to_vslab", .index = 0, .is_send = 1, .async = 1,
+    .channel = 0, .peer_task = 0, .peer_kind = MDL_PEER_ONE,
+    .offset = { 0, 0, 0 },
+    .nitems = 1, .items = mdlg_msg_0_items, .npairs = 2,
+    .fixed_bounds = NULL
+};
+
+/* send to_xslab */
+static const mdl_item_desc mdlg_msg_1_items[] = {
+    { .var = "f", .offset = offsetof(struct vlasov, f), .is_pointer = 0,
+      .type = &mdlg_type_double, .ndims = 2, .extent = { 128, 64 }, .first_pair = 0 },
+};
+static const mdl_msg_desc mdlg_msg_1 = {
+    .name = "to_xslab", .fn = "MDL_SendTo_vlasov_to_xslab", .index = 1, .is_send = 1, .async = 1,
+    .channel = 1, .peer_task = 0, .peer_kind = MDL_PEER_ONE,
+    .offset = { 0, 0, 0 },
+    .nitems = 1, .items = mdlg_msg_1_items, .npairs = 2,
+    .fixed_bounds = NULL
+};
+
+/* receive into_vslab */
+static const mdl_item_desc mdlg_msg_2_items[] = {
+    { .var = "f", .offset = offsetof(struct vlasov, f), .is_pointer = 0,
+      .type = &mdlg_type_double, .ndims = 2, .extent = { 128, 64 }, .first_pair = 0 },
+};
+static const mdl_msg_desc mdlg_msg_2 = {
+    .name = "into_vslab", .fn = "MDL_RecvFrom_vlasov_into_vslab", .index = 2, .is_send = 0, .async = 1,
+    .channel = 0, .peer_task = 0, .peer_kind = MDL_PEER_ONE,
+    .offset = { 0, 0, 0 },
+    .nitems = 1, .items = mdlg_msg_2_items, .npairs = 2,
+    .fixed_bounds = NULL
+};
+
+/* receive into_xslab */
+static const mdl_item_desc mdlg_msg_3_items[] = {
+    { .var = "f", .offset = offsetof(struct vlasov, f), .is_pointer = 0,
+      .type = &mdlg_type_double, .ndims = 2, .extent = { 128, 64 }, .first_pair = 0 },
+};
+static const mdl_msg_desc mdlg_msg_3 = {
+    .name = "into_xslab", .fn = "MDL_RecvFrom_vlasov_into_xslab", .index = 3, .is_send = 0, .async = 1,
+    .channel = 1, .peer_task = 0, .peer_kind = MDL_PEER_ONE,
+    .offset = { 0, 0, 0 },
+    .nitems = 1, .items = mdlg_msg_3_items, .npairs = 2,
+    .fixed_bounds = NULL
 };
 
 /* collective density */
-static const mdl_coll_desc mdlg_coll_1 = {
-    .name = "density", .fn = "MDL_Reduce_density", .index = 1, .kind = MDL_COLL_REDUCE,
+static const mdl_coll_desc mdlg_coll_0 = {
+    .name = "density", .fn = "MDL_Reduce_density", .index = 0, .kind = MDL_COLL_REDUCE,
     .root = 0, .op = MDL_SUM, .type = &mdlg_type_double,
     .send_cap = 64, .recv_cap = 64, .in_place = 0
 };
 
 /* collective energy_sum */
-static const mdl_coll_desc mdlg_coll_2 = {
-    .name = "energy_sum", .fn = "MDL_Reduce_energy_sum", .index = 2, .kind = MDL_COLL_REDUCE,
+static const mdl_coll_desc mdlg_coll_1 = {
+    .name = "energy_sum", .fn = "MDL_Reduce_energy_sum", .index = 1, .kind = MDL_COLL_REDUCE,
     .root = 0, .op = MDL_SUM, .type = &mdlg_type_double,
     .send_cap = 1, .recv_cap = 1, .in_place = 0
+};
+
+/* collective timing */
+static const mdl_coll_desc mdlg_coll_2 = {
+    .name = "timing", .fn = "MDL_Reduce_timing", .index = 2, .kind = MDL_COLL_REDUCE,
+    .root = 0, .op = MDL_MAX, .type = &mdlg_type_double,
+    .send_cap = 2, .recv_cap = 2, .in_place = 0
 };
 
 /* collective field */
@@ -46,16 +98,17 @@ static const mdl_coll_desc mdlg_coll_3 = {
 };
 
 static const char *const mdlg_task_names[1] = { [0] = "vlasov" };
+static const mdl_msg_desc *const mdlg_msgs[] = { &mdlg_msg_0, &mdlg_msg_1, &mdlg_msg_2, &mdlg_msg_3 };
 static const mdl_coll_desc *const mdlg_colls[] = { &mdlg_coll_0, &mdlg_coll_1, &mdlg_coll_2, &mdlg_coll_3 };
 
 static const mdl_task_desc mdlg_task = {
     .abi = 0x4d444c4142490001ULL,
     .spec = "vlasov.mdl",
-    .spec_hash = 0xd33cfb2cb285c921ULL,
+    .spec_hash = 0x7d30779c8061d0f7ULL,
     .ntasks = 1, .tasks = mdlg_task_names, .self = 0, .single = 0,
     .grid_ndims = 0, .periodic = { 0, 0, 0 },
-    .nchannels = 0,
-    .nmsgs = 0, .msgs = NULL,
+    .nchannels = 2,
+    .nmsgs = 4, .msgs = mdlg_msgs,
     .ncolls = 4, .colls = mdlg_colls,
     .struct_size = sizeof(struct vlasov)
 };
@@ -109,22 +162,86 @@ int vlasov_MDL_Sbarrier(struct vlasov *t, const int *ranks, int n)
     return mdl_sbarrier(t->mdl_rt_, ranks, n);
 }
 
-int vlasov_MDL_Alltoall_transpose(struct vlasov *t)
+int vlasov_MDL_SendTo_vlasov_to_vslab(struct vlasov *t, int inst, int lo0, int hi0, int lo1, int hi1)
 {
-    return mdl_collective(t->mdl_rt_, &mdlg_coll_0, t->sendbuf, t->recvbuf,
-                          (long)t->block, NULL, NULL, NULL, 0);
+    const long b[] = { (long)lo0, (long)hi0, (long)lo1, (long)hi1 };
+    return mdl_send(t->mdl_rt_, &mdlg_msg_0, t, inst, NULL, 0, b);
+}
+
+int vlasov_MDL_SendTo_vlasov_to_xslab(struct vlasov *t, int inst, int lo0, int hi0, int lo1, int hi1)
+{
+    const long b[] = { (long)lo0, (long)hi0, (long)lo1, (long)hi1 };
+    return mdl_send(t->mdl_rt_, &mdlg_msg_1, t, inst, NULL, 0, b);
+}
+
+int vlasov_MDL_RecvFrom_vlasov_into_vslab(struct vlasov *t, int inst, int lo0, int hi0, int lo1, int hi1)
+{
+    const long b[] = { (long)lo0, (long)hi0, (long)lo1, (long)hi1 };
+    return mdl_recv(t->mdl_rt_, &mdlg_msg_2, t, inst, b);
+}
+
+int vlasov_MDL_RecvFrom_vlasov_into_xslab(struct vlasov *t, int inst, int lo0, int hi0, int lo1, int hi1)
+{
+    const long b[] = { (long)lo0, (long)hi0, (long)lo1, (long)hi1 };
+    return mdl_recv(t->mdl_rt_, &mdlg_msg_3, t, inst, b);
+}
+
+int vlasov_MDL_to_vslabTest(struct vlasov *t)
+{
+    return mdl_test(t->mdl_rt_, &mdlg_msg_0);
+}
+
+int vlasov_MDL_to_vslabWait(struct vlasov *t)
+{
+    return mdl_wait(t->mdl_rt_, &mdlg_msg_0);
+}
+
+int vlasov_MDL_to_xslabTest(struct vlasov *t)
+{
+    return mdl_test(t->mdl_rt_, &mdlg_msg_1);
+}
+
+int vlasov_MDL_to_xslabWait(struct vlasov *t)
+{
+    return mdl_wait(t->mdl_rt_, &mdlg_msg_1);
+}
+
+int vlasov_MDL_into_vslabTest(struct vlasov *t)
+{
+    return mdl_test(t->mdl_rt_, &mdlg_msg_2);
+}
+
+int vlasov_MDL_into_vslabWait(struct vlasov *t)
+{
+    return mdl_wait(t->mdl_rt_, &mdlg_msg_2);
+}
+
+int vlasov_MDL_into_xslabTest(struct vlasov *t)
+{
+    return mdl_test(t->mdl_rt_, &mdlg_msg_3);
+}
+
+int vlasov_MDL_into_xslabWait(struct vlasov *t)
+{
+    return mdl_wait(t->mdl_rt_, &mdlg_msg_3);
 }
 
 int vlasov_MDL_Reduce_density(struct vlasov *t)
 {
-    return mdl_collective(t->mdl_rt_, &mdlg_coll_1, t->rho, t->rho_total,
+    return mdl_collective(t->mdl_rt_, &mdlg_coll_0, t->rho, t->rho_total,
                           64L, NULL, NULL, NULL, 0);
 }
 
 int vlasov_MDL_Reduce_energy_sum(struct vlasov *t)
 {
-    return mdl_collective(t->mdl_rt_, &mdlg_coll_2, &t->energy, &t->total_energy,
+    return mdl_collective(t->mdl_rt_, &mdlg_coll_1, &t->energy, &t->total_energy,
                           1L, NULL, NULL, NULL, 0);
+}
+
+int vlasov_MDL_Reduce_timing(struct vlasov *t)
+{
+    return mdl_collective(t->mdl_rt_, &mdlg_coll_2, t->times, t->slowest,
+                          2L, NULL, NULL, NULL, 0);
 }
 
 int vlasov_MDL_Bcast_field(struct vlasov *t)

@@ -7,14 +7,14 @@
 
 /* The variables of one instance of vlasov (allocated by MDL_Init). */
 struct vlasov {
-    double sendbuf[8192];  /* [NX * NV] */
-    double recvbuf[8192];  /* [NX * NV] */
-    int block;
+    double f[128][64];  /* [NV][NX] */
     double rho[64];  /* [NX] */
     double rho_total[64];  /* [NX] */
     double efield[64];  /* [NX] */
     double energy;
     double total_energy;
+    double times[2];
+    double slowest[2];
     struct mdl_rt *mdl_rt_;  /* runtime handle: do not touch */
 };
 
