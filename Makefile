@@ -6,6 +6,7 @@
 #   make demo            set-up on a fresh machine, then the Monte Carlo example
 #   make install PREFIX=dir
 #   make check SANITIZE=1   the same suite under ASan+UBSan
+#   make model           SPIN model of the shared-memory protocol (model/)
 #
 # Sources are picked up by directory, so adding a file needs no edit here.
 
@@ -181,6 +182,13 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# The SPIN model of the shared-memory runtime's protocol: every scenario
+# checked, every deliberately broken variant rejected (model/verify.sh,
+# docs/runtime-shm.md "Model checking"; also run by make check).
+.PHONY: model
+model:
+	@model/verify.sh $(BUILD)/model
 
 # Benchmarks against the staged install (bench/run.sh, docs/performance.md);
 # BENCH_QUICK=1 for a one-minute smoke run.

@@ -40,25 +40,15 @@ int cg_item_ndims(const mdl_item *it)
     return it->var->form == MDL_V_POINTER ? 1 : it->var->dims.n;
 }
 
-static int index_const(const mdl_index *ix, long long *lo, long long *hi)
-{
-    int ok = 1;
-    if (ix->kind == MDL_IX_RUNTIME)
-        return 0;
-    *lo = cg_expr_eval(ix->lo, &ok);
-    *hi = ix->kind == MDL_IX_RANGE ? cg_expr_eval(ix->hi, &ok) : *lo;
-    return ok;
-}
-
+/* The checks know which bounds are compile-time constants (is_const,
+ * lo_val, hi_val): the tables use their values, nothing is re-derived. */
 int cg_msg_bounds_fixed(const mdl_msg *m)
 {
     for (int i = 0; i < m->items.n; i++) {
         const mdl_item *it = m->items.v[i];
-        for (int d = 0; d < it->idx.n; d++) {
-            long long lo, hi;
-            if (!index_const(it->idx.v[d], &lo, &hi))
+        for (int d = 0; d < it->idx.n; d++)
+            if (!it->idx.v[d]->is_const)
                 return 0;
-        }
         /* a pointer's extent is unknown: only its explicit range counts */
         if (it->var && it->var->form == MDL_V_POINTER && it->idx.n == 0)
             return 0;
@@ -74,14 +64,9 @@ int cg_msg_npairs(const mdl_msg *m)
     return n;
 }
 
+/* A bound read at the call: the spec's expression over t->… members. */
 static void bound_expr(mdl_buf *b, const mdl_expr *e)
 {
-    int ok = 1;
-    long long v = cg_expr_eval(e, &ok);
-    if (ok) {
-        cg_buf_printf(b, "%lld", v);
-        return;
-    }
     cg_buf_puts(b, "(long)");
     if (e->kind != MDL_E_NAME)
         cg_expr_c(b, e, "t->");
@@ -108,6 +93,10 @@ void cg_msg_bounds(mdl_buf *b, const mdl_msg *m)
                 continue;
             }
             const mdl_index *ix = it->idx.v[d];
+            if (ix->is_const) {
+                cg_buf_printf(b, "%lld, %lld", ix->lo_val, ix->hi_val);
+                continue;
+            }
             switch (ix->kind) {
             case MDL_IX_SINGLE:
                 bound_expr(b, ix->lo);
@@ -143,28 +132,27 @@ struct used {
     int *structs;           /* indexed like spec->structs */
 };
 
-static void mark_type(struct used *u, const mdl_spec *s, const mdl_typeref *t)
+static void mark_type(struct used *u, const mdl_typeref *t)
 {
     if (t->basic != MDL_B_NONE) {
         u->basic[t->basic] = 1;
         return;
     }
-    for (int i = 0; i < s->structs.n; i++)
-        if (s->structs.v[i] == t->resolved && !u->structs[i]) {
-            u->structs[i] = 1;
-            /* basic fields are described by their base code alone: marking
-               them would emit an unused descriptor (-Wunused-const-variable) */
-            for (int f = 0; f < t->resolved->fields.n; f++)
-                if (t->resolved->fields.v[f]->type.basic == MDL_B_NONE)
-                    mark_type(u, s, &t->resolved->fields.v[f]->type);
-        }
+    if (!t->resolved || u->structs[t->resolved->index])
+        return;
+    u->structs[t->resolved->index] = 1;
+    /* basic fields are described by their base code alone: marking them
+       would emit an unused descriptor (-Wunused-const-variable) */
+    for (int f = 0; f < t->resolved->fields.n; f++)
+        if (t->resolved->fields.v[f]->type.basic == MDL_B_NONE)
+            mark_type(u, &t->resolved->fields.v[f]->type);
 }
 
-static void mark_msg(struct used *u, const mdl_spec *s, const mdl_msg *m)
+static void mark_msg(struct used *u, const mdl_msg *m)
 {
     for (int i = 0; i < m->items.n; i++)
         if (m->items.v[i]->var)
-            mark_type(u, s, &m->items.v[i]->var->type);
+            mark_type(u, &m->items.v[i]->var->type);
 }
 
 static void emit_types(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
@@ -173,16 +161,16 @@ static void emit_types(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
     memset(&u, 0, sizeof u);
     u.structs = cg_xcalloc((size_t)s->structs.n + 1, sizeof *u.structs);
     for (int i = 0; i < t->sends.n; i++)
-        mark_msg(&u, s, t->sends.v[i]);
+        mark_msg(&u, t->sends.v[i]);
     for (int i = 0; i < t->recvs.n; i++)
-        mark_msg(&u, s, t->recvs.v[i]);
+        mark_msg(&u, t->recvs.v[i]);
     for (int i = 0; i < t->colls.n; i++)
         for (int k = 0; k < t->colls.v[i]->msgs.n; k++) {
             const mdl_coll_args *a = &t->colls.v[i]->msgs.v[k]->cargs;
             if (a->send && a->send->var)
-                mark_type(&u, s, &a->send->var->type);
+                mark_type(&u, &a->send->var->type);
             else if (a->recv && a->recv->var)
-                mark_type(&u, s, &a->recv->var->type);
+                mark_type(&u, &a->recv->var->type);
         }
 
     for (int i = 0; i < MDL_B_COUNT; i++)
@@ -191,11 +179,12 @@ static void emit_types(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
                              "    { .name = \"%s\", .base = %s, .size = sizeof(%s) };\n",
                        cg_basic_id((mdl_basic)i), cg_basic_c_name((mdl_basic)i),
                        cg_basic_rt_name((mdl_basic)i), cg_basic_c_name((mdl_basic)i));
-    /* spec order puts a nested struct before its user, as C requires */
-    for (int i = 0; i < s->structs.n; i++) {
-        if (!u.structs[i])
+    /* a struct's descriptor refers to those of the structs it contains
+       (.sub), so they come first: struct_order, not spec order */
+    for (int i = 0; i < s->struct_order.n; i++) {
+        const mdl_struct *st = s->struct_order.v[i];
+        if (!u.structs[st->index])
             continue;
-        const mdl_struct *st = s->structs.v[i];
         mdl_typeref self = { .basic = MDL_B_NONE, .resolved = (mdl_struct *)st };
         mdl_buf cname = { 0 }, id = { 0 };
         cg_typeref_c(&cname, &self);
@@ -291,23 +280,6 @@ static void emit_msg(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int k)
     cg_buf_free(&fn);
 }
 
-/* Elements from the start of a buffer item to the end of its variable,
- * -1 when unknown (pointer, or a section starting at a run-time index). */
-long long cg_item_cap(const mdl_item *it)
-{
-    if (!it || !it->var || it->var->form == MDL_V_POINTER)
-        return -1;
-    const mdl_var *v = it->var;
-    long long off = 0;
-    for (int d = 0; d < v->dims.n; d++) {
-        long long lo = 0, hi;
-        if (d < it->idx.n && !index_const(it->idx.v[d], &lo, &hi))
-            return -1;
-        off = off * v->dimval[d] + lo;
-    }
-    return v->nelems - off;
-}
-
 static void emit_coll(mdl_buf *b, const mdl_coll *c, const mdl_msg *m, int k)
 {
     const mdl_coll_args *a = &m->cargs;
@@ -324,7 +296,7 @@ static void emit_coll(mdl_buf *b, const mdl_coll *c, const mdl_msg *m, int k)
                ops[a->op]);
     type_id(b, &typed->var->type);
     cg_buf_printf(b, ",\n    .send_cap = %lld, .recv_cap = %lld, .in_place = %d\n};\n",
-               cg_item_cap(a->send), cg_item_cap(a->recv), a->in_place);
+               a->send->count, a->recv->count, a->in_place);
     cg_buf_free(&fn);
 }
 

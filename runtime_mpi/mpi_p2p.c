@@ -189,15 +189,16 @@ int be_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, c
 int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, int to)
 {
     mdl_msg_state *s = &rt->msgs[m->index];
-    MPI_Datatype dt = rt_msg_type_cached(m, s, bounds);
+    void *buf;
+    MPI_Datatype dt = rt_msg_type_cached(m, s, task, bounds, &buf);
     if (dt != MPI_DATATYPE_NULL) {
         int dest = rt->rank_of[m->peer_task][to];
         if (!m->async) {
-            int mpirc = MPI_Send(task, 1, dt, dest, m->channel, rt->world);
+            int mpirc = MPI_Send(buf, 1, dt, dest, m->channel, rt->world);
             return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, m->fn, mpirc, "MPI_Send");
         }
         if (s->nreq < s->capreq) {
-            int mpirc = MPI_Isend(task, 1, dt, dest, m->channel, rt->world, &s->reqs[s->nreq]);
+            int mpirc = MPI_Isend(buf, 1, dt, dest, m->channel, rt->world, &s->reqs[s->nreq]);
             if (mpirc != MPI_SUCCESS)
                 return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
             s->expect[s->nreq++] = 0;
@@ -210,11 +211,12 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bound
 int be_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, int from)
 {
     mdl_msg_state *s = &rt->msgs[m->index];
-    MPI_Datatype dt = !m->async && from != MDL_ANY ? rt_msg_type_cached(m, s, bounds)
+    void *buf;
+    MPI_Datatype dt = !m->async && from != MDL_ANY ? rt_msg_type_cached(m, s, task, bounds, &buf)
                                                    : MPI_DATATYPE_NULL;
     if (dt != MPI_DATATYPE_NULL) {
         MPI_Status st;
-        int mpirc = MPI_Recv(task, 1, dt, rt->rank_of[m->peer_task][from], m->channel,
+        int mpirc = MPI_Recv(buf, 1, dt, rt->rank_of[m->peer_task][from], m->channel,
                              rt->world, &st);
         if (mpirc != MPI_SUCCESS)
             return recv_fail(rt, m->fn, m, mpirc, &st);

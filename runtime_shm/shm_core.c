@@ -56,9 +56,10 @@ void shm_notify_all(mdl_rt *rt)
 
 void shm_notify(mdl_rt *rt, int slot)
 {
-    /* The sleeper sets `sleeping` before reading the doorbell and
-     * re-checking; we changed its condition before this load (both
-     * seq_cst), so either it sees the change or we see it sleeping. */
+    /* The sleeper sets `sleeping`, then a seq_cst fence, then reads the
+     * doorbell and re-checks; we changed its condition with a seq_cst
+     * store or RMW before this seq_cst load, so either it sees the change
+     * or we see it sleeping (shm_wait). */
     if (__atomic_load_n(&rt->info[slot].sleeping, __ATOMIC_SEQ_CST)) {
         __atomic_fetch_add(&rt->hdr->slots[slot].doorbell, 1, __ATOMIC_SEQ_CST);
         shm_futex_wake(&rt->hdr->slots[slot].doorbell);
@@ -134,13 +135,21 @@ int shm_wait_for(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg)
         if (shm_job_broken(rt, 0))
             break;
         __atomic_store_n(sleeping, 1, __ATOMIC_SEQ_CST);
+        /* The re-check's loads (acquire) must not be satisfied before
+         * `sleeping` is visible: C11 orders a seq_cst store before later
+         * loads only through seq_cst loads or a seq_cst fence. */
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
         uint32_t v = __atomic_load_n(bell, __ATOMIC_SEQ_CST);
-        shm_progress(rt);
+        int more = shm_progress(rt);
         if (cond(rt, arg)) {
             __atomic_store_n(sleeping, 0, __ATOMIC_SEQ_CST);
             return 0;
         }
-        shm_futex_wait(bell, v, SHM_WAIT_TIMEOUT_NS);
+        /* Messages the pass left behind (PER_PASS) may be the awaited
+         * ones, and their wake-up may be spent (notified before v was
+         * read): poll on instead of sleeping (found by model/, SPIN). */
+        if (!more)
+            shm_futex_wait(bell, v, SHM_WAIT_TIMEOUT_NS);
         __atomic_store_n(sleeping, 0, __ATOMIC_SEQ_CST);
         shm_progress(rt);
         if (cond(rt, arg))

@@ -136,7 +136,8 @@ MDL_HIDDEN int shm_family_barrier(mdl_rt *rt, const char *fn);
 MDL_HIDDEN int shm_subset_barrier(mdl_rt *rt, const int *slots, int n, const char *fn);
 
 /* shm_p2p.c */
-MDL_HIDDEN void shm_progress(mdl_rt *rt);
+/* 1 when messages were left pending (per-sender limit of one pass). */
+MDL_HIDDEN int shm_progress(mdl_rt *rt);
 /* MDL_End: cancels the async receives, then delivers every async send in
  * flight (MDL_ERR_PEER, reported, if a receiver has ended without it). */
 MDL_HIDDEN void shm_p2p_cancel_recvs(mdl_rt *rt);

@@ -239,7 +239,9 @@ static void deliver(mdl_rt *rt, shm_rreq *q, int slot, uint32_t kind, uint64_t b
     }
     if (kind == CELL_RDV) {
         shm_rdv *r = shm_ptr(rt, rdvoff);
-        if (__atomic_sub_fetch(&r->remaining, 1, __ATOMIC_ACQ_REL) == 0)
+        /* after the copy (release); seq_cst: it is the condition of a
+         * sender that may be going to sleep (shm_notify) */
+        if (__atomic_sub_fetch(&r->remaining, 1, __ATOMIC_SEQ_CST) == 0)
             shm_notify(rt, slot);
     }
     q->done = 1;
@@ -288,12 +290,14 @@ static int arrive(mdl_rt *rt, int s, uint32_t channel, uint32_t kind, uint64_t b
 
 /* Takes up to PER_PASS messages from every incoming ring and overflow
  * list, starting with a different sender each time: arrivals of several
- * busy senders interleave, so MDL_ANY receives serve them all fairly. */
+ * busy senders interleave, so MDL_ANY receives serve them all fairly.
+ * Returns 1 when it left messages behind for that limit: a waiter must not
+ * sleep then (shm_wait). */
 #define PER_PASS 16
 
-void shm_progress(mdl_rt *rt)
+int shm_progress(mdl_rt *rt)
 {
-    int n = rt->nslots;
+    int n = rt->nslots, more = 0;
     for (int k = 0; k < n; k++) {
         int s = (rt->rr + k) % n;
         shm_ring *r = ring_of(rt, s, rt->me);
@@ -304,22 +308,29 @@ void shm_progress(mdl_rt *rt)
         uint64_t head = r->head;
         int taken = 0;
         while (head != __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE)) {
-            if (taken++ == PER_PASS)
+            if (taken++ == PER_PASS) {
+                more = 1;
                 goto next;
+            }
             shm_cell *c = &r->cells[head % SHM_NCELLS];
+            /* out of memory: retried at the next pass (a sleep times out) */
             if (arrive(rt, s, c->channel, c->kind, c->bytes, c->data, c->rdv) < 0)
-                return;
+                return more;
             __atomic_store_n(&r->head, ++head, __ATOMIC_RELEASE);
         }
         uint64_t done = r->ov_done, done0 = done;
-        while (done < ovs && taken++ < PER_PASS) {
+        for (; done < ovs; taken++) {
+            if (taken == PER_PASS) {
+                more = 1;
+                break;
+            }
             uint64_t off = rt->ov_last[s]
                                ? __atomic_load_n(&((shm_node *)shm_ptr(rt, rt->ov_last[s]))->next,
                                                  __ATOMIC_ACQUIRE)
                                : __atomic_load_n(&r->ov_first, __ATOMIC_ACQUIRE);
             shm_node *nd = shm_ptr(rt, off);
             if (arrive(rt, s, nd->channel, nd->kind, nd->bytes, nd->data, nd->rdv) < 0)
-                return;
+                return more;
             rt->ov_last[s] = off;
             __atomic_store_n(&r->ov_done, ++done, __ATOMIC_SEQ_CST);
         }
@@ -328,6 +339,7 @@ void shm_progress(mdl_rt *rt)
     next:;
     }
     rt->rr = (rt->rr + 1) % n;
+    return more;
 }
 
 /* Matches a new receive against the unexpected messages; else posts it. */
