@@ -4,13 +4,11 @@
  * instance, normal or on an error. */
 #include "rt_trace.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
 
 int rt_trace_tsc;
 

@@ -3,7 +3,6 @@
  * 0 receives the images one by one and writes the job's file.  On the
  * fatal path (MPI_Abort follows, and takes the other processes down) the
  * failing instance writes the file alone: its own calls, the others lost. */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

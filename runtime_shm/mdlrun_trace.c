@@ -8,7 +8,6 @@
  * mdlrun also owns the job's clock: it chooses the ticks (the TSC when it
  * is invariant) and calibrates them against CLOCK_MONOTONIC from its start
  * to the end of the job; 0 in the file is its start. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
