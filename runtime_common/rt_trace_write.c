@@ -230,30 +230,15 @@ static void put_inst_name(rt_trace_out *o, int task, int inst)
     put(o, "\"", 1);
 }
 
-static int32_t pid_of(const rt_trace_job *job, const rt_trace_inst *in)
-{
-    if (in->task >= 0)
-        return in->task + 1;
-    /* a program that died before MDL_Init: a process of its own */
-    int32_t ntasks = 0;
-    for (int i = 0; i < job->ninst; i++)
-        if (job->inst[i].task + 1 > ntasks)
-            ntasks = job->inst[i].task + 1;
-    return ntasks + 1 + in->slot;
-}
-
 static void put_track_name(rt_trace_out *o, const rt_trace_inst *in)
 {
     if (in->task >= 0) {
         put_inst_name(o, in->task, in->inst);
         return;
     }
-    char s[32];
-    snprintf(s, sizeof s, "[%d]", in->inst);
-    put(o, "\"", 1);
-    puts_(o, in->prog ? in->prog : "?");
-    puts_(o, s);
-    put(o, "\"", 1);
+    char s[300];
+    snprintf(s, sizeof s, "%.255s?[%d]", in->prog ? in->prog : "", in->inst);
+    put_str(o, s);
 }
 
 /* ---------------------------------------------------------------- open, meta */
@@ -304,7 +289,7 @@ static void meta(rt_trace_out *o, const char *what, int32_t pid, int32_t tid)
     puts_(o, "\",\"args\":{\"name\":");
 }
 
-void rt_trace_out_meta(rt_trace_out *o, const rt_trace_job *job)
+void rt_trace_out_meta(rt_trace_out *o, rt_trace_job *job)
 {
     /* Task names from every head: an instance names its peers' tasks too,
      * so a task whose instances were all lost is usually still named. */
@@ -328,29 +313,63 @@ void rt_trace_out_meta(rt_trace_out *o, const rt_trace_job *job)
                 o->task_names[t] = rt_trace_img_str(h, tn[t]);
     }
     puts_(o, "{\"traceEvents\":[");
-    /* one process per task (named with the tid of its lowest instance),
-     * then one thread per instance */
+    /* one process per task, named with the tid of its lowest instance */
+    int32_t ntasks = 0, npids, nprogs = 0;
+    for (int i = 0; i < job->ninst; i++)
+        if (job->inst[i].task + 1 > ntasks)
+            ntasks = job->inst[i].task + 1;
+    /* Instances whose task is unknown (they died before MDL_Init): one
+     * process per program after the tasks, named `prog?` (no task name has
+     * a `?`, so no track name is taken twice), numbered in slot order. */
+    int *progs = malloc(sizeof(int) * ((size_t)job->ninst + 1));
+    int *count = calloc((size_t)job->ninst + 1, sizeof(int));
     for (int i = 0; i < job->ninst; i++) {
-        const rt_trace_inst *in = &job->inst[i];
-        int lowest = 1;
-        for (int k = 0; k < job->ninst && lowest; k++)
-            if (k != i && pid_of(job, &job->inst[k]) == pid_of(job, in) &&
-                (job->inst[k].inst < in->inst || (job->inst[k].inst == in->inst && k < i)))
-                lowest = 0;
-        if (!lowest)
+        rt_trace_inst *in = &job->inst[i];
+        if (in->task >= 0) {
+            in->pid = in->task + 1;
             continue;
-        meta(o, "process_name", pid_of(job, in), in->slot + 1);
+        }
+        int p = 0;
+        while (progs && p < nprogs &&
+               !(in->prog && job->inst[progs[p]].prog && strcmp(in->prog, job->inst[progs[p]].prog) == 0))
+            p++;
+        if (progs && p == nprogs)
+            progs[nprogs++] = i;
+        in->pid = ntasks + 1 + p;
+        if (count)
+            in->inst = count[p]++;
+    }
+    free(progs);
+    free(count);
+    npids = ntasks + 1 + nprogs;
+    int *lowest = malloc(sizeof(int) * ((size_t)npids + 1));
+    for (int p = 0; lowest && p <= npids; p++)
+        lowest[p] = -1;
+    for (int i = 0; lowest && i < job->ninst; i++) {
+        int *l = &lowest[job->inst[i].pid];
+        if (*l < 0 || job->inst[i].inst < job->inst[*l].inst)
+            *l = i;
+    }
+    for (int p = 0; lowest && p <= npids; p++) {
+        if (lowest[p] < 0)
+            continue;
+        const rt_trace_inst *in = &job->inst[lowest[p]];
+        meta(o, "process_name", p, in->slot + 1);
         if (in->task >= 0) {
             char b[32];
             put_str(o, task_name(o, in->task, b, sizeof b));
         } else {
-            put_str(o, in->prog ? in->prog : "?");
+            char b[300];
+            snprintf(b, sizeof b, "%.255s?", in->prog ? in->prog : "");
+            put_str(o, b);
         }
         puts_(o, "}}");
     }
+    free(lowest);
+    /* then one thread per instance */
     for (int i = 0; i < job->ninst; i++) {
         const rt_trace_inst *in = &job->inst[i];
-        meta(o, "thread_name", pid_of(job, in), in->slot + 1);
+        meta(o, "thread_name", in->pid, in->slot + 1);
         put_track_name(o, in);
         puts_(o, "}}");
     }
@@ -415,7 +434,7 @@ void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_t
     const rt_trace_func *fn = funcs_of(img);
     const rt_trace_rec *r = (const rt_trace_rec *)((const char *)img + img->recs);
     const rt_trace_stat *dropped = (const rt_trace_stat *)((const char *)img + img->stats);
-    int32_t pid = pid_of(job, in), tid = in->slot + 1;
+    int32_t pid = in->pid, tid = in->slot + 1;
     int me_task = img->task, me = img->inst;
     struct rt_trace_total *tot = NULL;
     if (img->dropped) {
@@ -628,7 +647,7 @@ static void other_data(rt_trace_out *o, const rt_trace_job *job)
         puts_(o, i ? ",\n {\"name\":" : "\n {\"name\":");
         put_track_name(o, in);
         puts_(o, ",\"pid\":");
-        put_i64(o, pid_of(job, in));
+        put_i64(o, in->pid);
         puts_(o, ",\"tid\":");
         put_i64(o, in->slot + 1);
         puts_(o, ",\"events\":");

@@ -30,6 +30,7 @@ typedef struct rt_trace_inst {
     uint64_t tick_at;
     double ns_at, ns_per_tick;
     /* set by the writer */
+    int32_t pid;                /* its process in the file: task + 1 */
     uint64_t events;
     struct rt_trace_total *totals;  /* when it dropped calls */
     int32_t ntotals;
@@ -51,7 +52,7 @@ typedef struct rt_trace_out rt_trace_out;
 /* Opens the temporary file.  NULL on failure, with the reason in why. */
 rt_trace_out *rt_trace_out_open(const char *path, char *why, size_t len);
 /* The tracks: every instance, from the heads. */
-void rt_trace_out_meta(rt_trace_out *o, const rt_trace_job *job);
+void rt_trace_out_meta(rt_trace_out *o, rt_trace_job *job);
 /* Instance i's calls and flows; img holds its records (checked). */
 void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int i, const rt_trace_img *img);
 /* otherData, then the rename.  Returns 0, or -1 with the reason in why
