@@ -144,7 +144,14 @@ typedef struct mdl_rt mdl_rt;   /* one per instance, opaque */
  * places it in the job's segment).  On success *task and *rt are set. */
 int mdl_init(const mdl_task_desc *d, int *argc, char ***argv,
              void **task, mdl_rt **rt);
-/* Finish; frees the task struct. */
+/* The same with a task struct the caller owns (a C++ task object, TMDL.hh):
+ * `task` (struct_size bytes, aligned for the struct) is used where it is
+ * and as it is — not zeroed, never freed by mdl_end.  On the
+ * shared-memory runtime it lies outside the job's segment; large messages
+ * are then read from it with process_vm_readv (still one copy) and
+ * collectives go through scratch blocks (docs/generated-code.md, C++). */
+int mdl_init_at(const mdl_task_desc *d, int *argc, char ***argv, void *task, mdl_rt **rt);
+/* Finish; frees the task struct (unless it came from mdl_init_at). */
 int mdl_end(mdl_rt *rt, void *task);
 
 int mdl_my_rank(mdl_rt *rt);

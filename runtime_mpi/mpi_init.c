@@ -202,7 +202,10 @@ static int identify(mdl_rt *rt, const char *fn)
         return rt_fail(rt, fn, MDL_ERR_INTERN,
                        "the spec needs %d tags, MPI allows %d", rt->tag_sb_release + 1, *ub);
 
-    /* The task struct: zeroed, cache-line aligned, may be very large. */
+    /* The task struct: zeroed, cache-line aligned, may be very large
+     * (unless the caller gave its own, mdl_init_at). */
+    if (rt->task_users)
+        return rt_types_init(rt);
     size_t size = (d->struct_size + 63) & ~(size_t)63;
     if (posix_memalign(&rt->task, 64, size ? size : 64) != 0) {
         rt->task = NULL;
@@ -223,11 +226,15 @@ static void teardown(mdl_rt *rt)
     if (rt->world != MPI_COMM_NULL)
         MPI_Comm_free(&rt->world);
     free_tables(rt);
-    free(rt->task);
+    if (!rt->task_users)
+        free(rt->task);
     rt->task = NULL;
 }
 
-MDL_API int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_rt **rtp)
+/* mdl_init and mdl_init_at: `user` is the caller's task struct, or NULL
+ * to allocate one. */
+static int start(const mdl_task_desc *d, int *argc, char ***argv, void *user, void **task,
+                 mdl_rt **rtp)
 {
     static const char fn[] = "MDL_Init";
     mdl_rt *rt = &mdl_the_rt;
@@ -250,6 +257,8 @@ MDL_API int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **tas
     memset(rt, 0, sizeof *rt);
     rt->d = d;
     rt->who = who;
+    rt->task = user;
+    rt->task_users = user != NULL;
     rt->world = rt->family = rt->cart = MPI_COMM_NULL;
     if (!up) {
         if (MPI_Init(argc, argv) != MPI_SUCCESS)
@@ -279,6 +288,22 @@ MDL_API int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **tas
     *task = rt->task;
     *rtp = rt;
     return MDL_SUCCESS;
+}
+
+MDL_API int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_rt **rtp)
+{
+    return start(d, argc, argv, NULL, task, rtp);
+}
+
+MDL_API int mdl_init_at(const mdl_task_desc *d, int *argc, char ***argv, void *task,
+                        mdl_rt **rtp)
+{
+    void *same;
+    if (!task)
+        return mdl_fail((mdl_who){ d && d->tasks && d->self >= 0 && d->self < d->ntasks
+                                       ? d->tasks[d->self] : "?", -1 },
+                        "MDL_Init", MDL_ERR_ARG, abort_job, "NULL task object");
+    return start(d, argc, argv, task, &same, rtp);
 }
 
 MDL_API int mdl_end(mdl_rt *rt, void *task)

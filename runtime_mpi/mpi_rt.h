@@ -61,6 +61,7 @@ struct mdl_rt {
     int **rank_of;              /* [ntasks][task_size] world rank of (task, inst) */
     int self, inst, nfamily;
     void *task;
+    int task_users;             /* task is the caller's (mdl_init_at): not freed */
 
     mdl_msg_state *msgs;        /* [nmsgs] */
     int nstructs;

@@ -420,7 +420,10 @@ static void bind_cpu(const mdl_rt *rt, int n)
 
 #define ALIGN_PAGE(x) (((x) + 4095) & ~(uint64_t)4095)
 
-int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_rt **out)
+/* mdl_init and mdl_init_at: `user` is the caller's task struct, or NULL
+ * to allocate it in the segment. */
+static int start(const mdl_task_desc *d, int *argc, char ***argv, void *user, void **task,
+                 mdl_rt **out)
 {
     static const char fn[] = "MDL_Init";
     (void)argc;
@@ -608,17 +611,39 @@ int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_r
      * to its variables. */
     /* Exactly its size (not a size class: it may be most of the segment),
      * and already zero: a fresh part of a new memfd, whose pages appear
-     * only when the program touches them. */
-    size_t sz = d->struct_size ? d->struct_size : 1;
-    uint64_t toff = shm_bump(rt, sz);
-    if (!toff)
-        INIT_FAIL(MDL_ERR_INTERN, "the task struct (%zu bytes) does not fit in the segment",
-                  sz);
-    rt->task = shm_ptr(rt, toff);
+     * only when the program touches them.  A caller's own struct (a C++
+     * object) stays where it is: every path that reads or writes a peer's
+     * data already handles memory outside the segment (process_vm_readv,
+     * packing, scratch blocks). */
+    if (user) {
+        rt->task = user;
+    } else {
+        size_t sz = d->struct_size ? d->struct_size : 1;
+        uint64_t toff = shm_bump(rt, sz);
+        if (!toff)
+            INIT_FAIL(MDL_ERR_INTERN,
+                      "the task struct (%zu bytes) does not fit in the segment", sz);
+        rt->task = shm_ptr(rt, toff);
+    }
     initialised = 1;
     *task = rt->task;
     *out = rt;
     return MDL_SUCCESS;
+}
+
+int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_rt **out)
+{
+    return start(d, argc, argv, NULL, task, out);
+}
+
+int mdl_init_at(const mdl_task_desc *d, int *argc, char ***argv, void *task, mdl_rt **out)
+{
+    void *same;
+    if (!task)
+        return mdl_fail((mdl_who){d && d->tasks && d->self >= 0 && d->self < d->ntasks
+                                      ? d->tasks[d->self] : "?", -1},
+                        "MDL_Init", MDL_ERR_ARG, shm_abort, "NULL task object");
+    return start(d, argc, argv, task, &same, out);
 }
 
 int mdl_end(mdl_rt *rt, void *task)
