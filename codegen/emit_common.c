@@ -103,7 +103,7 @@ int cg_spec_cxx_renames(const mdl_spec *s)
 /* Spelled from the declaration, not from the use: a spec may write
  * `Particle` for a type declared only as `struct Particle {…}`, which C
  * accepts only as `struct Particle`. */
-void cg_typeref_c(mdl_buf *b, const mdl_typeref *t)
+static void typeref(mdl_buf *b, const mdl_typeref *t, void (*id)(mdl_buf *, const char *))
 {
     if (t->basic != MDL_B_NONE) {
         cg_buf_puts(b, cg_basic_c_name(t->basic));
@@ -111,28 +111,17 @@ void cg_typeref_c(mdl_buf *b, const mdl_typeref *t)
     }
     const mdl_struct *s = t->resolved;
     if (s && s->typedef_name)
-        cg_id(b, s->typedef_name);
+        id(b, s->typedef_name);
     else if (s) {
         cg_buf_puts(b, "struct ");
-        cg_id(b, s->tag);
+        id(b, s->tag);
     } else
         cg_buf_puts(b, t->name);
 }
 
-void cg_typeref_cxx(mdl_buf *b, const mdl_typeref *t)
+void cg_typeref_c(mdl_buf *b, const mdl_typeref *t)
 {
-    if (t->basic != MDL_B_NONE) {
-        cg_buf_puts(b, cg_basic_c_name(t->basic));
-        return;
-    }
-    const mdl_struct *s = t->resolved;
-    if (s && s->typedef_name)
-        cg_cxx_id(b, s->typedef_name);
-    else if (s) {
-        cg_buf_puts(b, "struct ");
-        cg_cxx_id(b, s->tag);
-    } else
-        cg_buf_puts(b, t->name);
+    typeref(b, t, cg_id);
 }
 
 void cg_expr_c(mdl_buf *b, const mdl_expr *e, const char *prefix)

@@ -18,8 +18,9 @@
  * may have a constant named `n` or `inst`: the methods' declarations
  * give the names in comments, their definitions prefix them with mdl_
  * (reserved for generated code).  `params` is ", int inst, int lo0"
- * (api_fn.params); `skip` leaves out the first parameter. */
-enum plist { P_DECL, P_DEF, P_ARGS };
+ * (api_fn.params); `skip` leaves out the first parameter.  P_ARGS and
+ * P_FORWARD give the arguments of a call: ", mdl_inst", ", inst". */
+enum plist { P_DECL, P_DEF, P_ARGS, P_FORWARD };
 
 static void param_list(mdl_buf *b, const char *params, enum plist how, int skip)
 {
@@ -39,36 +40,20 @@ static void param_list(mdl_buf *b, const char *params, enum plist how, int skip)
         if (skip)
             skip = 0;
         else {
-            const char *sep = how == P_ARGS || first ? "" : ", ";
+            const char *sep = how >= P_ARGS || first ? "" : ", ";
             if (how == P_DECL)
                 cg_buf_printf(b, "%s%.*s /*%.*s*/", sep, tlen, type, ilen, id);
             else if (how == P_DEF)
                 cg_buf_printf(b, "%s%.*s%smdl_%.*s", sep, tlen, type,
                               type[tlen - 1] == '*' ? "" : " ", ilen, id);
             else
-                cg_buf_printf(b, ", mdl_%.*s", ilen, id);
+                cg_buf_printf(b, ", %s%.*s", how == P_ARGS ? "mdl_" : "", ilen, id);
             first = 0;
         }
         p = end;
     }
 }
 
-/* The C function's arguments: ", inst, lo0, hi0" (C++ overloads, which
- * precede the constants). */
-static void forward_args(mdl_buf *b, const char *params)
-{
-    const char *p = params;
-    while (*p) {
-        const char *comma = strchr(p + 1, ',');
-        const char *end = comma ? comma : p + strlen(p);
-        const char *id = end;
-        while (id > p && (id[-1] == '_' || (id[-1] >= 'a' && id[-1] <= 'z') ||
-                          (id[-1] >= 'A' && id[-1] <= 'Z') || (id[-1] >= '0' && id[-1] <= '9')))
-            id--;
-        cg_buf_printf(b, ", %.*s", (int)(end - id), id);
-        p = end;
-    }
-}
 
 /* The value a left-out instance argument takes in a method: MDL_ANY for a
  * receive, 0 for a send to a task that is not a family; NULL when the
@@ -96,7 +81,7 @@ void cg_emit_cxx_overloads(mdl_buf *b, const mdl_spec *s, const api_list *apis)
             cg_cxx_id(b, t->name);
             cg_buf_printf(b, " %st%s) { return %s_%s(t", f->kind == API_INIT ? "**" : "*",
                           f->params, t->name, f->name);
-            forward_args(b, f->params);
+            param_list(b, f->params, P_FORWARD, 0);  /* before the constants */
             cg_buf_puts(b, "); }\n");
         }
     }

@@ -64,8 +64,6 @@ void cg_typeref_c(mdl_buf *b, const mdl_typeref *t);
 int cg_cxx_keyword(const char *name);
 void cg_id(mdl_buf *b, const char *name);
 void cg_cxx_id(mdl_buf *b, const char *name);
-/* cg_typeref_c for code that is C++ only. */
-void cg_typeref_cxx(mdl_buf *b, const mdl_typeref *t);
 /* Whether any name of the spec needs MDL_CXX_. */
 int cg_spec_cxx_renames(const mdl_spec *s);
 
