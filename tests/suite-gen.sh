@@ -69,16 +69,18 @@ for spec in $specs; do
     # a large task would be) and one on the stack
     {
         for h in $headers; do echo "#include \"${h#./}\""; echo "#include \"${h#./}h\""; done
+        # the class's name in C++ (a C++ keyword gets a trailing _)
+        cls() { sed -n 's/^inline int \(.*\)::MDL_Init(.*/\1/p' "$d/a/$(basename "$1" .h).hh"; }
         for h in $headers; do
             t=$(basename "$h" MDL.h)
-            echo "static $t obj_$t;"
+            echo "static $(cls "$h") obj_$t;"
         done
         echo "int main(int argc, char **argv)"
         echo "{"
         echo "    int rc = 0;"
         for h in $headers; do
             t=$(basename "$h" MDL.h)
-            echo "    { $t *t_$t; rc |= MDL_Init(&t_$t, &argc, &argv); rc |= MDL_Barrier(t_$t); }"
+            echo "    { $(cls "$h") *t_$t; rc |= MDL_Init(&t_$t, &argc, &argv); rc |= MDL_Barrier(t_$t); }"
             echo "    rc |= obj_$t.MDL_Init(&argc, &argv); rc |= obj_$t.MDL_Barrier(); rc |= obj_$t.MDL_End();"
         done
         echo "    return rc;"

@@ -379,6 +379,31 @@ static void test_cxx_keywords(void)
     mdl_unit_free(&u);
 }
 
+/* A variable named like its task cannot be a member of the class (it has
+ * a constructor): C is unaffected, C++ stops at a clear #error. */
+static void test_cxx_member_like_class(void)
+{
+    mdl_unit_front u;
+    char dir[64];
+    strcpy(dir, "/tmp/medley-unit-emit.XXXXXX");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    mdl_spec *s = mdl_unit_check(&u, "Task son(i) uses { int son; }\n"
+                                     "sends { m = sequence{son}; } receives { m = sequence{son}; }\n");
+    CU_ASSERT_STRING_EQUAL(mdl_unit_diags(&u), "");
+    CU_ASSERT_EQUAL_FATAL(mdl_emit_c(s, dir), 0);
+    char *h = file_in(dir, "sonMDL.h"), *hh = file_in(dir, "sonMDL.hh");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hh);
+    CU_ASSERT_PTR_NOT_NULL(strstr(h, "    int son;\n    struct mdl_rt *mdl_rt_;  /* runtime handle: do not touch */\n"
+                                     "#ifdef __cplusplus\n#error \"task son has a variable named son: C++ cannot"));
+    CU_ASSERT_PTR_NULL(strstr(h, "constexpr"));
+    CU_ASSERT_PTR_NULL(strstr(hh, "inline"));
+    free(h);
+    free(hh);
+    rm_dir(dir);
+    mdl_unit_free(&u);
+}
+
 /* A failure leaves nothing behind: no output, no temporary. */
 static void test_atomic_failure(void)
 {
@@ -457,6 +482,7 @@ static const mdl_unit_test tests[] = {
     { "source_calls", test_source_calls },
     { "cxx", test_cxx },
     { "cxx_keywords", test_cxx_keywords },
+    { "cxx_member_like_class", test_cxx_member_like_class },
     { "atomic_failure", test_atomic_failure },
     { "dot", test_dot },
     { NULL, NULL },
