@@ -1,18 +1,10 @@
 // cxx_capi, the father: C++ with the C API's short names.
 #include <cstdio>
-#include <cstdlib>
 #include "fatherMDL.h"
 #include "sonMDL.h"
 #include "fatherMDL.hh"
 #include "sonMDL.hh"
-
-#define CHECK(c)                                                                          \
-    do {                                                                                  \
-        if (!(c)) {                                                                       \
-            std::fprintf(stderr, "father: line %d: %s\n", __LINE__, #c);                  \
-            std::exit(1);                                                                 \
-        }                                                                                 \
-    } while (0)
+#include "../cxx_check.hh"
 
 int main(int argc, char **argv)
 {

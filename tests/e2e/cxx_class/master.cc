@@ -1,17 +1,9 @@
 // cxx_class, the master: the thesis's style, the object at namespace scope.
 #include <cstdio>
-#include <cstdlib>
 #include "masterMDL.hh"
+#include "../cxx_check.hh"
 
 static master t;
-
-#define CHECK(c)                                                              \
-    do {                                                                      \
-        if (!(c)) {                                                           \
-            std::fprintf(stderr, "master: line %d: %s\n", __LINE__, #c);      \
-            std::exit(1);                                                     \
-        }                                                                     \
-    } while (0)
 
 int main(int argc, char **argv)
 {

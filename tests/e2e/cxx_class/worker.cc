@@ -1,15 +1,7 @@
 // cxx_class, a worker: the object on the stack.
 #include <cstdio>
-#include <cstdlib>
 #include "workerMDL.hh"
-
-#define CHECK(c)                                                                  \
-    do {                                                                          \
-        if (!(c)) {                                                               \
-            std::fprintf(stderr, "worker: line %d: %s\n", __LINE__, #c);          \
-            std::exit(1);                                                         \
-        }                                                                         \
-    } while (0)
+#include "../cxx_check.hh"
 
 int main(int argc, char **argv)
 {

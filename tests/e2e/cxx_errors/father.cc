@@ -1,16 +1,8 @@
 // cxx_errors, the father: state, rank and use-after-end errors through the
 // methods and through the C short names on the same object.
 #include <cstdio>
-#include <cstdlib>
 #include "fatherMDL.hh"
-
-#define CHECK(c)                                                                          \
-    do {                                                                                  \
-        if (!(c)) {                                                                       \
-            std::fprintf(stderr, "father: line %d: %s\n", __LINE__, #c);                  \
-            std::exit(1);                                                                 \
-        }                                                                                 \
-    } while (0)
+#include "../cxx_check.hh"
 
 int main(int argc, char **argv)
 {

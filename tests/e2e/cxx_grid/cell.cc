@@ -1,16 +1,8 @@
 // cxx_grid: every cell fills its interior with values that name it, swaps
 // halos with its four neighbours and checks what arrived.
 #include <cstdio>
-#include <cstdlib>
 #include "cellMDL.hh"
-
-#define CHECK(c)                                                                          \
-    do {                                                                                  \
-        if (!(c)) {                                                                       \
-            std::fprintf(stderr, "cell: line %d: %s\n", __LINE__, #c);                    \
-            std::exit(1);                                                                 \
-        }                                                                                 \
-    } while (0)
+#include "../cxx_check.hh"
 
 static double value(int rank, int i, int j) { return rank * 1000.0 + i * 10 + j; }
 
