@@ -70,8 +70,9 @@ static void add_p2p(api_list *l, const mdl_msg *m)
 void cg_task_api(const mdl_task *t, api_list *l)
 {
     simple(l, API_INIT, "MDL_Init", ", int *argc, char ***argv");
-    /* the C++ class's MDL_Init: no short name (not in the reference) */
-    simple(l, API_INIT_AT, "MDL_Init_at", ", int *argc, char ***argv");
+    /* the C++ class's MDL_Init, on an object of `size` bytes: no short
+     * name (not in the reference) */
+    simple(l, API_INIT_AT, "MDL_Init_at", ", unsigned long size, int *argc, char ***argv");
     simple(l, API_END, "MDL_End", "");
     simple(l, API_MYRANK, "MDL_MyRank", "");
     simple(l, API_FAMILYSIZE, "MDL_FamilySize", "");

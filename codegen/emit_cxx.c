@@ -109,7 +109,7 @@ void cg_emit_cxx_members(mdl_buf *b, const mdl_task *t)
     mdl_buf cls = { 0 };
     cg_cxx_id(&cls, t->name);
     cg_buf_printf(b, "    /* C++: this struct is also the class of %sMDL.hh (methods\n"
-                     "       only: the layout is the C one).  Variables start at zero. */\n"
+                     "       only: the members' layout is the C one).  Variables start at zero. */\n"
                      "    constexpr %s() noexcept\n        : ", t->name, cls.s);
     int col = 10;
     for (int i = 0; i < t->vars.n; i++) {
@@ -161,6 +161,18 @@ void cg_emit_cxx_members(mdl_buf *b, const mdl_task *t)
     cg_buf_puts(b, "#endif\n");
 }
 
+void cg_emit_cxx_struct_head(mdl_buf *b, const mdl_task *t)
+{
+    /* Page-aligned and a whole number of pages in C++, so that the
+     * shared-memory runtime can make a task object part of the job's
+     * segment (mdl_init_at); C keeps its layout. */
+    cg_buf_puts(b, "#ifdef __cplusplus\nstruct alignas(4096) ");
+    cg_cxx_id(b, t->name);
+    cg_buf_puts(b, " {\n#else\nstruct ");
+    cg_id(b, t->name);
+    cg_buf_puts(b, " {\n#endif\n");
+}
+
 void cg_emit_cxx_header(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
 {
     const char *n = t->name;
@@ -193,7 +205,8 @@ void cg_emit_cxx_header(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
         const char *target = f->kind == API_INIT ? "MDL_Init_at" : f->name;
         cg_buf_printf(b, "inline int %s::%s(", cls.s, f->name);
         param_list(b, f->params, P_DEF, 0);
-        cg_buf_printf(b, ") { return %s_%s(this", n, target);
+        cg_buf_printf(b, ") { return %s_%s(this%s", n, target,
+                      f->kind == API_INIT ? ", sizeof *this" : "");
         param_list(b, f->params, P_ARGS, 0);
         cg_buf_puts(b, "); }\n");
         const char *dflt = inst_default(f);

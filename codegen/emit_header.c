@@ -220,10 +220,9 @@ void cg_emit_common_header(mdl_buf *b, const mdl_spec *s, const api_list *apis)
 
 static void emit_task_struct(mdl_buf *b, const mdl_task *t)
 {
-    cg_buf_printf(b, "/* The variables of one instance of %s (allocated by MDL_Init). */\n"
-                  "struct ", t->name);
-    cg_id(b, t->name);
-    cg_buf_puts(b, " {\n");
+    cg_buf_printf(b, "/* The variables of one instance of %s (allocated by MDL_Init). */\n",
+                  t->name);
+    cg_emit_cxx_struct_head(b, t);
     for (int i = 0; i < t->vars.n; i++) {
         const mdl_var *v = t->vars.v[i];
         cg_buf_puts(b, "    ");

@@ -182,6 +182,8 @@ void cg_emit_header(mdl_buf *b, const mdl_spec *s, const mdl_task *t);
  * method declarations); TMDL.hh, the methods' inline definitions. */
 void cg_emit_cxx_overloads(mdl_buf *b, const mdl_spec *s, const api_list *apis);
 void cg_emit_cxx_members(mdl_buf *b, const mdl_task *t);
+/* "struct T {", page-aligned in C++ (alignas). */
+void cg_emit_cxx_struct_head(mdl_buf *b, const mdl_task *t);
 void cg_emit_cxx_header(mdl_buf *b, const mdl_spec *s, const mdl_task *t);
 /* Facts about the whole spec that every task source needs, computed once
  * per run (per task they made generation quadratic in the spec). */

@@ -200,7 +200,7 @@ static void emit_body(mdl_buf *b, const mdl_spec *s, const mdl_task *t, const ap
     case API_INIT_AT:
         /* the caller's struct, used as it is: a C++ object (TMDL.hh) */
         cg_buf_puts(b, "    mdl_rt *rt;\n    mdlg_name_tasks();\n"
-                    "    int rc = mdl_init_at(&mdlg_task, argc, argv, t, &rt);\n"
+                    "    int rc = mdl_init_at(&mdlg_task, argc, argv, t, size, &rt);\n"
                     "    if (rc < 0)\n        return rc;\n"
                     "    t->mdl_rt_ = rt;\n    return MDL_SUCCESS;\n");
         break;

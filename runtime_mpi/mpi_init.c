@@ -202,12 +202,14 @@ static int identify(mdl_rt *rt, const char *fn)
         return rt_fail(rt, fn, MDL_ERR_INTERN,
                        "the spec needs %d tags, MPI allows %d", rt->tag_sb_release + 1, *ub);
 
-    /* The task struct: zeroed, cache-line aligned, may be very large
-     * (unless the caller gave its own, mdl_init_at). */
+    /* The task struct: zeroed, may be very large (unless the caller gave
+     * its own, mdl_init_at); whole pages, page-aligned, as C++ sees it
+     * (the class is page-aligned, TMDL.h). */
     if (rt->task_users)
         return rt_types_init(rt);
-    size_t size = (d->struct_size + 63) & ~(size_t)63;
-    if (posix_memalign(&rt->task, 64, size ? size : 64) != 0) {
+    size_t page = 4096;
+    size_t size = (d->struct_size + page - 1) / page * page;
+    if (posix_memalign(&rt->task, page, size ? size : page) != 0) {
         rt->task = NULL;
         return rt_fail(rt, fn, MDL_ERR_INTERN, "cannot allocate the task struct (%zu bytes)",
                        d->struct_size);
@@ -296,13 +298,17 @@ MDL_API int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **tas
 }
 
 MDL_API int mdl_init_at(const mdl_task_desc *d, int *argc, char ***argv, void *task,
-                        mdl_rt **rtp)
+                        size_t size, mdl_rt **rtp)
 {
     void *same;
+    mdl_who who = { d && d->tasks && d->self >= 0 && d->self < d->ntasks
+                        ? d->tasks[d->self] : "?", -1 };
     if (!task)
-        return mdl_fail((mdl_who){ d && d->tasks && d->self >= 0 && d->self < d->ntasks
-                                       ? d->tasks[d->self] : "?", -1 },
-                        "MDL_Init", MDL_ERR_ARG, abort_job, "NULL task object");
+        return mdl_fail(who, "MDL_Init", MDL_ERR_ARG, abort_job, "NULL task object");
+    if (d && size < d->struct_size)
+        return mdl_fail(who, "MDL_Init", MDL_ERR_ARG, abort_job,
+                        "task object of %zu bytes, the task struct needs %zu", size,
+                        d->struct_size);
     return start(d, argc, argv, task, &same, rtp);
 }
 

@@ -202,7 +202,8 @@ int shm_wait(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg, const char *f
 int shm_in_seg(const mdl_rt *rt, const void *p)
 {
     const char *c = p;
-    return c >= rt->seg && c < rt->seg + rt->segsize;
+    return (c >= rt->seg && c < rt->seg + rt->segsize) ||
+           (rt->alias && c >= rt->alias && c < rt->alias + rt->alias_size);
 }
 
 static int size_class(size_t bytes)
@@ -223,6 +224,13 @@ static uint64_t shm_bump(mdl_rt *rt, uint64_t size)
     if (rt->heap_off + at + size > rt->heap_end)
         return 0;
     return rt->heap_off + at;
+}
+
+/* Whole pages of the heap (the segment's mapping is page-aligned). */
+static uint64_t shm_bump_pages(mdl_rt *rt, uint64_t size, uint64_t page)
+{
+    uint64_t off = shm_bump(rt, size + page);
+    return off ? (off + page - 1) / page * page : 0;
 }
 
 uint64_t shm_alloc(mdl_rt *rt, size_t bytes)
@@ -420,10 +428,49 @@ static void bind_cpu(const mdl_rt *rt, int n)
 
 #define ALIGN_PAGE(x) (((x) + 4095) & ~(uint64_t)4095)
 
-/* mdl_init and mdl_init_at: `user` is the caller's task struct, or NULL
- * to allocate it in the segment. */
-static int start(const mdl_task_desc *d, int *argc, char ***argv, void *user, void **task,
-                 mdl_rt **out)
+/* A caller's task object (a C++ object) lies outside the segment, where
+ * peers cannot copy from or into it directly.  When it is made of whole
+ * pages (the class is page-aligned, TMDL.h), those pages are replaced by a
+ * block of the segment holding the same bytes: the object keeps its
+ * address, and peers reach it at alias_off like any task struct, so large
+ * messages keep their single copy.  Otherwise (or MDL_SHM_ALIAS=0) it
+ * stays where it is, and the paths for memory outside the segment serve
+ * (process_vm_readv or packing; scratch blocks in collectives). */
+static void alias_object(mdl_rt *rt, void *obj, size_t size, uint64_t page)
+{
+    const char *e = getenv("MDL_SHM_ALIAS");
+    if ((e && strcmp(e, "0") == 0) || page == 0 || size == 0 ||
+        (uintptr_t)obj % page != 0 || size % page != 0)
+        return;
+    uint64_t off = shm_bump_pages(rt, size, page);
+    if (!off)
+        return;
+    void *blk = shm_ptr(rt, off);
+    memcpy(blk, obj, size);
+    /* old_size 0 on a shared mapping: a second mapping of the same pages */
+    if (mremap(blk, 0, size, MREMAP_MAYMOVE | MREMAP_FIXED, obj) == MAP_FAILED)
+        return;
+    rt->alias = obj;
+    rt->alias_size = size;
+    rt->alias_off = off;
+}
+
+/* At MDL_End the object gets private pages again, with its bytes: its
+ * addresses may be reused (a stack frame) and must not stay shared. */
+static void unalias_object(mdl_rt *rt)
+{
+    if (!rt->alias)
+        return;
+    if (mmap(rt->alias, rt->alias_size, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED)
+        memcpy(rt->alias, shm_ptr(rt, rt->alias_off), rt->alias_size);
+    rt->alias = NULL;
+}
+
+/* mdl_init and mdl_init_at: `user` is the caller's task struct (user_size
+ * bytes), or NULL to allocate it in the segment. */
+static int start(const mdl_task_desc *d, int *argc, char ***argv, void *user,
+                 size_t user_size, void **task, mdl_rt **out)
 {
     static const char fn[] = "MDL_Init";
     (void)argc;
@@ -615,11 +662,15 @@ static int start(const mdl_task_desc *d, int *argc, char ***argv, void *user, vo
      * object) stays where it is: every path that reads or writes a peer's
      * data already handles memory outside the segment (process_vm_readv,
      * packing, scratch blocks). */
+    /* Whole pages: a C++ program sees the struct as its class, aligned to
+     * a page (TMDL.h). */
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
     if (user) {
         rt->task = user;
+        alias_object(rt, user, user_size, page);
     } else {
         size_t sz = d->struct_size ? d->struct_size : 1;
-        uint64_t toff = shm_bump(rt, sz);
+        uint64_t toff = shm_bump_pages(rt, sz, page);
         if (!toff)
             INIT_FAIL(MDL_ERR_INTERN,
                       "the task struct (%zu bytes) does not fit in the segment", sz);
@@ -633,17 +684,24 @@ static int start(const mdl_task_desc *d, int *argc, char ***argv, void *user, vo
 
 int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_rt **out)
 {
-    return start(d, argc, argv, NULL, task, out);
+    return start(d, argc, argv, NULL, 0, task, out);
 }
 
-int mdl_init_at(const mdl_task_desc *d, int *argc, char ***argv, void *task, mdl_rt **out)
+int mdl_init_at(const mdl_task_desc *d, int *argc, char ***argv, void *task, size_t size,
+                mdl_rt **out)
 {
     void *same;
     if (!task)
         return mdl_fail((mdl_who){d && d->tasks && d->self >= 0 && d->self < d->ntasks
                                       ? d->tasks[d->self] : "?", -1},
                         "MDL_Init", MDL_ERR_ARG, shm_abort, "NULL task object");
-    return start(d, argc, argv, task, &same, out);
+    if (d && size < d->struct_size)
+        return mdl_fail((mdl_who){d->tasks && d->self >= 0 && d->self < d->ntasks
+                                      ? d->tasks[d->self] : "?", -1},
+                        "MDL_Init", MDL_ERR_ARG, shm_abort,
+                        "task object of %zu bytes, the task struct needs %zu", size,
+                        d->struct_size);
+    return start(d, argc, argv, task, size, &same, out);
 }
 
 int mdl_end(mdl_rt *rt, void *task)
@@ -653,6 +711,7 @@ int mdl_end(mdl_rt *rt, void *task)
         return shm_fail(rt, "MDL_End", MDL_ERR_ARG, "not the task struct of MDL_Init");
     /* The task struct and heap blocks stay in the segment, which mdlrun
      * frees with the job: a peer may still be copying from them. */
+    unalias_object(rt);
     __atomic_store_n(&rt->hdr->slots[rt->me].state, MDL_SLOT_ENDED, __ATOMIC_SEQ_CST);
     ended_who = rt->who;
     the_rt = NULL;

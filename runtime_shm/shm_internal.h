@@ -208,6 +208,12 @@ struct mdl_rt {
     /* grid */
     int grid, ndims, dims[3], periodic[3], coords[3];
     void *task;
+
+    /* A caller's task object (mdl_init_at) whose pages were replaced by a
+     * block of the segment: its addresses are in the segment too, at
+     * alias_off (NULL when the object could not be aliased). */
+    char *alias;
+    uint64_t alias_size, alias_off;
 };
 
 /* shm_core.c */
@@ -228,11 +234,16 @@ MDL_HIDDEN int shm_wait(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg,
                         const char *fn);
 MDL_HIDDEN uint64_t shm_alloc(mdl_rt *rt, size_t bytes);
 MDL_HIDDEN void shm_free(mdl_rt *rt, uint64_t off, size_t bytes);
+/* Whether peers can reach p through the segment: in the segment, or in
+ * an aliased task object (shm_off translates both). */
 MDL_HIDDEN int shm_in_seg(const mdl_rt *rt, const void *p);
 static inline void *shm_ptr(const mdl_rt *rt, uint64_t off) { return rt->seg + off; }
 static inline uint64_t shm_off(const mdl_rt *rt, const void *p)
 {
-    return (uint64_t)((const char *)p - rt->seg);
+    const char *c = p;
+    if (rt->alias && c >= rt->alias && c < rt->alias + rt->alias_size)
+        return rt->alias_off + (uint64_t)(c - rt->alias);
+    return (uint64_t)(c - rt->seg);
 }
 static inline int shm_slot_of(const mdl_rt *rt, int task, int inst)
 {

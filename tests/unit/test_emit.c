@@ -291,8 +291,9 @@ static void test_cxx(void)
                "int hi0) { return father_MDL_SendTo_son_some(t, insts, n, lo0, hi0); }" },
         { "c", "inline int MDL_Barrier(struct son *t) { return son_MDL_Barrier(t); }" },
         { "c", "\n#else\n\n/* Short names: the task is chosen by the type" },
-        { "c", "int son_MDL_Init_at(struct son *t, int *argc, char ***argv);" },
+        { "c", "int son_MDL_Init_at(struct son *t, unsigned long size, int *argc, char ***argv);" },
         /* the class: members added to the C struct, no data */
+        { "h", "#ifdef __cplusplus\nstruct alignas(4096) son {\n#else\nstruct son {\n#endif\n" },
         { "h", "    struct mdl_rt *mdl_rt_;  /* runtime handle: do not touch */\n#ifdef __cplusplus\n" },
         { "h", "    constexpr son() noexcept\n        : n(), V(), ps(), all(), mdl_rt_() {}\n" },
         { "h", "    son(const son &) = delete;\n    son &operator=(const son &) = delete;\n" },
@@ -310,7 +311,7 @@ static void test_cxx(void)
         { "hh", "#ifndef __cplusplus\n#error \"sonMDL.hh is the C++ binding" },
         { "hh", "#include \"sonMDL.h\"\n" },
         { "hh", "inline int son::MDL_Init(int *mdl_argc, char ***mdl_argv) "
-                "{ return son_MDL_Init_at(this, mdl_argc, mdl_argv); }\n" },
+                "{ return son_MDL_Init_at(this, sizeof *this, mdl_argc, mdl_argv); }\n" },
         { "hh", "inline int son::MDL_RecvFrom_father_some(int mdl_lo0, int mdl_hi0) "
                 "{ return son_MDL_RecvFrom_father_some(this, MDL_ANY, mdl_lo0, mdl_hi0); }\n" },
         { "hh", "inline int son::MDL_SendTo_father_back(int mdl_inst) "
@@ -361,7 +362,8 @@ static void test_cxx_keywords(void)
                                      "#else\n#ifndef new\n#define new (4)\n#endif\n#endif\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "int template_MDL_Barrier(struct MDL_CXX_(template, template_) *t);"));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "inline int MDL_Barrier(struct template_ *t)"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(h, "struct MDL_CXX_(template, template_) {\n"
+    CU_ASSERT_PTR_NOT_NULL(strstr(h, "#ifdef __cplusplus\nstruct alignas(4096) template_ {\n#else\n"
+                                     "struct MDL_CXX_(template, template_) {\n#endif\n"
                                      "    struct MDL_CXX_(class, class_) obj[4];"));
     CU_ASSERT_PTR_NOT_NULL(strstr(h, "    int MDL_CXX_(delete, delete_);\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(h, "constexpr template_() noexcept\n        : obj(), delete_(), k(), mdl_rt_() {}"));

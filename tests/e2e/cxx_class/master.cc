@@ -9,6 +9,8 @@ int main(int argc, char **argv)
 {
     CHECK(t.n == 0 && t.M[7][7] == 0.0 && t.ps[3].id == 0);   // zero from the start
     CHECK(t.MDL_Init(&argc, &argv) == MDL_SUCCESS);
+    // on shm the object's pages became part of the job's segment
+    CHECK(in_job_segment(&t) == expect_aliased() && in_job_segment(&t.M[N - 1][N - 1]) == expect_aliased());
     const int w = t.MDL_workerSize();
     CHECK(w >= 1 && w <= 8 && t.MDL_MyRank() == 0 && t.MDL_FamilySize() == 1);
 
@@ -50,6 +52,9 @@ int main(int argc, char **argv)
     }
     CHECK(t.MDL_RecvFrom_worker_total(0) == 0);
     CHECK(t.sum == (long)w * (w + 1) / 2);
+    CHECK(t.MDL_End() == MDL_SUCCESS);
+    // private again, with its values
+    CHECK(!in_job_segment(&t) && t.sum == (long)w * (w + 1) / 2 && t.M[N - 1][3] != 0);
     std::printf("cxx_class: ok (%d workers, params polled %d times)\n", w, polls);
-    return t.MDL_End() == MDL_SUCCESS ? 0 : 1;
+    return 0;
 }

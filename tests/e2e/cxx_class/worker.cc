@@ -8,6 +8,7 @@ int main(int argc, char **argv)
     worker t;
     CHECK(t.M[1][2] == 0.0 && t.z.im == 0.0);
     CHECK(t.MDL_Init(&argc, &argv) == MDL_SUCCESS);
+    CHECK(in_job_segment(&t) == expect_aliased());       // a stack object too
     const int me = t.MDL_MyRank(), w = t.MDL_FamilySize();
     CHECK(t.MDL_masterSize() == 1);
 
@@ -50,5 +51,6 @@ int main(int argc, char **argv)
         CHECK(t.MDL_SendTo_master_total() == MDL_SUCCESS);
     CHECK(t.MDL_colWait() == MDL_SUCCESS && t.MDL_partsWait() == MDL_SUCCESS &&
           t.MDL_totalWait() == MDL_SUCCESS);
-    return t.MDL_End() == MDL_SUCCESS ? 0 : 1;
+    CHECK(t.MDL_End() == MDL_SUCCESS && !in_job_segment(&t) && t.V[1] == 3.0);
+    return 0;
 }
