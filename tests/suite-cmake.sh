@@ -8,7 +8,9 @@
 #       medleyc again and the program sees the new constant;
 #   cmake/c-project     a C project (TMDL.c compiled as C) with TASKS and DEFINES;
 #   cmake/no-task       medley_generate on a task the spec lacks: configure fails, saying so;
-#   cmake/version       find_package(medley 0.1) is found, 0.2 and 1.0 are not.
+#   cmake/version       find_package(medley 0.1) is found, 0.2 and 1.0 are not;
+#   cmake/tutorial/<rt> docs/tutorial.md section 8: its C++ master and C worker,
+#       built with its CMakeLists.txt, run as the page shows.
 # Needs MEDLEY_STAGE (make check sets it) and cmake (tools/setup.sh installs it).
 set -u
 cd "$(dirname "$0")/.."
@@ -134,4 +136,25 @@ for v in "0.1:1" "0.1.0:1" "0:1" "0.2:0" "1.0:0"; do
     [ "$got" = "${v#*:}" ] || why="$why find_package(medley ${v%:*}) gave $got;"
 done
 if [ -z "$why" ]; then echo "PASS: cmake/version"; else echo "FAIL: cmake/version:$why"; fi
+
+# The tutorial's C++ and CMake section.
+. tests/tutorial.sh
+src=$work/tutorial
+mkdir -p "$src"
+extract_tutorial "$src"
+for rt in shm mpi; do
+    b=$work/build-tutorial-$rt
+    workers=4
+    [ "$rt" = mpi ] && workers=2
+    if [ ! -s "$src/master.cc" ] || [ ! -s "$src/CMakeLists.txt" ]; then
+        echo "FAIL: cmake/tutorial/$rt: docs/tutorial.md has no master.cc or CMakeLists.txt block"
+    elif ! configure "$src" "$b" -DMEDLEY_RUNTIME=$rt || ! cmake --build "$b" >> "$b.log" 2>&1; then
+        echo "FAIL: cmake/tutorial/$rt: $(tail_of "$b.log")"
+    elif ! run $rt "$b.run" -n 1 "$b/master" : -n $workers "$b/worker" ||
+            ! grep -q "^$workers workers: sum of squares = [0-9]* (right)" "$b.run"; then
+        echo "FAIL: cmake/tutorial/$rt: $(tail_of "$b.run")"
+    else
+        echo "PASS: cmake/tutorial/$rt"
+    fi
+done
 exit 0

@@ -61,19 +61,8 @@ RUNS=(
 "tutorial mpi 4 |-n 1 master : -n 3 worker|workers:"
 )
 
-# The tutorial's files: every fenced block right after a line "`name`:"
-# of docs/tutorial.md, written to $1/name.
-extract_tutorial() {
-    awk -v dir="$1" '
-        /^`[^`]+`:$/ && !fence { name = substr($0, 2, length($0) - 3); next }
-        /^```/ {
-            if (fence) { fence = 0; if (out != "") close(out); out = ""; name = "" }
-            else { fence = 1; if (name != "") { out = dir "/" name; printf "" > out } }
-            next
-        }
-        fence && out != "" { print > out }
-    ' docs/tutorial.md
-}
+# extract_tutorial: the tutorial's files
+. tests/tutorial.sh
 
 # build <example> <rt>: generated code and programs in $work/<example>-<rt>;
 # prints the failure reason and returns 1 on failure
