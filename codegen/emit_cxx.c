@@ -87,6 +87,58 @@ void cg_emit_cxx_overloads(mdl_buf *b, const mdl_spec *s, const api_list *apis)
     }
 }
 
+/* One declaration or definition per method: every public function of
+ * the task but MDL_Init_at (what the class's MDL_Init calls). */
+typedef void method_fn(mdl_buf *b, const api_fn *f, const char *cls, const char *task);
+
+static void each_method(mdl_buf *b, const mdl_task *t, const char *cls, method_fn *emit)
+{
+    api_list api = { 0 };
+    cg_task_api(t, &api);
+    for (int k = 0; k < api.n; k++)
+        if (api.v[k].kind != API_INIT_AT)
+            emit(b, &api.v[k], cls, t->name);
+    cg_api_free(&api);
+}
+
+static void declare_method(mdl_buf *b, const api_fn *f, const char *cls, const char *task)
+{
+    (void)cls;
+    (void)task;
+    const char *dflt = inst_default(f);
+    cg_buf_printf(b, "    int %s(", f->name);
+    param_list(b, f->params, P_DECL, 0);
+    if (dflt && f->msg->nruntime == 0) {
+        cg_buf_printf(b, " = %s);\n", dflt);
+    } else if (dflt) {
+        /* bounds follow the instance: an overload without it */
+        cg_buf_printf(b, ");\n    int %s(", f->name);
+        param_list(b, f->params, P_DECL, 1);
+        cg_buf_printf(b, ");  /* inst = %s */\n", dflt);
+    } else
+        cg_buf_puts(b, ");\n");
+}
+
+static void define_method(mdl_buf *b, const api_fn *f, const char *cls, const char *task)
+{
+    /* the class's MDL_Init starts the runtime on this object */
+    const char *target = f->kind == API_INIT ? "MDL_Init_at" : f->name;
+    cg_buf_printf(b, "inline int %s::%s(", cls, f->name);
+    param_list(b, f->params, P_DEF, 0);
+    cg_buf_printf(b, ") { return %s_%s(this%s", task, target,
+                  f->kind == API_INIT ? ", sizeof *this" : "");
+    param_list(b, f->params, P_ARGS, 0);
+    cg_buf_puts(b, "); }\n");
+    const char *dflt = inst_default(f);
+    if (dflt && f->msg->nruntime > 0) {
+        cg_buf_printf(b, "inline int %s::%s(", cls, f->name);
+        param_list(b, f->params, P_DEF, 1);
+        cg_buf_printf(b, ") { return %s_%s(this, %s", task, f->name, dflt);
+        param_list(b, f->params + strlen(", int inst"), P_ARGS, 0);
+        cg_buf_puts(b, "); }\n");
+    }
+}
+
 static int var_named_like_task(const mdl_task *t)
 {
     for (int i = 0; i < t->vars.n; i++)
@@ -137,26 +189,7 @@ void cg_emit_cxx_members(mdl_buf *b, const mdl_task *t)
                      "    %s(const %s &) = delete;\n"
                      "    %s &operator=(const %s &) = delete;\n",
                   cls.s, cls.s, cls.s, cls.s);
-    api_list api = { 0 };
-    cg_task_api(t, &api);
-    for (int k = 0; k < api.n; k++) {
-        const api_fn *f = &api.v[k];
-        if (f->kind == API_INIT_AT)
-            continue;
-        const char *dflt = inst_default(f);
-        cg_buf_printf(b, "    int %s(", f->name);
-        param_list(b, f->params, P_DECL, 0);
-        if (dflt && f->msg->nruntime == 0) {
-            cg_buf_printf(b, " = %s);\n", dflt);
-        } else if (dflt) {
-            /* bounds follow the instance: an overload without it */
-            cg_buf_printf(b, ");\n    int %s(", f->name);
-            param_list(b, f->params, P_DECL, 1);
-            cg_buf_printf(b, ");  /* inst = %s */\n", dflt);
-        } else
-            cg_buf_puts(b, ");\n");
-    }
-    cg_api_free(&api);
+    each_method(b, t, cls.s, declare_method);
     cg_buf_free(&cls);
     cg_buf_puts(b, "#endif\n");
 }
@@ -195,30 +228,7 @@ void cg_emit_cxx_header(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
     mdl_buf cls = { 0 };
     cg_cxx_id(&cls, n);
     cg_buf_puts(b, "\n");
-    api_list api = { 0 };
-    cg_task_api(t, &api);
-    for (int k = 0; k < api.n; k++) {
-        const api_fn *f = &api.v[k];
-        if (f->kind == API_INIT_AT)
-            continue;
-        /* the class's MDL_Init starts the runtime on this object */
-        const char *target = f->kind == API_INIT ? "MDL_Init_at" : f->name;
-        cg_buf_printf(b, "inline int %s::%s(", cls.s, f->name);
-        param_list(b, f->params, P_DEF, 0);
-        cg_buf_printf(b, ") { return %s_%s(this%s", n, target,
-                      f->kind == API_INIT ? ", sizeof *this" : "");
-        param_list(b, f->params, P_ARGS, 0);
-        cg_buf_puts(b, "); }\n");
-        const char *dflt = inst_default(f);
-        if (dflt && f->msg->nruntime > 0) {
-            cg_buf_printf(b, "inline int %s::%s(", cls.s, f->name);
-            param_list(b, f->params, P_DEF, 1);
-            cg_buf_printf(b, ") { return %s_%s(this, %s", n, f->name, dflt);
-            param_list(b, f->params + strlen(", int inst"), P_ARGS, 0);
-            cg_buf_puts(b, "); }\n");
-        }
-    }
-    cg_api_free(&api);
+    each_method(b, t, cls.s, define_method);
     cg_buf_free(&cls);
     cg_buf_printf(b, "\n#endif /* MDL_TASK_%s_HH */\n", n);
 }
