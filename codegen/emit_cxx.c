@@ -163,29 +163,28 @@ void cg_emit_cxx_members(mdl_buf *b, const mdl_task *t)
     cg_buf_printf(b, "    /* C++: this struct is also the class of %sMDL.hh (methods\n"
                      "       only: the members' layout is the C one).  Variables start at zero. */\n"
                      "    constexpr %s() noexcept\n        : ", t->name, cls.s);
+    /* every member value-initialised, so the constructor is constexpr */
     int col = 10;
-    for (int i = 0; i < t->vars.n; i++) {
-        mdl_buf m = { 0 };
-        cg_cxx_id(&m, t->vars.v[i]->name);
-        if (col + (int)m.n > 90) {
-            cg_buf_puts(b, "\n          ");
-            col = 10;
-        }
-        cg_buf_printf(b, "%s(), ", m.s);
-        col += (int)m.n + 4;
-        cg_buf_free(&m);
-    }
     const char *nb[64];
     int nn = cg_task_neighbor_names(t, nb, 64);
-    for (int i = 0; i < nn; i++) {
-        if (col + (int)strlen(nb[i]) > 90) {
-            cg_buf_puts(b, "\n          ");
+    for (int i = 0; i <= t->vars.n + nn; i++) {
+        mdl_buf m = { 0 };
+        if (i < t->vars.n)
+            cg_cxx_id(&m, t->vars.v[i]->name);
+        else
+            cg_buf_puts(&m, i < t->vars.n + nn ? nb[i - t->vars.n] : "mdl_rt_");
+        if (i > 0 && col + (int)m.n + 4 > 90) {
+            cg_buf_puts(b, ",\n          ");
             col = 10;
+        } else if (i > 0) {
+            cg_buf_puts(b, ", ");
+            col += 2;
         }
-        cg_buf_printf(b, "%s(), ", nb[i]);
-        col += (int)strlen(nb[i]) + 4;
+        cg_buf_printf(b, "%s()", m.s);
+        col += (int)m.n + 2;
+        cg_buf_free(&m);
     }
-    cg_buf_printf(b, "mdl_rt_() {}\n"
+    cg_buf_printf(b, " {}\n"
                      "    %s(const %s &) = delete;\n"
                      "    %s &operator=(const %s &) = delete;\n",
                   cls.s, cls.s, cls.s, cls.s);
