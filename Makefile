@@ -6,6 +6,7 @@
 #   make demo            set-up on a fresh machine, then the Monte Carlo example
 #   make install PREFIX=dir
 #   make check SANITIZE=1   the same suite under ASan+UBSan
+#   make model           SPIN model of the shared-memory protocol (model/)
 #
 # Sources are picked up by directory, so adding a file needs no edit here.
 
@@ -86,15 +87,26 @@ MPI_OBJ := $(MPI_SRC:%.c=$(BUILD)/mpi/%.o)
 SHM_OBJ := $(SHM_SRC:%.c=$(BUILD)/shm/%.o)
 MDLRUN_OBJ := $(MDLRUN_SRC:%.c=$(BUILD)/shm/%.o)
 
-LIBS := $(BUILD)/lib/libmdl_mpi.so $(BUILD)/lib/libmdl_mpi.a \
-        $(BUILD)/lib/libmdl_shm.so $(BUILD)/lib/libmdl_shm.a
+# Shared libraries are versioned: the soname's major number is the
+# interface version of include/mdl_rt.h (MDL_ABI_VERSION), so a program
+# built against one interface never loads a library of another; the usual
+# links libmdl_X.so -> libmdl_X.so.N -> libmdl_X.so.N.0.0 sit beside them.
+SO_MAJOR := $(shell sed -n 's/^\#define MDL_ABI_VERSION *\([0-9][0-9]*\).*/\1/p' include/mdl_rt.h)
+SO_FULL  := $(SO_MAJOR).0.0
+SO_LIBS  := $(BUILD)/lib/libmdl_mpi.so.$(SO_FULL) $(BUILD)/lib/libmdl_shm.so.$(SO_FULL)
+LIBS := $(SO_LIBS) $(BUILD)/lib/libmdl_mpi.a $(BUILD)/lib/libmdl_shm.a
 
-$(BUILD)/lib/libmdl_mpi.so: $(MPI_OBJ)
+# so_links DIR NAME: the two links of libNAME.so.$(SO_FULL) in DIR
+so_links = ln -sf $(2).so.$(SO_FULL) $(1)/$(2).so.$(SO_MAJOR) && ln -sf $(2).so.$(SO_MAJOR) $(1)/$(2).so
+
+$(BUILD)/lib/libmdl_mpi.so.$(SO_FULL): $(MPI_OBJ)
 	@mkdir -p $(@D)
-	$(CC) -shared $(LDFLAGS) -Wl,-soname,libmdl_mpi.so -o $@ $^ $(MPI_LIBS)
-$(BUILD)/lib/libmdl_shm.so: $(SHM_OBJ)
+	$(CC) -shared $(LDFLAGS) -Wl,-soname,libmdl_mpi.so.$(SO_MAJOR) -o $@ $^ $(MPI_LIBS)
+	$(call so_links,$(@D),libmdl_mpi)
+$(BUILD)/lib/libmdl_shm.so.$(SO_FULL): $(SHM_OBJ)
 	@mkdir -p $(@D)
-	$(CC) -shared $(LDFLAGS) -Wl,-soname,libmdl_shm.so -o $@ $^ -lpthread -lrt
+	$(CC) -shared $(LDFLAGS) -Wl,-soname,libmdl_shm.so.$(SO_MAJOR) -o $@ $^ -lpthread -lrt
+	$(call so_links,$(@D),libmdl_shm)
 $(BUILD)/lib/%.a:
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
@@ -107,17 +119,34 @@ $(MDLRUN): $(MDLRUN_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ -lpthread -lrt
 
+# ---------------------------------------------------------------- mdltrace
+# The trace analyser (docs/tracing.md); --spec uses the compiler's front end.
+MDLTRACE_SRC := $(wildcard tools/mdltrace/*.c)
+MDLTRACE_OBJ := $(MDLTRACE_SRC:%.c=$(BUILD)/%.o)
+MDLTRACE     := $(BUILD)/bin/mdltrace
+
+$(BUILD)/tools/mdltrace/%.o: tools/mdltrace/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itools/mdltrace -Imedley -Igrammar -Icodegen \
+	    -DMEDLEY_VERSION='"$(VERSION)"' -c $< -o $@
+$(MDLTRACE): $(MDLTRACE_OBJ) $(filter-out $(BUILD)/medley/main.o,$(COMPILER_OBJ))
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
 # ---------------------------------------------------------------- top level
 .PHONY: all install check demo examples-check clean unit
-all: $(MEDLEYC) $(LIBS) $(if $(MDLRUN_SRC),$(MDLRUN))
+all: $(MEDLEYC) $(LIBS) $(if $(MDLRUN_SRC),$(MDLRUN)) $(MDLTRACE)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(MEDLEYC) $(DESTDIR)$(PREFIX)/bin/
 	$(if $(MDLRUN_SRC),install -m 755 $(MDLRUN) $(DESTDIR)$(PREFIX)/bin/)
+	install -m 755 $(MDLTRACE) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 include/mdl.h include/mdl_rt.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(LIBS) $(DESTDIR)$(PREFIX)/lib/
+	$(call so_links,$(DESTDIR)$(PREFIX)/lib,libmdl_mpi)
+	$(call so_links,$(DESTDIR)$(PREFIX)/lib,libmdl_shm)
 	for rt in mpi shm; do \
 	  sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	      -e 's|@MPI_LIBS@|$(MPI_LIBS)|g' \
@@ -136,8 +165,9 @@ install: all
 STAGE := $(CURDIR)/$(BUILD)/stage
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(BUILD)/tests/unit_tests
-# runtime_common is tested here too: it is plain C with no runtime behind it.
-$(UNIT_BIN): $(UNIT_SRC) $(filter-out $(BUILD)/medley/main.o,$(COMPILER_OBJ)) $(COMMON_SRC:%.c=$(BUILD)/shm/%.o)
+# runtime_common/rt_common.c is tested here too: plain C with no runtime
+# behind it (the validation layer needs a backend: tests/rt, tests/e2e).
+$(UNIT_BIN): $(UNIT_SRC) $(filter-out $(BUILD)/medley/main.o,$(COMPILER_OBJ)) $(BUILD)/shm/runtime_common/rt_common.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Imedley -Igrammar -Icodegen -Iinclude -Iruntime_common -I$(BUILD)/grammar $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(shell pkg-config --libs cunit)
 
@@ -160,6 +190,13 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# The SPIN model of the shared-memory runtime's protocol: every scenario
+# checked, every deliberately broken variant rejected (model/verify.sh,
+# docs/runtime-shm.md "Model checking"; also run by make check).
+.PHONY: model
+model:
+	@model/verify.sh $(BUILD)/model
 
 # Benchmarks against the staged install (bench/run.sh, docs/performance.md);
 # BENCH_QUICK=1 for a one-minute smoke run.

@@ -7,23 +7,27 @@
 #   mdl-shm  the same program on libmdl_shm, launched with mdlrun
 # interleaved (mpi mdl-mpi mdl-shm, mpi mdl-mpi mdl-shm, … one round each),
 # because absolute times drift on a shared machine: only ratios between
-# variants of one run mean something.  Then the compiler: time and peak
-# memory of medleyc on generated specs of growing size.
+# variants of one run mean something.  Then the thesis's application
+# experiment, the Vlasov code of examples/vlasov against the same code in
+# hand-written MPI and against its own computation time (bench/vlasov/run.sh).
+# Then the compiler: time and peak memory of medleyc on generated specs of
+# growing size.
 #
 # Environment:
 #   MEDLEY_STAGE   installed tree to build against (default build/stage; make
 #                  bench installs it)
 #   BENCH_QUICK=1  smoke run (about a minute): fewer rounds, batches, sizes
 #   BENCH_OUT      where results go (default bench/results)
-#   BENCH_ONLY     "pingpong halo coll oversub compiler": a subset
+#   BENCH_ONLY     "pingpong halo coll oversub vlasov compiler": a subset
 #   BENCH_WORK     build directory (default build/bench)
 #   BENCH_COMPILER_OUT  where medleyc writes during the compiler benchmark
 #                  (default: /dev/shm if writable, else the work directory)
 #   BENCH_CFLAGS   extra compiler flags (the test suite adds the sanitizers
 #                  when the staged libraries were built with them)
 # Output: $BENCH_OUT/runtime.csv (every round), summary.csv (medians, ratio
-# to mpi), compiler.csv, summary.txt (the table printed at the end) and, if
-# gnuplot is installed, *.png.  Nothing is installed by this script.
+# to mpi), vlasov.csv and vlasov.txt (bench/vlasov/run.sh), compiler.csv,
+# summary.txt (the tables printed at the end) and, if gnuplot is
+# installed, *.png.  Nothing is installed by this script.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
@@ -31,7 +35,7 @@ STAGE=${MEDLEY_STAGE:-$ROOT/build/stage}
 OUT=${BENCH_OUT:-$ROOT/bench/results}
 QUICK=${BENCH_QUICK:-0}
 [ "$QUICK" = 0 ] && QUICK=
-ONLY=${BENCH_ONLY:-pingpong halo coll oversub compiler}
+ONLY=${BENCH_ONLY:-pingpong halo coll oversub vlasov compiler}
 WORK=${BENCH_WORK:-$ROOT/build/bench}
 CFLAGS_B=(-O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror)
 # shellcheck disable=SC2206
@@ -117,6 +121,12 @@ fi
 if want oversub; then
     build oversub oversub r || FAILED=1
     if [ -n "$QUICK" ]; then run oversub 8 1; else run oversub 8 "$R_SLOW"; run oversub 16 3; fi
+fi
+
+# ---------------------------------------------------------------- vlasov
+if want vlasov; then
+    MEDLEY_STAGE=$STAGE BENCH_OUT=$OUT BENCH_WORK=$WORK bench/vlasov/run.sh > /dev/null || FAILED=1
+    echo "bench: vlasov done ($(( $(date +%s) - start_all )) s)" >&2
 fi
 
 # ---------------------------------------------------------------- compiler
@@ -221,8 +231,8 @@ TXT=$OUT/summary.txt
     fi
     echo "# medley $rev, $(mpichversion 2>/dev/null | awk -F'\t+' '/Version|Device/ { printf "%s%s", n++ ? " " : "MPICH ", $2 }'), $(uname -r)"
     echo "# load average at start: $load_start, at end: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine skews every variant differently)"
-    echo "# ratio = median over rounds of (time / hand-written MPI time of the same round); lower is better"
-    awk -F, 'NR == FNR { if (FNR > 1 && $5 != "mpi") { k = $1 "," $2 "," $3 "," $4; r[k, $5] = $7 }
+    [ "$(wc -l < "$SUM")" -gt 1 ] && echo "# ratio = median over rounds of (time / hand-written MPI time of the same round); lower is better"
+    [ "$(wc -l < "$SUM")" -gt 1 ] && awk -F, 'NR == FNR { if (FNR > 1 && $5 != "mpi") { k = $1 "," $2 "," $3 "," $4; r[k, $5] = $7 }
                          if (FNR > 1) { k = $1 "," $2 "," $3 "," $4; if (!(k in s)) { s[k] = 1; o[++n] = k }; m[k, $5] = $6 }
                          next }
     function tgt(b, sz, np, v) {
@@ -259,6 +269,10 @@ TXT=$OUT/summary.txt
         awk -F, '$1 == "pingpong" && $3 >= 1024 { bw[$3, $5] = $3 / $6 / 1e6; if (!($3 in s)) { s[$3] = 1; o[++n] = $3 } }
             END { printf "%-9s %10s %10s %10s\n", "size", "mpi", "mdl-mpi", "mdl-shm"
                   for (i = 1; i <= n; i++) printf "%-9s %10.0f %10.0f %10.0f\n", o[i], bw[o[i], "mpi"], bw[o[i], "mdl-mpi"], bw[o[i], "mdl-shm"] }' "$SUM"
+    fi
+    if [ -f "$OUT/vlasov.txt" ] && want vlasov; then
+        echo
+        cat "$OUT/vlasov.txt"
     fi
     if [ -f "$COMP" ] && want compiler; then
         echo

@@ -23,7 +23,7 @@ static void add_c(mdl_outset *o, const mdl_spec *spec, const char *outdir)
     /* the spec-wide header once, with the API list built once */
     api_list *apis = cg_spec_apis(spec);
     mdl_buf common = { 0 }, path = { 0 }, name = { 0 };
-    cg_emit_common_header(&common, spec, apis);
+    cg_emit_common_header(&common, spec, &sf, apis);
     cg_spec_apis_free(spec, apis);
     cg_common_header_name(&name, spec);
     cg_buf_printf(&path, "%s/%s", outdir, name.s);

@@ -9,6 +9,7 @@
  * alike.  The short names of the C API become inline overloads on the
  * task type in the spec-wide header (C++ has no _Generic).  A spec name
  * that is a C++ keyword is spelled name_ in C++ (cg_id). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit_internal.h"
@@ -165,8 +166,8 @@ void cg_emit_cxx_members(mdl_buf *b, const mdl_task *t)
                      "    constexpr %s() noexcept\n        : ", t->name, cls.s);
     /* every member value-initialised, so the constructor is constexpr */
     int col = 10;
-    const char *nb[64];
-    int nn = cg_task_neighbor_names(t, nb, 64);
+    const char **nb;
+    int nn = cg_task_neighbor_names(t, &nb);
     for (int i = 0; i <= t->vars.n + nn; i++) {
         mdl_buf m = { 0 };
         if (i < t->vars.n)
@@ -184,6 +185,7 @@ void cg_emit_cxx_members(mdl_buf *b, const mdl_task *t)
         col += (int)m.n + 2;
         cg_buf_free(&m);
     }
+    free(nb);
     cg_buf_printf(b, " {}\n"
                      "    %s(const %s &) = delete;\n"
                      "    %s &operator=(const %s &) = delete;\n",

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "emit_internal.h"
+#include "mdl_rt.h"             /* MDL_ABI: the interface this medleyc generates for */
 
 int cg_task_msg_index(const mdl_task *t, const mdl_msg *m)
 {
@@ -39,25 +40,15 @@ int cg_item_ndims(const mdl_item *it)
     return it->var->form == MDL_V_POINTER ? 1 : it->var->dims.n;
 }
 
-static int index_const(const mdl_index *ix, long long *lo, long long *hi)
-{
-    int ok = 1;
-    if (ix->kind == MDL_IX_RUNTIME)
-        return 0;
-    *lo = cg_expr_eval(ix->lo, &ok);
-    *hi = ix->kind == MDL_IX_RANGE ? cg_expr_eval(ix->hi, &ok) : *lo;
-    return ok;
-}
-
+/* The checks know which bounds are compile-time constants (is_const,
+ * lo_val, hi_val): the tables use their values, nothing is re-derived. */
 int cg_msg_bounds_fixed(const mdl_msg *m)
 {
     for (int i = 0; i < m->items.n; i++) {
         const mdl_item *it = m->items.v[i];
-        for (int d = 0; d < it->idx.n; d++) {
-            long long lo, hi;
-            if (!index_const(it->idx.v[d], &lo, &hi))
+        for (int d = 0; d < it->idx.n; d++)
+            if (!it->idx.v[d]->is_const)
                 return 0;
-        }
         /* a pointer's extent is unknown: only its explicit range counts */
         if (it->var && it->var->form == MDL_V_POINTER && it->idx.n == 0)
             return 0;
@@ -73,14 +64,9 @@ int cg_msg_npairs(const mdl_msg *m)
     return n;
 }
 
+/* A bound read at the call: the spec's expression over t->… members. */
 static void bound_expr(mdl_buf *b, const mdl_expr *e)
 {
-    int ok = 1;
-    long long v = cg_expr_eval(e, &ok);
-    if (ok) {
-        cg_buf_printf(b, "%lld", v);
-        return;
-    }
     cg_buf_puts(b, "(long)");
     if (e->kind != MDL_E_NAME)
         cg_expr_c(b, e, "t->");
@@ -107,6 +93,10 @@ void cg_msg_bounds(mdl_buf *b, const mdl_msg *m)
                 continue;
             }
             const mdl_index *ix = it->idx.v[d];
+            if (ix->is_const) {
+                cg_buf_printf(b, "%lld, %lld", ix->lo_val, ix->hi_val);
+                continue;
+            }
             switch (ix->kind) {
             case MDL_IX_SINGLE:
                 bound_expr(b, ix->lo);
@@ -142,28 +132,27 @@ struct used {
     int *structs;           /* indexed like spec->structs */
 };
 
-static void mark_type(struct used *u, const mdl_spec *s, const mdl_typeref *t)
+static void mark_type(struct used *u, const mdl_typeref *t)
 {
     if (t->basic != MDL_B_NONE) {
         u->basic[t->basic] = 1;
         return;
     }
-    for (int i = 0; i < s->structs.n; i++)
-        if (s->structs.v[i] == t->resolved && !u->structs[i]) {
-            u->structs[i] = 1;
-            /* basic fields are described by their base code alone: marking
-               them would emit an unused descriptor (-Wunused-const-variable) */
-            for (int f = 0; f < t->resolved->fields.n; f++)
-                if (t->resolved->fields.v[f]->type.basic == MDL_B_NONE)
-                    mark_type(u, s, &t->resolved->fields.v[f]->type);
-        }
+    if (!t->resolved || u->structs[t->resolved->index])
+        return;
+    u->structs[t->resolved->index] = 1;
+    /* basic fields are described by their base code alone: marking them
+       would emit an unused descriptor (-Wunused-const-variable) */
+    for (int f = 0; f < t->resolved->fields.n; f++)
+        if (t->resolved->fields.v[f]->type.basic == MDL_B_NONE)
+            mark_type(u, &t->resolved->fields.v[f]->type);
 }
 
-static void mark_msg(struct used *u, const mdl_spec *s, const mdl_msg *m)
+static void mark_msg(struct used *u, const mdl_msg *m)
 {
     for (int i = 0; i < m->items.n; i++)
         if (m->items.v[i]->var)
-            mark_type(u, s, &m->items.v[i]->var->type);
+            mark_type(u, &m->items.v[i]->var->type);
 }
 
 static void emit_types(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
@@ -172,16 +161,16 @@ static void emit_types(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
     memset(&u, 0, sizeof u);
     u.structs = cg_xcalloc((size_t)s->structs.n + 1, sizeof *u.structs);
     for (int i = 0; i < t->sends.n; i++)
-        mark_msg(&u, s, t->sends.v[i]);
+        mark_msg(&u, t->sends.v[i]);
     for (int i = 0; i < t->recvs.n; i++)
-        mark_msg(&u, s, t->recvs.v[i]);
+        mark_msg(&u, t->recvs.v[i]);
     for (int i = 0; i < t->colls.n; i++)
         for (int k = 0; k < t->colls.v[i]->msgs.n; k++) {
             const mdl_coll_args *a = &t->colls.v[i]->msgs.v[k]->cargs;
             if (a->send && a->send->var)
-                mark_type(&u, s, &a->send->var->type);
+                mark_type(&u, &a->send->var->type);
             else if (a->recv && a->recv->var)
-                mark_type(&u, s, &a->recv->var->type);
+                mark_type(&u, &a->recv->var->type);
         }
 
     for (int i = 0; i < MDL_B_COUNT; i++)
@@ -190,11 +179,12 @@ static void emit_types(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
                              "    { \"%s\", %s, sizeof(%s), 0, NULL };\n",
                        cg_basic_id((mdl_basic)i), cg_basic_c_name((mdl_basic)i),
                        cg_basic_rt_name((mdl_basic)i), cg_basic_c_name((mdl_basic)i));
-    /* spec order puts a nested struct before its user, as C requires */
-    for (int i = 0; i < s->structs.n; i++) {
-        if (!u.structs[i])
+    /* a struct's descriptor refers to those of the structs it contains
+       (.sub), so they come first: struct_order, not spec order */
+    for (int i = 0; i < s->struct_order.n; i++) {
+        const mdl_struct *st = s->struct_order.v[i];
+        if (!u.structs[st->index])
             continue;
-        const mdl_struct *st = s->structs.v[i];
         mdl_typeref self = { .basic = MDL_B_NONE, .resolved = (mdl_struct *)st };
         mdl_buf cname = { 0 }, id = { 0 };
         cg_typeref_c(&cname, &self);
@@ -298,23 +288,6 @@ static void emit_msg(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int k)
     cg_buf_free(&fn);
 }
 
-/* Elements from the start of a buffer item to the end of its variable,
- * -1 when unknown (pointer, or a section starting at a run-time index). */
-long long cg_item_cap(const mdl_item *it)
-{
-    if (!it || !it->var || it->var->form == MDL_V_POINTER)
-        return -1;
-    const mdl_var *v = it->var;
-    long long off = 0;
-    for (int d = 0; d < v->dims.n; d++) {
-        long long lo = 0, hi;
-        if (d < it->idx.n && !index_const(it->idx.v[d], &lo, &hi))
-            return -1;
-        off = off * v->dimval[d] + lo;
-    }
-    return v->nelems - off;
-}
-
 static void emit_coll(mdl_buf *b, const mdl_coll *c, const mdl_msg *m, int k)
 {
     const mdl_coll_args *a = &m->cargs;
@@ -332,7 +305,7 @@ static void emit_coll(mdl_buf *b, const mdl_coll *c, const mdl_msg *m, int k)
                ops[a->op]);
     type_id(b, &typed->var->type);
     cg_buf_printf(b, ",\n    %lld, %lld, %d\n};\n",
-               cg_item_cap(a->send), cg_item_cap(a->recv), a->in_place);
+               a->send->count, a->recv->count, a->in_place);
     cg_buf_free(&fn);
 }
 
@@ -394,6 +367,13 @@ int cg_task_single(const mdl_task *t)
 void cg_emit_desc(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf, const mdl_task *t)
 {
     cg_buf_puts(b, "/* ---------------------------------------------------------------- descriptors */\n\n");
+    /* The runtime interface these tables are written for: checked against
+     * the mdl_rt.h compiled with (here) and by MDL_Init (a library of
+     * another release linked in). */
+    cg_buf_printf(b, "#if !defined(MDL_ABI) || MDL_ABI != 0x%016llxULL\n"
+                  "#error \"generated by medleyc for runtime interface %d, but mdl_rt.h is of "
+                  "another MeDLey release: regenerate with its medleyc\"\n#endif\n\n",
+                  (unsigned long long)MDL_ABI, MDL_ABI_VERSION);
     emit_types(b, s, t);
 
     int nmsgs = t->sends.n + t->recvs.n;
@@ -427,8 +407,8 @@ void cg_emit_desc(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf, const 
             cg_buf_printf(b, "%s &mdlg_coll_%d", i ? "," : "", i);
         cg_buf_puts(b, " };\n");
     }
-    cg_buf_puts(b, "\nstatic const mdl_task_desc mdlg_task = {\n"
-                   "    /* spec, spec_hash */\n    ");
+    cg_buf_printf(b, "\nstatic const mdl_task_desc mdlg_task = {\n"
+                  "    /* abi, spec, spec_hash */\n    0x%016llxULL, ", (unsigned long long)MDL_ABI);
     c_string(b, cg_spec_basename(s));
     cg_buf_printf(b,
                ", 0x%016llxULL,\n"

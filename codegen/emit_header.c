@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "emit_internal.h"
+#include "../medley/fnv.h"
 
 static void emit_dims(mdl_buf *b, int n, const long long *val)
 {
@@ -84,14 +85,6 @@ typedef struct gen_occ {
     int task, next;
 } gen_occ;
 
-static unsigned long hash_name(const char *p)
-{
-    unsigned long h = 2166136261u;
-    for (; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
-    return h;
-}
-
 /* One macro per public name, dispatching on the type of the first
  * argument to the task that has it.  Names print in order of their first
  * appearance (task order, then API order). */
@@ -114,7 +107,7 @@ static void emit_generics(mdl_buf *b, const mdl_spec *s, const api_list *apis)
             const api_fn *f = &apis[ti].v[fi];
             if (f->kind == API_INIT_AT)
                 continue;
-            size_t h = hash_name(f->name) & (cap - 1);
+            size_t h = (size_t)mdl_fnv1a_str(f->name) & (cap - 1);
             while (slot[h] && strcmp(names[slot[h] - 1].f->name, f->name) != 0)
                 h = (h + 1) & (cap - 1);
             occ[n] = (gen_occ){ ti, -1 };
@@ -160,7 +153,8 @@ void cg_common_header_name(mdl_buf *b, const mdl_spec *s)
     cg_buf_puts(b, "MDL_common.h");
 }
 
-void cg_emit_common_header(mdl_buf *b, const mdl_spec *s, const api_list *apis)
+void cg_emit_common_header(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf,
+                           const api_list *apis)
 {
     mdl_buf name = { 0 };
     cg_common_header_name(&name, s);
@@ -168,7 +162,7 @@ void cg_emit_common_header(mdl_buf *b, const mdl_spec *s, const api_list *apis)
                   "   Included by every task header of the spec (TMDL.h): include those. */\n",
                   name.s, cg_spec_basename(s));
     cg_buf_free(&name);
-    unsigned long long h = cg_spec_hash(s);
+    unsigned long long h = sf->hash;
     cg_buf_printf(b, "#ifndef MDL_SPEC_%016llx_COMMON\n#define MDL_SPEC_%016llx_COMMON\n\n"
                   "#include \"mdl.h\"\n\n", h, h);
 
@@ -177,8 +171,9 @@ void cg_emit_common_header(mdl_buf *b, const mdl_spec *s, const api_list *apis)
                     "   `new` in C, `new_` in C++. */\n"
                     "#ifndef MDL_CXX_\n#ifdef __cplusplus\n#define MDL_CXX_(c, cxx) cxx\n#else\n"
                     "#define MDL_CXX_(c, cxx) c\n#endif\n#endif\n\n");
-    for (int i = 0; i < s->structs.n; i++)
-        emit_struct(b, s->structs.v[i]);
+    /* a struct after those it contains, as C requires (struct_order) */
+    for (int i = 0; i < s->struct_order.n; i++)
+        emit_struct(b, s->struct_order.v[i]);
 
     for (int i = 0; i < s->tasks.n; i++) {
         cg_buf_puts(b, "struct ");
@@ -235,12 +230,13 @@ static void emit_task_struct(mdl_buf *b, const mdl_task *t)
         emit_dims_comment(b, v->dims.n, v->dims.v);
         cg_buf_puts(b, "\n");
     }
-    const char *nb[64];
-    int nn = cg_task_neighbor_names(t, nb, 64);
+    const char **nb;
+    int nn = cg_task_neighbor_names(t, &nb);
     if (nn)
         cg_buf_puts(b, "    /* grid neighbours, set by MDL_Grid_Create (MDL_PROC_NULL outside) */\n");
     for (int i = 0; i < nn; i++)
         cg_buf_printf(b, "    int %s;\n", nb[i]);
+    free(nb);
     cg_buf_puts(b, "    struct mdl_rt *mdl_rt_;  /* runtime handle: do not touch */\n");
     cg_emit_cxx_members(b, t);
     cg_buf_puts(b, "};\n");

@@ -3,6 +3,7 @@
  * (include/mdl_rt.h).  Everything that depends on the values of the task's
  * variables (section bounds, counts, buffer addresses) is evaluated here,
  * at the call, from t->…; everything else is in the tables. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit_internal.h"
@@ -32,35 +33,34 @@ static void buffer_addr(mdl_buf *b, const mdl_item *it)
         return;
     for (int d = 0; d < v->dims.n; d++) {
         cg_buf_puts(b, "[");
-        if (d < it->idx.n && it->idx.v[d]->kind != MDL_IX_RUNTIME)
+        if (d < it->idx.n && it->idx.v[d]->is_const)
+            cg_buf_printf(b, "%lld", it->idx.v[d]->lo_val);
+        else if (d < it->idx.n)
             cg_expr_c(b, it->idx.v[d]->lo, "t->");
         else
-            cg_buf_puts(b, "0");
+            cg_buf_puts(b, "0");    /* `U[i]` starts at U[i][0] */
         cg_buf_puts(b, "]");
     }
 }
 
-static void count_expr(mdl_buf *b, const mdl_spec *s, const mdl_item *it)
+/* The count of a collective: the value the checks computed when it is
+ * constant (a reduction written without one has 1), else read at the call. */
+static void count_expr(mdl_buf *b, const mdl_item *it)
 {
-    const mdl_const *c;
     if (!it) {
         cg_buf_puts(b, "-1");
-        return;
-    }
-    if (it->kind == MDL_IT_EXPR) {
+    } else if (it->count >= 0) {
+        cg_buf_printf(b, "%lldL", it->count);
+    } else if (it->var) {
+        cg_buf_puts(b, "(long)t->");
+        cg_id(b, it->var->name);
+    } else {
         /* operators print their own parentheses */
         int bare = it->expr->kind == MDL_E_INT || it->expr->kind == MDL_E_NAME;
         cg_buf_puts(b, bare ? "(long)(" : "(long)");
         cg_expr_c(b, it->expr, "t->");
         cg_buf_puts(b, bare ? ")" : "");
-    } else if (it->var) {
-        cg_buf_puts(b, "(long)t->");
-        cg_id(b, it->name);
     }
-    else if ((c = cg_spec_const(s, it->name)) != NULL)
-        cg_buf_printf(b, "%lldL", c->val);
-    else
-        cg_buf_printf(b, "(long)(%s)", it->name);
 }
 
 static void array_arg(mdl_buf *b, const mdl_item *it)
@@ -125,8 +125,7 @@ static void emit_completion(mdl_buf *b, const mdl_task *t, const api_fn *f)
                    "    return mdl_wait(t->mdl_rt_, &mdlg_msg_%d);\n", k, k2);
 }
 
-static void emit_coll_call(mdl_buf *b, const mdl_spec *s, const mdl_task *t,
-                           const api_fn *f)
+static void emit_coll_call(mdl_buf *b, const mdl_task *t, const api_fn *f)
 {
     const mdl_msg *m = f->msg;
     const mdl_coll *c = m->coll;
@@ -148,7 +147,7 @@ static void emit_coll_call(mdl_buf *b, const mdl_spec *s, const mdl_task *t,
     cg_buf_puts(b, ", ");
     buffer_addr(b, a->recv);
     cg_buf_puts(b, ",\n                          ");
-    count_expr(b, s, a->count);
+    count_expr(b, a->count);
     cg_buf_puts(b, ", ");
     array_arg(b, a->counts);
     cg_buf_puts(b, ", ");
@@ -170,8 +169,8 @@ static void emit_grid_create(mdl_buf *b, const mdl_task *t, int screate)
 {
     cg_buf_printf(b, "    int rc = mdl_grid_create(t->mdl_rt_, dims, %d);\n"
                   "    if (rc < 0)\n        return rc;\n", screate);
-    const char *nb[64];
-    int nn = cg_task_neighbor_names(t, nb, 64);
+    const char **nb;
+    int nn = cg_task_neighbor_names(t, &nb);
     for (int i = 0; i < nn; i++) {
         const mdl_msg *m = NULL;
         for (int k = 0; k < t->sends.n + t->recvs.n && !m; k++) {
@@ -184,10 +183,11 @@ static void emit_grid_create(mdl_buf *b, const mdl_task *t, int screate)
                       "    if (t->%s < 0 && t->%s != MDL_PROC_NULL)\n        return t->%s;\n",
                    m->offset[0], m->offset[1], m->offset[2], nb[i], nb[i], nb[i], nb[i]);
     }
+    free(nb);
     cg_buf_puts(b, "    return MDL_SUCCESS;\n");
 }
 
-static void emit_body(mdl_buf *b, const mdl_spec *s, const mdl_task *t, const api_fn *f)
+static void emit_body(mdl_buf *b, const mdl_task *t, const api_fn *f)
 {
     switch (f->kind) {
     case API_INIT:
@@ -232,7 +232,7 @@ static void emit_body(mdl_buf *b, const mdl_spec *s, const mdl_task *t, const ap
         emit_completion(b, t, f);
         break;
     case API_COLL:
-        emit_coll_call(b, s, t, f);
+        emit_coll_call(b, t, f);
         break;
     case API_GRID_CREATE:
     case API_GRID_SCREATE:
@@ -292,7 +292,7 @@ void cg_emit_source(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf, cons
         cg_buf_puts(b, "\n");
         cg_api_proto(b, t, &api.v[i]);
         cg_buf_puts(b, "\n{\n");
-        emit_body(b, s, t, &api.v[i]);
+        emit_body(b, t, &api.v[i]);
         cg_buf_puts(b, "}\n");
     }
     cg_api_free(&api);

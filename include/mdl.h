@@ -18,9 +18,11 @@
 #define MDL_ERR_BOUNDS    (-104) /* section bounds outside the declared variable */
 #define MDL_ERR_GRID      (-105) /* grid call before MDL_Grid_Create, or bad dims */
 #define MDL_ERR_STATE     (-106) /* MDL_Init twice, use after MDL_End, … */
-#define MDL_ERR_LAUNCH    (-107) /* wrong launcher, or programs built from different specs */
+#define MDL_ERR_LAUNCH    (-107) /* wrong launcher, programs built from different specs,
+                                    or code generated for another runtime interface */
 #define MDL_ERR_INTERN    (-108) /* failure of the underlying system (MPI, OS) */
-#define MDL_ERR_PEER      (-109) /* a peer instance died (shared-memory runtime) */
+#define MDL_ERR_PEER      (-109) /* a peer instance died, or ended without receiving
+                                    a message sent to it (shared-memory runtime) */
 #define MDL_ERR_FIRST     MDL_ERR_ARG
 #define MDL_ERR_LAST      MDL_ERR_PEER
 

@@ -19,6 +19,16 @@ extern "C" {
 
 #define MDL_MAX_DIMS 8          /* dims of a `uses` variable */
 
+/* Version of this interface (the descriptor tables below and the calls):
+ * medleyc writes the version it generates for into every task descriptor
+ * (mdl_task_desc.abi = MDL_ABI_MAGIC | version) and MDL_Init refuses code
+ * generated for another one.  It is also the major number of the
+ * libraries' sonames (libmdl_mpi.so.N, libmdl_shm.so.N).  Change it with
+ * any incompatible change of this file. */
+#define MDL_ABI_VERSION 1
+#define MDL_ABI_MAGIC   0x4d444c4142490000ULL   /* "MDLABI" in the high bytes */
+#define MDL_ABI         (MDL_ABI_MAGIC | MDL_ABI_VERSION)
+
 /* Element types. */
 enum mdl_base {
     MDL_T_CHAR, MDL_T_SCHAR, MDL_T_UCHAR,
@@ -117,6 +127,13 @@ typedef struct mdl_coll_desc {
 
 /* The whole task, as compiled from one spec. */
 typedef struct mdl_task_desc {
+    unsigned long long abi;     /* MDL_ABI of the generating medleyc.  First,
+                                   so that a runtime can read it whatever the
+                                   layout of the rest: in code generated
+                                   before it existed this word is the `spec`
+                                   pointer, which never has the magic's high
+                                   bytes (and is 0 in older generated source
+                                   compiled against this header) */
     const char *spec;           /* spec file name, for messages */
     unsigned long long spec_hash; /* instances of one job must all agree */
     int ntasks;
@@ -154,7 +171,10 @@ int mdl_init(const mdl_task_desc *d, int *argc, char ***argv,
  * (docs/generated-code.md, C++). */
 int mdl_init_at(const mdl_task_desc *d, int *argc, char ***argv, void *task, size_t size,
                 mdl_rt **rt);
-/* Finish; frees the task struct (unless it came from mdl_init_at). */
+/* Finish: every async send still in flight is delivered first (waiting
+ * for its receiver if it must), async receives not completed are
+ * cancelled; then the task struct is freed (unless it came from
+ * mdl_init_at: then it is the caller's again, with its own pages). */
 int mdl_end(mdl_rt *rt, void *task);
 
 int mdl_my_rank(mdl_rt *rt);

@@ -17,6 +17,7 @@
 #include "check.h"
 #include "diag.h"
 #include "emit.h"
+#include "input.h"
 #include "parse.h"
 
 static const char usage_text[] =
@@ -25,7 +26,8 @@ static const char usage_text[] =
     "specMDL_common.h per spec).\n"
     "\n"
     "options:\n"
-    "  -o DIR            write the generated files into DIR (default: .)\n"
+    "  -o DIR            write the generated files into DIR (default: .; created\n"
+    "                    with its parents if missing)\n"
     "  -D NAME=VALUE     define or override the integer const NAME\n"
     "  --check           parse and check only; write nothing\n"
     "  --dot FILE        also write the communication graph (Graphviz) to FILE\n"
@@ -33,12 +35,6 @@ static const char usage_text[] =
     "  --help            print this help and exit\n"
     "\n"
     "exit status: 0 ok, 1 errors in the spec (nothing written), 2 usage or I/O error\n";
-
-typedef struct define {
-    const char *name;           /* points into argv, up to '=' */
-    size_t namelen;
-    long long value;
-} define;
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -48,118 +44,50 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
-/* NAME=VALUE with NAME an identifier and VALUE a (possibly negative)
- * decimal integer that fits a long long. */
-static int parse_define(const char *arg, define *d)
-{
-    const char *eq = strchr(arg, '=');
-    if (!eq || eq == arg)
-        return -1;
-    if (!(arg[0] == '_' || (arg[0] >= 'A' && arg[0] <= 'Z') ||
-          (arg[0] >= 'a' && arg[0] <= 'z')))
-        return -1;
-    for (const char *p = arg; p < eq; p++)
-        if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') ||
-              (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
-            return -1;
-    const char *v = eq + 1;
-    const char *digits = (*v == '-' || *v == '+') ? v + 1 : v;
-    if (*digits < '0' || *digits > '9')
-        return -1;
-    for (const char *p = digits; *p; p++)
-        if (*p < '0' || *p > '9')
-            return -1;
-    errno = 0;
-    char *end;
-    long long val = strtoll(v, &end, 10);
-    if (errno || *end)
-        return -1;
-    d->name = arg;
-    d->namelen = (size_t)(eq - arg);
-    d->value = val;
-    return 0;
-}
-
-/* Whole file in memory (it may contain NUL bytes; the lexer reports them),
- * up to 2 GiB. */
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap) {
-            if (ferror(f)) {
-                free(buf);
-                buf = NULL;
-            }
-            break;
-        }
-        /* the lexer takes at most INT_MAX - 2 bytes: stop there rather
-         * than read /dev/zero until memory runs out */
-        if (cap >= (size_t)INT_MAX) {
-            free(buf);
-            buf = NULL;
-            errno = EFBIG;
-            break;
-        }
-        char *nb = realloc(buf, cap *= 2);
-        if (!nb) {
-            free(buf);
-            errno = ENOMEM;
-        }
-        buf = nb;
-    }
-    int saved = errno;
-    fclose(f);
-    errno = saved;
-    *len = n;
-    return buf;
-}
-
-/* -D NAME=VALUE: overrides the spec's const NAME, or adds it. */
-static void apply_defines(mdl_spec *spec, mdl_arena *arena,
-                          const define *defs, int ndefs)
-{
-    for (int i = 0; i < ndefs; i++) {
-        const char *name = mdl_strndup(arena, defs[i].name, defs[i].namelen);
-        mdl_const *c = NULL;
-        for (int k = 0; k < spec->consts.n; k++)
-            if (strcmp(spec->consts.v[k]->name, name) == 0)
-                c = spec->consts.v[k];
-        if (c && c->value) {
-            /* the spec's expression gives way to the -D value */
-            mdl_expr *e = mdl_alloc(arena, sizeof *e);
-            e->kind = MDL_E_INT;
-            e->loc = c->value->loc;
-            e->ival = defs[i].value;
-            c->value = e;
-        } else if (!c) {
-            c = mdl_alloc(arena, sizeof *c);
-            c->name = name;
-            MDL_VEC_PUSH(arena, spec->consts, c);
-        }
-        c->from_cmdline = 1;
-        c->val = defs[i].value;
-        c->evaluated = 1;
-    }
-}
-
-/* Why files cannot be created in dir, or NULL if they can. */
+/* Why files cannot be created in dir, or NULL if they can.  A directory
+ * that does not exist yet will be created (as mkdir -p does): then its
+ * nearest existing ancestor must be a directory we can write into. */
 static const char *dir_problem(const char *dir)
 {
     struct stat st;
-    if (stat(dir, &st) != 0)
-        return strerror(errno);
-    if (!S_ISDIR(st.st_mode))
-        return strerror(ENOTDIR);
-    if (access(dir, W_OK | X_OK) != 0)
-        return strerror(errno);
-    return NULL;
+    char *up = NULL;
+    const char *p = dir;
+    while (stat(p, &st) != 0) {
+        if (errno != ENOENT)
+            break;
+        /* the parent: drop trailing slashes, then the last component */
+        char *q = up ? up : (up = strdup(dir));
+        if (!q)
+            return strerror(ENOMEM);
+        size_t n = strlen(q);
+        while (n > 1 && q[n - 1] == '/')
+            q[--n] = '\0';
+        char *slash = strrchr(q, '/');
+        if (!slash)
+            strcpy(q, ".");
+        else if (slash == q)
+            q[1] = '\0';
+        else
+            *slash = '\0';
+        p = q;
+    }
+    int err = errno;
+    const char *why = NULL;
+    if (stat(p, &st) != 0)
+        why = strerror(err);
+    else if (!S_ISDIR(st.st_mode))
+        why = strerror(ENOTDIR);
+    else if (access(p, W_OK | X_OK) != 0)
+        why = strerror(errno);
+    free(up);
+    return why;
+}
+
+/* The directory of the --dot file. */
+static char *dot_dir(const char *dot)
+{
+    const char *slash = strrchr(dot, '/');
+    return slash ? strndup(dot, slash == dot ? 1 : (size_t)(slash - dot)) : strdup(".");
 }
 
 /* Checked before anything is written, so that an unusable place fails
@@ -172,9 +100,7 @@ static int check_outputs(const char *outdir, const char *dot)
         return -1;
     }
     if (dot) {
-        const char *slash = strrchr(dot, '/');
-        char *dir = slash ? strndup(dot, slash == dot ? 1 : (size_t)(slash - dot))
-                          : strdup(".");
+        char *dir = dot_dir(dot);
         if (!dir) {
             fputs("medleyc: out of memory\n", stderr);
             return -1;
@@ -187,6 +113,81 @@ static int check_outputs(const char *outdir, const char *dot)
         }
     }
     return 0;
+}
+
+/* The directories this run created, removed again if writing fails. */
+typedef struct made_dirs {
+    char **v;
+    int n, cap;
+} made_dirs;
+
+/* mkdir -p dir, recording what it created; only once the spec is known to
+ * be correct, so a run with errors leaves no trace. */
+static int make_dirs(const char *dir, made_dirs *made)
+{
+    char *p = strdup(dir);
+    if (!p) {
+        fputs("medleyc: out of memory\n", stderr);
+        return -1;
+    }
+    int rc = 0;
+    for (char *c = p + 1;; c++) {
+        if (*c != '/' && *c != '\0')
+            continue;
+        char saved = *c;
+        *c = '\0';
+        if (mkdir(p, 0777) == 0) {
+            if (made->n == made->cap) {
+                made->cap = made->cap ? 2 * made->cap : 8;
+                char **v = realloc(made->v, (size_t)made->cap * sizeof *v);
+                if (!v) {
+                    fputs("medleyc: out of memory\n", stderr);
+                    exit(2);
+                }
+                made->v = v;
+            }
+            made->v[made->n++] = strdup(p);
+        } else if (errno != EEXIST) {
+            fprintf(stderr, "medleyc: error: cannot create directory '%s': %s\n", p,
+                    strerror(errno));
+            rc = -1;
+        }
+        *c = saved;
+        if (rc || saved == '\0')
+            break;
+    }
+    free(p);
+    return rc;
+}
+
+/* Frees the record; with `remove`, deletes the directories first (the
+ * deepest first; rmdir leaves anything not empty alone). */
+static void forget_dirs(made_dirs *made, int remove)
+{
+    while (made->n > 0) {
+        char *d = made->v[--made->n];
+        if (d && remove)
+            rmdir(d);
+        free(d);
+    }
+    free(made->v);
+}
+
+/* Creates the output directories if needed, writes every output (all or
+ * nothing); 0, or 2 after a "medleyc: error:" line. */
+static int emit(const mdl_spec *spec, const char *outdir, const char *dot)
+{
+    made_dirs made = { NULL, 0, 0 };
+    char *ddir = dot ? dot_dir(dot) : NULL;
+    if (dot && !ddir) {
+        fputs("medleyc: out of memory\n", stderr);
+        return 2;
+    }
+    int failed = make_dirs(outdir, &made) != 0 || (ddir && make_dirs(ddir, &made) != 0) ||
+                 mdl_emit_all(spec, outdir, dot) != 0;
+    forget_dirs(&made, failed);
+    free(ddir);
+    return failed ? 2 : 0;
 }
 
 enum { OPT_CHECK = 256, OPT_DOT, OPT_VERSION, OPT_HELP };
@@ -202,7 +203,7 @@ int main(int argc, char **argv)
     };
     const char *outdir = ".", *dot = NULL;
     int check_only = 0;
-    define *defs = calloc((size_t)argc, sizeof *defs);
+    mdl_define *defs = calloc((size_t)argc, sizeof *defs);
     int ndefs = 0, opt, status = 2;
     if (!defs) {
         fputs("medleyc: out of memory\n", stderr);
@@ -216,7 +217,7 @@ int main(int argc, char **argv)
             outdir = optarg;
             break;
         case 'D':
-            if (parse_define(optarg, &defs[ndefs]) != 0) {
+            if (mdl_define_parse(optarg, &defs[ndefs]) != 0) {
                 usage_error("invalid -D '%s': expected NAME=INTEGER", optarg);
                 goto out;
             }
@@ -257,7 +258,7 @@ int main(int argc, char **argv)
         goto out;
 
     size_t len;
-    char *text = read_file(path, &len);
+    char *text = mdl_read_spec_file(path, &len);
     if (!text) {
         fprintf(stderr, "medleyc: error: cannot read '%s': %s\n", path,
                 strerror(errno));
@@ -268,17 +269,15 @@ int main(int argc, char **argv)
     mdl_diag *diag = mdl_diag_new(path, text, len);
     mdl_spec *spec = mdl_parse(path, text, len, arena, diag);
     if (mdl_error_count(diag) == 0) {
-        apply_defines(spec, arena, defs, ndefs);
+        mdl_defines_apply(spec, arena, defs, ndefs);
         mdl_check(spec, diag, arena);
     }
     if (mdl_error_count(diag) > 0)
         status = 1;
     else if (check_only)
         status = 0;
-    else if (mdl_emit_all(spec, outdir, dot) != 0)
-        status = 2;
     else
-        status = 0;
+        status = emit(spec, outdir, dot);
     mdl_diag_free(diag);
     mdl_arena_free(arena);
     free(text);

@@ -23,17 +23,18 @@ typedef struct mdl_who {
  * so that mdlrun tears the job down).  Must not return. */
 typedef void (*mdl_abort_fn)(int code);
 
-/* Prints one line to stderr and, unless MDL_ERRORS=return, calls abort_job.
- * Returns `code` (negative) when errors are returned. */
-MDL_HIDDEN int mdl_fail(mdl_who who, const char *fn, int code,
-                        mdl_abort_fn abort_job, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-/* The same with a va_list, for the runtimes' own printf-like wrappers. */
+/* The error policy, from MDL_ERRORS (read once; docs/language.md §11):
+ * unset or `fatal`: print one line and call abort_job; `return`: return
+ * the code, print nothing (as MPI_ERRORS_RETURN); `return,print`: return
+ * the code and print the line. */
+/* Prints the line unless errors are returned silently, then calls abort_job
+ * unless errors are returned.  Returns `code` (negative).  The runtimes
+ * call it through rt_fail (rt_backend.h). */
 MDL_HIDDEN int mdl_vfail(mdl_who who, const char *fn, int code,
                          mdl_abort_fn abort_job, const char *fmt, va_list ap)
     __attribute__((format(printf, 5, 0)));
 
-/* True when MDL_ERRORS=return is set (read once). */
+/* True when errors are returned (MDL_ERRORS=return or return,print). */
 MDL_HIDDEN int mdl_errors_return(void);
 
 /* ---------------------------------------------------------------- grids */

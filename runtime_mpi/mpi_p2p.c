@@ -71,128 +71,70 @@ static size_t status_bytes(mdl_rt *rt, MPI_Status *st)
     return got < 0 ? SIZE_MAX : (size_t)got;
 }
 
-static __attribute__((noinline)) int size_fail(mdl_rt *rt, const char *fn, MPI_Status *st,
-                                               size_t got, size_t expect)
+static __attribute__((noinline, cold)) int size_fail(mdl_rt *rt, const char *fn,
+                                                     const mdl_msg_desc *m, MPI_Status *st,
+                                                     size_t got)
 {
-    return rt_fail(rt, fn, MDL_ERR_TRUNCATE,
-                   "received %zu bytes from %s[%d] but the receive holds %zu: "
-                   "the sections of the send and the receive differ",
-                   got, rt->d->tasks[rt->task_of[st->MPI_SOURCE]],
-                   rt->inst_of[st->MPI_SOURCE], expect);
+    const mdl_msg_state *s = &rt->msgs[m->index];
+    return rt_fail_size(rt, fn, rt->task_of[st->MPI_SOURCE], rt->inst_of[st->MPI_SOURCE],
+                        rt_layout_bytes(m, s, got), s->layout_bytes);
 }
 
 /* Size of what a receive got against what it expected: a message larger
  * than the receive is MPI_ERR_TRUNCATE already; a smaller one is also an
  * error (the two sides' sections disagree), never a silent partial fill. */
-static int check_size(mdl_rt *rt, const char *fn, MPI_Status *st, size_t expect)
+static int check_size(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, MPI_Status *st,
+                      size_t expect)
 {
     size_t got = status_bytes(rt, st);
-    return got == expect ? 0 : size_fail(rt, fn, st, got, expect);
+    return got == expect ? 0 : size_fail(rt, fn, m, st, got);
 }
 
-/* A failed receive: a truncation names the sender and the sizes. */
-static int recv_fail(mdl_rt *rt, const char *fn, int mpirc, MPI_Status *st, size_t expect)
+/* A failed receive: a truncation names the sender and the receive's size. */
+static __attribute__((cold)) int recv_fail(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
+                                           int mpirc, MPI_Status *st)
 {
     int cls = 0;
     MPI_Error_class(mpirc, &cls);
     if (cls != MPI_ERR_TRUNCATE || st->MPI_SOURCE < 0 || st->MPI_SOURCE >= rt->world_size)
         return rt_mpi_fail(rt, fn, mpirc, "receive");
-    return rt_fail(rt, fn, MDL_ERR_TRUNCATE,
-                   "the message from %s[%d] is larger than the receive (%zu bytes)",
-                   rt->d->tasks[rt->task_of[st->MPI_SOURCE]], rt->inst_of[st->MPI_SOURCE],
-                   expect);
+    return rt_fail_size(rt, fn, rt->task_of[st->MPI_SOURCE], rt->inst_of[st->MPI_SOURCE],
+                        RT_SIZE_LARGER, rt->msgs[m->index].layout_bytes);
 }
 
-/* The grid neighbour of a neighbour message, computed once: the grid of a
- * job is created once and never changes, so the instance at m->offset does
- * not either (recomputing it from the coordinates cost ~60 instructions a
- * call).  Errors (no grid yet) are not cached. */
-static int neighbor_of(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, mdl_msg_state *s)
-{
-    if (s->has_nb)
-        return s->nb;
-    int nb = rt_neighbor(rt, fn, m->offset);
-    if (nb >= 0 || nb == MDL_PROC_NULL) {
-        s->nb = nb;
-        s->has_nb = 1;
-    }
-    return nb;
-}
-
-/* Every send; mdl_send takes a shorter path for the common ones. */
+/* Every send but the fast ones of be_send. */
 static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc *m, void *task,
-                                                  int inst, const int *insts, int n,
-                                                  const long *bounds)
+                                                  const long *bounds, const int *to, int n)
 {
-    const char *fn = m ? m->fn : "MDL_SendTo";
-    if (rt != &mdl_the_rt || rt->state != RT_ACTIVE)   /* rt_check, without a call */
-        return rt_check(rt, fn);
-    int rc;
-    if (!m || m->index < 0 || m->index >= rt->d->nmsgs || !m->is_send)
-        return rt_fail(rt, fn, MDL_ERR_ARG, "not a send of this task");
-    int pt = m->peer_task;
-    int size = rt->task_size[pt];
-    int ntarget = 0;
-    switch (m->peer_kind) {
-    case MDL_PEER_ONE:
-        if (inst < 0 || inst >= size)
-            return rt_fail(rt, fn, MDL_ERR_RANK, "instance %d of %s does not exist (%d instances)",
-                           inst, rt->d->tasks[pt], size);
-        rt->targets[ntarget++] = inst;
-        break;
-    case MDL_PEER_ALL:
-        /* `to {A}` reaches every instance of A except the sender itself */
-        for (int k = 0; k < size; k++)
-            if (!(pt == rt->self && k == rt->inst))
-                rt->targets[ntarget++] = k;
-        break;
-    case MDL_PEER_SUBSET:
-        rc = rt_check_list(rt, fn, pt, insts, n, MDL_ERR_RANK);
-        if (rc)
-            return rc;
-        for (int k = 0; k < n; k++)
-            rt->targets[ntarget++] = insts[k];
-        break;
-    case MDL_PEER_NEIGHBOR: {
-        int nb = neighbor_of(rt, fn, m, &rt->msgs[m->index]);
-        if (nb < 0 && nb != MDL_PROC_NULL)
-            return nb;
-        if (nb == MDL_PROC_NULL)
-            return MDL_SUCCESS;
-        rt->targets[ntarget++] = nb;
-        break;
-    }
-    default:
-        return rt_fail(rt, fn, MDL_ERR_ARG, "unknown peer kind %d", m->peer_kind);
-    }
+    const char *fn = m->fn;
+    const int *rank = rt->rank_of[m->peer_task];
     void *buf;
     MPI_Datatype dt;
-    rc = rt_msg_type(rt, m, task, bounds, &buf, &dt);
+    int rc = rt_msg_type(rt, m, task, bounds, &buf, &dt);
     if (rc)
         return rc;
     mdl_msg_state *s = &rt->msgs[m->index];
     int mpirc = MPI_SUCCESS;
     if (m->async) {
-        rc = reserve(rt, s, fn, ntarget);
+        rc = reserve(rt, s, fn, n);
         if (rc)
             return rc;
-        for (int k = 0; k < ntarget && mpirc == MPI_SUCCESS; k++) {
-            mpirc = MPI_Isend(buf, 1, dt, rt->rank_of[pt][rt->targets[k]], m->channel, rt->world,
-                              &s->reqs[s->nreq]);
+        for (int k = 0; k < n && mpirc == MPI_SUCCESS; k++) {
+            mpirc = MPI_Isend(buf, 1, dt, rank[to[k]], m->channel, rt->world, &s->reqs[s->nreq]);
             if (mpirc == MPI_SUCCESS)
                 s->expect[s->nreq++] = 0;
         }
         return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, fn, mpirc, "MPI_Isend");
     }
-    if (ntarget == 1) {
-        mpirc = MPI_Send(buf, 1, dt, rt->rank_of[pt][rt->targets[0]], m->channel, rt->world);
+    if (n == 1) {
+        mpirc = MPI_Send(buf, 1, dt, rank[to[0]], m->channel, rt->world);
         return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, fn, mpirc, "MPI_Send");
     }
     /* several targets: all in flight at once, then wait */
     int started = 0;
-    for (; started < ntarget && mpirc == MPI_SUCCESS; started++)
-        mpirc = MPI_Isend(buf, 1, dt, rt->rank_of[pt][rt->targets[started]], m->channel,
-                          rt->world, &rt->scratch_reqs[started]);
+    for (; started < n && mpirc == MPI_SUCCESS; started++)
+        mpirc = MPI_Isend(buf, 1, dt, rank[to[started]], m->channel, rt->world,
+                          &rt->scratch_reqs[started]);
     if (mpirc != MPI_SUCCESS)
         started--;
     int waitrc = MPI_Waitall(started, rt->scratch_reqs, rt->scratch_sts);
@@ -201,39 +143,15 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
     return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, fn, mpirc, "MPI_Isend/MPI_Waitall");
 }
 
-/* Every receive; mdl_recv takes a shorter path for the common ones. */
+/* Every receive but the fast one of be_recv. */
 static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc *m, void *task,
-                                                  int inst, const long *bounds)
+                                                  const long *bounds, int from)
 {
-    const char *fn = m ? m->fn : "MDL_RecvFrom";
-    if (rt != &mdl_the_rt || rt->state != RT_ACTIVE)   /* rt_check, without a call */
-        return rt_check(rt, fn);
-    int rc;
-    if (!m || m->index < 0 || m->index >= rt->d->nmsgs || m->is_send)
-        return rt_fail(rt, fn, MDL_ERR_ARG, "not a receive of this task");
-    int pt = m->peer_task;
-    int src;
-    if (m->peer_kind == MDL_PEER_NEIGHBOR) {
-        int nb = neighbor_of(rt, fn, m, &rt->msgs[m->index]);
-        if (nb == MDL_PROC_NULL)
-            return MDL_PROC_NULL;
-        if (nb < 0)
-            return nb;
-        src = rt->rank_of[pt][nb];
-    } else if (inst == MDL_ANY) {
-        if (rt->task_size[pt] == 0)    /* would wait forever */
-            return rt_fail(rt, fn, MDL_ERR_RANK, "%s has no instance in this job",
-                           rt->d->tasks[pt]);
-        src = MPI_ANY_SOURCE;
-    } else if (inst < 0 || inst >= rt->task_size[pt]) {
-        return rt_fail(rt, fn, MDL_ERR_RANK, "instance %d of %s does not exist (%d instances)",
-                       inst, rt->d->tasks[pt], rt->task_size[pt]);
-    } else {
-        src = rt->rank_of[pt][inst];
-    }
+    const char *fn = m->fn;
+    int src = from == MDL_ANY ? MPI_ANY_SOURCE : rt->rank_of[m->peer_task][from];
     void *buf;
     MPI_Datatype dt;
-    rc = rt_msg_type(rt, m, task, bounds, &buf, &dt);
+    int rc = rt_msg_type(rt, m, task, bounds, &buf, &dt);
     if (rc)
         return rc;
     mdl_msg_state *s = &rt->msgs[m->index];
@@ -248,89 +166,69 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
         s->expect[s->nreq++] = s->bytes;
         /* The sender of an MDL_ANY receive is known only on completion:
          * answer MDL_SUCCESS, never a negative value that reads as an error. */
-        return src == MPI_ANY_SOURCE ? MDL_SUCCESS : rt->inst_of[src];
+        return from == MDL_ANY ? MDL_SUCCESS : from;
     }
     MPI_Status st;
     mpirc = MPI_Recv(buf, 1, dt, src, m->channel, rt->world, &st);
     if (mpirc != MPI_SUCCESS)
-        return recv_fail(rt, fn, mpirc, &st, s->bytes);
-    rc = check_size(rt, fn, &st, s->bytes);
+        return recv_fail(rt, fn, m, mpirc, &st);
+    rc = check_size(rt, fn, m, &st, s->bytes);
     return rc ? rc : rt->inst_of[st.MPI_SOURCE];
 }
 
-/* Test and Wait are named after the message ("MDL_mTest"); the name is
- * formatted only when there is something to report, never on a poll or a
- * completion that went well (snprintf was ~900 instructions a call). */
-static const char *completion_fn(char *buf, size_t len, const mdl_msg_desc *m, const char *what)
+int be_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, const int *to,
+            int n)
 {
-    snprintf(buf, len, "MDL_%s%s", m ? m->name : "?", what);
-    return buf;
+    return send_general(rt, m, task, bounds, to, n);
 }
 
-/* The one destination of a send or source of a receive that needs no
- * work: ONE with a valid instance, or a neighbour already known; -1 for
- * anything else (then the general path checks and reports). */
-static inline int direct_peer(mdl_rt *rt, const mdl_msg_desc *m, const mdl_msg_state *s, int inst)
+/* Fast paths: one peer, the datatype cached — what a program does in its
+ * loops: a few branches and the MPI call.  Everything else goes through
+ * the general functions. */
+int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, int to)
 {
-    if (m->peer_kind == MDL_PEER_ONE)
-        return (unsigned)inst < (unsigned)rt->task_size[m->peer_task]
-                   ? rt->rank_of[m->peer_task][inst] : -1;
-    if (m->peer_kind == MDL_PEER_NEIGHBOR && s->has_nb && s->nb >= 0)
-        return rt->rank_of[m->peer_task][s->nb];
-    return -1;
-}
-
-/* Fast paths: a valid message to or from one instance with its datatype
- * cached — what a program does in its loops.  Everything they do not
- * handle, including every error, goes through the general functions,
- * which check and report as before.  (The general path cost ~200
- * instructions per message over MPI's own.) */
-MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int *insts, int n,
-             const long *bounds)
-{
-    if (rt == &mdl_the_rt && rt->state == RT_ACTIVE && m && m->is_send &&
-        (unsigned)m->index < (unsigned)rt->d->nmsgs) {
-        mdl_msg_state *s = &rt->msgs[m->index];
-        int dest = direct_peer(rt, m, s, inst);
-        MPI_Datatype dt = dest >= 0 ? rt_msg_type_cached(m, s, bounds) : MPI_DATATYPE_NULL;
-        if (dt != MPI_DATATYPE_NULL && !m->async) {
-            int mpirc = MPI_Send(task, 1, dt, dest, m->channel, rt->world);
+    mdl_msg_state *s = &rt->msgs[m->index];
+    void *buf;
+    MPI_Datatype dt = rt_msg_type_cached(m, s, task, bounds, &buf);
+    if (dt != MPI_DATATYPE_NULL) {
+        int dest = rt->rank_of[m->peer_task][to];
+        if (!m->async) {
+            int mpirc = MPI_Send(buf, 1, dt, dest, m->channel, rt->world);
             return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, m->fn, mpirc, "MPI_Send");
         }
-        if (dt != MPI_DATATYPE_NULL && s->nreq < s->capreq) {
-            int mpirc = MPI_Isend(task, 1, dt, dest, m->channel, rt->world, &s->reqs[s->nreq]);
+        if (s->nreq < s->capreq) {
+            int mpirc = MPI_Isend(buf, 1, dt, dest, m->channel, rt->world, &s->reqs[s->nreq]);
             if (mpirc != MPI_SUCCESS)
                 return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
             s->expect[s->nreq++] = 0;
             return MDL_SUCCESS;
         }
     }
-    return send_general(rt, m, task, inst, insts, n, bounds);
+    return send_general(rt, m, task, bounds, &to, 1);
 }
 
-MDL_API int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const long *bounds)
+int be_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, int from)
 {
-    if (rt == &mdl_the_rt && rt->state == RT_ACTIVE && m && !m->is_send && !m->async &&
-        (unsigned)m->index < (unsigned)rt->d->nmsgs) {
-        mdl_msg_state *s = &rt->msgs[m->index];
-        int src = direct_peer(rt, m, s, inst);
-        MPI_Datatype dt = src >= 0 ? rt_msg_type_cached(m, s, bounds) : MPI_DATATYPE_NULL;
-        if (dt != MPI_DATATYPE_NULL) {
-            MPI_Status st;
-            int mpirc = MPI_Recv(task, 1, dt, src, m->channel, rt->world, &st);
-            if (mpirc != MPI_SUCCESS)
-                return recv_fail(rt, m->fn, mpirc, &st, s->bytes);
-            int rc = check_size(rt, m->fn, &st, s->bytes);
-            return rc ? rc : rt->inst_of[st.MPI_SOURCE];
-        }
+    mdl_msg_state *s = &rt->msgs[m->index];
+    void *buf;
+    MPI_Datatype dt = !m->async && from != MDL_ANY ? rt_msg_type_cached(m, s, task, bounds, &buf)
+                                                   : MPI_DATATYPE_NULL;
+    if (dt != MPI_DATATYPE_NULL) {
+        MPI_Status st;
+        int mpirc = MPI_Recv(buf, 1, dt, rt->rank_of[m->peer_task][from], m->channel,
+                             rt->world, &st);
+        if (mpirc != MPI_SUCCESS)
+            return recv_fail(rt, m->fn, m, mpirc, &st);
+        int rc = check_size(rt, m->fn, m, &st, s->bytes);
+        return rc ? rc : rt->inst_of[st.MPI_SOURCE];
     }
-    return recv_general(rt, m, task, inst, bounds);
+    return recv_general(rt, m, task, bounds, from);
 }
 
 /* After completion of all requests of s: errors and sizes of receives.
- * what: "Test" or "Wait", for the function name of an error. */
-static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, const char *what,
-                     int mpirc)
+ * wait: Test (0) or Wait (1), for the function name of an error (formatted
+ * only when there is one: snprintf was ~900 instructions a call). */
+static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int wait, int mpirc)
 {
     char fn[160];
     int n = s->nreq;
@@ -338,74 +236,105 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, const 
     if (mpirc == MPI_ERR_IN_STATUS) {
         for (int i = 0; i < n; i++)
             if (s->sts[i].MPI_ERROR != MPI_SUCCESS && s->sts[i].MPI_ERROR != MPI_ERR_PENDING) {
-                completion_fn(fn, sizeof fn, m, what);
+                rt_completion_fn(m, wait, fn, sizeof fn);
                 return m->is_send ? rt_mpi_fail(rt, fn, s->sts[i].MPI_ERROR, "completion")
-                                  : recv_fail(rt, fn, s->sts[i].MPI_ERROR, &s->sts[i],
-                                              s->expect[i]);
+                                  : recv_fail(rt, fn, m, s->sts[i].MPI_ERROR, &s->sts[i]);
             }
     }
     if (mpirc != MPI_SUCCESS) {
-        completion_fn(fn, sizeof fn, m, what);
+        rt_completion_fn(m, wait, fn, sizeof fn);
         return m->is_send || n != 1 ? rt_mpi_fail(rt, fn, mpirc, "completion")
-                                    : recv_fail(rt, fn, mpirc, &s->sts[0], s->expect[0]);
+                                    : recv_fail(rt, fn, m, mpirc, &s->sts[0]);
     }
     if (!m->is_send)
         for (int i = 0; i < n; i++)
             if (status_bytes(rt, &s->sts[i]) != s->expect[i])
-                return check_size(rt, completion_fn(fn, sizeof fn, m, what), &s->sts[i],
+                return check_size(rt, rt_completion_fn(m, wait, fn, sizeof fn), m, &s->sts[i],
                                   s->expect[i]);
     return 0;
 }
 
-static int completion_check(mdl_rt *rt, const mdl_msg_desc *m, const char *what)
+/* MPICH raises an error that a request's completion finds (a truncated
+ * async receive) on MPI_COMM_WORLD's handler, fatal by default, not on
+ * the request's communicator: async receives are completed with
+ * MPI_ERRORS_RETURN there, and the program's handler is put back. */
+static void world_errors_returned(mdl_rt *rt, int on)
 {
-    char fn[160];
-    if (rt != &mdl_the_rt || rt->state != RT_ACTIVE)
-        return rt_check(rt, completion_fn(fn, sizeof fn, m, what));
-    if (!m || m->index < 0 || m->index >= rt->d->nmsgs)
-        return rt_fail(rt, completion_fn(fn, sizeof fn, m, what), MDL_ERR_ARG,
-                       "not a message of this task");
-    return 0;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, on ? MPI_ERRORS_RETURN : rt->world_eh);
 }
 
-MDL_API int mdl_test(mdl_rt *rt, const mdl_msg_desc *m)
+static int testall(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int *flag)
 {
-    int rc = completion_check(rt, m, "Test");
-    if (rc)
-        return rc;
+    if (m->is_send)
+        return MPI_Testall(s->nreq, s->reqs, flag, s->sts);
+    world_errors_returned(rt, 1);
+    int mpirc = MPI_Testall(s->nreq, s->reqs, flag, s->sts);
+    world_errors_returned(rt, 0);
+    return mpirc;
+}
+
+static int waitall(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s)
+{
+    if (m->is_send)
+        return s->nreq == 1 ? MPI_Wait(&s->reqs[0], &s->sts[0])
+                            : MPI_Waitall(s->nreq, s->reqs, s->sts);
+    world_errors_returned(rt, 1);
+    int mpirc = s->nreq == 1 ? MPI_Wait(&s->reqs[0], &s->sts[0])
+                             : MPI_Waitall(s->nreq, s->reqs, s->sts);
+    world_errors_returned(rt, 0);
+    return mpirc;
+}
+
+int be_test(mdl_rt *rt, const mdl_msg_desc *m)
+{
     mdl_msg_state *s = &rt->msgs[m->index];
     if (s->nreq == 0)
         return 1;
     int flag = 0;
-    int mpirc = MPI_Testall(s->nreq, s->reqs, &flag, s->sts);
+    int mpirc = testall(rt, m, s, &flag);
     if (mpirc == MPI_SUCCESS && !flag)
         return 0;
-    rc = completed(rt, m, s, "Test", mpirc);
+    int rc = completed(rt, m, s, 0, mpirc);
     return rc ? rc : 1;
 }
 
-MDL_API int mdl_wait(mdl_rt *rt, const mdl_msg_desc *m)
+int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
 {
-    /* Short path: one request in flight (an async send or receive per
-     * exchange), completed with MPI_Wait — MPI_Waitall cost MPICH ~350
-     * instructions for one request.  Errors are reported by completed(),
-     * as on the general path. */
-    if (rt == &mdl_the_rt && rt->state == RT_ACTIVE && m &&
-        (unsigned)m->index < (unsigned)rt->d->nmsgs && rt->msgs[m->index].nreq == 1) {
-        mdl_msg_state *s = &rt->msgs[m->index];
-        int mpirc = MPI_Wait(&s->reqs[0], &s->sts[0]);
-        if (mpirc == MPI_SUCCESS && (m->is_send || status_bytes(rt, &s->sts[0]) == s->expect[0])) {
-            s->nreq = 0;
-            return MDL_SUCCESS;
-        }
-        return completed(rt, m, s, "Wait", mpirc);
-    }
-    int rc = completion_check(rt, m, "Wait");
-    if (rc)
-        return rc;
     mdl_msg_state *s = &rt->msgs[m->index];
     if (s->nreq == 0)
         return MDL_SUCCESS;
-    int mpirc = MPI_Waitall(s->nreq, s->reqs, s->sts);
-    return completed(rt, m, s, "Wait", mpirc);
+    /* One request in flight (an async send or receive per exchange) is
+     * completed with MPI_Wait: MPI_Waitall cost MPICH ~350 instructions
+     * for one. */
+    int mpirc = waitall(rt, m, s);
+    if (mpirc == MPI_SUCCESS && s->nreq == 1 &&
+        (m->is_send || status_bytes(rt, &s->sts[0]) == s->expect[0])) {
+        s->nreq = 0;
+        return MDL_SUCCESS;
+    }
+    return completed(rt, m, s, 1, mpirc);
+}
+
+/* MDL_End: what the program handed over is delivered — every async send
+ * completes (waiting for its receiver if it must) — and async receives
+ * not completed are cancelled: nothing is left to MPI_Finalize. */
+int rt_complete_all(mdl_rt *rt)
+{
+    static const char fn[] = "MDL_End";
+    int rc = 0;
+    for (int i = 0; i < rt->c.d->nmsgs; i++) {
+        const mdl_msg_desc *m = rt->c.d->msgs[i];
+        mdl_msg_state *s = &rt->msgs[i];
+        if (s->nreq == 0)
+            continue;
+        if (!m->is_send)
+            for (int k = 0; k < s->nreq; k++)
+                MPI_Cancel(&s->reqs[k]);
+        int mpirc = waitall(rt, m, s);
+        s->nreq = 0;
+        if (mpirc != MPI_SUCCESS && !rc)
+            rc = rt_mpi_fail(rt, fn, mpirc, m->is_send ? "completing an async send"
+                                                     : "cancelling an async receive");
+    }
+    return rc;
 }

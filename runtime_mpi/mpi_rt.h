@@ -10,11 +10,7 @@
 
 #include <mpi.h>
 
-#include "rt_common.h"
-
-/* The functions of mdl_rt.h are the library's interface; everything else
- * is hidden (-fvisibility=hidden). */
-#define MDL_API __attribute__((visibility("default")))
+#include "rt_backend.h"
 
 /* Per point-to-point message: its datatype (cached for the last bounds
  * and pointer values) and its in-flight async requests. */
@@ -22,9 +18,21 @@ typedef struct mdl_msg_state {
     MPI_Datatype dt;            /* MPI_DATATYPE_NULL until first built */
     int absolute;               /* has pointer items: displacements are
                                    absolute addresses, buffer MPI_BOTTOM */
+    /* One section of a declared variable with run-time bounds: dt depends
+     * only on the section's shape (hi - lo per dimension), so it is built
+     * relative to the section's first byte, keyed by the shape, and the
+     * position is added at each call.  A loop that sends equal blocks from
+     * different places (a transposition, a sliding window) builds it once
+     * instead of once per call (~8,000 instructions). */
+    int by_shape;
+    size_t row_bytes[MDL_MAX_DIMS];     /* by_shape: bytes per index step */
     int nkey;                   /* bounds + pointer values identifying dt */
-    long *key;                  /* the values dt was built for */
-    size_t bytes;               /* payload size of dt */
+    long *key;                  /* the values dt was built for (by_shape:
+                                   hi - lo per dimension) */
+    size_t bytes;               /* payload size of dt (struct padding does
+                                   not travel) */
+    size_t layout_bytes;        /* the same sections in memory, padding
+                                   included: the size errors speak of */
     /* scratch for building dt, sized nitems */
     mdl_span *spans;
     int *blens;
@@ -35,8 +43,6 @@ typedef struct mdl_msg_state {
     MPI_Request *reqs;
     MPI_Status *sts;
     size_t *expect;             /* receive: bytes the request must get */
-    /* neighbour messages: the peer instance, once the grid exists */
-    int has_nb, nb;
 } mdl_msg_state;
 
 /* A struct element type built once, found by its descriptor. */
@@ -45,23 +51,16 @@ typedef struct mdl_struct_type {
     MPI_Datatype dt;
 } mdl_struct_type;
 
-enum { RT_NONE, RT_ACTIVE, RT_ENDED };
-
 struct mdl_rt {
-    int state;
-    const mdl_task_desc *d;
-    mdl_who who;
+    mdl_rt_common c;            /* first: the validation layer's part */
     int mpi_ours;               /* we called MPI_Init, so we finalize */
     MPI_Comm world;             /* dup of MPI_COMM_WORLD: p2p traffic */
     MPI_Comm family;            /* this task's instances, ranked by instance */
     int world_rank, world_size;
     int *task_of;               /* [world_size] family of each world rank */
     int *inst_of;               /* [world_size] instance number of each */
-    int *task_size;             /* [ntasks] instances per task */
-    int **rank_of;              /* [ntasks][task_size] world rank of (task, inst) */
-    int self, inst, nfamily;
-    void *task;
-    int task_users;             /* task is the caller's (mdl_init_at): not freed */
+    int **rank_of;              /* [ntasks][fam_size] world rank of (task, inst) */
+    int task_users;             /* c.task is the caller's (mdl_init_at): not freed */
 
     mdl_msg_state *msgs;        /* [nmsgs] */
     int nstructs;
@@ -71,35 +70,18 @@ struct mdl_rt {
        sends, Mcast and Sbarrier: no allocation on those paths */
     MPI_Request *scratch_reqs;
     MPI_Status *scratch_sts;
-    char *seen;                 /* duplicate detection in instance lists */
     int *targets;
 
+    MPI_Errhandler world_eh;    /* MPI_COMM_WORLD's handler (mpi_p2p.c) */
     int status_fast;            /* receive counts read from MPICH's status:
                                    0 not probed yet, 1 yes, -1 no (mpi_p2p.c) */
     int tag_mcast;              /* + collective index */
     int tag_sb_gather, tag_sb_release;
-
-    /* grid */
-    int grid_ndims;             /* 0 until MDL_Grid_Create */
-    MPI_Comm cart;
-    int dims[3], periodic[3], coords[3];
 };
 
-MDL_HIDDEN extern struct mdl_rt mdl_the_rt;
-
-/* Error report through mdl_fail with this instance's identity; aborts with
- * MPI_Abort unless MDL_ERRORS=return.  Returns code. */
-MDL_HIDDEN int rt_fail(mdl_rt *rt, const char *fn, int code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
 /* Maps a failed MPI call: MPI_ERR_TRUNCATE -> MDL_ERR_TRUNCATE, anything
  * else MDL_ERR_INTERN, with MPI's text.  what: the call that failed. */
 MDL_HIDDEN int rt_mpi_fail(mdl_rt *rt, const char *fn, int mpirc, const char *what);
-/* MDL_ERR_STATE unless rt is the active runtime. */
-MDL_HIDDEN int rt_check(mdl_rt *rt, const char *fn);
-/* Checks a list of instances of `task`: in range, no duplicates.
- * Leaves rt->seen clear. */
-MDL_HIDDEN int rt_check_list(mdl_rt *rt, const char *fn, int task,
-                             const int *insts, int n, int code);
 
 /* Datatypes (mpi_types.c). */
 MDL_HIDDEN int rt_types_init(mdl_rt *rt);
@@ -111,26 +93,46 @@ MDL_HIDDEN MPI_Datatype rt_elem_type(mdl_rt *rt, const mdl_type_desc *t);
  * with it (the task struct, or MPI_BOTTOM). */
 MDL_HIDDEN int rt_msg_type(mdl_rt *rt, const mdl_msg_desc *m, void *task,
                            const long *bounds, void **buf, MPI_Datatype *dt);
+/* `payload` bytes received for m, as the bytes they fill in memory
+ * (struct padding counted), so that a size error reads as on the other
+ * runtime. */
+MDL_HIDDEN size_t rt_layout_bytes(const mdl_msg_desc *m, const mdl_msg_state *s,
+                                  size_t payload);
 
-/* The cached datatype of m if it needs no work for these bounds (buffer:
- * the task struct), else MPI_DATATYPE_NULL: then call rt_msg_type.  Inline
- * for the fast paths of mdl_send/mdl_recv. */
+/* The cached datatype of m if it needs no work for these bounds, and in
+ * *buf the buffer to pass with it; else MPI_DATATYPE_NULL: then call
+ * rt_msg_type.  Inline for the fast paths of be_send_one/be_recv. */
 static inline MPI_Datatype rt_msg_type_cached(const mdl_msg_desc *m, const mdl_msg_state *s,
-                                              const long *bounds)
+                                              void *task, const long *bounds, void **buf)
 {
     if (s->dt == MPI_DATATYPE_NULL || s->absolute)
         return MPI_DATATYPE_NULL;
+    *buf = task;
     if (m->fixed_bounds || m->npairs == 0)
         return s->dt;
     if (!bounds)
         return MPI_DATATYPE_NULL;
+    if (s->by_shape) {
+        const mdl_item_desc *it = &m->items[0];
+        size_t off = it->offset;
+        for (int d = 0; d < m->npairs; d++) {
+            long lo = bounds[2 * d], hi = bounds[2 * d + 1];
+            /* the checks of mdl_item_span, in this order so that nothing
+             * overflows; a failing one is reported by the general path */
+            if (lo < 0 || hi >= it->extent[d] || hi < lo - 1 || hi - lo != s->key[d])
+                return MPI_DATATYPE_NULL;
+            off += (size_t)lo * s->row_bytes[d];
+        }
+        *buf = (char *)task + off;
+        return s->dt;
+    }
     for (int i = 0; i < 2 * m->npairs; i++)
         if (s->key[i] != bounds[i])
             return MPI_DATATYPE_NULL;
     return s->dt;
 }
 
-/* Grid neighbour lookups (mpi_grid.c); fn names the caller. */
-MDL_HIDDEN int rt_neighbor(mdl_rt *rt, const char *fn, const int offset[3]);
+/* MDL_End: every async send completed, every async receive cancelled. */
+MDL_HIDDEN int rt_complete_all(mdl_rt *rt);
 
 #endif

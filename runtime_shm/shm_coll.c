@@ -1,27 +1,23 @@
-/* shm_coll.c — collectives over shared memory.
+/* shm_coll.c — collectives over shared memory (transport: the validation
+ * layer has checked and resolved the arguments, rt_coll.c).
  *
- * Every collective has the same shape:
- *   1. each participant checks its arguments and publishes, in its
- *      shm_info, segment offsets of what others read (its send buffer) or
- *      write (its receive buffer); buffers outside the segment (pointer
- *      variables) are replaced by a scratch block of the own heap;
+ * Every collective has the same steps:
+ *   1. publish: each participant writes in its shm_info the segment
+ *      offsets of what others read (its send buffer) or write (its receive
+ *      buffer); buffers outside the segment (pointer variables) are
+ *      replaced by a scratch block of the own heap.  An instance whose
+ *      arguments were refused publishes its error instead;
  *   2. barrier: everything is published;
- *   3. copies straight between the buffers, spread over the participants
- *      (pulls into own buffers, pushes into the root's, and for reductions
- *      each instance reduces one slice over all inputs);
+ *   3. exchange: copies straight between the buffers, spread over the
+ *      participants (pulls into own buffers, pushes into the root's, and
+ *      for reductions each instance reduces one slice over all inputs) —
+ *      unless some participant published an error: then all return one;
  *   4. barrier: nobody reads or writes a published buffer any more;
- *   5. scratch receive blocks are copied out and freed.
- * An argument error of any participant is published too, so that all
- * return instead of copying. */
+ *   5. finish: scratch receive blocks are copied out and freed. */
 #include "shm_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const coll_names[] = {
-    "Bcast", "Mcast", "Scatter", "ScatterV", "Gather", "GatherV",
-    "Allgather", "AllgatherV", "Alltoall", "Reduce", "Allreduce",
-};
 
 typedef struct scratch {
     uint64_t off;
@@ -32,18 +28,44 @@ typedef struct scratch {
 typedef struct coll {
     mdl_rt *rt;
     const mdl_coll_desc *c;
+    const mdl_coll_args *a;
     const char *fn;
     int n;                      /* participants */
     const int *slots;           /* their slots, by position */
     int me;                     /* own position */
-    int root_listed;            /* Mcast: the root is also in the list */
-    size_t es;
+    int root;                   /* the root's position */
+    long count;                 /* elements per instance or block */
+    size_t es;                  /* bytes per element */
+    char *sb, *rb;              /* this instance's buffers */
+    void *tmp;                  /* in-place Alltoall: blocks gathered here first */
     scratch scr[4];
     int nscr;
-    int err;
+    int err;                    /* this instance's error (reported) */
 } coll;
 
-static void fail(coll *k, int code, const char *fmt, const char *a, long x, long y);
+/* Records an error of this instance, reported once, here. */
+static void coll_fail(coll *k, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void coll_fail(coll *k, int code, const char *fmt, ...)
+{
+    if (k->err)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    k->err = rt_vfail(k->rt, k->fn, code, fmt, ap);
+    va_end(ap);
+}
+
+static shm_info *who(const coll *k, int pos)
+{
+    return &k->rt->info[k->slots[pos]];
+}
+
+static void *at(const coll *k, uint64_t off, long elems)
+{
+    return (char *)shm_ptr(k->rt, off) + (size_t)elems * k->es;
+}
 
 /* Offset of a buffer others may read or write: the buffer itself when it
  * is in the segment, else a scratch in the own heap, filled with a copy of
@@ -57,7 +79,7 @@ static uint64_t publish(coll *k, void *p, size_t bytes, int copy, void *back)
         return shm_off(k->rt, p);
     uint64_t off = shm_alloc(k->rt, bytes);
     if (!off) {
-        fail(k, MDL_ERR_INTERN, "%s", "the shared segment is full", 0, 0);
+        coll_fail(k, MDL_ERR_INTERN, "the shared segment is full");
         return 0;
     }
     if (copy)
@@ -79,31 +101,11 @@ static uint64_t pub_dst(coll *k, void *p, size_t bytes, int keep)
     return publish(k, p, bytes, keep, p);
 }
 
-static shm_info *who(coll *k, int pos)
-{
-    return &k->rt->info[k->slots[pos]];
-}
-
 static int barrier(coll *k)
 {
     if (k->c->kind == MDL_COLL_MCAST)
         return shm_subset_barrier(k->rt, k->slots, k->n, k->fn);
     return shm_family_barrier(k->rt, k->fn);
-}
-
-/* Records an error of this instance (reported once, here). */
-static void fail(coll *k, int code, const char *fmt, const char *a, long x, long y)
-{
-    if (k->err)
-        return;
-    k->err = shm_fail(k->rt, k->fn, code, fmt, a, x, y);
-}
-
-static void check_cap(coll *k, const char *what, long need, long cap)
-{
-    if (cap >= 0 && need > cap)
-        fail(k, MDL_ERR_BOUNDS, "%s needs %ld elements, the variable holds %ld", what,
-             need, cap);
 }
 
 /* ---------------------------------------------------------------- reductions */
@@ -175,311 +177,261 @@ static void reduce_slice(coll *k, long count, int all)
     }
 }
 
-/* ---------------------------------------------------------------- entry */
 
-static int members(mdl_rt *rt, const mdl_coll_desc *c, const int *insts, int ni,
-                   int *slots, int *n, int *me, int *root_listed, const char *fn)
+/* ---------------------------------------------------------------- 1. publish */
+
+static void publish_v(coll *k, shm_info *mine)
 {
-    int task = rt->d->self, size = rt->fam_n[task];
-    if (c->root < 0 || c->root >= size)
-        return shm_fail(rt, fn, MDL_ERR_RANK, "root %d is not in 0..%d", c->root, size - 1);
-    if (c->kind != MDL_COLL_MCAST) {
-        for (int i = 0; i < size; i++)
-            slots[i] = shm_slot_of(rt, task, i);
-        *n = size;
-        *me = rt->rank;
-        return 0;
+    const mdl_coll_desc *c = k->c;
+    const int *counts = k->a->counts, *displs = k->a->displs;
+    int scat = c->kind == MDL_COLL_SCATTERV;
+    long extent = 0;
+    for (int i = 0; i < k->n; i++)
+        if ((long)displs[i] + counts[i] > extent)
+            extent = (long)displs[i] + counts[i];
+    mine->c_count = counts[k->me];
+    if (c->kind == MDL_COLL_ALLGATHERV) {
+        mine->c_src = pub_src(k, c->in_place ? k->rb + (size_t)displs[k->me] * k->es : k->sb,
+                              (size_t)counts[k->me] * k->es);
+        return;
     }
-    /* Mcast: the root first, then the listed instances. */
-    if (ni < 0 || (ni > 0 && !insts))
-        return shm_fail(rt, fn, MDL_ERR_ARG, "invalid instance list");
-    int cnt = 0;
-    slots[cnt++] = shm_slot_of(rt, task, c->root);
-    *me = c->root == rt->rank ? 0 : -1;
-    for (int i = 0; i < ni; i++) {
-        if (insts[i] < 0 || insts[i] >= size)
-            return shm_fail(rt, fn, MDL_ERR_RANK, "instance %d is not in 0..%d", insts[i],
-                            size - 1);
-        for (int j = 0; j < i; j++)
-            if (insts[j] == insts[i])
-                return shm_fail(rt, fn, MDL_ERR_RANK, "instance %d is listed twice",
-                                insts[i]);
-        if (insts[i] == c->root) {
-            *root_listed = 1;
-            continue;
-        }
-        if (insts[i] == rt->rank)
-            *me = cnt;
-        slots[cnt++] = shm_slot_of(rt, task, insts[i]);
-    }
-    *n = cnt;
-    return 0;
+    if (k->me != k->root)
+        return;
+    mine->c_counts = pub_src(k, counts, (size_t)k->n * sizeof(int));
+    mine->c_displs = pub_src(k, displs, (size_t)k->n * sizeof(int));
+    if (scat)
+        mine->c_src = pub_src(k, k->sb, (size_t)extent * k->es);
+    else
+        mine->c_dst = pub_dst(k, k->rb, (size_t)extent * k->es, 1);
 }
 
-int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void *recv, long count,
-                   const int *counts, const int *displs, const int *insts, int ni)
+static void publish_args(coll *k)
 {
-    SHM_LIVE(rt);
-    if (!c || c->kind < MDL_COLL_BCAST || c->kind > MDL_COLL_ALLREDUCE || !c->type)
-        return shm_fail(rt, c ? c->fn : "mdl_collective", MDL_ERR_ARG, "invalid call");
-    const char *fn = c->fn ? c->fn : coll_names[c->kind];
-    int size = rt->fam_n[rt->d->self];
-    int slots_inl[64], *slots = slots_inl;
-    /* Mcast: the root and at most `size` listed instances (a longer list
-     * fails its checks first; a huge wrong ni must not size the array) */
-    int cap = c->kind == MDL_COLL_MCAST ? (ni <= 0 ? 0 : ni < size ? ni : size) + 1 : size;
-    if (cap > 64 && !(slots = malloc((size_t)cap * sizeof(int))))
-        return shm_fail(rt, fn, MDL_ERR_INTERN, "out of memory");
-    coll k = {.rt = rt, .c = c, .fn = fn, .slots = slots, .es = c->type->size};
-    int rc = members(rt, c, insts, ni, slots, &k.n, &k.me, &k.root_listed, fn);
-    if (rc < 0 || k.me < 0) {   /* error, or an Mcast this instance is not in */
-        if (slots != slots_inl)
-            free(slots);
-        return rc < 0 ? rc : MDL_SUCCESS;
-    }
-    int n = k.n, me = k.me, root = c->kind == MDL_COLL_MCAST ? 0 : c->root;
-    size_t es = k.es;
-    char *sb = send, *rb = recv;
-    shm_info *mine = &rt->info[rt->me];
+    const mdl_coll_desc *c = k->c;
+    shm_info *mine = &k->rt->info[k->rt->me];
     mine->c_src = mine->c_dst = mine->c_counts = mine->c_displs = 0;
-    mine->c_count = 0;
-    void *tmp = NULL;           /* in-place Alltoall: blocks gathered here first */
-    int vkind = c->kind == MDL_COLL_SCATTERV || c->kind == MDL_COLL_GATHERV ||
-                c->kind == MDL_COLL_ALLGATHERV;
-
-    /* 1. checks and publication */
-    if (vkind && (!counts || !displs))
-        fail(&k, MDL_ERR_ARG, "%s: counts and displs are required", "V collective", 0, 0);
-    else if (!vkind && count < 0 && c->kind != MDL_COLL_SCATTER &&
-             c->kind != MDL_COLL_ALLGATHER)
-        fail(&k, MDL_ERR_ARG, "%s: negative count %ld", "count", count, 0);
-    else if ((c->kind == MDL_COLL_REDUCE || c->kind == MDL_COLL_ALLREDUCE) &&
-             (c->type->base == MDL_T_STRUCT || c->op < MDL_SUM || c->op > MDL_MIN))
-        fail(&k, MDL_ERR_ARG, "cannot reduce %s elements with operator %ld", c->type->name,
-             c->op, 0);
-    if (!k.err) {
-        switch (c->kind) {
-        case MDL_COLL_BCAST:
-        case MDL_COLL_MCAST:
-            if (me == root) {
-                check_cap(&k, "the send", count, c->send_cap);
-                mine->c_src = pub_src(&k, sb, (size_t)count * es);
-            } else {
-                check_cap(&k, "the receive", count, c->recv_cap);
-            }
-            break;
-        case MDL_COLL_SCATTER:
-            if (count < 0) {
-                count = c->in_place ? (c->send_cap >= 0 ? c->send_cap / n : -1) : c->recv_cap;
-                if (count < 0)
-                    count = me == root && c->send_cap >= 0 ? c->send_cap / n : -1;
-                if (count < 0)
-                    fail(&k, MDL_ERR_ARG, "%s: cannot derive the segment size", "Scatter",
-                         0, 0);
-            }
-            if (me == root) {
-                check_cap(&k, "the send", count * n, c->send_cap);
-                mine->c_src = pub_src(&k, sb, (size_t)count * n * es);
-            }
-            check_cap(&k, "the receive", c->in_place ? count * (me + 1) : count, c->recv_cap);
-            mine->c_count = count;
-            break;
-        case MDL_COLL_GATHER:
-            check_cap(&k, "the send", c->in_place ? count * (me + 1) : count, c->send_cap);
-            if (me == root) {
-                check_cap(&k, "the receive", count * n, c->recv_cap);
-                mine->c_dst = pub_dst(&k, rb, (size_t)count * n * es, c->in_place);
-            }
-            break;
-        case MDL_COLL_ALLGATHER:
-            if (count < 0)
-                count = c->in_place ? c->send_cap / n : c->send_cap;
-            if (count < 0)
-                fail(&k, MDL_ERR_ARG, "%s: cannot derive the block size", "Allgather", 0, 0);
-            check_cap(&k, "the receive", count * n, c->recv_cap);
-            mine->c_src = pub_src(&k, c->in_place ? rb + (size_t)count * me * es : sb,
-                                  (size_t)count * es);
-            break;
-        case MDL_COLL_ALLTOALL:
-            check_cap(&k, "the send", count * n, c->send_cap);
-            check_cap(&k, "the receive", count * n, c->recv_cap);
-            mine->c_src = pub_src(&k, sb, (size_t)count * n * es);
-            if (c->in_place && count > 0 && !(tmp = malloc((size_t)count * n * es)))
-                fail(&k, MDL_ERR_INTERN, "%s", "out of memory", 0, 0);
-            break;
-        case MDL_COLL_REDUCE:
-        case MDL_COLL_ALLREDUCE:
-            check_cap(&k, "the input", count, c->send_cap);
-            mine->c_src = pub_src(&k, sb, (size_t)count * es);
-            if (me == root || c->kind == MDL_COLL_ALLREDUCE) {
-                check_cap(&k, "the output", count, c->recv_cap);
-                mine->c_dst = pub_dst(&k, rb, (size_t)count * es, 0);
-            }
-            break;
-        case MDL_COLL_GATHERV:
-        case MDL_COLL_ALLGATHERV:
-        case MDL_COLL_SCATTERV: {
-            int scat = c->kind == MDL_COLL_SCATTERV;
-            int holder = c->kind == MDL_COLL_ALLGATHERV || me == root;
-            /* Every instance checks every block against the capacities
-             * (static, the same everywhere), so that all fail together. */
-            long extent = 0, big = 0;
-            for (int i = 0; i < n && !k.err; i++) {
-                if (counts[i] < 0 || displs[i] < 0)
-                    fail(&k, MDL_ERR_ARG, "%s[%ld] is negative (%ld)",
-                         counts[i] < 0 ? "counts" : "displs", i,
-                         counts[i] < 0 ? counts[i] : displs[i]);
-                long end = (long)displs[i] + counts[i];
-                long own = c->in_place ? end : counts[i];   /* a block at its own end */
-                if (end > extent)
-                    extent = end;
-                if (own > big)
-                    big = own;
-            }
-            if (k.err)
-                break;
-            check_cap(&k, scat ? "the send" : "the receive", extent,
-                      scat ? c->send_cap : c->recv_cap);
-            check_cap(&k, scat ? "a receive" : "a send", big, scat ? c->recv_cap : c->send_cap);
-            if (k.err)
-                break;
-            long mycount = counts[me];
-            if (!scat)
-                mine->c_count = mycount;
-            if (c->kind == MDL_COLL_ALLGATHERV)
-                mine->c_src = pub_src(&k, c->in_place ? rb + (size_t)displs[me] * es : sb,
-                                      (size_t)mycount * es);
-            if (holder && c->kind != MDL_COLL_ALLGATHERV) {
-                mine->c_counts = pub_src(&k, counts, (size_t)n * sizeof(int));
-                mine->c_displs = pub_src(&k, displs, (size_t)n * sizeof(int));
-                if (scat)
-                    mine->c_src = pub_src(&k, sb, (size_t)extent * es);
-                else
-                    mine->c_dst = pub_dst(&k, rb, (size_t)extent * es, 1);
-            }
-            break;
-        }
-        }
+    mine->c_count = k->count;
+    int me = k->me, n = k->n, ip = c->in_place;
+    size_t es = k->es, cnt = (size_t)k->count;
+    switch (c->kind) {
+    case MDL_COLL_BCAST:
+    case MDL_COLL_MCAST:
+        if (me == k->root)
+            mine->c_src = pub_src(k, k->sb, cnt * es);
+        break;
+    case MDL_COLL_SCATTER:
+        if (me == k->root)
+            mine->c_src = pub_src(k, k->sb, cnt * (size_t)n * es);
+        break;
+    case MDL_COLL_GATHER:
+        if (me == k->root)
+            mine->c_dst = pub_dst(k, k->rb, cnt * (size_t)n * es, ip);
+        break;
+    case MDL_COLL_ALLGATHER:
+        mine->c_src = pub_src(k, ip ? k->rb + cnt * (size_t)me * es : k->sb, cnt * es);
+        break;
+    case MDL_COLL_ALLTOALL:
+        mine->c_src = pub_src(k, k->sb, cnt * (size_t)n * es);
+        if (ip && cnt > 0 && !(k->tmp = malloc(cnt * (size_t)n * es)))
+            coll_fail(k, MDL_ERR_INTERN, "out of memory");
+        break;
+    case MDL_COLL_REDUCE:
+    case MDL_COLL_ALLREDUCE:
+        mine->c_src = pub_src(k, k->sb, cnt * es);
+        if (me == k->root || c->kind == MDL_COLL_ALLREDUCE)
+            mine->c_dst = pub_dst(k, k->rb, cnt * es, 0);
+        break;
+    case MDL_COLL_SCATTERV:
+    case MDL_COLL_GATHERV:
+    case MDL_COLL_ALLGATHERV:
+        publish_v(k, mine);
+        break;
     }
-    mine->c_err = k.err;
+}
 
-    /* 2. */
-    rc = barrier(&k);
-    if (rc < 0)
-        goto out;
-    int bad = -1, badcode = 0;  /* read now: after the next barrier it may change */
-    for (int p = 0; p < n && bad < 0; p++)
-        if ((badcode = who(&k, p)->c_err) != 0)
-            bad = p;
+/* ---------------------------------------------------------------- 3. exchange */
 
-    /* 3. */
-    if (bad < 0) {
-        shm_info *r = who(&k, root);
-        switch (c->kind) {
-        case MDL_COLL_BCAST:
-        case MDL_COLL_MCAST:
-            /* The root's own receive too, unless it is the send, or an
-             * Mcast root that is not listed (as in the MPI runtime). */
-            if (me == root && c->kind == MDL_COLL_MCAST && !k.root_listed)
-                break;
-            if (count > 0 && rb != (char *)shm_ptr(rt, r->c_src))
-                memcpy(rb, shm_ptr(rt, r->c_src), (size_t)count * es);
+static void exchange_v(coll *k)
+{
+    mdl_rt *rt = k->rt;
+    const mdl_coll_desc *c = k->c;
+    const int *counts = k->a->counts, *displs = k->a->displs;
+    int me = k->me, ip = c->in_place;
+    size_t es = k->es;
+    const shm_info *r = who(k, k->root);
+    switch (c->kind) {
+    case MDL_COLL_SCATTERV: {
+        /* The root's counts[me] elements into the own counts[me] places. */
+        const int *rcounts = shm_ptr(rt, r->c_counts), *rdispls = shm_ptr(rt, r->c_displs);
+        long cnt = rcounts[me];
+        if (ip && me == k->root)
             break;
-        case MDL_COLL_SCATTER:
-            if (!(c->in_place && me == root) && count > 0)
-                memcpy(c->in_place ? rb + (size_t)count * me * es : rb,
-                       (char *)shm_ptr(rt, r->c_src) + (size_t)count * me * es,
-                       (size_t)count * es);
-            break;
-        case MDL_COLL_GATHER:
-            if (!(c->in_place && me == root) && count > 0)
-                memcpy((char *)shm_ptr(rt, r->c_dst) + (size_t)count * me * es,
-                       c->in_place ? sb + (size_t)count * me * es : sb, (size_t)count * es);
-            break;
-        case MDL_COLL_ALLGATHER:
-            for (int p = 0; p < n && count > 0; p++)
-                if (!(c->in_place && p == me))
-                    memcpy(rb + (size_t)count * p * es, shm_ptr(rt, who(&k, p)->c_src),
-                           (size_t)count * es);
-            break;
-        case MDL_COLL_ALLTOALL:
-            for (int p = 0; p < n && count > 0; p++)
-                memcpy((tmp ? (char *)tmp : rb) + (size_t)count * p * es,
-                       (char *)shm_ptr(rt, who(&k, p)->c_src) + (size_t)count * me * es,
-                       (size_t)count * es);
-            break;
-        case MDL_COLL_REDUCE:
-        case MDL_COLL_ALLREDUCE:
-            reduce_slice(&k, count, c->kind == MDL_COLL_ALLREDUCE);
-            break;
-        case MDL_COLL_SCATTERV: {
-            const int *rc_ = shm_ptr(rt, r->c_counts), *rd = shm_ptr(rt, r->c_displs);
-            long cnt = rc_[me], at = c->in_place ? displs[me] : 0;
-            if (c->in_place && me == root)
-                break;
-            /* The receive holds counts[rank] of the own array. */
-            if (cnt > counts[me] || (c->recv_cap >= 0 && at + cnt > c->recv_cap))
-                fail(&k, MDL_ERR_TRUNCATE, "%s: %ld elements arrive, the receive holds %ld",
-                     "segment", cnt,
-                     c->recv_cap >= 0 && c->recv_cap - at < counts[me] ? c->recv_cap - at
-                                                                       : counts[me]);
-            else if (cnt > 0)
-                memcpy(rb + (size_t)at * es, (char *)shm_ptr(rt, r->c_src) + (size_t)rd[me] * es,
-                       (size_t)cnt * es);
-            break;
-        }
-        case MDL_COLL_GATHERV: {
-            const int *rc_ = shm_ptr(rt, r->c_counts), *rd = shm_ptr(rt, r->c_displs);
-            long cnt = counts[me];
-            if (c->in_place && me == root)
-                break;
-            if (cnt > rc_[me])
-                fail(&k, MDL_ERR_TRUNCATE, "%s: %ld elements sent, the root expects %ld",
-                     "block", cnt, rc_[me]);
-            else if (cnt > 0)
-                memcpy((char *)shm_ptr(rt, r->c_dst) + (size_t)rd[me] * es,
-                       c->in_place ? sb + (size_t)displs[me] * es : sb, (size_t)cnt * es);
-            break;
-        }
-        case MDL_COLL_ALLGATHERV:
-            for (int p = 0; p < n; p++) {
-                long cnt = who(&k, p)->c_count;
-                if (c->in_place && p == me)
-                    continue;
-                if (cnt > counts[p]) {
-                    fail(&k, MDL_ERR_TRUNCATE, "%s: %ld elements sent, %ld expected",
-                         "block", cnt, counts[p]);
+        if (cnt > counts[me])
+            k->err = rt_fail_coll_size(rt, k->fn);
+        else if (cnt > 0)
+            memcpy(ip ? k->rb + (size_t)displs[me] * es : k->rb, at(k, r->c_src, rdispls[me]),
+                   (size_t)cnt * es);
+        break;
+    }
+    case MDL_COLL_GATHERV: {
+        /* Each block into its place at the root; one larger than its place
+         * is left out and the root reports it, as MPI does. */
+        const int *rcounts = shm_ptr(rt, r->c_counts), *rdispls = shm_ptr(rt, r->c_displs);
+        if (me == k->root) {
+            for (int p = 0; p < k->n; p++)
+                if (who(k, p)->c_count > counts[p]) {
+                    k->err = rt_fail_coll_size(rt, k->fn);
                     break;
                 }
-                if (cnt > 0)
-                    memcpy(rb + (size_t)displs[p] * es, shm_ptr(rt, who(&k, p)->c_src),
-                           (size_t)cnt * es);
+            if (ip)
+                break;
+        }
+        long cnt = counts[me];
+        if (cnt > 0 && cnt <= rcounts[me])
+            memcpy(at(k, r->c_dst, rdispls[me]), ip ? k->sb + (size_t)displs[me] * es : k->sb,
+                   (size_t)cnt * es);
+        break;
+    }
+    case MDL_COLL_ALLGATHERV:
+        for (int p = 0; p < k->n; p++) {
+            long cnt = who(k, p)->c_count;
+            if (ip && p == me)
+                continue;
+            if (cnt > counts[p]) {
+                k->err = rt_fail_coll_size(rt, k->fn);
+                break;
             }
+            if (cnt > 0)
+                memcpy(k->rb + (size_t)displs[p] * es, shm_ptr(rt, who(k, p)->c_src),
+                       (size_t)cnt * es);
+        }
+        break;
+    }
+}
+
+static void exchange(coll *k)
+{
+    mdl_rt *rt = k->rt;
+    const mdl_coll_desc *c = k->c;
+    int me = k->me, n = k->n, ip = c->in_place;
+    size_t es = k->es, cnt = (size_t)k->count;
+    const shm_info *r = who(k, k->root);
+    switch (c->kind) {
+    case MDL_COLL_BCAST:
+    case MDL_COLL_MCAST:
+        /* The root's own receive too, unless it is the send, or an Mcast
+         * root that is not listed (as in the MPI runtime). */
+        if (me == k->root && c->kind == MDL_COLL_MCAST && !k->a->root_listed)
+            break;
+        if (r->c_count != k->count) {
+            k->err = rt_fail_coll_size(rt, k->fn);
             break;
         }
+        if (cnt > 0 && k->rb != (char *)shm_ptr(rt, r->c_src))
+            memcpy(k->rb, shm_ptr(rt, r->c_src), cnt * es);
+        break;
+    case MDL_COLL_SCATTER:
+        if (!(ip && me == k->root) && cnt > 0)
+            memcpy(ip ? k->rb + cnt * (size_t)me * es : k->rb, at(k, r->c_src, k->count * me),
+                   cnt * es);
+        break;
+    case MDL_COLL_GATHER:
+        if (!(ip && me == k->root) && cnt > 0)
+            memcpy(at(k, r->c_dst, k->count * me), ip ? k->sb + cnt * (size_t)me * es : k->sb,
+                   cnt * es);
+        break;
+    case MDL_COLL_ALLGATHER:
+        for (int p = 0; p < n && cnt > 0; p++)
+            if (!(ip && p == me))
+                memcpy(k->rb + cnt * (size_t)p * es, shm_ptr(rt, who(k, p)->c_src), cnt * es);
+        break;
+    case MDL_COLL_ALLTOALL:
+        for (int p = 0; p < n && cnt > 0; p++)
+            memcpy((k->tmp ? (char *)k->tmp : k->rb) + cnt * (size_t)p * es,
+                   at(k, who(k, p)->c_src, k->count * me), cnt * es);
+        break;
+    case MDL_COLL_REDUCE:
+    case MDL_COLL_ALLREDUCE:
+        reduce_slice(k, k->count, c->kind == MDL_COLL_ALLREDUCE);
+        break;
+    case MDL_COLL_SCATTERV:
+    case MDL_COLL_GATHERV:
+    case MDL_COLL_ALLGATHERV:
+        exchange_v(k);
+        break;
+    }
+}
+
+/* ---------------------------------------------------------------- 5. finish */
+
+static void finish(coll *k, int ok)
+{
+    if (ok && k->tmp)
+        memcpy(k->rb, k->tmp, (size_t)k->count * (size_t)k->n * k->es);
+    for (int i = 0; i < k->nscr; i++) {
+        if (ok && k->scr[i].out)
+            memcpy(k->scr[i].out, shm_ptr(k->rt, k->scr[i].off), k->scr[i].bytes);
+        shm_free(k->rt, k->scr[i].off, k->scr[i].bytes);
+    }
+    free(k->tmp);
+}
+
+/* ---------------------------------------------------------------- entry */
+
+/* The first participant that published an error, or -1. */
+static int first_refusal(const coll *k, int *code)
+{
+    for (int p = 0; p < k->n; p++)
+        if ((*code = who(k, p)->c_err) != 0)
+            return p;
+    return -1;
+}
+
+int be_collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_args *a)
+{
+    const mdl_rt_common *rc_ = &rt->c;
+    int self = rc_->d->self;
+    coll k = {.rt = rt, .c = c, .a = a, .fn = c->fn, .count = a->count, .es = c->type->size,
+              .sb = a->send, .rb = a->recv, .err = a->err};
+    int slots_inl[64], *slots = NULL;
+    if (a->members) {
+        k.n = a->nmembers;
+        k.me = a->me;
+        k.root = 0;
+        slots = k.n <= 64 ? slots_inl : malloc((size_t)k.n * sizeof(int));
+        if (!slots)
+            return rt_fail_oom(rt, k.fn);   /* the others wait: as a fatal error would */
+        for (int i = 0; i < k.n; i++)
+            slots[i] = shm_slot_of(rt, self, a->members[i]);
+        k.slots = slots;
+    } else {
+        k.n = rc_->fam_size[self];
+        k.me = rc_->inst;
+        k.root = c->root;
+        k.slots = &rt->fam_slots[rt->fam_first[self]];
     }
 
-    /* 4. */
-    rc = barrier(&k);
-    if (rc < 0)
-        goto out;
-
-    /* 5. */
-    if (tmp && bad < 0 && !k.err)
-        memcpy(rb, tmp, (size_t)count * n * es);
-    for (int i = 0; i < k.nscr; i++)
-        if (k.scr[i].out && bad < 0 && !k.err)
-            memcpy(k.scr[i].out, shm_ptr(rt, k.scr[i].off), k.scr[i].bytes);
-    if (k.err)
-        rc = k.err;
-    else if (bad >= 0)
-        rc = shm_fail(rt, fn, badcode,
-                      "instance %d of the collective failed its part", bad);
-out:
-    for (int i = 0; i < k.nscr; i++)
-        shm_free(rt, k.scr[i].off, k.scr[i].bytes);
-    free(tmp);
-    if (slots != slots_inl)
+    if (!k.err)
+        publish_args(&k);
+    rt->info[rt->me].c_err = k.err;
+    int rc = barrier(&k);
+    int code = 0, bad = -1;
+    if (rc == 0) {
+        /* read now: after the next barrier it may change */
+        bad = first_refusal(&k, &code);
+        if (bad < 0)
+            exchange(&k);
+        rc = barrier(&k);
+    }
+    finish(&k, rc == 0 && bad < 0 && !k.err);
+    if (slots && slots != slots_inl)
         free(slots);
-    return rc;
+    if (rc < 0)
+        return rc;
+    if (k.err)
+        return k.err;
+    if (bad >= 0)
+        return rt_fail(rt, k.fn, code, "instance %d of the collective refused its arguments",
+                       a->members ? a->members[bad] : bad);
+    return MDL_SUCCESS;
 }

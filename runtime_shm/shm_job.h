@@ -13,6 +13,7 @@
 #ifndef MDL_SHM_JOB_H
 #define MDL_SHM_JOB_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define MDL_SHM_MAGIC   0x4d444c53484d4a42ull   /* "MDLSHMJB" */
@@ -48,6 +49,11 @@ typedef struct mdl_shm_header {
     uint64_t pad_[3];
     mdl_shm_slot slots[];       /* nslots */
 } mdl_shm_header;
+
+/* The padding above is counted by hand: one cache line per slot, so that
+ * instances ringing different doorbells do not share a line. */
+_Static_assert(sizeof(mdl_shm_slot) == 64, "one cache line per slot");
+_Static_assert(offsetof(mdl_shm_header, slots) == 64, "slots start on a cache line");
 
 static inline uint64_t mdl_shm_lib_offset(uint32_t nslots)
 {

@@ -9,6 +9,7 @@
  * of one pair and channel are received in the order they were sent. */
 #include "shm_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -237,7 +238,9 @@ static void deliver(mdl_rt *rt, shm_rreq *q, int slot, uint32_t kind, uint64_t b
     }
     if (kind == CELL_RDV) {
         shm_rdv *r = shm_ptr(rt, rdvoff);
-        if (__atomic_sub_fetch(&r->remaining, 1, __ATOMIC_ACQ_REL) == 0)
+        /* after the copy (release); seq_cst: it is the condition of a
+         * sender that may be going to sleep (shm_notify) */
+        if (__atomic_sub_fetch(&r->remaining, 1, __ATOMIC_SEQ_CST) == 0)
             shm_notify(rt, slot);
     }
     q->done = 1;
@@ -286,12 +289,14 @@ static int arrive(mdl_rt *rt, int s, uint32_t channel, uint32_t kind, uint64_t b
 
 /* Takes up to PER_PASS messages from every incoming ring and overflow
  * list, starting with a different sender each time: arrivals of several
- * busy senders interleave, so MDL_ANY receives serve them all fairly. */
+ * busy senders interleave, so MDL_ANY receives serve them all fairly.
+ * Returns 1 when it left messages behind for that limit: a waiter must not
+ * sleep then (shm_wait). */
 #define PER_PASS 16
 
-void shm_progress(mdl_rt *rt)
+int shm_progress(mdl_rt *rt)
 {
-    int n = rt->nslots;
+    int n = rt->nslots, more = 0;
     for (int k = 0; k < n; k++) {
         int s = (rt->rr + k) % n;
         shm_ring *r = ring_of(rt, s, rt->me);
@@ -302,22 +307,29 @@ void shm_progress(mdl_rt *rt)
         uint64_t head = r->head;
         int taken = 0;
         while (head != __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE)) {
-            if (taken++ == PER_PASS)
+            if (taken++ == PER_PASS) {
+                more = 1;
                 goto next;
+            }
             shm_cell *c = &r->cells[head % SHM_NCELLS];
+            /* out of memory: retried at the next pass (a sleep times out) */
             if (arrive(rt, s, c->channel, c->kind, c->bytes, c->data, c->rdv) < 0)
-                return;
+                return more;
             __atomic_store_n(&r->head, ++head, __ATOMIC_RELEASE);
         }
         uint64_t done = r->ov_done, done0 = done;
-        while (done < ovs && taken++ < PER_PASS) {
+        for (; done < ovs; taken++) {
+            if (taken == PER_PASS) {
+                more = 1;
+                break;
+            }
             uint64_t off = rt->ov_last[s]
                                ? __atomic_load_n(&((shm_node *)shm_ptr(rt, rt->ov_last[s]))->next,
                                                  __ATOMIC_ACQUIRE)
                                : __atomic_load_n(&r->ov_first, __ATOMIC_ACQUIRE);
             shm_node *nd = shm_ptr(rt, off);
             if (arrive(rt, s, nd->channel, nd->kind, nd->bytes, nd->data, nd->rdv) < 0)
-                return;
+                return more;
             rt->ov_last[s] = off;
             __atomic_store_n(&r->ov_done, ++done, __ATOMIC_SEQ_CST);
         }
@@ -326,6 +338,7 @@ void shm_progress(mdl_rt *rt)
     next:;
     }
     rt->rr = (rt->rr + 1) % n;
+    return more;
 }
 
 /* Matches a new receive against the unexpected messages; else posts it. */
@@ -417,7 +430,7 @@ static int post_msg(mdl_rt *rt, int to, const mdl_msg_desc *m, uint32_t kind, ui
     size_t size = sizeof(shm_node) + (kind == CELL_EAGER ? bytes : 0);
     uint64_t off = shm_alloc(rt, size);
     if (!off)
-        return shm_fail(rt, m->fn, MDL_ERR_INTERN, "the shared segment is full");
+        return rt_fail(rt, m->fn, MDL_ERR_INTERN, "the shared segment is full");
     shm_node *nd = shm_ptr(rt, off);
     nd->next = 0;
     nd->size = size;
@@ -461,59 +474,6 @@ static void sreq_free(mdl_rt *rt, shm_sreq *s)
     free(s);
 }
 
-/* Destination slots of a send; *n = -1 for a no-op (MDL_PROC_NULL). */
-static int send_targets(mdl_rt *rt, const mdl_msg_desc *m, int inst, const int *insts,
-                        int ni, int *slots, int *n)
-{
-    int fam = rt->fam_n[m->peer_task];
-    const char *peer = rt->d->tasks[m->peer_task];
-    switch (m->peer_kind) {
-    case MDL_PEER_ONE:
-        if (inst < 0 || inst >= fam)
-            return shm_fail(rt, m->fn, MDL_ERR_RANK,
-                            "instance %d of %s does not exist (0..%d)", inst, peer, fam - 1);
-        slots[0] = shm_slot_of(rt, m->peer_task, inst);
-        *n = 1;
-        return 0;
-    case MDL_PEER_ALL:
-        /* Like MPI_Bcast (and the MPI runtime), not to the sender itself. */
-        *n = 0;
-        for (int i = 0; i < fam; i++)
-            if (shm_slot_of(rt, m->peer_task, i) != rt->me)
-                slots[(*n)++] = shm_slot_of(rt, m->peer_task, i);
-        return 0;
-    case MDL_PEER_SUBSET:
-        if (ni < 0 || (ni > 0 && !insts))
-            return shm_fail(rt, m->fn, MDL_ERR_ARG, "invalid instance list");
-        for (int i = 0; i < ni; i++) {
-            if (insts[i] < 0 || insts[i] >= fam)
-                return shm_fail(rt, m->fn, MDL_ERR_RANK,
-                                "instance %d of %s does not exist (0..%d)", insts[i],
-                                peer, fam - 1);
-            for (int k = 0; k < i; k++)
-                if (insts[k] == insts[i])
-                    return shm_fail(rt, m->fn, MDL_ERR_RANK,
-                                    "instance %d is listed twice", insts[i]);
-            slots[i] = shm_slot_of(rt, m->peer_task, insts[i]);
-        }
-        *n = ni;
-        return 0;
-    case MDL_PEER_NEIGHBOR: {
-        int r = mdl_grid_neighbor(rt, m->offset);
-        if (r == MDL_PROC_NULL) {
-            *n = -1;
-            return 0;
-        }
-        if (r < 0)
-            return shm_fail(rt, m->fn, MDL_ERR_GRID, "no grid: call MDL_Grid_Create first");
-        slots[0] = shm_slot_of(rt, m->peer_task, r);
-        *n = 1;
-        return 0;
-    }
-    }
-    return shm_fail(rt, m->fn, MDL_ERR_ARG, "bad peer kind %d", m->peer_kind);
-}
-
 static int spans_in_seg(const mdl_rt *rt, const mdl_span *sp, int n)
 {
     for (int i = 0; i < n; i++)
@@ -522,67 +482,24 @@ static int spans_in_seg(const mdl_rt *rt, const mdl_span *sp, int n)
     return 1;
 }
 
-/* A descriptor of this task, of the right direction, with the task struct
- * of MDL_Init and bounds when the message needs them. */
-static int valid_msg(const mdl_rt *rt, const mdl_msg_desc *m, int is_send, const void *task,
-                     const long *bounds)
+/* Rendezvous: one record for all receivers, pointing at the variables;
+ * data outside the segment (pointer items) is read where it is with
+ * process_vm_readv when the job allows it, else packed into the heap. */
+static int send_rdv(mdl_rt *rt, const mdl_msg_desc *m, const mdl_span *spans, size_t total,
+                    const int *slots, int n)
 {
-    return m && !m->is_send == !is_send && m->index >= 0 && m->index < rt->d->nmsgs &&
-           m->peer_task >= 0 && m->peer_task < rt->d->ntasks && m->nitems >= 0 &&
-           task == rt->task && (bounds || m->fixed_bounds || !m->npairs);
-}
-
-int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int *insts,
-             int n, const long *bounds)
-{
-    SHM_LIVE(rt);
-    if (!valid_msg(rt, m, 1, task, bounds))
-        return shm_fail(rt, m ? m->fn : "mdl_send", MDL_ERR_ARG, "invalid call");
-    int fam = rt->fam_n[m->peer_task];
-    int tinl[16], *targets = tinl, ntargets = 0;
-    /* a list longer than the family fails its checks before entry `fam`:
-     * a huge wrong n must not size the allocation */
-    int cap = m->peer_kind == MDL_PEER_SUBSET && n < fam ? n : fam;
-    if (cap > 16 && !(targets = malloc((size_t)cap * sizeof(int))))
-        return shm_fail(rt, m->fn, MDL_ERR_INTERN, "out of memory");
-    mdl_span sinl[8], *spans = sinl;
-    int rc = 0;
-    if (m->nitems > 8 && !(spans = malloc((size_t)m->nitems * sizeof *spans))) {
-        rc = shm_fail(rt, m->fn, MDL_ERR_INTERN, "out of memory");
-        goto out;
-    }
-    if ((rc = send_targets(rt, m, inst, insts, n, targets, &ntargets)) < 0 || ntargets < 0)
-        goto out;
-    size_t total;
-    char why[256];
-    if ((rc = mdl_msg_spans(m, task, bounds, spans, &total, why, sizeof why)) < 0) {
-        rc = shm_fail(rt, m->fn, rc, "%s", why);
-        goto out;
-    }
-    if (total <= SHM_EAGER) {
-        for (int i = 0; i < ntargets && rc == 0; i++)
-            rc = post_msg(rt, targets[i], m, CELL_EAGER, total, spans, 0);
-        goto out;
-    }
-    if (ntargets == 0)
-        goto out;
-
-    /* Rendezvous: one record for all receivers, pointing at the variables;
-     * data outside the segment (pointer items) is read where it is with
-     * process_vm_readv when the job allows it, else packed into the heap. */
     int direct = rt->cma || spans_in_seg(rt, spans, m->nitems);
     uint32_t ns = direct ? (uint32_t)m->nitems : 1;
-    shm_sreq *sr = calloc(1, sizeof *sr);
+    shm_sreq *sr = malloc(sizeof *sr + (size_t)n * sizeof(int));
     uint64_t roff = shm_alloc(rt, rdv_size(ns));
     uint64_t scratch = direct ? 0 : shm_alloc(rt, total);
     if (!sr || !roff || (!direct && !scratch)) {
         free(sr);
         shm_free(rt, roff, rdv_size(ns));
-        rc = shm_fail(rt, m->fn, MDL_ERR_INTERN, "the shared segment is full");
-        goto out;
+        return rt_fail(rt, m->fn, MDL_ERR_INTERN, "the shared segment is full");
     }
     shm_rdv *r = shm_ptr(rt, roff);
-    r->remaining = (uint32_t)ntargets;
+    r->remaining = (uint32_t)n;
     r->nspans = ns;
     r->bytes = total;
     r->pid = rt->info[rt->me].pid;
@@ -600,25 +517,59 @@ int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int 
     }
     sr->rdv = roff;
     sr->scratch = scratch;
-    for (int i = 0; i < ntargets; i++)
-        if ((rc = post_msg(rt, targets[i], m, CELL_RDV, total, NULL, roff)) < 0) {
+    sr->m = m;
+    sr->ntargets = n;
+    memcpy(sr->targets, slots, (size_t)n * sizeof(int));
+    int rc = 0;
+    for (int i = 0; i < n; i++)
+        if ((rc = post_msg(rt, slots[i], m, CELL_RDV, total, NULL, roff)) < 0) {
             free(sr);           /* the record may be read: left in the segment */
-            goto out;
+            return rc;
         }
     if (m->async) {
         sr->next = rt->sends[m->index];
         rt->sends[m->index] = sr;
-    } else {
-        rc = shm_wait(rt, rdv_done, r, m->fn);
-        if (rc == 0)
-            sreq_free(rt, sr);
+        return 0;
+    }
+    rc = shm_wait(rt, rdv_done, r, m->fn);
+    if (rc == 0)
+        sreq_free(rt, sr);
+    return rc;
+}
+
+int be_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, const int *to,
+            int n)
+{
+    int sinl[16], *slots = sinl;
+    mdl_span spinl[8], *spans = spinl;
+    int rc = 0;
+    if ((n > 16 && !(slots = malloc((size_t)n * sizeof(int)))) ||
+        (m->nitems > 8 && !(spans = malloc((size_t)m->nitems * sizeof *spans)))) {
+        rc = rt_fail_oom(rt, m->fn);
+        goto out;
+    }
+    for (int i = 0; i < n; i++)
+        slots[i] = shm_slot_of(rt, m->peer_task, to[i]);
+    size_t total;
+    if ((rc = rt_spans(rt, m, task, bounds, spans, &total)) < 0)
+        goto out;
+    if (total <= SHM_EAGER) {
+        for (int i = 0; i < n && rc == 0; i++)
+            rc = post_msg(rt, slots[i], m, CELL_EAGER, total, spans, 0);
+    } else if (n > 0) {
+        rc = send_rdv(rt, m, spans, total, slots, n);
     }
 out:
-    if (targets != tinl)
-        free(targets);
-    if (spans != sinl)
+    if (slots != sinl)
+        free(slots);
+    if (spans != spinl)
         free(spans);
     return rc < 0 ? rc : MDL_SUCCESS;
+}
+
+int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, int to)
+{
+    return be_send(rt, m, task, bounds, &to, 1);
 }
 
 /* ---------------------------------------------------------------- receiving */
@@ -629,73 +580,55 @@ static int rreq_done(mdl_rt *rt, void *arg)
     return ((shm_rreq *)arg)->done;
 }
 
-static int recv_result(mdl_rt *rt, const mdl_msg_desc *m, shm_rreq *q)
+static void rreq_free(shm_rreq *q)
 {
-    if (q->err == MDL_ERR_TRUNCATE && q->got > q->total)
-        return shm_fail(rt, m->fn, MDL_ERR_TRUNCATE,
-                        "the message from %s[%d] (%llu bytes) is larger than the "
-                        "receive (%zu bytes)", rt->d->tasks[m->peer_task],
-                        rt->slot_rank[q->sender], (unsigned long long)q->got, q->total);
-    if (q->err == MDL_ERR_TRUNCATE)
-        return shm_fail(rt, m->fn, MDL_ERR_TRUNCATE,
-                        "received %llu bytes from %s[%d] but the receive holds %zu: the "
-                        "sections of the send and the receive differ",
-                        (unsigned long long)q->got, rt->d->tasks[m->peer_task],
-                        rt->slot_rank[q->sender], q->total);
-    if (q->err)
-        return shm_fail(rt, m->fn, q->err,
-                        "could not copy the message from %s[%d] (out of memory, or its "
-                        "memory cannot be read)", rt->d->tasks[m->peer_task],
-                        rt->slot_rank[q->sender]);
-    return rt->slot_rank[q->sender];
+    if (q->spans != q->inl)
+        free(q->spans);
+    free(q);
 }
 
-int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const long *bounds)
+/* The outcome of a completed receive: the sender's instance, or its error
+ * reported under fn (the receive; Test/Wait for an async one: NULL and
+ * `wait` says which). */
+static int recv_result(mdl_rt *rt, const mdl_msg_desc *m, const shm_rreq *q, const char *fn,
+                       int wait)
 {
-    SHM_LIVE(rt);
-    if (!valid_msg(rt, m, 0, task, bounds))
-        return shm_fail(rt, m ? m->fn : "mdl_recv", MDL_ERR_ARG, "invalid call");
-    int fam = rt->fam_n[m->peer_task];
-    int want;
-    if (m->peer_kind == MDL_PEER_NEIGHBOR) {
-        int r = mdl_grid_neighbor(rt, m->offset);
-        if (r == MDL_PROC_NULL)
-            return MDL_PROC_NULL;
-        if (r < 0)
-            return shm_fail(rt, m->fn, MDL_ERR_GRID, "no grid: call MDL_Grid_Create first");
-        want = shm_slot_of(rt, m->peer_task, r);
-    } else if (fam == 0) {      /* nobody could ever send it: fail, do not hang */
-        return shm_fail(rt, m->fn, MDL_ERR_RANK, "task %s has no instances in this job",
-                        rt->d->tasks[m->peer_task]);
-    } else if (inst == MDL_ANY) {
-        want = -1;
-    } else if (inst < 0 || inst >= fam) {
-        return shm_fail(rt, m->fn, MDL_ERR_RANK, "instance %d of %s does not exist (0..%d)",
-                        inst, rt->d->tasks[m->peer_task], fam - 1);
-    } else {
-        want = shm_slot_of(rt, m->peer_task, inst);
-    }
+    if (!q->err)
+        return rt->slot_rank[q->sender];
+    char buf[160];
+    if (!fn)
+        fn = rt_completion_fn(m, wait, buf, sizeof buf);
+    if (q->err == MDL_ERR_TRUNCATE)
+        return rt_fail_size(rt, fn, m->peer_task, rt->slot_rank[q->sender], q->got, q->total);
+    return rt_fail(rt, fn, q->err,
+                   "could not copy the message from %s[%d] (out of memory, or its memory "
+                   "cannot be read)", rt->c.d->tasks[m->peer_task], rt->slot_rank[q->sender]);
+}
+
+int be_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, int from)
+{
+    int want = from == MDL_ANY ? -1 : shm_slot_of(rt, m->peer_task, from);
     shm_rreq local, *q = &local;
     if (m->async && !(q = malloc(sizeof *q)))
-        return shm_fail(rt, m->fn, MDL_ERR_INTERN, "out of memory");
+        return rt_fail_oom(rt, m->fn);
     memset(q, 0, sizeof *q);
     q->channel = m->channel;
     q->want = want;
     q->nspans = m->nitems;
     q->spans = q->inl;
     if (m->nitems > 4 && !(q->spans = malloc((size_t)m->nitems * sizeof *q->spans))) {
+        q->spans = q->inl;
         if (q != &local)
             free(q);
-        return shm_fail(rt, m->fn, MDL_ERR_INTERN, "out of memory");
+        return rt_fail_oom(rt, m->fn);
     }
-    char why[256];
-    int rc = mdl_msg_spans(m, task, bounds, q->spans, &q->total, why, sizeof why);
+    int rc = rt_spans(rt, m, task, bounds, q->spans, &q->total);
     if (rc < 0) {
         if (q->spans != q->inl)
             free(q->spans);
         if (q != &local)
             free(q);
-        return shm_fail(rt, m->fn, rc, "%s", why);
+        return rc;
     }
     post_recv(rt, q);
     if (m->async) {
@@ -703,13 +636,12 @@ int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const long
         rt->recvs[m->index] = q;
         /* The sender of an MDL_ANY receive is known only at completion:
          * answer MDL_SUCCESS, never a negative value that reads as an error. */
-        return want >= 0 ? rt->slot_rank[want] : MDL_SUCCESS;
+        return want >= 0 ? from : MDL_SUCCESS;
     }
-    if (!q->done && (rc = shm_wait(rt, rreq_done, q, m->fn)) < 0) {
+    if (!q->done && (rc = shm_wait(rt, rreq_done, q, m->fn)) < 0)
         unpost(rt, q);
-    } else {
-        rc = recv_result(rt, m, q);
-    }
+    else
+        rc = recv_result(rt, m, q, m->fn, 0);
     if (q->spans != q->inl)
         free(q->spans);
     return rc;
@@ -718,8 +650,8 @@ int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const long
 /* ---------------------------------------------------------------- completion */
 
 /* Frees what has completed; returns 1 when nothing of m is pending, or
- * the first error of a completed receive. */
-static int reap(mdl_rt *rt, const mdl_msg_desc *m)
+ * the first error of a completed receive (reported under Test/Wait). */
+static int reap(mdl_rt *rt, const mdl_msg_desc *m, int wait)
 {
     int rc = 1;
     if (m->is_send) {
@@ -739,10 +671,8 @@ static int reap(mdl_rt *rt, const mdl_msg_desc *m)
         shm_rreq *q = *pp;
         if (q->done) {
             *pp = q->mnext;
-            int r = recv_result(rt, m, q);
-            if (q->spans != q->inl)
-                free(q->spans);
-            free(q);
+            int r = recv_result(rt, m, q, NULL, wait);
+            rreq_free(q);
             if (r < 0 && rc >= 0)
                 rc = r;
         } else {
@@ -754,13 +684,10 @@ static int reap(mdl_rt *rt, const mdl_msg_desc *m)
     return rc;
 }
 
-int mdl_test(mdl_rt *rt, const mdl_msg_desc *m)
+int be_test(mdl_rt *rt, const mdl_msg_desc *m)
 {
-    SHM_LIVE(rt);
-    if (!m || m->index < 0 || m->index >= rt->d->nmsgs)
-        return shm_fail(rt, m ? m->fn : "mdl_test", MDL_ERR_ARG, "invalid call");
     shm_progress(rt);
-    return reap(rt, m);
+    return reap(rt, m, 0);
 }
 
 struct reap_arg {
@@ -771,21 +698,102 @@ struct reap_arg {
 static int reaped(mdl_rt *rt, void *arg)
 {
     struct reap_arg *a = arg;
-    a->rc = reap(rt, a->m);
+    a->rc = reap(rt, a->m, 1);
     return a->rc != 0;
 }
 
-int mdl_wait(mdl_rt *rt, const mdl_msg_desc *m)
+int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
 {
-    SHM_LIVE(rt);
-    if (!m || m->index < 0 || m->index >= rt->d->nmsgs)
-        return shm_fail(rt, m ? m->fn : "mdl_wait", MDL_ERR_ARG, "invalid call");
     struct reap_arg a = {m, 0};
-    int rc = shm_wait(rt, reaped, &a, m->fn);
-    if (rc < 0)
-        return rc;
+    if (shm_wait_for(rt, reaped, &a) < 0) {
+        char fn[160];
+        return shm_fail_peer(rt, rt_completion_fn(m, 1, fn, sizeof fn),
+                             "another instance of the job died or failed");
+    }
     /* A failed receive ends the wait at once (reported), like MPI_Waitall. */
     return a.rc < 0 ? a.rc : MDL_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- MDL_End */
+
+void shm_p2p_cancel_recvs(mdl_rt *rt)
+{
+    for (int i = 0; i < rt->c.d->nmsgs; i++)
+        for (shm_rreq *q = rt->recvs[i], *nx; q; q = nx) {
+            nx = q->mnext;
+            if (!q->done)
+                unpost(rt, q);
+            rreq_free(q);
+        }
+    memset(rt->recvs, 0, (size_t)rt->c.d->nmsgs * sizeof *rt->recvs);
+}
+
+/* Can the receiver in `slot` still copy a message?  Not once it has ended
+ * (its receives are cancelled), nor this very instance, which is ending. */
+static int can_receive(mdl_rt *rt, int slot)
+{
+    return slot != rt->me &&
+           __atomic_load_n(&rt->hdr->slots[slot].state, __ATOMIC_SEQ_CST) != MDL_SLOT_ENDED;
+}
+
+struct flush_arg {
+    const shm_sreq *lost;       /* a send some receiver can no longer take */
+};
+
+/* Every async send delivered, or one that never can be. */
+static int flushed(mdl_rt *rt, void *arg)
+{
+    struct flush_arg *a = arg;
+    int pending = 0;
+    for (int i = 0; i < rt->c.d->nmsgs; i++)
+        for (shm_sreq **pp = &rt->sends[i]; *pp;) {
+            shm_sreq *s = *pp;
+            const shm_rdv *r = shm_ptr(rt, s->rdv);
+            /* The receivers' states first: one that copied counted the
+             * record down before it ended, so `remaining` read after
+             * its state includes no receiver seen as ended. */
+            uint32_t able = 0;
+            for (int k = 0; k < s->ntargets; k++)
+                able += (uint32_t)can_receive(rt, s->targets[k]);
+            uint32_t left = __atomic_load_n(&r->remaining, __ATOMIC_SEQ_CST);
+            if (left == 0) {
+                *pp = s->next;
+                sreq_free(rt, s);
+                continue;
+            }
+            if (left > able) {
+                a->lost = s;
+                return 1;
+            }
+            pending = 1;
+            pp = &s->next;
+        }
+    return !pending;
+}
+
+/* The report names the message and the receivers that have ended. */
+static int lost_send(mdl_rt *rt, const shm_sreq *s)
+{
+    const mdl_msg_desc *m = s->m;
+    const char *peer = rt->c.d->tasks[m->peer_task];
+    char who[256] = "";
+    size_t len = 0;
+    for (int k = 0; k < s->ntargets && len < sizeof who - 32; k++)
+        if (!can_receive(rt, s->targets[k]))
+            len += (size_t)snprintf(who + len, sizeof who - len, "%s%s[%d]", len ? ", " : "",
+                                    peer, rt->slot_rank[s->targets[k]]);
+    return rt_fail(rt, "MDL_End", MDL_ERR_PEER,
+                   "message %s (%s) can no longer be received: %s ended without receiving it",
+                   m->name, m->fn, who);
+}
+
+int shm_p2p_flush_sends(mdl_rt *rt)
+{
+    struct flush_arg a = {NULL};
+    int rc = shm_wait(rt, flushed, &a, "MDL_End");
+    if (rc < 0)
+        return rc;
+    return a.lost ? lost_send(rt, a.lost) : MDL_SUCCESS;
 }
 
 void shm_p2p_free(mdl_rt *rt)
@@ -796,15 +804,13 @@ void shm_p2p_free(mdl_rt *rt)
     }
     rt->unexp = NULL;
     if (rt->recvs)
-        for (int i = 0; i < rt->d->nmsgs; i++)
+        for (int i = 0; i < rt->c.d->nmsgs; i++)
             for (shm_rreq *q = rt->recvs[i], *nx; q; q = nx) {
                 nx = q->mnext;
-                if (q->spans != q->inl)
-                    free(q->spans);
-                free(q);
+                rreq_free(q);
             }
     if (rt->sends)
-        for (int i = 0; i < rt->d->nmsgs; i++)
+        for (int i = 0; i < rt->c.d->nmsgs; i++)
             for (shm_sreq *s = rt->sends[i], *nx; s; s = nx) {
                 nx = s->next;
                 free(s);

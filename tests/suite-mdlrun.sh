@@ -387,12 +387,15 @@ fi
 } 2>/dev/null
 
 # fork fails part-way (RLIMIT_NPROC): the instances started go, exit 1.
-# Root ignores the limit, so then the job runs as nobody.
+# Root ignores the limit, so then the job runs as nobody, from a copy of
+# mdlrun in $T: the checkout may lie where nobody cannot enter (a 0700
+# directory of mktemp -d).
 new_test fork-fail
 chmod 755 "$T"
 if [ "$(id -u)" = 0 ]; then
+    cp "$MDLRUN" "$T/mdlrun"
     timeout -s KILL 20 setpriv --reuid=65534 --regid=65534 --clear-groups \
-        bash -c 'ulimit -u 20 && exec "$@"' - "$MDLRUN" -n 60 "$INST" sleep >"$D/out" 2>"$D/err"
+        bash -c 'ulimit -u 20 && exec "$@"' - "$T/mdlrun" -n 60 "$INST" sleep >"$D/out" 2>"$D/err"
 else
     n=$(ps -u "$(id -u)" --no-headers | wc -l)
     timeout -s KILL 20 bash -c 'ulimit -u $1 && shift && exec "$@"' - $((n + 20)) \

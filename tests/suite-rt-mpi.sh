@@ -135,7 +135,7 @@ if is_built rt_errors; then
     expect_fatal errors-fatal-truncate \
         '^w\[1\]: MDL_RecvFrom_w_big: the message from w\[0\] is larger than the receive .*\(MDL_ERR_TRUNCATE\)$'
     run errors-spec 60 -n 2 "$W/rt_errors" spec
-    expect_fatal errors-spec 'MDL_Init: world rank [01] runs a program built from another spec.*\(MDL_ERR_LAUNCH\)$'
+    expect_fatal errors-spec 'MDL_Init: process [01] of the job runs a program built from another spec.*\(MDL_ERR_LAUNCH\)$'
     MDL_ERRORS=return run errors-spec-return 60 -n 2 "$W/rt_errors" spec
     expect_ok errors-spec-return "rt_errors spec: returned -107" 2
     run errors-launcher 60 -n 1 "$W/rt_errors" launcher

@@ -65,7 +65,8 @@ run() {
     fi
 }
 
-export MDL_ERRORS=return
+# errors returned, with their line (the launch-* runs look for it)
+export MDL_ERRORS=return,print
 run p2p-3 0 "rt_p2p ok" "$MDLRUN" -n 3 ./shm_p2p
 run p2p-5 0 "rt_p2p ok" "$MDLRUN" -n 5 ./shm_p2p
 # pointer items through a packed copy instead of process_vm_readv
@@ -86,6 +87,9 @@ run a2a-$NA2A 0 "a2a ok: $NA2A instances" "$MDLRUN" -n $NA2A ./shm_stress a2a 40
 run coll-$NA2A 0 "coll ok: $NA2A instances" "$MDLRUN" -n $NA2A ./shm_stress coll 100
 run million 0 "million ok: 1000000" "$MDLRUN" -n 2 ./shm_stress million 1000000
 run any-fair 0 "fair ok" "$MDLRUN" -n 4 ./shm_stress fair 1000
+# a receive behind 1000 unreceived messages, polling as when oversubscribed:
+# no 100 ms sleep with messages pending (docs/runtime-shm.md, Model checking)
+MDL_SHM_SPIN_US=0 MDL_SHM_YIELD=0 run behind 0 "behind ok" "$MDLRUN" -n 2 ./shm_stress behind 1000
 # a killed instance ends the job (128+9) instead of leaving the others waiting
 run peer-killed 137 "" "$MDLRUN" -n 3 ./shm_stress die 0
 # launch errors
@@ -94,7 +98,7 @@ run launch-notseg 0 "not an mdlrun segment" ./shm_launch notseg
 run launch-plain 0 "must be started with mdlrun" ./shm_launch plain
 run launch-mpiexec 0 "(it was started by an MPI launcher)" mpiexec -n 2 ./shm_launch plain
 unset MDL_ERRORS
-run launch-spec 1 "built from a different spec" "$MDLRUN" -n 1 ./shm_p2p : -n 2 ./shm_stress million 1
+run launch-spec 1 "built from another spec" "$MDLRUN" -n 1 ./shm_p2p : -n 2 ./shm_stress million 1
 run launch-layout 1 "linked with different builds of libmdl_shm" \
     "$MDLRUN" -n 1 ./shm_stress million 1 : -n 1 ./shm_stress_other million 1
 run launch-plain-fatal 1 "must be started with mdlrun" ./shm_launch plain

@@ -14,6 +14,8 @@ command -v cc >/dev/null || need+=(gcc)
 command -v g++ >/dev/null || need+=(g++)
 command -v cmake >/dev/null || need+=(cmake)
 command -v make >/dev/null || need+=(make)
+command -v xmllint >/dev/null || need+=(libxml2-utils)   # trace tests: SVG validity
+command -v spin >/dev/null || need+=(spin)      # make model (part of make check)
 # `tools/setup.sh fuzz`: also what `make fuzz` needs (clang and its
 # libFuzzer runtime); `make check` does not need them.
 if [ "${1:-}" = fuzz ]; then

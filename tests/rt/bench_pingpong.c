@@ -25,7 +25,7 @@ static const mdl_msg_desc msgs[] = {
 static const mdl_msg_desc *const msgp[] = {&msgs[0], &msgs[1]};
 static const char *const tasks[] = {"t"};
 static const mdl_task_desc desc = {
-    "bench.mdl", 0xbe, 1, tasks, 0, 0, {0, 0, 0}, 1, 2, msgp, 0, NULL, sizeof(T), 0,
+    MDL_ABI, "bench.mdl", 0xbe, 1, tasks, 0, 0, {0, 0, 0}, 1, 2, msgp, 0, NULL, sizeof(T), 0,
 };
 
 static double now(void)

@@ -123,7 +123,7 @@ int main(int argc, char **argv)
             add(MDL_COLL_REDUCE, 0, ops[o], &basic[b], cap, cap, 1);
         }
 
-    mdl_task_desc d = { "coll.mdl", 77, 1, tasks, 0, 0, { 0, 0, 0 }, 0, 0, NULL,
+    mdl_task_desc d = { MDL_ABI, "coll.mdl", 77, 1, tasks, 0, 0, { 0, 0, 0 }, 0, 0, NULL,
                         nc, CP, sizeof(T), 0 };
     void *mem;
     mdl_rt *rt;

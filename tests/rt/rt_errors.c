@@ -54,7 +54,7 @@ static const mdl_coll_desc *const CP[] = { &C[0], &C[1], &C[2] };
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "return";
-    mdl_task_desc d = { "errors.mdl", 5, 2, tasks, 0, 0, { 0, 0, 0 }, 6, NELEM(MP), MP,
+    mdl_task_desc d = { MDL_ABI, "errors.mdl", 5, 2, tasks, 0, 0, { 0, 0, 0 }, 6, NELEM(MP), MP,
                         NELEM(CP), CP, sizeof(T), 0 };
     void *mem;
     mdl_rt *rt;

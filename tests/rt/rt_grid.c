@@ -49,7 +49,7 @@ static double val(int rank, int i, int j)
 static int run(const char *name, int ndims, int p0, int p1, int p2, int screate,
                const int *dims_in, const int *dims_want)
 {
-    mdl_task_desc d = { "grid.mdl", 99, 1, tasks, 0, ndims, { p0, p1, p2 }, 4,
+    mdl_task_desc d = { MDL_ABI, "grid.mdl", 99, 1, tasks, 0, ndims, { p0, p1, p2 }, 4,
                         NELEM(MP), MP, 0, NULL, sizeof(T), 0 };
     void *mem;
     mdl_rt *rt;
@@ -172,7 +172,7 @@ static int run(const char *name, int ndims, int p0, int p1, int p2, int screate,
 
 static void errors(void)
 {
-    mdl_task_desc d = { "grid.mdl", 99, 1, tasks, 0, 3, { 0, 0, 0 }, 4, NELEM(MP), MP, 0,
+    mdl_task_desc d = { MDL_ABI, "grid.mdl", 99, 1, tasks, 0, 3, { 0, 0, 0 }, 4, NELEM(MP), MP, 0,
                         NULL, sizeof(T), 0 };
     void *mem;
     mdl_rt *rt;

@@ -110,7 +110,7 @@ static const mdl_msg_desc *const smsgs[] = { &sm[0], &sm[1], &sm[2], &sm[3], &sm
 
 static mdl_task_desc desc(int self)
 {
-    mdl_task_desc d = { "p2p.mdl", 0x1234abcdULL, 2, tasks, self, 0, { 0, 0, 0 }, 10,
+    mdl_task_desc d = { MDL_ABI, "p2p.mdl", 0x1234abcdULL, 2, tasks, self, 0, { 0, 0, 0 }, 10,
                         self ? NELEM(smsgs) : NELEM(fmsgs), self ? smsgs : fmsgs,
                         0, NULL, sizeof(T), 0 };
     return d;

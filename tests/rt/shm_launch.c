@@ -18,7 +18,7 @@ struct T {
 
 static const char *const tasks[] = {"t"};
 static const mdl_task_desc desc = {
-    "shm_launch.mdl", 0xabc, 1, tasks, 0, 0, {0, 0, 0}, 0, 0, NULL, 0, NULL, sizeof(struct T), 0,
+    MDL_ABI, "shm_launch.mdl", 0xabc, 1, tasks, 0, 0, {0, 0, 0}, 0, 0, NULL, 0, NULL, sizeof(struct T), 0,
 };
 
 int main(int argc, char **argv)

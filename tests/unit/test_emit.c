@@ -475,8 +475,39 @@ static void test_spec_hash(void)
     CU_ASSERT_NOT_EQUAL(h[0], h[3]); /* another content */
 }
 
+/* S40 holds two S39, each two S38 …: hashing each struct once makes this
+ * linear; walking the nesting at every use took 2^40 steps.  The layout
+ * at the bottom still counts. */
+static unsigned long long deep_hash(const char *s0_fields)
+{
+    enum { DEPTH = 40 };
+    static char src[DEPTH * 64 + 256];
+    size_t n = (size_t)snprintf(src, sizeof src, "struct S0 { %s };\n", s0_fields);
+    for (int i = 1; i <= DEPTH; i++)
+        n += (size_t)snprintf(src + n, sizeof src - n, "struct S%d { struct S%d a, b; };\n", i,
+                              i - 1);
+    snprintf(src + n, sizeof src - n,
+             "Task a(i) uses { struct S%d s; } sends { m = sequence{s}; } "
+             "receives { m = sequence{s}; }\n", DEPTH);
+    mdl_unit_front u;
+    mdl_spec *s = mdl_unit_check(&u, src);
+    CU_ASSERT_STRING_EQUAL(mdl_unit_diags(&u), "");
+    unsigned long long h = cg_spec_hash(s);
+    mdl_unit_free(&u);
+    return h;
+}
+
+static void test_spec_hash_deep_structs(void)
+{
+    unsigned long long a = deep_hash("double x;"), b = deep_hash("double x;");
+    unsigned long long c = deep_hash("double x; int k;");
+    CU_ASSERT_EQUAL(a, b);
+    CU_ASSERT_NOT_EQUAL(a, c);
+}
+
 static const mdl_unit_test tests[] = {
     { "spec_hash", test_spec_hash },
+    { "spec_hash_deep_structs", test_spec_hash_deep_structs },
     { "api_names", test_api_names },
     { "common_section", test_common_section },
     { "common_name", test_common_name },

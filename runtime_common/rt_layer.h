@@ -1,0 +1,31 @@
+/* rt_layer.h — internals of the validation layer (rt_api.c, rt_coll.c,
+ * rt_grid.c), shared by its files only: backends see rt_backend.h. */
+#ifndef MDL_RT_LAYER_H
+#define MDL_RT_LAYER_H
+
+#include "rt_backend.h"
+
+/* The generated code's entry points; everything else is hidden. */
+#define MDL_API __attribute__((visibility("default")))
+
+/* The runtime of this process while it is active, else a marker no handle
+ * equals: one comparison tells a live handle on every call. */
+MDL_HIDDEN extern mdl_rt *rt_live;
+
+/* MDL_ERR_STATE for a handle that is not the live runtime: before
+ * MDL_Init, after MDL_End, or not this process's handle. */
+MDL_HIDDEN int rt_dead(const char *fn) __attribute__((cold));
+
+/* MDL_ERR_RANK: instance `inst` of task `task` does not exist; entry >= 0:
+ * it is that entry of a list. */
+MDL_HIDDEN int rt_fail_instance(mdl_rt *rt, const char *fn, int task, int inst, int entry)
+    __attribute__((cold));
+
+/* A list of instances of `task`: n >= 0, in range, no duplicates, O(n).
+ * Returns 0 or the reported error. */
+MDL_HIDDEN int rt_check_list(mdl_rt *rt, const char *fn, int task, const int *insts, int n);
+
+/* The grid must exist (MDL_ERR_GRID otherwise). */
+MDL_HIDDEN int rt_need_grid(mdl_rt *rt, const char *fn);
+
+#endif

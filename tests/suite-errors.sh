@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Run-time errors read the same on both runtimes: the programs of
+# tests/errors/ make every misuse of the generated API (and of MDL_Init's
+# descriptor) on the MPI runtime and on the shared-memory runtime, and the
+# lines each runtime prints are compared byte for byte with
+# tests/errors/expected/<run> (so with each other).  Also: the libraries'
+# sonames carry the interface version (errors/soname, errors/needed).
+#   PASS: errors/<run>/<rt>   or   FAIL: errors/<run>/<rt>: reason
+# A runtime line ends with "(MDL_ERR_…)"; launcher lines (mpiexec's,
+# mdlrun's) are left out, and lines are grouped by their "task[inst]"
+# prefix (instances print concurrently), keeping each instance's order.
+# UPDATE=1 rewrites the expected files from the MPI run (review with git diff);
+# KEEP=1 keeps the work directory.
+set -u
+cd "$(dirname "$0")/.."
+: "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
+export PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+CC=${CC:-cc}
+CFLAGS_E=(-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g)
+[ "${SANITIZE:-}" = 1 ] && CFLAGS_E+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+if [ "${SANITIZE:-}" = 1 ]; then
+    export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0}
+    export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/rt/lsan-mpich.supp:print_suppressions=0}
+fi
+SRC=tests/errors
+work=$(mktemp -d "${TMPDIR:-/tmp}/medley-errors.XXXXXX")
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+
+runtime_lines() {    # stderr -> the runtime's lines, grouped by instance
+    grep -E '\(MDL_ERR_[A-Z]+\)$' "$1" | awk '{ i = index($0, ": "); print substr($0, 1, i) "\t" NR "\t" $0 }' |
+        sort -t "$(printf '\t')" -k1,1 -k2,2n -s | cut -f3-
+}
+
+# check RUN RT RC WANT_RC STDOUT-PATTERN COUNT: compares the lines of one run
+# (WANT_RC: 0, nonzero or any; the pattern must be printed COUNT times)
+check() {
+    local run=$1 rt=$2 rc=$3 want=$4 pat=$5 count=$6 d=$work/$rt
+    local got=$d/$run.lines expected=$SRC/expected/$run
+    runtime_lines "$d/$run.err" > "$got"
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+        echo "FAIL: errors/$run/$rt: timed out: $(tail -c 300 "$d/$run.err" | tr '\n' ' ')"
+    elif [ "$want" = 0 ] && [ "$rc" -ne 0 ]; then
+        echo "FAIL: errors/$run/$rt: exit $rc: $(tail -c 300 "$d/$run.out" "$d/$run.err" | tr '\n' ' ')"
+    elif [ "$want" = nonzero ] && [ "$rc" -eq 0 ]; then
+        echo "FAIL: errors/$run/$rt: exit status 0, expected nonzero"
+    elif [ -n "$pat" ] && [ "$(grep -c -- "$pat" "$d/$run.out")" -ne "$count" ]; then
+        echo "FAIL: errors/$run/$rt: '$pat' not printed $count times: $(head -c 300 "$d/$run.out" | tr '\n' ' ')"
+    elif [ -n "${UPDATE:-}" ] && [ "$rt" = mpi ]; then
+        mkdir -p "$SRC/expected" && cp "$got" "$expected"
+        echo "PASS: errors/$run/$rt"
+    elif ! [ -f "$expected" ]; then
+        echo "FAIL: errors/$run/$rt: no $expected (UPDATE=1 creates it)"
+    elif ! diff -u "$expected" "$got" > "$d/$run.diff"; then
+        echo "FAIL: errors/$run/$rt: lines differ from $expected: $(head -c 600 "$d/$run.diff" | tr '\n' ' ')"
+    else
+        echo "PASS: errors/$run/$rt"
+    fi
+}
+
+# The libraries' sonames carry the interface version, so a program built
+# against one interface never loads a library of another (the descriptor
+# check above is for static links); the usual links are installed.
+abi=$(sed -n 's/^#define MDL_ABI_VERSION *\([0-9][0-9]*\).*/\1/p' "$MEDLEY_STAGE/include/mdl_rt.h")
+for rt in mpi shm; do
+    lib=$MEDLEY_STAGE/lib/libmdl_$rt.so
+    soname=$(readelf -d "$lib.$abi.0.0" 2>/dev/null | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+    if [ -z "$abi" ]; then
+        echo "FAIL: errors/soname/$rt: no MDL_ABI_VERSION in the installed mdl_rt.h"
+    elif [ "$soname" != "libmdl_$rt.so.$abi" ]; then
+        echo "FAIL: errors/soname/$rt: soname of $lib.$abi.0.0 is '$soname', expected libmdl_$rt.so.$abi"
+    elif [ "$(readlink "$lib")" != "libmdl_$rt.so.$abi" ] || [ "$(readlink "$lib.$abi")" != "libmdl_$rt.so.$abi.0.0" ]; then
+        echo "FAIL: errors/soname/$rt: links $lib -> $(readlink "$lib"), $lib.$abi -> $(readlink "$lib.$abi")"
+    else
+        echo "PASS: errors/soname/$rt"
+    fi
+done
+
+for rt in mpi shm; do
+    d=$work/$rt
+    mkdir -p "$d/gen" "$d/old"
+    case $rt in
+        mpi) launch=(mpiexec) ;;
+        shm) launch=("$MEDLEY_STAGE/bin/mdlrun") ;;
+    esac
+    # shellcheck disable=SC2046
+    flags=($(pkg-config --cflags --libs "medley-$rt"))
+    if ! "$MEDLEY_STAGE/bin/medleyc" -o "$d/gen" "$SRC/spec.mdl" > "$d/build.log" 2>&1 ||
+       ! "$CC" "${CFLAGS_E[@]}" -I"$d/gen" "$SRC/w.c" "$d/gen/wMDL.c" "${flags[@]}" -o "$d/w" >> "$d/build.log" 2>&1 ||
+       ! "$CC" "${CFLAGS_E[@]}" -I"$d/gen" "$SRC/g.c" "$d/gen/gMDL.c" "${flags[@]}" -o "$d/g" >> "$d/build.log" 2>&1 ||
+       ! "$CC" "${CFLAGS_E[@]}" "$SRC/abi.c" "${flags[@]}" -o "$d/abi" >> "$d/build.log" 2>&1; then
+        echo "FAIL: errors/build/$rt: $(head -c 400 "$d/build.log" | tr '\n' ' ')"
+        continue
+    fi
+    # the same program from generated code of a medleyc that wrote no
+    # interface version: its compile-time check removed, and the field 0,
+    # as a table without it compiled against this mdl_rt.h has it
+    mkdir -p "$d/oldgen"
+    cp "$d/gen"/*.h "$d/oldgen/"
+    sed -e '/^#if !defined(MDL_ABI)/,/^#endif/d' \
+        -e '/\/\* abi, spec, spec_hash \*\//{n;s/^\( *\)0x[0-9a-f]*ULL,/\10,/;}' \
+        "$d/gen/wMDL.c" > "$d/oldgen/wMDL.c"
+    if grep -q '0x4d444c41424900' "$d/oldgen/wMDL.c"; then
+        echo "FAIL: errors/build-old/$rt: the interface version was not removed from wMDL.c"
+        continue
+    fi
+    if ! "$CC" "${CFLAGS_E[@]}" -I"$d/oldgen" "$SRC/w.c" "$d/oldgen/wMDL.c" "${flags[@]}" -o "$d/old/w" >> "$d/build.log" 2>&1; then
+        echo "FAIL: errors/build-old/$rt: $(tail -c 400 "$d/build.log" | tr '\n' ' ')"
+        continue
+    fi
+
+    go() {    # go RUN POLICY launcher-args…
+        local run=$1 policy=$2
+        shift 2
+        (cd "$d" && if [ -n "$policy" ]; then export MDL_ERRORS=$policy; fi &&
+            exec timeout -k 5 60 "${launch[@]}" "$@") > "$d/$run.out" 2> "$d/$run.err" < /dev/null
+        rc=$?
+    }
+    if readelf -d "$d/w" | grep -q "NEEDED.*\[libmdl_$rt.so.$abi\]"; then
+        echo "PASS: errors/needed/$rt"
+    else
+        echo "FAIL: errors/needed/$rt: a program linked with pkg-config does not need libmdl_$rt.so.$abi"
+    fi
+    go all return,print -n 2 ./w all : -n 2 ./g
+    check all "$rt" $rc 0 ': OK$' 4
+    # returned without a word (as MPI_ERRORS_RETURN), the codes the same
+    go silent return -n 2 ./w all : -n 2 ./g
+    if grep -q 'MDL_' "$d/silent.err"; then
+        echo "FAIL: errors/silent/$rt: MDL_ERRORS=return printed: $(grep 'MDL_' "$d/silent.err" | head -c 300 | tr '\n' ' ')"
+    else
+        check silent "$rt" $rc 0 ': OK$' 4
+    fi
+    go fatal-rank "" -n 2 ./w fatal-rank
+    check fatal-rank "$rt" $rc nonzero '' 0
+    go fatal-truncate "" -n 2 ./w fatal-truncate
+    check fatal-truncate "$rt" $rc nonzero '' 0
+    # (mdlrun counts an instance without MDL_Init as failed: any status)
+    go abi-newer return,print -n 1 ./abi newer
+    check abi-newer "$rt" $rc any '^abi newer: -107$' 1
+    go abi-old return,print -n 1 ./abi old
+    check abi-old "$rt" $rc any '^abi old: -107$' 1
+    go abi-oldgen "" -n 1 ./old/w fatal-rank
+    check abi-oldgen "$rt" $rc nonzero '' 0
+done
+exit 0
