@@ -28,6 +28,9 @@ endif
 # `make` alone builds everything (the first rule below is the parser's).
 .DEFAULT_GOAL := all
 
+# the CMake package refuses a project built for another word size
+SIZEOF_VOID_P := $(shell echo | $(CC) -dM -E - | sed -n 's/^\#define __SIZEOF_POINTER__ //p')
+
 MPI_CFLAGS := $(shell pkg-config --cflags mpich 2>/dev/null)
 MPI_LIBS   := $(shell pkg-config --libs mpich 2>/dev/null)
 
@@ -151,6 +154,12 @@ install: all
 	      pkgconfig/medley-$$rt.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/medley-$$rt.pc; \
 	done
 	$(if $(wildcard docs/man/*.1),install -m 644 $(wildcard docs/man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1/)
+	install -d $(DESTDIR)$(PREFIX)/lib/cmake/medley
+	for f in medleyConfig medleyConfigVersion; do \
+	  sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@MPI_LIBS@|$(MPI_LIBS)|g' \
+	      -e 's|@SIZEOF_VOID_P@|$(SIZEOF_VOID_P)|g' \
+	      cmake/$$f.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/medley/$$f.cmake; \
+	done
 
 # Tests run against an installed tree, as users build, so the pkg-config
 # files and install rules are exercised too.

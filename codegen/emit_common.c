@@ -29,10 +29,69 @@ const char *cg_basic_id(mdl_basic b)
     return mdl_basic_short_id(b);
 }
 
+/* C++ keywords (C++20, with the alternative operator spellings) that are
+ * not C keywords: fine names in a C spec, not in the C++ view of the same
+ * headers. */
+static const char *const cxx_keywords[] = {
+    "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "bool", "catch",
+    "char16_t", "char32_t", "char8_t", "class", "co_await", "co_return", "co_yield",
+    "compl", "concept", "const_cast", "consteval", "constexpr", "constinit", "decltype",
+    "delete", "dynamic_cast", "explicit", "export", "false", "friend", "mutable",
+    "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq",
+    "private", "protected", "public", "reinterpret_cast", "requires", "static_assert",
+    "static_cast", "template", "this", "thread_local", "throw", "true", "try", "typeid",
+    "typename", "using", "virtual", "wchar_t", "xor", "xor_eq",
+};
+
+int cg_cxx_keyword(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof cxx_keywords / sizeof *cxx_keywords; i++)
+        if (strcmp(name, cxx_keywords[i]) == 0)
+            return 1;
+    return 0;
+}
+
+void cg_id(mdl_buf *b, const char *name)
+{
+    if (cg_cxx_keyword(name))
+        cg_buf_printf(b, "MDL_CXX_(%s, %s_)", name, name);
+    else
+        cg_buf_puts(b, name);
+}
+
+void cg_cxx_id(mdl_buf *b, const char *name)
+{
+    cg_buf_printf(b, cg_cxx_keyword(name) ? "%s_" : "%s", name);
+}
+
+int cg_spec_cxx_renames(const mdl_spec *s)
+{
+    for (int i = 0; i < s->consts.n; i++)
+        if (cg_cxx_keyword(s->consts.v[i]->name))
+            return 1;
+    for (int i = 0; i < s->structs.n; i++) {
+        const mdl_struct *st = s->structs.v[i];
+        if (cg_cxx_keyword(st->tag) || cg_cxx_keyword(st->typedef_name))
+            return 1;
+        for (int f = 0; f < st->fields.n; f++)
+            if (cg_cxx_keyword(st->fields.v[f]->name))
+                return 1;
+    }
+    for (int i = 0; i < s->tasks.n; i++) {
+        const mdl_task *t = s->tasks.v[i];
+        if (cg_cxx_keyword(t->name))
+            return 1;
+        for (int v = 0; v < t->vars.n; v++)
+            if (cg_cxx_keyword(t->vars.v[v]->name))
+                return 1;
+    }
+    return 0;
+}
+
 /* Spelled from the declaration, not from the use: a spec may write
  * `Particle` for a type declared only as `struct Particle {…}`, which C
  * accepts only as `struct Particle`. */
-void cg_typeref_c(mdl_buf *b, const mdl_typeref *t)
+static void typeref(mdl_buf *b, const mdl_typeref *t, void (*id)(mdl_buf *, const char *))
 {
     if (t->basic != MDL_B_NONE) {
         cg_buf_puts(b, cg_basic_c_name(t->basic));
@@ -40,11 +99,17 @@ void cg_typeref_c(mdl_buf *b, const mdl_typeref *t)
     }
     const mdl_struct *s = t->resolved;
     if (s && s->typedef_name)
-        cg_buf_puts(b, s->typedef_name);
-    else if (s)
-        cg_buf_printf(b, "struct %s", s->tag);
-    else
+        id(b, s->typedef_name);
+    else if (s) {
+        cg_buf_puts(b, "struct ");
+        id(b, s->tag);
+    } else
         cg_buf_puts(b, t->name);
+}
+
+void cg_typeref_c(mdl_buf *b, const mdl_typeref *t)
+{
+    typeref(b, t, cg_id);
 }
 
 void cg_expr_c(mdl_buf *b, const mdl_expr *e, const char *prefix)
@@ -56,8 +121,11 @@ void cg_expr_c(mdl_buf *b, const mdl_expr *e, const char *prefix)
         cg_buf_printf(b, "%lld", e->ival);
         break;
     case MDL_E_NAME:
-        if (e->vref)
-            cg_buf_printf(b, "%s%s", prefix, e->name);
+        if (e->vref && *prefix) {
+            cg_buf_puts(b, prefix);
+            cg_id(b, e->name);
+        } else if (e->vref)
+            cg_buf_puts(b, e->name);
         else if (*prefix && e->cref && e->cref->evaluated)
             /* in TMDL.c, where the constants' macros are #undef'd */
             cg_buf_printf(b, e->cref->val < 0 ? "(%lld)" : "%lld", e->cref->val);

@@ -49,22 +49,27 @@ static void emit_struct(mdl_buf *b, const mdl_struct *s)
     if (s->typedef_name)
         cg_buf_puts(b, "typedef ");
     cg_buf_puts(b, "struct ");
-    if (s->tag)
-        cg_buf_printf(b, "%s ", s->tag);
+    if (s->tag) {
+        cg_id(b, s->tag);
+        cg_buf_puts(b, " ");
+    }
     cg_buf_puts(b, "{\n");
     for (int i = 0; i < s->fields.n; i++) {
         const mdl_field *f = s->fields.v[i];
         cg_buf_puts(b, "    ");
         cg_typeref_c(b, &f->type);
-        cg_buf_printf(b, " %s%s", f->is_pointer ? "*" : "", f->name);
+        cg_buf_printf(b, " %s", f->is_pointer ? "*" : "");
+        cg_id(b, f->name);
         emit_dims(b, f->dims.n, f->dimval);
         cg_buf_puts(b, ";");
         emit_dims_comment(b, f->dims.n, f->dims.v);
         cg_buf_puts(b, "\n");
     }
     cg_buf_puts(b, "}");
-    if (s->typedef_name)
-        cg_buf_printf(b, " %s", s->typedef_name);
+    if (s->typedef_name) {
+        cg_buf_puts(b, " ");
+        cg_id(b, s->typedef_name);
+    }
     cg_buf_puts(b, ";\n\n");
 }
 
@@ -100,6 +105,8 @@ static void emit_generics(mdl_buf *b, const mdl_spec *s, const api_list *apis)
     for (int ti = 0; ti < s->tasks.n; ti++)
         for (int fi = 0; fi < apis[ti].n; fi++) {
             const api_fn *f = &apis[ti].v[fi];
+            if (f->kind == API_INIT_AT)
+                continue;
             size_t h = (size_t)mdl_fnv1a_str(f->name) & (cap - 1);
             while (slot[h] && strcmp(names[slot[h] - 1].f->name, f->name) != 0)
                 h = (h + 1) & (cap - 1);
@@ -159,12 +166,20 @@ void cg_emit_common_header(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *s
     cg_buf_printf(b, "#ifndef MDL_SPEC_%016llx_COMMON\n#define MDL_SPEC_%016llx_COMMON\n\n"
                   "#include \"mdl.h\"\n\n", h, h);
 
+    if (cg_spec_cxx_renames(s))
+        cg_buf_puts(b, "/* A spec name that is a C++ keyword is written MDL_CXX_(new, new_):\n"
+                    "   `new` in C, `new_` in C++. */\n"
+                    "#ifndef MDL_CXX_\n#ifdef __cplusplus\n#define MDL_CXX_(c, cxx) cxx\n#else\n"
+                    "#define MDL_CXX_(c, cxx) c\n#endif\n#endif\n\n");
     /* a struct after those it contains, as C requires (struct_order) */
     for (int i = 0; i < s->struct_order.n; i++)
         emit_struct(b, s->struct_order.v[i]);
 
-    for (int i = 0; i < s->tasks.n; i++)
-        cg_buf_printf(b, "struct %s;\n", s->tasks.v[i]->name);
+    for (int i = 0; i < s->tasks.n; i++) {
+        cg_buf_puts(b, "struct ");
+        cg_id(b, s->tasks.v[i]->name);
+        cg_buf_puts(b, ";\n");
+    }
     cg_buf_puts(b, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
 
     for (int i = 0; i < s->tasks.n; i++) {
@@ -174,8 +189,11 @@ void cg_emit_common_header(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *s
             cg_buf_puts(b, ";\n");
         }
     }
-    cg_buf_puts(b, "\n#ifdef __cplusplus\n}\n#endif\n\n");
+    cg_buf_puts(b, "\n#ifdef __cplusplus\n}\n\n");
+    cg_emit_cxx_overloads(b, s, apis);
+    cg_buf_puts(b, "\n#else\n\n");
     emit_generics(b, s, apis);
+    cg_buf_puts(b, "\n#endif\n");
 
     /* Constants last: everything above is spelled with evaluated numbers,
      * so a constant named like a parameter (`n`) cannot rewrite it. */
@@ -184,20 +202,28 @@ void cg_emit_common_header(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *s
                     "   sources check at compile time that they were not changed). */\n");
     for (int i = 0; i < s->consts.n; i++) {
         const mdl_const *c = s->consts.v[i];
-        cg_buf_printf(b, "#ifndef %s\n#define %s (%lld)\n#endif\n", c->name, c->name, c->val);
+        if (cg_cxx_keyword(c->name))
+            /* C++ cannot #define a keyword: there the constant is `name_` */
+            cg_buf_printf(b, "#ifdef __cplusplus\n#ifndef %s_\n#define %s_ (%lld)\n#endif\n"
+                          "#else\n#ifndef %s\n#define %s (%lld)\n#endif\n#endif\n",
+                          c->name, c->name, c->val, c->name, c->name, c->val);
+        else
+            cg_buf_printf(b, "#ifndef %s\n#define %s (%lld)\n#endif\n", c->name, c->name, c->val);
     }
     cg_buf_printf(b, "\n#endif /* MDL_SPEC_%016llx_COMMON */\n", h);
 }
 
 static void emit_task_struct(mdl_buf *b, const mdl_task *t)
 {
-    cg_buf_printf(b, "/* The variables of one instance of %s (allocated by MDL_Init). */\n"
-                  "struct %s {\n", t->name, t->name);
+    cg_buf_printf(b, "/* The variables of one instance of %s (allocated by MDL_Init). */\n",
+                  t->name);
+    cg_emit_cxx_struct_head(b, t);
     for (int i = 0; i < t->vars.n; i++) {
         const mdl_var *v = t->vars.v[i];
         cg_buf_puts(b, "    ");
         cg_typeref_c(b, &v->type);
-        cg_buf_printf(b, " %s%s", v->form == MDL_V_POINTER ? "*" : "", v->name);
+        cg_buf_printf(b, " %s", v->form == MDL_V_POINTER ? "*" : "");
+        cg_id(b, v->name);
         if (v->form != MDL_V_POINTER)
             emit_dims(b, v->dims.n, v->dimval);
         cg_buf_puts(b, ";");
@@ -211,7 +237,9 @@ static void emit_task_struct(mdl_buf *b, const mdl_task *t)
     for (int i = 0; i < nn; i++)
         cg_buf_printf(b, "    int %s;\n", nb[i]);
     free(nb);
-    cg_buf_puts(b, "    struct mdl_rt *mdl_rt_;  /* runtime handle: do not touch */\n};\n");
+    cg_buf_puts(b, "    struct mdl_rt *mdl_rt_;  /* runtime handle: do not touch */\n");
+    cg_emit_cxx_members(b, t);
+    cg_buf_puts(b, "};\n");
 }
 
 void cg_emit_header(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
@@ -225,5 +253,7 @@ void cg_emit_header(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
                   t->name, t->name, common.s);
     cg_buf_free(&common);
     emit_task_struct(b, t);
+    cg_buf_printf(b, "\n#ifdef __cplusplus\n#include \"%sMDL.hh\"  /* the methods of the class */\n"
+                  "#endif\n", t->name);
     cg_buf_printf(b, "\n#endif /* MDL_TASK_%s_H */\n", t->name);
 }

@@ -18,7 +18,8 @@ static void buffer_addr(mdl_buf *b, const mdl_item *it)
     }
     const mdl_var *v = it->var;
     if (v->form == MDL_V_POINTER) {
-        cg_buf_printf(b, "t->%s", v->name);
+        cg_buf_puts(b, "t->");
+        cg_id(b, v->name);
         if (it->idx.n && it->idx.v[0]->kind != MDL_IX_RUNTIME) {
             cg_buf_puts(b, " + (");
             cg_expr_c(b, it->idx.v[0]->lo, "t->");
@@ -26,15 +27,10 @@ static void buffer_addr(mdl_buf *b, const mdl_item *it)
         }
         return;
     }
-    if (v->dims.n == 0) {
-        cg_buf_printf(b, "&t->%s", v->name);
+    cg_buf_puts(b, v->dims.n == 0 || it->idx.n ? "&t->" : "t->");
+    cg_id(b, v->name);
+    if (v->dims.n == 0 || it->idx.n == 0)
         return;
-    }
-    if (it->idx.n == 0) {
-        cg_buf_printf(b, "t->%s", v->name);
-        return;
-    }
-    cg_buf_printf(b, "&t->%s", v->name);
     for (int d = 0; d < v->dims.n; d++) {
         cg_buf_puts(b, "[");
         if (d < it->idx.n && it->idx.v[d]->is_const)
@@ -56,7 +52,8 @@ static void count_expr(mdl_buf *b, const mdl_item *it)
     } else if (it->count >= 0) {
         cg_buf_printf(b, "%lldL", it->count);
     } else if (it->var) {
-        cg_buf_printf(b, "(long)t->%s", it->var->name);
+        cg_buf_puts(b, "(long)t->");
+        cg_id(b, it->var->name);
     } else {
         /* operators print their own parentheses */
         int bare = it->expr->kind == MDL_E_INT || it->expr->kind == MDL_E_NAME;
@@ -68,9 +65,10 @@ static void count_expr(mdl_buf *b, const mdl_item *it)
 
 static void array_arg(mdl_buf *b, const mdl_item *it)
 {
-    if (it && it->var)
-        cg_buf_printf(b, "t->%s", it->var->name);
-    else
+    if (it && it->var) {
+        cg_buf_puts(b, "t->");
+        cg_id(b, it->var->name);
+    } else
         cg_buf_puts(b, "NULL");
 }
 
@@ -140,7 +138,9 @@ static void emit_coll_call(mdl_buf *b, const mdl_task *t, const api_fn *f)
         cg_buf_puts(b, "    int n = 0;\n    while (");
         if (table->form != MDL_V_POINTER)
             cg_buf_printf(b, "n < %lld && ", table->nelems);
-        cg_buf_printf(b, "t->%s[n] >= 0)\n        n++;\n", table->name);
+        cg_buf_puts(b, "t->");
+        cg_id(b, table->name);
+        cg_buf_puts(b, "[n] >= 0)\n        n++;\n");
     }
     cg_buf_printf(b, "    return mdl_collective(t->mdl_rt_, &mdlg_coll_%d, ", cg_task_coll_index(t, m));
     buffer_addr(b, a->send);
@@ -153,8 +153,11 @@ static void emit_coll_call(mdl_buf *b, const mdl_task *t, const api_fn *f)
     cg_buf_puts(b, ", ");
     array_arg(b, a->displs);
     cg_buf_puts(b, ", ");
-    if (table)
-        cg_buf_printf(b, "t->%s, n", table->name);
+    if (table) {
+        cg_buf_puts(b, "t->");
+        cg_id(b, table->name);
+        cg_buf_puts(b, ", n");
+    }
     else if (c->kind == MDL_CO_MCAST)
         cg_buf_puts(b, "insts, n");
     else
@@ -175,9 +178,10 @@ static void emit_grid_create(mdl_buf *b, const mdl_task *t, int screate)
             if (x->neighbor_name && strcmp(x->neighbor_name, nb[i]) == 0)
                 m = x;
         }
-        cg_buf_printf(b, "    t->%s = mdl_grid_neighbor(t->mdl_rt_, (const int[3]){ %d, %d, %d });\n"
+        cg_buf_printf(b, "    {\n        const int off[3] = { %d, %d, %d };\n"
+                      "        t->%s = mdl_grid_neighbor(t->mdl_rt_, off);\n    }\n"
                       "    if (t->%s < 0 && t->%s != MDL_PROC_NULL)\n        return t->%s;\n",
-                   nb[i], m->offset[0], m->offset[1], m->offset[2], nb[i], nb[i], nb[i]);
+                   m->offset[0], m->offset[1], m->offset[2], nb[i], nb[i], nb[i], nb[i]);
     }
     free(nb);
     cg_buf_puts(b, "    return MDL_SUCCESS;\n");
@@ -187,10 +191,18 @@ static void emit_body(mdl_buf *b, const mdl_task *t, const api_fn *f)
 {
     switch (f->kind) {
     case API_INIT:
-        cg_buf_puts(b, "    void *mem;\n    mdl_rt *rt;\n"
+        cg_buf_puts(b, "    void *mem;\n    mdl_rt *rt;\n    mdlg_name_tasks();\n"
                     "    int rc = mdl_init(&mdlg_task, argc, argv, &mem, &rt);\n"
+                    "    if (rc < 0)\n        return rc;\n    *t = (struct ");
+        cg_id(b, t->name);
+        cg_buf_puts(b, " *)mem;\n    (*t)->mdl_rt_ = rt;\n    return MDL_SUCCESS;\n");
+        break;
+    case API_INIT_AT:
+        /* the caller's struct, used as it is: a C++ object (TMDL.hh) */
+        cg_buf_puts(b, "    mdl_rt *rt;\n    mdlg_name_tasks();\n"
+                    "    int rc = mdl_init_at(&mdlg_task, argc, argv, t, size, &rt);\n"
                     "    if (rc < 0)\n        return rc;\n"
-                    "    *t = mem;\n    (*t)->mdl_rt_ = rt;\n    return MDL_SUCCESS;\n");
+                    "    t->mdl_rt_ = rt;\n    return MDL_SUCCESS;\n");
         break;
     case API_END:
         cg_buf_puts(b, "    return mdl_end(t->mdl_rt_, t);\n");
@@ -253,11 +265,22 @@ void cg_emit_source(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf, cons
      * this file writes values, and a constant named like a field of the
      * runtime's tables (`count`, `size`) must not rewrite the code.
      * (mdl_rt.h comes first for the same reason.) */
-    for (int i = 0; i < s->consts.n; i++)
-        cg_buf_printf(b, "_Static_assert((%s) == %lld, \"constant %s differs from the value medleyc "
-                      "used: regenerate with medleyc -D %s=...\");\n#undef %s\n",
-                   s->consts.v[i]->name, s->consts.v[i]->val, s->consts.v[i]->name,
-                   s->consts.v[i]->name, s->consts.v[i]->name);
+    if (s->consts.n)
+        cg_buf_puts(b, "#ifdef __cplusplus\n#define MDL_STATIC_ASSERT_ static_assert\n#else\n"
+                    "#define MDL_STATIC_ASSERT_ _Static_assert\n#endif\n");
+    for (int i = 0; i < s->consts.n; i++) {
+        const char *name = s->consts.v[i]->name;
+        cg_buf_puts(b, "MDL_STATIC_ASSERT_((");
+        cg_id(b, name);
+        cg_buf_printf(b, ") == %lld, \"constant %s differs from the value medleyc "
+                      "used: regenerate with medleyc -D %s=...\");\n",
+                      s->consts.v[i]->val, name, name);
+        if (cg_cxx_keyword(name))
+            cg_buf_printf(b, "#ifdef __cplusplus\n#undef %s_\n#else\n#undef %s\n#endif\n",
+                          name, name);
+        else
+            cg_buf_printf(b, "#undef %s\n", name);
+    }
     if (s->consts.n)
         cg_buf_puts(b, "\n");
     cg_emit_desc(b, s, sf, t);

@@ -113,7 +113,10 @@ static int desc_ok(const mdl_task_desc *d)
     return 1;
 }
 
-MDL_API int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_rt **out)
+/* mdl_init and mdl_init_at: `user` is the caller's task struct (a C++
+ * task object, user_size bytes), or NULL for one the backend allocates. */
+static int start(const mdl_task_desc *d, int *argc, char ***argv, void *user,
+                 size_t user_size, void **task, mdl_rt **out)
 {
     static const char fn[] = "MDL_Init";
     if (!d)
@@ -128,19 +131,35 @@ MDL_API int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **tas
     mdl_who who = { d->tasks[d->self], -1 };
     if (!task || !out)
         return rt_fail_who(who, fn, MDL_ERR_ARG, "NULL argument");
+    if (user && user_size < d->struct_size)
+        return rt_fail_who(who, fn, MDL_ERR_ARG,
+                           "task object of %zu bytes, the task struct needs %zu", user_size,
+                           d->struct_size);
     if (active())
         return rt_fail(rt_live, fn, MDL_ERR_STATE, "MDL_Init called twice in one process");
     if (ended && !be_restartable())
         return rt_fail_who(ended_who, fn, MDL_ERR_STATE,
                            "called after MDL_End: the runtime cannot restart");
     mdl_rt *rt;
-    rc = be_init(d, argc, argv, &rt);
+    rc = be_init(d, argc, argv, user, user_size, &rt);
     if (rc < 0)
         return rc;
     rt_live = rt;
     *task = rt_c(rt)->task;
     *out = rt;
     return MDL_SUCCESS;
+}
+
+MDL_API int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_rt **out)
+{
+    return start(d, argc, argv, NULL, 0, task, out);
+}
+
+MDL_API int mdl_init_at(const mdl_task_desc *d, int *argc, char ***argv, void *task, size_t size,
+                        mdl_rt **out)
+{
+    void *same;
+    return start(d, argc, argv, task, size, task ? &same : NULL, out);
 }
 
 MDL_API int mdl_end(mdl_rt *rt, void *task)

@@ -135,9 +135,13 @@ typedef struct mdl_coll_args {
 
 /* Starts the transport and identifies the instance: calls
  * rt_common_start, counts the families, calls rt_common_identified, and
- * sets the task struct (zeroed, struct_size bytes, 64-byte aligned).  On
- * failure (reported) it undoes everything it did. */
-MDL_HIDDEN int be_init(const mdl_task_desc *d, int *argc, char ***argv, mdl_rt **out);
+ * sets the task struct c.task: `user` when the caller supplies it
+ * (mdl_init_at: user_size bytes, used as it is and never freed), else one
+ * it allocates (zeroed, struct_size bytes rounded up to whole pages,
+ * page-aligned: C++ sees the struct as a page-aligned class).  On failure
+ * (reported) it undoes everything it did. */
+MDL_HIDDEN int be_init(const mdl_task_desc *d, int *argc, char ***argv, void *user,
+                       size_t user_size, mdl_rt **out);
 /* MDL_End: every async send still in flight is delivered before it returns
  * (docs/language.md, "MDL_End"), async receives not completed are
  * cancelled, and everything is freed (rt_common_free included), also on

@@ -151,9 +151,14 @@ static int start(mdl_rt *rt, const char *fn)
         return rt_fail(rt, fn, MDL_ERR_INTERN,
                        "the spec needs %d tags, MPI allows %d", rt->tag_trace + 1, *ub);
 
-    /* The task struct: zeroed, cache-line aligned, may be very large. */
-    size_t size = (d->struct_size + 63) & ~(size_t)63;
-    if (posix_memalign(&rt->c.task, 64, size ? size : 64) != 0) {
+    /* The task struct: zeroed, may be very large; whole pages,
+     * page-aligned, as C++ sees it (the class is page-aligned, TMDL.h).
+     * A caller's own struct (mdl_init_at) is used as it is. */
+    if (rt->task_users)
+        return rt_types_init(rt);
+    size_t page = 4096;
+    size_t size = (d->struct_size + page - 1) / page * page;
+    if (posix_memalign(&rt->c.task, page, size ? size : page) != 0) {
         rt->c.task = NULL;
         return rt_fail(rt, fn, MDL_ERR_INTERN, "cannot allocate the task struct (%zu bytes)",
                        d->struct_size);
@@ -173,15 +178,18 @@ static void teardown(mdl_rt *rt)
         MPI_Errhandler_free(&rt->world_eh);
     }
     free_tables(rt);
-    free(rt->c.task);
+    if (!rt->task_users)
+        free(rt->c.task);
     rt->c.task = NULL;
     rt_common_free(rt);
     mpi_trace_free(rt);
 }
 
-int be_init(const mdl_task_desc *d, int *argc, char ***argv, mdl_rt **out)
+int be_init(const mdl_task_desc *d, int *argc, char ***argv, void *user, size_t user_size,
+            mdl_rt **out)
 {
     static const char fn[] = "MDL_Init";
+    (void)user_size;
     mdl_rt *rt = &the_rt;
     mdl_who who = { d->tasks[d->self], -1 };
     if (getenv("MDL_SHM_FD"))
@@ -196,6 +204,8 @@ int be_init(const mdl_task_desc *d, int *argc, char ***argv, mdl_rt **out)
                            "MPI has been finalized by the program: the runtime cannot start");
     memset(rt, 0, sizeof *rt);
     rt->world = rt->family = MPI_COMM_NULL;
+    rt->c.task = user;
+    rt->task_users = user != NULL;
     int rc = rt_common_start(rt, d);
     if (rc)
         return rc;

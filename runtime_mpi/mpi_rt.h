@@ -60,6 +60,7 @@ struct mdl_rt {
     int *task_of;               /* [world_size] family of each world rank */
     int *inst_of;               /* [world_size] instance number of each */
     int **rank_of;              /* [ntasks][fam_size] world rank of (task, inst) */
+    int task_users;             /* c.task is the caller's (mdl_init_at): not freed */
 
     mdl_msg_state *msgs;        /* [nmsgs] */
     int nstructs;

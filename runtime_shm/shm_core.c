@@ -170,7 +170,8 @@ int shm_wait_for(mdl_rt *rt, int (*cond)(mdl_rt *, void *), void *arg)
 int shm_in_seg(const mdl_rt *rt, const void *p)
 {
     const char *c = p;
-    return c >= rt->seg && c < rt->seg + rt->segsize;
+    return (c >= rt->seg && c < rt->seg + rt->segsize) ||
+           (rt->alias && c >= rt->alias && c < rt->alias + rt->alias_size);
 }
 
 static int size_class(size_t bytes)
@@ -191,6 +192,12 @@ uint64_t shm_bump(mdl_rt *rt, uint64_t size)
     if (rt->heap_off + at + size > rt->heap_end)
         return 0;
     return rt->heap_off + at;
+}
+
+uint64_t shm_bump_pages(mdl_rt *rt, uint64_t size, uint64_t page)
+{
+    uint64_t off = shm_bump(rt, size + page);
+    return off ? (off + page - 1) / page * page : 0;
 }
 
 uint64_t shm_alloc(mdl_rt *rt, size_t bytes)

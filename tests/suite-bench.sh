@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The benchmark harness (bench/run.sh) in its smoke mode, BENCH_QUICK=1: it
 # must build and run every benchmark on the three variants and print every
-# ratio (vlasov: its CSV complete, with the computation time).  No timing is asserted: this machine is shared, times mean nothing
-# here.  PASS: bench/<benchmark>; the ratio table is printed as it comes.
+# ratio (vlasov: its CSV complete, with the computation time); and
+# bench/cxx.sh (the C++ binding's cost) must print every row.  No timing is
+# asserted: this machine is shared, times mean nothing here.  PASS: bench/<benchmark>; the ratio table is printed as it comes.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 : "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
@@ -85,5 +86,17 @@ if command -v gnuplot >/dev/null; then
     if [ "$n" = 5 ]; then echo "PASS: bench/plots"; else echo "FAIL: bench/plots: $n of 5 plots"; fi
 else
     echo "(gnuplot not installed: bench/plots not tested)"
+fi
+
+# bench/cxx.sh, the cost of the C++ binding: one round, every size and variant
+BENCH_QUICK=1 BENCH_ROUNDS=1 BENCH_WORK=$tmp/cxx MEDLEY_STAGE=$MEDLEY_STAGE bench/cxx.sh \
+    > "$tmp/cxx.out" 2> "$tmp/cxx.err"
+rc=$?
+sed 's/^/    /' "$tmp/cxx.out"
+rows=$(grep -cE '^[0-9]+( +[0-9.]+ us +[0-9.]+x){6}$' "$tmp/cxx.out")
+if [ $rc = 0 ] && [ "$rows" = 11 ]; then
+    echo "PASS: bench/cxx"
+else
+    echo "FAIL: bench/cxx: exit status $rc, $rows of 11 sizes: $(tail -c 300 "$tmp/cxx.err" | tr '\n' ' ')"
 fi
 exit 0

@@ -5,6 +5,9 @@
 # non-zero when a check fails; this suite also requires its final
 # "<example>: ok" line (montecarlo: a plausible pi).  The tutorial's program
 # (docs/tutorial.md) is built from the page and run too, as examples/tutorial.
+# A C++ program <name>.cc of an example (montecarlo: the thesis's Annex A) is
+# built as <name>-cxx in one command, as a C++ user would:
+#   g++ (shm) or mpicxx (mpi) -std=c++17 … <name>.cc gen/<name>MDL.c $(pkg-config …)
 #
 # One result line per run:  PASS: examples/<name>/<rt>/<n>  (<n>: instances;
 # poisson adds the process grid, e.g. examples/poisson/shm/4 (1x4)), then
@@ -32,7 +35,9 @@ cd "$(dirname "$0")/.."
 export PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 CC=${CC:-cc}
 CFLAGS_EX=(-std=c11 -Wall -Wextra -Werror -O2 -g)
-[ "${SANITIZE:-}" = 1 ] && CFLAGS_EX+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+SAN_EX=()
+[ "${SANITIZE:-}" = 1 ] && SAN_EX=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+CFLAGS_EX+=("${SAN_EX[@]}")
 
 ASAN_OPTIONS_USER=${ASAN_OPTIONS-} LSAN_OPTIONS_USER=${LSAN_OPTIONS-}
 work=$(mktemp -d "${TMPDIR:-/tmp}/medley-examples.XXXXXX")
@@ -46,6 +51,8 @@ RUNS=(
 "montecarlo mpi 2 |-n 1 father 20000 : -n 1 son|^pi =|absolute error"
 "montecarlo mpi 3 |-n 1 father 20000 : -n 2 son|^pi =|absolute error"
 "montecarlo mpi-net 3 |-n 1 father 20000 : -n 2 son|^pi =|absolute error"
+"montecarlo shm 4 (C++)|-n 1 father-cxx 20000 : -n 3 son-cxx|^pi =|absolute error"
+"montecarlo mpi 4 (C++)|-n 1 father-cxx 20000 : -n 3 son-cxx|^pi =|absolute error"
 "nbody shm 2 |-n 2 body|rel.diff|drift"
 "nbody shm 4 |-n 4 body|rel.diff|drift"
 "nbody mpi 2 |-n 2 body|rel.diff|drift"
@@ -70,19 +77,8 @@ RUNS=(
 "tutorial mpi-net 2 |-n 1 master : -n 1 worker|workers:"
 )
 
-# The tutorial's files: every fenced block right after a line "`name`:"
-# of docs/tutorial.md, written to $1/name.
-extract_tutorial() {
-    awk -v dir="$1" '
-        /^`[^`]+`:$/ && !fence { name = substr($0, 2, length($0) - 3); next }
-        /^```/ {
-            if (fence) { fence = 0; if (out != "") close(out); out = ""; name = "" }
-            else { fence = 1; if (name != "") { out = dir "/" name; printf "" > out } }
-            next
-        }
-        fence && out != "" { print > out }
-    ' docs/tutorial.md
-}
+# extract_tutorial: the tutorial's files
+. tests/tutorial.sh
 
 # build <example> <rt>: generated code and programs in $work/<example>-<rt>;
 # prints the failure reason and returns 1 on failure
@@ -108,7 +104,19 @@ build() {
         echo "medleyc failed: $(head -c 300 "$out/medleyc.log" | tr '\n' ' ')"
         return 1
     fi
-    local src p
+    local src p cxx=g++
+    [ "$rt" = mpi ] && cxx=mpicxx
+    for src in "$dir"/*.cc; do
+        [ -e "$src" ] || continue
+        p=$(basename "$src" .cc)
+        # shellcheck disable=SC2046
+        if ! "$cxx" -std=c++17 -Wall -Wextra -Werror -pedantic -O2 -g "${SAN_EX[@]}" -I"$out/gen" \
+                "$src" "$out/gen/${p}MDL.c" $(pkg-config --cflags --libs "medley-$rt") \
+                -o "$out/$p-cxx" > "$out/cxx.log" 2>&1; then
+            echo "build of $p.cc with $cxx failed: $(head -c 400 "$out/cxx.log" | tr '\n' ' ')"
+            return 1
+        fi
+    done
     for src in "$dir"/*.c; do
         p=$(basename "$src" .c)
         # shellcheck disable=SC2046

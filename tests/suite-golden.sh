@@ -178,7 +178,7 @@ expect_files() {
     fi
 }
 run_medleyc "$gen" "$gen/out" -o new/sub/dir ok.mdl
-expect_files golden/driver/new_outdir "$gen/new/sub/dir" aMDL.c aMDL.h okMDL_common.h
+expect_files golden/driver/new_outdir "$gen/new/sub/dir" aMDL.c aMDL.h aMDL.hh okMDL_common.h
 rm -rf "$gen/new"
 
 run_medleyc "$gen" "$gen/out" -o dots/gen --dot dots/graph/g.dot ok.mdl

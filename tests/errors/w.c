@@ -124,8 +124,13 @@ int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "all";
     struct w *t;
-    if (strcmp(mode, "all") == 0)
+    if (strcmp(mode, "all") == 0) {
         want(mdl_my_rank(NULL), MDL_ERR_STATE, "a call before MDL_Init");
+        /* the entry of the C++ class's MDL_Init, called from C */
+        static struct w small;
+        want(w_MDL_Init_at(NULL, sizeof small, &argc, &argv), MDL_ERR_ARG, "MDL_Init_at of NULL");
+        want(w_MDL_Init_at(&small, 16, &argc, &argv), MDL_ERR_ARG, "MDL_Init_at too small");
+    }
     if (MDL_Init(&t, &argc, &argv) != MDL_SUCCESS)
         return 1;
     me = MDL_MyRank(t);

@@ -10,101 +10,117 @@
 #endif
 
 static const mdl_field_desc mdlg_type_s_Point_fields[] = {
-    { .base = MDL_T_DOUBLE, .count = 1, .offset = offsetof(struct Point, x) },
-    { .base = MDL_T_DOUBLE, .count = 1, .offset = offsetof(struct Point, y) },
+    /* base, sub, count, offset */
+    { MDL_T_DOUBLE, NULL, 1, offsetof(struct Point, x) },
+    { MDL_T_DOUBLE, NULL, 1, offsetof(struct Point, y) },
 };
 static const mdl_type_desc mdlg_type_s_Point = {
-    .name = "Point", .base = MDL_T_STRUCT, .size = sizeof(struct Point),
-    .nfields = 2, .fields = mdlg_type_s_Point_fields
+    /* name, base, size, nfields, fields */
+    "Point", MDL_T_STRUCT, sizeof(struct Point), 2, mdlg_type_s_Point_fields
 };
 static const mdl_field_desc mdlg_type_s_Tag_fields[] = {
-    { .base = MDL_T_SHORT, .count = 1, .offset = offsetof(Tag, a) },
-    { .base = MDL_T_CHAR, .count = 1, .offset = offsetof(Tag, b) },
+    /* base, sub, count, offset */
+    { MDL_T_SHORT, NULL, 1, offsetof(Tag, a) },
+    { MDL_T_CHAR, NULL, 1, offsetof(Tag, b) },
 };
 static const mdl_type_desc mdlg_type_s_Tag = {
-    .name = "Tag", .base = MDL_T_STRUCT, .size = sizeof(Tag),
-    .nfields = 2, .fields = mdlg_type_s_Tag_fields
+    /* name, base, size, nfields, fields */
+    "Tag", MDL_T_STRUCT, sizeof(Tag), 2, mdlg_type_s_Tag_fields
 };
 static const mdl_field_desc mdlg_type_s_Cell_fields[] = {
-    { .base = MDL_T_STRUCT, .sub = &mdlg_type_s_Point, .count = 1, .offset = offsetof(struct Cell, p) },
-    { .base = MDL_T_DOUBLE, .count = 1, .offset = offsetof(struct Cell, w) },
-    { .base = MDL_T_STRUCT, .sub = &mdlg_type_s_Tag, .count = 2, .offset = offsetof(struct Cell, tags) },
+    /* base, sub, count, offset */
+    { MDL_T_STRUCT, &mdlg_type_s_Point, 1, offsetof(struct Cell, p) },
+    { MDL_T_DOUBLE, NULL, 1, offsetof(struct Cell, w) },
+    { MDL_T_STRUCT, &mdlg_type_s_Tag, 2, offsetof(struct Cell, tags) },
 };
 static const mdl_type_desc mdlg_type_s_Cell = {
-    .name = "Cell", .base = MDL_T_STRUCT, .size = sizeof(struct Cell),
-    .nfields = 3, .fields = mdlg_type_s_Cell_fields
+    /* name, base, size, nfields, fields */
+    "Cell", MDL_T_STRUCT, sizeof(struct Cell), 3, mdlg_type_s_Cell_fields
 };
 static const mdl_field_desc mdlg_type_s_Pair_fields[] = {
-    { .base = MDL_T_LONG, .count = 1, .offset = offsetof(Pair, lo) },
-    { .base = MDL_T_LONG, .count = 1, .offset = offsetof(Pair, hi) },
+    /* base, sub, count, offset */
+    { MDL_T_LONG, NULL, 1, offsetof(Pair, lo) },
+    { MDL_T_LONG, NULL, 1, offsetof(Pair, hi) },
 };
 static const mdl_type_desc mdlg_type_s_Pair = {
-    .name = "Pair", .base = MDL_T_STRUCT, .size = sizeof(Pair),
-    .nfields = 2, .fields = mdlg_type_s_Pair_fields
+    /* name, base, size, nfields, fields */
+    "Pair", MDL_T_STRUCT, sizeof(Pair), 2, mdlg_type_s_Pair_fields
 };
 static const mdl_field_desc mdlg_type_s_Job_fields[] = {
-    { .base = MDL_T_INT, .count = 1, .offset = offsetof(struct Job, id) },
-    { .base = MDL_T_STRUCT, .sub = &mdlg_type_s_Cell, .count = 1, .offset = offsetof(struct Job, cell) },
-    { .base = MDL_T_STRUCT, .sub = &mdlg_type_s_Pair, .count = 2, .offset = offsetof(struct Job, pairs) },
+    /* base, sub, count, offset */
+    { MDL_T_INT, NULL, 1, offsetof(struct Job, id) },
+    { MDL_T_STRUCT, &mdlg_type_s_Cell, 1, offsetof(struct Job, cell) },
+    { MDL_T_STRUCT, &mdlg_type_s_Pair, 2, offsetof(struct Job, pairs) },
 };
 static const mdl_type_desc mdlg_type_s_Job = {
-    .name = "Job", .base = MDL_T_STRUCT, .size = sizeof(struct Job),
-    .nfields = 3, .fields = mdlg_type_s_Job_fields
+    /* name, base, size, nfields, fields */
+    "Job", MDL_T_STRUCT, sizeof(struct Job), 3, mdlg_type_s_Job_fields
 };
 
 /* send job */
 static const mdl_item_desc mdlg_msg_0_items[] = {
-    { .var = "jobs", .offset = offsetof(struct boss, jobs), .is_pointer = 0,
-      .type = &mdlg_type_s_Job, .ndims = 1, .extent = { 4 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "jobs", offsetof(struct boss, jobs), 0,
+      &mdlg_type_s_Job, 1, { 4 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_0 = {
-    .name = "job", .fn = "MDL_SendTo_worker_job", .index = 0, .is_send = 1, .async = 1,
-    .channel = 0, .peer_task = 1, .peer_kind = MDL_PEER_ONE,
-    .offset = { 0, 0, 0 },
-    .nitems = 1, .items = mdlg_msg_0_items, .npairs = 1,
-    .fixed_bounds = NULL
+    /* name, fn, index, is_send, async */
+    "job", "MDL_SendTo_worker_job", 0, 1, 1,
+    /* channel, peer_task, peer_kind, offset */
+    0, 1, MDL_PEER_ONE, { 0, 0, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    1, mdlg_msg_0_items, 1, NULL
 };
 
 /* send cells */
 static const mdl_item_desc mdlg_msg_1_items[] = {
-    { .var = "board", .offset = offsetof(struct boss, board), .is_pointer = 0,
-      .type = &mdlg_type_s_Cell, .ndims = 1, .extent = { 3 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "board", offsetof(struct boss, board), 0,
+      &mdlg_type_s_Cell, 1, { 3 }, 0 },
 };
 static const long mdlg_msg_1_bounds[] = { 0, 2 };
 static const mdl_msg_desc mdlg_msg_1 = {
-    .name = "cells", .fn = "MDL_SendTo_worker_cells", .index = 1, .is_send = 1, .async = 1,
-    .channel = 1, .peer_task = 1, .peer_kind = MDL_PEER_ALL,
-    .offset = { 0, 0, 0 },
-    .nitems = 1, .items = mdlg_msg_1_items, .npairs = 1,
-    .fixed_bounds = mdlg_msg_1_bounds
+    /* name, fn, index, is_send, async */
+    "cells", "MDL_SendTo_worker_cells", 1, 1, 1,
+    /* channel, peer_task, peer_kind, offset */
+    1, 1, MDL_PEER_ALL, { 0, 0, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    1, mdlg_msg_1_items, 1, mdlg_msg_1_bounds
 };
 
 /* receive back */
 static const mdl_item_desc mdlg_msg_2_items[] = {
-    { .var = "jobs", .offset = offsetof(struct boss, jobs), .is_pointer = 0,
-      .type = &mdlg_type_s_Job, .ndims = 1, .extent = { 4 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "jobs", offsetof(struct boss, jobs), 0,
+      &mdlg_type_s_Job, 1, { 4 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_2 = {
-    .name = "back", .fn = "MDL_RecvFrom_worker_back", .index = 2, .is_send = 0, .async = 0,
-    .channel = 2, .peer_task = 1, .peer_kind = MDL_PEER_ONE,
-    .offset = { 0, 0, 0 },
-    .nitems = 1, .items = mdlg_msg_2_items, .npairs = 1,
-    .fixed_bounds = NULL
+    /* name, fn, index, is_send, async */
+    "back", "MDL_RecvFrom_worker_back", 2, 0, 0,
+    /* channel, peer_task, peer_kind, offset */
+    2, 1, MDL_PEER_ONE, { 0, 0, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    1, mdlg_msg_2_items, 1, NULL
 };
 
-static const char *const mdlg_task_names[2] = { [0] = "boss", [1] = "worker" };
+/* the names the runtime reports, stored by MDL_Init */
+static const char *mdlg_task_names[2];
+static void mdlg_name_tasks(void)
+{
+    mdlg_task_names[0] = "boss";
+    mdlg_task_names[1] = "worker";
+}
 static const mdl_msg_desc *const mdlg_msgs[] = { &mdlg_msg_0, &mdlg_msg_1, &mdlg_msg_2 };
 
 static const mdl_task_desc mdlg_task = {
-    .abi = 0x4d444c4142490001ULL,
-    .spec = "forward_struct.mdl",
-    .spec_hash = 0x4a334ed15f3524ceULL,
-    .ntasks = 2, .tasks = mdlg_task_names, .self = 0, .single = 1,
-    .grid_ndims = 0, .periodic = { 0, 0, 0 },
-    .nchannels = 3,
-    .nmsgs = 3, .msgs = mdlg_msgs,
-    .ncolls = 0, .colls = NULL,
-    .struct_size = sizeof(struct boss)
+    /* abi, spec, spec_hash */
+    0x4d444c4142490001ULL, "forward_struct.mdl", 0x4a334ed15f3524ceULL,
+    /* ntasks, tasks, self, grid_ndims, periodic */
+    2, mdlg_task_names, 0, 0, { 0, 0, 0 },
+    /* nchannels, nmsgs, msgs, ncolls, colls */
+    3, 3, mdlg_msgs, 0, NULL,
+    /* struct_size, single */
+    sizeof(struct boss), 1
 };
 
 /* ---------------------------------------------------------------- functions */
@@ -113,11 +129,23 @@ int boss_MDL_Init(struct boss **t, int *argc, char ***argv)
 {
     void *mem;
     mdl_rt *rt;
+    mdlg_name_tasks();
     int rc = mdl_init(&mdlg_task, argc, argv, &mem, &rt);
     if (rc < 0)
         return rc;
-    *t = mem;
+    *t = (struct boss *)mem;
     (*t)->mdl_rt_ = rt;
+    return MDL_SUCCESS;
+}
+
+int boss_MDL_Init_at(struct boss *t, unsigned long size, int *argc, char ***argv)
+{
+    mdl_rt *rt;
+    mdlg_name_tasks();
+    int rc = mdl_init_at(&mdlg_task, argc, argv, t, size, &rt);
+    if (rc < 0)
+        return rc;
+    t->mdl_rt_ = rt;
     return MDL_SUCCESS;
 }
 

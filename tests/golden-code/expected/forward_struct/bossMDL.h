@@ -6,11 +6,42 @@
 #include "forward_structMDL_common.h"  /* the spec's types, every task's functions */
 
 /* The variables of one instance of boss (allocated by MDL_Init). */
+#ifdef __cplusplus
+struct alignas(4096) boss {
+#else
 struct boss {
+#endif
     struct Job jobs[4];
     int slot;
     struct Cell board[3];
     struct mdl_rt *mdl_rt_;  /* runtime handle: do not touch */
+#ifdef __cplusplus
+    /* C++: this struct is also the class of bossMDL.hh (methods
+       only: the members' layout is the C one).  Variables start at zero. */
+    constexpr boss() noexcept
+        : jobs(), slot(), board(), mdl_rt_() {}
+    boss(const boss &) = delete;
+    boss &operator=(const boss &) = delete;
+    int MDL_Init(int * /*argc*/, char *** /*argv*/);
+    int MDL_End();
+    int MDL_MyRank();
+    int MDL_FamilySize();
+    int MDL_workerSize();
+    int MDL_Barrier();
+    int MDL_syncWithFamily();
+    int MDL_Sbarrier(const int * /*ranks*/, int /*n*/);
+    int MDL_SendTo_worker_job(int /*inst*/);
+    int MDL_SendTo_worker_cells();
+    int MDL_RecvFrom_worker_back(int /*inst*/ = MDL_ANY);
+    int MDL_jobTest();
+    int MDL_jobWait();
+    int MDL_cellsTest();
+    int MDL_cellsWait();
+#endif
 };
+
+#ifdef __cplusplus
+#include "bossMDL.hh"  /* the methods of the class */
+#endif
 
 #endif /* MDL_TASK_boss_H */

@@ -41,6 +41,7 @@ extern "C" {
 
 /* task boss */
 int boss_MDL_Init(struct boss **t, int *argc, char ***argv);
+int boss_MDL_Init_at(struct boss *t, unsigned long size, int *argc, char ***argv);
 int boss_MDL_End(struct boss *t);
 int boss_MDL_MyRank(struct boss *t);
 int boss_MDL_FamilySize(struct boss *t);
@@ -58,6 +59,7 @@ int boss_MDL_cellsWait(struct boss *t);
 
 /* task worker */
 int worker_MDL_Init(struct worker **t, int *argc, char ***argv);
+int worker_MDL_Init_at(struct worker *t, unsigned long size, int *argc, char ***argv);
 int worker_MDL_End(struct worker *t);
 int worker_MDL_MyRank(struct worker *t);
 int worker_MDL_FamilySize(struct worker *t);
@@ -75,7 +77,40 @@ int worker_MDL_Allgather_share(struct worker *t);
 
 #ifdef __cplusplus
 }
-#endif
+
+/* Short names: one overload per task that has the function. */
+inline int MDL_Init(struct boss **t, int *argc, char ***argv) { return boss_MDL_Init(t, argc, argv); }
+inline int MDL_End(struct boss *t) { return boss_MDL_End(t); }
+inline int MDL_MyRank(struct boss *t) { return boss_MDL_MyRank(t); }
+inline int MDL_FamilySize(struct boss *t) { return boss_MDL_FamilySize(t); }
+inline int MDL_workerSize(struct boss *t) { return boss_MDL_workerSize(t); }
+inline int MDL_Barrier(struct boss *t) { return boss_MDL_Barrier(t); }
+inline int MDL_syncWithFamily(struct boss *t) { return boss_MDL_syncWithFamily(t); }
+inline int MDL_Sbarrier(struct boss *t, const int *ranks, int n) { return boss_MDL_Sbarrier(t, ranks, n); }
+inline int MDL_SendTo_worker_job(struct boss *t, int inst) { return boss_MDL_SendTo_worker_job(t, inst); }
+inline int MDL_SendTo_worker_cells(struct boss *t) { return boss_MDL_SendTo_worker_cells(t); }
+inline int MDL_RecvFrom_worker_back(struct boss *t, int inst) { return boss_MDL_RecvFrom_worker_back(t, inst); }
+inline int MDL_jobTest(struct boss *t) { return boss_MDL_jobTest(t); }
+inline int MDL_jobWait(struct boss *t) { return boss_MDL_jobWait(t); }
+inline int MDL_cellsTest(struct boss *t) { return boss_MDL_cellsTest(t); }
+inline int MDL_cellsWait(struct boss *t) { return boss_MDL_cellsWait(t); }
+inline int MDL_Init(struct worker **t, int *argc, char ***argv) { return worker_MDL_Init(t, argc, argv); }
+inline int MDL_End(struct worker *t) { return worker_MDL_End(t); }
+inline int MDL_MyRank(struct worker *t) { return worker_MDL_MyRank(t); }
+inline int MDL_FamilySize(struct worker *t) { return worker_MDL_FamilySize(t); }
+inline int MDL_bossSize(struct worker *t) { return worker_MDL_bossSize(t); }
+inline int MDL_workerSize(struct worker *t) { return worker_MDL_workerSize(t); }
+inline int MDL_Barrier(struct worker *t) { return worker_MDL_Barrier(t); }
+inline int MDL_syncWithFamily(struct worker *t) { return worker_MDL_syncWithFamily(t); }
+inline int MDL_Sbarrier(struct worker *t, const int *ranks, int n) { return worker_MDL_Sbarrier(t, ranks, n); }
+inline int MDL_SendTo_boss_back(struct worker *t, int inst) { return worker_MDL_SendTo_boss_back(t, inst); }
+inline int MDL_RecvFrom_boss_job(struct worker *t, int inst) { return worker_MDL_RecvFrom_boss_job(t, inst); }
+inline int MDL_RecvFrom_boss_cells(struct worker *t, int inst) { return worker_MDL_RecvFrom_boss_cells(t, inst); }
+inline int MDL_backTest(struct worker *t) { return worker_MDL_backTest(t); }
+inline int MDL_backWait(struct worker *t) { return worker_MDL_backWait(t); }
+inline int MDL_Allgather_share(struct worker *t) { return worker_MDL_Allgather_share(t); }
+
+#else
 
 /* Short names: the task is chosen by the type of the first argument. */
 #define MDL_FIRST_(a, ...) a
@@ -131,5 +166,7 @@ int worker_MDL_Allgather_share(struct worker *t);
     struct worker *: worker_MDL_backWait)(__VA_ARGS__)
 #define MDL_Allgather_share(...) _Generic(MDL_FIRST_(__VA_ARGS__, 0), \
     struct worker *: worker_MDL_Allgather_share)(__VA_ARGS__)
+
+#endif
 
 #endif /* MDL_SPEC_4a334ed15f3524ce_COMMON */

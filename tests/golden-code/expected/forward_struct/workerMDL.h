@@ -6,12 +6,43 @@
 #include "forward_structMDL_common.h"  /* the spec's types, every task's functions */
 
 /* The variables of one instance of worker (allocated by MDL_Init). */
+#ifdef __cplusplus
+struct alignas(4096) worker {
+#else
 struct worker {
+#endif
     struct Job one;
     struct Cell board[3];
     struct Job mine;
     struct Job all[2];
     struct mdl_rt *mdl_rt_;  /* runtime handle: do not touch */
+#ifdef __cplusplus
+    /* C++: this struct is also the class of workerMDL.hh (methods
+       only: the members' layout is the C one).  Variables start at zero. */
+    constexpr worker() noexcept
+        : one(), board(), mine(), all(), mdl_rt_() {}
+    worker(const worker &) = delete;
+    worker &operator=(const worker &) = delete;
+    int MDL_Init(int * /*argc*/, char *** /*argv*/);
+    int MDL_End();
+    int MDL_MyRank();
+    int MDL_FamilySize();
+    int MDL_bossSize();
+    int MDL_workerSize();
+    int MDL_Barrier();
+    int MDL_syncWithFamily();
+    int MDL_Sbarrier(const int * /*ranks*/, int /*n*/);
+    int MDL_SendTo_boss_back(int /*inst*/ = 0);
+    int MDL_RecvFrom_boss_job(int /*inst*/ = MDL_ANY);
+    int MDL_RecvFrom_boss_cells(int /*inst*/ = MDL_ANY);
+    int MDL_backTest();
+    int MDL_backWait();
+    int MDL_Allgather_share();
+#endif
 };
+
+#ifdef __cplusplus
+#include "workerMDL.hh"  /* the methods of the class */
+#endif
 
 #endif /* MDL_TASK_worker_H */

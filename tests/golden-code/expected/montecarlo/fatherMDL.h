@@ -6,7 +6,11 @@
 #include "montecarloMDL_common.h"  /* the spec's types, every task's functions */
 
 /* The variables of one instance of father (allocated by MDL_Init). */
+#ifdef __cplusplus
+struct alignas(4096) father {
+#else
 struct father {
+#endif
     double box;
     double coef;
     int number;
@@ -14,6 +18,31 @@ struct father {
     long in;
     int who;
     struct mdl_rt *mdl_rt_;  /* runtime handle: do not touch */
+#ifdef __cplusplus
+    /* C++: this struct is also the class of fatherMDL.hh (methods
+       only: the members' layout is the C one).  Variables start at zero. */
+    constexpr father() noexcept
+        : box(), coef(), number(), batches(), in(), who(), mdl_rt_() {}
+    father(const father &) = delete;
+    father &operator=(const father &) = delete;
+    int MDL_Init(int * /*argc*/, char *** /*argv*/);
+    int MDL_End();
+    int MDL_MyRank();
+    int MDL_FamilySize();
+    int MDL_sonSize();
+    int MDL_Barrier();
+    int MDL_syncWithFamily();
+    int MDL_Sbarrier(const int * /*ranks*/, int /*n*/);
+    int MDL_SendTo_son_shootMessage();
+    int MDL_RecvFrom_son_startMessage(int /*inst*/ = MDL_ANY);
+    int MDL_RecvFrom_son_inMessage(int /*inst*/ = MDL_ANY);
+    int MDL_shootMessageTest();
+    int MDL_shootMessageWait();
+#endif
 };
+
+#ifdef __cplusplus
+#include "fatherMDL.hh"  /* the methods of the class */
+#endif
 
 #endif /* MDL_TASK_father_H */

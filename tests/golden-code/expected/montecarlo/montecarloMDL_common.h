@@ -14,6 +14,7 @@ extern "C" {
 
 /* task father */
 int father_MDL_Init(struct father **t, int *argc, char ***argv);
+int father_MDL_Init_at(struct father *t, unsigned long size, int *argc, char ***argv);
 int father_MDL_End(struct father *t);
 int father_MDL_MyRank(struct father *t);
 int father_MDL_FamilySize(struct father *t);
@@ -29,6 +30,7 @@ int father_MDL_shootMessageWait(struct father *t);
 
 /* task son */
 int son_MDL_Init(struct son **t, int *argc, char ***argv);
+int son_MDL_Init_at(struct son *t, unsigned long size, int *argc, char ***argv);
 int son_MDL_End(struct son *t);
 int son_MDL_MyRank(struct son *t);
 int son_MDL_FamilySize(struct son *t);
@@ -47,7 +49,39 @@ int son_MDL_oneShootWait(struct son *t);
 
 #ifdef __cplusplus
 }
-#endif
+
+/* Short names: one overload per task that has the function. */
+inline int MDL_Init(struct father **t, int *argc, char ***argv) { return father_MDL_Init(t, argc, argv); }
+inline int MDL_End(struct father *t) { return father_MDL_End(t); }
+inline int MDL_MyRank(struct father *t) { return father_MDL_MyRank(t); }
+inline int MDL_FamilySize(struct father *t) { return father_MDL_FamilySize(t); }
+inline int MDL_sonSize(struct father *t) { return father_MDL_sonSize(t); }
+inline int MDL_Barrier(struct father *t) { return father_MDL_Barrier(t); }
+inline int MDL_syncWithFamily(struct father *t) { return father_MDL_syncWithFamily(t); }
+inline int MDL_Sbarrier(struct father *t, const int *ranks, int n) { return father_MDL_Sbarrier(t, ranks, n); }
+inline int MDL_SendTo_son_shootMessage(struct father *t) { return father_MDL_SendTo_son_shootMessage(t); }
+inline int MDL_RecvFrom_son_startMessage(struct father *t, int inst) { return father_MDL_RecvFrom_son_startMessage(t, inst); }
+inline int MDL_RecvFrom_son_inMessage(struct father *t, int inst) { return father_MDL_RecvFrom_son_inMessage(t, inst); }
+inline int MDL_shootMessageTest(struct father *t) { return father_MDL_shootMessageTest(t); }
+inline int MDL_shootMessageWait(struct father *t) { return father_MDL_shootMessageWait(t); }
+inline int MDL_Init(struct son **t, int *argc, char ***argv) { return son_MDL_Init(t, argc, argv); }
+inline int MDL_End(struct son *t) { return son_MDL_End(t); }
+inline int MDL_MyRank(struct son *t) { return son_MDL_MyRank(t); }
+inline int MDL_FamilySize(struct son *t) { return son_MDL_FamilySize(t); }
+inline int MDL_fatherSize(struct son *t) { return son_MDL_fatherSize(t); }
+inline int MDL_sonSize(struct son *t) { return son_MDL_sonSize(t); }
+inline int MDL_Barrier(struct son *t) { return son_MDL_Barrier(t); }
+inline int MDL_syncWithFamily(struct son *t) { return son_MDL_syncWithFamily(t); }
+inline int MDL_Sbarrier(struct son *t, const int *ranks, int n) { return son_MDL_Sbarrier(t, ranks, n); }
+inline int MDL_SendTo_father_startMessage(struct son *t, int inst) { return son_MDL_SendTo_father_startMessage(t, inst); }
+inline int MDL_SendTo_father_oneShoot(struct son *t, int inst) { return son_MDL_SendTo_father_oneShoot(t, inst); }
+inline int MDL_RecvFrom_father_shootMessage(struct son *t, int inst) { return son_MDL_RecvFrom_father_shootMessage(t, inst); }
+inline int MDL_startMessageTest(struct son *t) { return son_MDL_startMessageTest(t); }
+inline int MDL_startMessageWait(struct son *t) { return son_MDL_startMessageWait(t); }
+inline int MDL_oneShootTest(struct son *t) { return son_MDL_oneShootTest(t); }
+inline int MDL_oneShootWait(struct son *t) { return son_MDL_oneShootWait(t); }
+
+#else
 
 /* Short names: the task is chosen by the type of the first argument. */
 #define MDL_FIRST_(a, ...) a
@@ -101,6 +135,8 @@ int son_MDL_oneShootWait(struct son *t);
     struct son *: son_MDL_oneShootTest)(__VA_ARGS__)
 #define MDL_oneShootWait(...) _Generic(MDL_FIRST_(__VA_ARGS__, 0), \
     struct son *: son_MDL_oneShootWait)(__VA_ARGS__)
+
+#endif
 
 /* Constants of the spec (the values medleyc used; the task
    sources check at compile time that they were not changed). */

@@ -3,7 +3,12 @@
 #include "mdl_rt.h"
 #include "sonMDL.h"
 
-_Static_assert((BATCHES) == 10, "constant BATCHES differs from the value medleyc used: regenerate with medleyc -D BATCHES=...");
+#ifdef __cplusplus
+#define MDL_STATIC_ASSERT_ static_assert
+#else
+#define MDL_STATIC_ASSERT_ _Static_assert
+#endif
+MDL_STATIC_ASSERT_((BATCHES) == 10, "constant BATCHES differs from the value medleyc used: regenerate with medleyc -D BATCHES=...");
 #undef BATCHES
 
 /* ---------------------------------------------------------------- descriptors */
@@ -13,11 +18,11 @@ _Static_assert((BATCHES) == 10, "constant BATCHES differs from the value medleyc
 #endif
 
 static const mdl_type_desc mdlg_type_int =
-    { .name = "int", .base = MDL_T_INT, .size = sizeof(int) };
+    { "int", MDL_T_INT, sizeof(int), 0, NULL };
 static const mdl_type_desc mdlg_type_long =
-    { .name = "long", .base = MDL_T_LONG, .size = sizeof(long) };
+    { "long", MDL_T_LONG, sizeof(long), 0, NULL };
 static const mdl_type_desc mdlg_type_double =
-    { .name = "double", .base = MDL_T_DOUBLE, .size = sizeof(double) };
+    { "double", MDL_T_DOUBLE, sizeof(double), 0, NULL };
 
 /* fixed_bounds of messages of scalars only: there are no pairs, but the
    pointer must be non-NULL to say "fixed" (C has no empty arrays) */
@@ -25,62 +30,73 @@ static const long mdlg_no_bounds[1] = { 0 };
 
 /* send startMessage */
 static const mdl_item_desc mdlg_msg_0_items[] = {
-    { .var = "box", .offset = offsetof(struct son, box), .is_pointer = 0,
-      .type = &mdlg_type_double, .ndims = 0, .extent = { 0 }, .first_pair = 0 },
-    { .var = "coef", .offset = offsetof(struct son, coef), .is_pointer = 0,
-      .type = &mdlg_type_double, .ndims = 0, .extent = { 0 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "box", offsetof(struct son, box), 0,
+      &mdlg_type_double, 0, { 0 }, 0 },
+    { "coef", offsetof(struct son, coef), 0,
+      &mdlg_type_double, 0, { 0 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_0 = {
-    .name = "startMessage", .fn = "MDL_SendTo_father_startMessage", .index = 0, .is_send = 1, .async = 1,
-    .channel = 1, .peer_task = 0, .peer_kind = MDL_PEER_ONE,
-    .offset = { 0, 0, 0 },
-    .nitems = 2, .items = mdlg_msg_0_items, .npairs = 0,
-    .fixed_bounds = mdlg_no_bounds
+    /* name, fn, index, is_send, async */
+    "startMessage", "MDL_SendTo_father_startMessage", 0, 1, 1,
+    /* channel, peer_task, peer_kind, offset */
+    1, 0, MDL_PEER_ONE, { 0, 0, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    2, mdlg_msg_0_items, 0, mdlg_no_bounds
 };
 
 /* send oneShoot */
 static const mdl_item_desc mdlg_msg_1_items[] = {
-    { .var = "hits", .offset = offsetof(struct son, hits), .is_pointer = 0,
-      .type = &mdlg_type_long, .ndims = 0, .extent = { 0 }, .first_pair = 0 },
-    { .var = "me", .offset = offsetof(struct son, me), .is_pointer = 0,
-      .type = &mdlg_type_int, .ndims = 0, .extent = { 0 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "hits", offsetof(struct son, hits), 0,
+      &mdlg_type_long, 0, { 0 }, 0 },
+    { "me", offsetof(struct son, me), 0,
+      &mdlg_type_int, 0, { 0 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_1 = {
-    .name = "oneShoot", .fn = "MDL_SendTo_father_oneShoot", .index = 1, .is_send = 1, .async = 1,
-    .channel = 2, .peer_task = 0, .peer_kind = MDL_PEER_ONE,
-    .offset = { 0, 0, 0 },
-    .nitems = 2, .items = mdlg_msg_1_items, .npairs = 0,
-    .fixed_bounds = mdlg_no_bounds
+    /* name, fn, index, is_send, async */
+    "oneShoot", "MDL_SendTo_father_oneShoot", 1, 1, 1,
+    /* channel, peer_task, peer_kind, offset */
+    2, 0, MDL_PEER_ONE, { 0, 0, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    2, mdlg_msg_1_items, 0, mdlg_no_bounds
 };
 
 /* receive shootMessage */
 static const mdl_item_desc mdlg_msg_2_items[] = {
-    { .var = "number", .offset = offsetof(struct son, number), .is_pointer = 0,
-      .type = &mdlg_type_int, .ndims = 0, .extent = { 0 }, .first_pair = 0 },
-    { .var = "batches", .offset = offsetof(struct son, batches), .is_pointer = 0,
-      .type = &mdlg_type_int, .ndims = 0, .extent = { 0 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "number", offsetof(struct son, number), 0,
+      &mdlg_type_int, 0, { 0 }, 0 },
+    { "batches", offsetof(struct son, batches), 0,
+      &mdlg_type_int, 0, { 0 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_2 = {
-    .name = "shootMessage", .fn = "MDL_RecvFrom_father_shootMessage", .index = 2, .is_send = 0, .async = 0,
-    .channel = 0, .peer_task = 0, .peer_kind = MDL_PEER_ONE,
-    .offset = { 0, 0, 0 },
-    .nitems = 2, .items = mdlg_msg_2_items, .npairs = 0,
-    .fixed_bounds = mdlg_no_bounds
+    /* name, fn, index, is_send, async */
+    "shootMessage", "MDL_RecvFrom_father_shootMessage", 2, 0, 0,
+    /* channel, peer_task, peer_kind, offset */
+    0, 0, MDL_PEER_ONE, { 0, 0, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    2, mdlg_msg_2_items, 0, mdlg_no_bounds
 };
 
-static const char *const mdlg_task_names[2] = { [0] = "father", [1] = "son" };
+/* the names the runtime reports, stored by MDL_Init */
+static const char *mdlg_task_names[2];
+static void mdlg_name_tasks(void)
+{
+    mdlg_task_names[0] = "father";
+    mdlg_task_names[1] = "son";
+}
 static const mdl_msg_desc *const mdlg_msgs[] = { &mdlg_msg_0, &mdlg_msg_1, &mdlg_msg_2 };
 
 static const mdl_task_desc mdlg_task = {
-    .abi = 0x4d444c4142490001ULL,
-    .spec = "montecarlo.mdl",
-    .spec_hash = 0xb9566dbede485aafULL,
-    .ntasks = 2, .tasks = mdlg_task_names, .self = 1, .single = 0,
-    .grid_ndims = 0, .periodic = { 0, 0, 0 },
-    .nchannels = 3,
-    .nmsgs = 3, .msgs = mdlg_msgs,
-    .ncolls = 0, .colls = NULL,
-    .struct_size = sizeof(struct son)
+    /* abi, spec, spec_hash */
+    0x4d444c4142490001ULL, "montecarlo.mdl", 0xb9566dbede485aafULL,
+    /* ntasks, tasks, self, grid_ndims, periodic */
+    2, mdlg_task_names, 1, 0, { 0, 0, 0 },
+    /* nchannels, nmsgs, msgs, ncolls, colls */
+    3, 3, mdlg_msgs, 0, NULL,
+    /* struct_size, single */
+    sizeof(struct son), 0
 };
 
 /* ---------------------------------------------------------------- functions */
@@ -89,11 +105,23 @@ int son_MDL_Init(struct son **t, int *argc, char ***argv)
 {
     void *mem;
     mdl_rt *rt;
+    mdlg_name_tasks();
     int rc = mdl_init(&mdlg_task, argc, argv, &mem, &rt);
     if (rc < 0)
         return rc;
-    *t = mem;
+    *t = (struct son *)mem;
     (*t)->mdl_rt_ = rt;
+    return MDL_SUCCESS;
+}
+
+int son_MDL_Init_at(struct son *t, unsigned long size, int *argc, char ***argv)
+{
+    mdl_rt *rt;
+    mdlg_name_tasks();
+    int rc = mdl_init_at(&mdlg_task, argc, argv, t, size, &rt);
+    if (rc < 0)
+        return rc;
+    t->mdl_rt_ = rt;
     return MDL_SUCCESS;
 }
 

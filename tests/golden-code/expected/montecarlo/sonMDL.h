@@ -6,7 +6,11 @@
 #include "montecarloMDL_common.h"  /* the spec's types, every task's functions */
 
 /* The variables of one instance of son (allocated by MDL_Init). */
+#ifdef __cplusplus
+struct alignas(4096) son {
+#else
 struct son {
+#endif
     double box;
     double coef;
     int number;
@@ -14,6 +18,34 @@ struct son {
     long hits;
     int me;
     struct mdl_rt *mdl_rt_;  /* runtime handle: do not touch */
+#ifdef __cplusplus
+    /* C++: this struct is also the class of sonMDL.hh (methods
+       only: the members' layout is the C one).  Variables start at zero. */
+    constexpr son() noexcept
+        : box(), coef(), number(), batches(), hits(), me(), mdl_rt_() {}
+    son(const son &) = delete;
+    son &operator=(const son &) = delete;
+    int MDL_Init(int * /*argc*/, char *** /*argv*/);
+    int MDL_End();
+    int MDL_MyRank();
+    int MDL_FamilySize();
+    int MDL_fatherSize();
+    int MDL_sonSize();
+    int MDL_Barrier();
+    int MDL_syncWithFamily();
+    int MDL_Sbarrier(const int * /*ranks*/, int /*n*/);
+    int MDL_SendTo_father_startMessage(int /*inst*/ = 0);
+    int MDL_SendTo_father_oneShoot(int /*inst*/ = 0);
+    int MDL_RecvFrom_father_shootMessage(int /*inst*/ = MDL_ANY);
+    int MDL_startMessageTest();
+    int MDL_startMessageWait();
+    int MDL_oneShootTest();
+    int MDL_oneShootWait();
+#endif
 };
+
+#ifdef __cplusplus
+#include "sonMDL.hh"  /* the methods of the class */
+#endif
 
 #endif /* MDL_TASK_son_H */

@@ -3,9 +3,14 @@
 #include "mdl_rt.h"
 #include "agentMDL.h"
 
-_Static_assert((NB) == 5, "constant NB differs from the value medleyc used: regenerate with medleyc -D NB=...");
+#ifdef __cplusplus
+#define MDL_STATIC_ASSERT_ static_assert
+#else
+#define MDL_STATIC_ASSERT_ _Static_assert
+#endif
+MDL_STATIC_ASSERT_((NB) == 5, "constant NB differs from the value medleyc used: regenerate with medleyc -D NB=...");
 #undef NB
-_Static_assert((MAXA) == 4, "constant MAXA differs from the value medleyc used: regenerate with medleyc -D MAXA=...");
+MDL_STATIC_ASSERT_((MAXA) == 4, "constant MAXA differs from the value medleyc used: regenerate with medleyc -D MAXA=...");
 #undef MAXA
 
 /* ---------------------------------------------------------------- descriptors */
@@ -15,11 +20,11 @@ _Static_assert((MAXA) == 4, "constant MAXA differs from the value medleyc used: 
 #endif
 
 static const mdl_type_desc mdlg_type_int =
-    { .name = "int", .base = MDL_T_INT, .size = sizeof(int) };
+    { "int", MDL_T_INT, sizeof(int), 0, NULL };
 static const mdl_type_desc mdlg_type_long =
-    { .name = "long", .base = MDL_T_LONG, .size = sizeof(long) };
+    { "long", MDL_T_LONG, sizeof(long), 0, NULL };
 static const mdl_type_desc mdlg_type_double =
-    { .name = "double", .base = MDL_T_DOUBLE, .size = sizeof(double) };
+    { "double", MDL_T_DOUBLE, sizeof(double), 0, NULL };
 
 /* fixed_bounds of messages of scalars only: there are no pairs, but the
    pointer must be non-NULL to say "fixed" (C has no empty arrays) */
@@ -27,109 +32,128 @@ static const long mdlg_no_bounds[1] = { 0 };
 
 /* send res */
 static const mdl_item_desc mdlg_msg_0_items[] = {
-    { .var = "p", .offset = offsetof(struct agent, p), .is_pointer = 1,
-      .type = &mdlg_type_double, .ndims = 1, .extent = { -1 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "p", offsetof(struct agent, p), 1,
+      &mdlg_type_double, 1, { -1 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_0 = {
-    .name = "res", .fn = "MDL_SendTo_clients_res", .index = 0, .is_send = 1, .async = 1,
-    .channel = 0, .peer_task = 1, .peer_kind = MDL_PEER_ONE,
-    .offset = { 0, 0, 0 },
-    .nitems = 1, .items = mdlg_msg_0_items, .npairs = 1,
-    .fixed_bounds = NULL
+    /* name, fn, index, is_send, async */
+    "res", "MDL_SendTo_clients_res", 0, 1, 1,
+    /* channel, peer_task, peer_kind, offset */
+    0, 1, MDL_PEER_ONE, { 0, 0, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    1, mdlg_msg_0_items, 1, NULL
 };
 
 /* send done */
 static const mdl_item_desc mdlg_msg_1_items[] = {
-    { .var = "served_all", .offset = offsetof(struct agent, served_all), .is_pointer = 0,
-      .type = &mdlg_type_long, .ndims = 0, .extent = { 0 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "served_all", offsetof(struct agent, served_all), 0,
+      &mdlg_type_long, 0, { 0 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_1 = {
-    .name = "done", .fn = "MDL_SendTo_control_done", .index = 1, .is_send = 1, .async = 1,
-    .channel = 1, .peer_task = 2, .peer_kind = MDL_PEER_ONE,
-    .offset = { 0, 0, 0 },
-    .nitems = 1, .items = mdlg_msg_1_items, .npairs = 0,
-    .fixed_bounds = mdlg_no_bounds
+    /* name, fn, index, is_send, async */
+    "done", "MDL_SendTo_control_done", 1, 1, 1,
+    /* channel, peer_task, peer_kind, offset */
+    1, 2, MDL_PEER_ONE, { 0, 0, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    1, mdlg_msg_1_items, 0, mdlg_no_bounds
 };
 
 /* receive cfg */
 static const mdl_item_desc mdlg_msg_2_items[] = {
-    { .var = "scale", .offset = offsetof(struct agent, scale), .is_pointer = 0,
-      .type = &mdlg_type_double, .ndims = 0, .extent = { 0 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "scale", offsetof(struct agent, scale), 0,
+      &mdlg_type_double, 0, { 0 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_2 = {
-    .name = "cfg", .fn = "MDL_RecvFrom_control_cfg", .index = 2, .is_send = 0, .async = 0,
-    .channel = 3, .peer_task = 2, .peer_kind = MDL_PEER_ONE,
-    .offset = { 0, 0, 0 },
-    .nitems = 1, .items = mdlg_msg_2_items, .npairs = 0,
-    .fixed_bounds = mdlg_no_bounds
+    /* name, fn, index, is_send, async */
+    "cfg", "MDL_RecvFrom_control_cfg", 2, 0, 0,
+    /* channel, peer_task, peer_kind, offset */
+    3, 2, MDL_PEER_ONE, { 0, 0, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    1, mdlg_msg_2_items, 0, mdlg_no_bounds
 };
 
 /* receive req */
 static const mdl_item_desc mdlg_msg_3_items[] = {
-    { .var = "who", .offset = offsetof(struct agent, who), .is_pointer = 0,
-      .type = &mdlg_type_int, .ndims = 0, .extent = { 0 }, .first_pair = 0 },
-    { .var = "batch", .offset = offsetof(struct agent, batch), .is_pointer = 0,
-      .type = &mdlg_type_int, .ndims = 0, .extent = { 0 }, .first_pair = 0 },
-    { .var = "val", .offset = offsetof(struct agent, val), .is_pointer = 0,
-      .type = &mdlg_type_double, .ndims = 0, .extent = { 0 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "who", offsetof(struct agent, who), 0,
+      &mdlg_type_int, 0, { 0 }, 0 },
+    { "batch", offsetof(struct agent, batch), 0,
+      &mdlg_type_int, 0, { 0 }, 0 },
+    { "val", offsetof(struct agent, val), 0,
+      &mdlg_type_double, 0, { 0 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_3 = {
-    .name = "req", .fn = "MDL_RecvFrom_clients_req", .index = 3, .is_send = 0, .async = 0,
-    .channel = 2, .peer_task = 1, .peer_kind = MDL_PEER_ONE,
-    .offset = { 0, 0, 0 },
-    .nitems = 3, .items = mdlg_msg_3_items, .npairs = 0,
-    .fixed_bounds = mdlg_no_bounds
+    /* name, fn, index, is_send, async */
+    "req", "MDL_RecvFrom_clients_req", 3, 0, 0,
+    /* channel, peer_task, peer_kind, offset */
+    2, 1, MDL_PEER_ONE, { 0, 0, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    3, mdlg_msg_3_items, 0, mdlg_no_bounds
 };
 
 /* collective agv */
 static const mdl_coll_desc mdlg_coll_0 = {
-    .name = "agv", .fn = "MDL_AllgatherV_agv", .index = 0, .kind = MDL_COLL_ALLGATHERV,
-    .root = 0, .op = 0, .type = &mdlg_type_double,
-    .send_cap = 16, .recv_cap = 64, .in_place = 0
+    /* name, fn, index, kind, root, op, type, send_cap, recv_cap, in_place */
+    "agv", "MDL_AllgatherV_agv", 0, MDL_COLL_ALLGATHERV,
+    0, 0, &mdlg_type_double,
+    16, 64, 0
 };
 
 /* collective pr */
 static const mdl_coll_desc mdlg_coll_1 = {
-    .name = "pr", .fn = "MDL_Reduce_pr", .index = 1, .kind = MDL_COLL_REDUCE,
-    .root = 0, .op = MDL_PROD, .type = &mdlg_type_double,
-    .send_cap = 1, .recv_cap = 1, .in_place = 0
+    /* name, fn, index, kind, root, op, type, send_cap, recv_cap, in_place */
+    "pr", "MDL_Reduce_pr", 1, MDL_COLL_REDUCE,
+    0, MDL_PROD, &mdlg_type_double,
+    1, 1, 0
 };
 
 /* collective sv */
 static const mdl_coll_desc mdlg_coll_2 = {
-    .name = "sv", .fn = "MDL_Reduce_sv", .index = 2, .kind = MDL_COLL_REDUCE,
-    .root = 0, .op = MDL_SUM, .type = &mdlg_type_long,
-    .send_cap = 1, .recv_cap = 1, .in_place = 0
+    /* name, fn, index, kind, root, op, type, send_cap, recv_cap, in_place */
+    "sv", "MDL_Reduce_sv", 2, MDL_COLL_REDUCE,
+    0, MDL_SUM, &mdlg_type_long,
+    1, 1, 0
 };
 
 /* collective bt */
 static const mdl_coll_desc mdlg_coll_3 = {
-    .name = "bt", .fn = "MDL_Bcast_bt", .index = 3, .kind = MDL_COLL_BCAST,
-    .root = 1, .op = 0, .type = &mdlg_type_int,
-    .send_cap = 1, .recv_cap = 1, .in_place = 1
+    /* name, fn, index, kind, root, op, type, send_cap, recv_cap, in_place */
+    "bt", "MDL_Bcast_bt", 3, MDL_COLL_BCAST,
+    1, 0, &mdlg_type_int,
+    1, 1, 1
 };
 
 /* collective ga */
 static const mdl_coll_desc mdlg_coll_4 = {
-    .name = "ga", .fn = "MDL_Gather_ga", .index = 4, .kind = MDL_COLL_GATHER,
-    .root = 0, .op = 0, .type = &mdlg_type_double,
-    .send_cap = 16, .recv_cap = 64, .in_place = 0
+    /* name, fn, index, kind, root, op, type, send_cap, recv_cap, in_place */
+    "ga", "MDL_Gather_ga", 4, MDL_COLL_GATHER,
+    0, 0, &mdlg_type_double,
+    16, 64, 0
 };
 
-static const char *const mdlg_task_names[3] = { [0] = "agent", [1] = "clients", [2] = "control" };
+/* the names the runtime reports, stored by MDL_Init */
+static const char *mdlg_task_names[3];
+static void mdlg_name_tasks(void)
+{
+    mdlg_task_names[0] = "agent";
+    mdlg_task_names[1] = "clients";
+    mdlg_task_names[2] = "control";
+}
 static const mdl_msg_desc *const mdlg_msgs[] = { &mdlg_msg_0, &mdlg_msg_1, &mdlg_msg_2, &mdlg_msg_3 };
 static const mdl_coll_desc *const mdlg_colls[] = { &mdlg_coll_0, &mdlg_coll_1, &mdlg_coll_2, &mdlg_coll_3, &mdlg_coll_4 };
 
 static const mdl_task_desc mdlg_task = {
-    .abi = 0x4d444c4142490001ULL,
-    .spec = "multi_task.mdl",
-    .spec_hash = 0xe25b7cc60cd7a5a9ULL,
-    .ntasks = 3, .tasks = mdlg_task_names, .self = 0, .single = 0,
-    .grid_ndims = 0, .periodic = { 0, 0, 0 },
-    .nchannels = 4,
-    .nmsgs = 4, .msgs = mdlg_msgs,
-    .ncolls = 5, .colls = mdlg_colls,
-    .struct_size = sizeof(struct agent)
+    /* abi, spec, spec_hash */
+    0x4d444c4142490001ULL, "multi_task.mdl", 0xe25b7cc60cd7a5a9ULL,
+    /* ntasks, tasks, self, grid_ndims, periodic */
+    3, mdlg_task_names, 0, 0, { 0, 0, 0 },
+    /* nchannels, nmsgs, msgs, ncolls, colls */
+    4, 4, mdlg_msgs, 5, mdlg_colls,
+    /* struct_size, single */
+    sizeof(struct agent), 0
 };
 
 /* ---------------------------------------------------------------- functions */
@@ -138,11 +162,23 @@ int agent_MDL_Init(struct agent **t, int *argc, char ***argv)
 {
     void *mem;
     mdl_rt *rt;
+    mdlg_name_tasks();
     int rc = mdl_init(&mdlg_task, argc, argv, &mem, &rt);
     if (rc < 0)
         return rc;
-    *t = mem;
+    *t = (struct agent *)mem;
     (*t)->mdl_rt_ = rt;
+    return MDL_SUCCESS;
+}
+
+int agent_MDL_Init_at(struct agent *t, unsigned long size, int *argc, char ***argv)
+{
+    mdl_rt *rt;
+    mdlg_name_tasks();
+    int rc = mdl_init_at(&mdlg_task, argc, argv, t, size, &rt);
+    if (rc < 0)
+        return rc;
+    t->mdl_rt_ = rt;
     return MDL_SUCCESS;
 }
 

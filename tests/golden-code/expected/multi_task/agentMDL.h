@@ -6,7 +6,11 @@
 #include "multi_taskMDL_common.h"  /* the spec's types, every task's functions */
 
 /* The variables of one instance of agent (allocated by MDL_Init). */
+#ifdef __cplusplus
+struct alignas(4096) agent {
+#else
 struct agent {
+#endif
     int who;
     int batch;
     double val;
@@ -24,6 +28,41 @@ struct agent {
     long served;
     long served_all;
     struct mdl_rt *mdl_rt_;  /* runtime handle: do not touch */
+#ifdef __cplusplus
+    /* C++: this struct is also the class of agentMDL.hh (methods
+       only: the members' layout is the C one).  Variables start at zero. */
+    constexpr agent() noexcept
+        : who(), batch(), val(), scale(), n(), p(), mycount(), total(), counts(), displs(),
+          mine(), all(), prod(), prodall(), served(), served_all(), mdl_rt_() {}
+    agent(const agent &) = delete;
+    agent &operator=(const agent &) = delete;
+    int MDL_Init(int * /*argc*/, char *** /*argv*/);
+    int MDL_End();
+    int MDL_MyRank();
+    int MDL_FamilySize();
+    int MDL_clientsSize();
+    int MDL_controlSize();
+    int MDL_Barrier();
+    int MDL_syncWithFamily();
+    int MDL_Sbarrier(const int * /*ranks*/, int /*n*/);
+    int MDL_SendTo_clients_res(int /*inst*/);
+    int MDL_SendTo_control_done(int /*inst*/ = 0);
+    int MDL_RecvFrom_control_cfg(int /*inst*/ = MDL_ANY);
+    int MDL_RecvFrom_clients_req(int /*inst*/ = MDL_ANY);
+    int MDL_resTest();
+    int MDL_resWait();
+    int MDL_doneTest();
+    int MDL_doneWait();
+    int MDL_AllgatherV_agv();
+    int MDL_Reduce_pr();
+    int MDL_Reduce_sv();
+    int MDL_Bcast_bt();
+    int MDL_Gather_ga();
+#endif
 };
+
+#ifdef __cplusplus
+#include "agentMDL.hh"  /* the methods of the class */
+#endif
 
 #endif /* MDL_TASK_agent_H */

@@ -3,9 +3,14 @@
 #include "mdl_rt.h"
 #include "clientsMDL.h"
 
-_Static_assert((NB) == 5, "constant NB differs from the value medleyc used: regenerate with medleyc -D NB=...");
+#ifdef __cplusplus
+#define MDL_STATIC_ASSERT_ static_assert
+#else
+#define MDL_STATIC_ASSERT_ _Static_assert
+#endif
+MDL_STATIC_ASSERT_((NB) == 5, "constant NB differs from the value medleyc used: regenerate with medleyc -D NB=...");
 #undef NB
-_Static_assert((MAXA) == 4, "constant MAXA differs from the value medleyc used: regenerate with medleyc -D MAXA=...");
+MDL_STATIC_ASSERT_((MAXA) == 4, "constant MAXA differs from the value medleyc used: regenerate with medleyc -D MAXA=...");
 #undef MAXA
 
 /* ---------------------------------------------------------------- descriptors */
@@ -15,9 +20,9 @@ _Static_assert((MAXA) == 4, "constant MAXA differs from the value medleyc used: 
 #endif
 
 static const mdl_type_desc mdlg_type_int =
-    { .name = "int", .base = MDL_T_INT, .size = sizeof(int) };
+    { "int", MDL_T_INT, sizeof(int), 0, NULL };
 static const mdl_type_desc mdlg_type_double =
-    { .name = "double", .base = MDL_T_DOUBLE, .size = sizeof(double) };
+    { "double", MDL_T_DOUBLE, sizeof(double), 0, NULL };
 
 /* fixed_bounds of messages of scalars only: there are no pairs, but the
    pointer must be non-NULL to say "fixed" (C has no empty arrays) */
@@ -25,47 +30,56 @@ static const long mdlg_no_bounds[1] = { 0 };
 
 /* send request */
 static const mdl_item_desc mdlg_msg_0_items[] = {
-    { .var = "who", .offset = offsetof(struct clients, who), .is_pointer = 0,
-      .type = &mdlg_type_int, .ndims = 0, .extent = { 0 }, .first_pair = 0 },
-    { .var = "batch", .offset = offsetof(struct clients, batch), .is_pointer = 0,
-      .type = &mdlg_type_int, .ndims = 0, .extent = { 0 }, .first_pair = 0 },
-    { .var = "val", .offset = offsetof(struct clients, val), .is_pointer = 0,
-      .type = &mdlg_type_double, .ndims = 0, .extent = { 0 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "who", offsetof(struct clients, who), 0,
+      &mdlg_type_int, 0, { 0 }, 0 },
+    { "batch", offsetof(struct clients, batch), 0,
+      &mdlg_type_int, 0, { 0 }, 0 },
+    { "val", offsetof(struct clients, val), 0,
+      &mdlg_type_double, 0, { 0 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_0 = {
-    .name = "request", .fn = "MDL_SendTo_agent_request", .index = 0, .is_send = 1, .async = 1,
-    .channel = 2, .peer_task = 0, .peer_kind = MDL_PEER_ONE,
-    .offset = { 0, 0, 0 },
-    .nitems = 3, .items = mdlg_msg_0_items, .npairs = 0,
-    .fixed_bounds = mdlg_no_bounds
+    /* name, fn, index, is_send, async */
+    "request", "MDL_SendTo_agent_request", 0, 1, 1,
+    /* channel, peer_task, peer_kind, offset */
+    2, 0, MDL_PEER_ONE, { 0, 0, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    3, mdlg_msg_0_items, 0, mdlg_no_bounds
 };
 
 /* receive answer */
 static const mdl_item_desc mdlg_msg_1_items[] = {
-    { .var = "back", .offset = offsetof(struct clients, back), .is_pointer = 0,
-      .type = &mdlg_type_double, .ndims = 1, .extent = { 8 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "back", offsetof(struct clients, back), 0,
+      &mdlg_type_double, 1, { 8 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_1 = {
-    .name = "answer", .fn = "MDL_RecvFrom_agent_answer", .index = 1, .is_send = 0, .async = 0,
-    .channel = 0, .peer_task = 0, .peer_kind = MDL_PEER_ONE,
-    .offset = { 0, 0, 0 },
-    .nitems = 1, .items = mdlg_msg_1_items, .npairs = 1,
-    .fixed_bounds = NULL
+    /* name, fn, index, is_send, async */
+    "answer", "MDL_RecvFrom_agent_answer", 1, 0, 0,
+    /* channel, peer_task, peer_kind, offset */
+    0, 0, MDL_PEER_ONE, { 0, 0, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    1, mdlg_msg_1_items, 1, NULL
 };
 
-static const char *const mdlg_task_names[3] = { [0] = "agent", [1] = "clients" };
+/* the names the runtime reports, stored by MDL_Init */
+static const char *mdlg_task_names[3];
+static void mdlg_name_tasks(void)
+{
+    mdlg_task_names[0] = "agent";
+    mdlg_task_names[1] = "clients";
+}
 static const mdl_msg_desc *const mdlg_msgs[] = { &mdlg_msg_0, &mdlg_msg_1 };
 
 static const mdl_task_desc mdlg_task = {
-    .abi = 0x4d444c4142490001ULL,
-    .spec = "multi_task.mdl",
-    .spec_hash = 0xe25b7cc60cd7a5a9ULL,
-    .ntasks = 3, .tasks = mdlg_task_names, .self = 1, .single = 0,
-    .grid_ndims = 0, .periodic = { 0, 0, 0 },
-    .nchannels = 4,
-    .nmsgs = 2, .msgs = mdlg_msgs,
-    .ncolls = 0, .colls = NULL,
-    .struct_size = sizeof(struct clients)
+    /* abi, spec, spec_hash */
+    0x4d444c4142490001ULL, "multi_task.mdl", 0xe25b7cc60cd7a5a9ULL,
+    /* ntasks, tasks, self, grid_ndims, periodic */
+    3, mdlg_task_names, 1, 0, { 0, 0, 0 },
+    /* nchannels, nmsgs, msgs, ncolls, colls */
+    4, 2, mdlg_msgs, 0, NULL,
+    /* struct_size, single */
+    sizeof(struct clients), 0
 };
 
 /* ---------------------------------------------------------------- functions */
@@ -74,11 +88,23 @@ int clients_MDL_Init(struct clients **t, int *argc, char ***argv)
 {
     void *mem;
     mdl_rt *rt;
+    mdlg_name_tasks();
     int rc = mdl_init(&mdlg_task, argc, argv, &mem, &rt);
     if (rc < 0)
         return rc;
-    *t = mem;
+    *t = (struct clients *)mem;
     (*t)->mdl_rt_ = rt;
+    return MDL_SUCCESS;
+}
+
+int clients_MDL_Init_at(struct clients *t, unsigned long size, int *argc, char ***argv)
+{
+    mdl_rt *rt;
+    mdlg_name_tasks();
+    int rc = mdl_init_at(&mdlg_task, argc, argv, t, size, &rt);
+    if (rc < 0)
+        return rc;
+    t->mdl_rt_ = rt;
     return MDL_SUCCESS;
 }
 

@@ -6,13 +6,42 @@
 #include "multi_taskMDL_common.h"  /* the spec's types, every task's functions */
 
 /* The variables of one instance of clients (allocated by MDL_Init). */
+#ifdef __cplusplus
+struct alignas(4096) clients {
+#else
 struct clients {
+#endif
     int who;
     int batch;
     double val;
     int n;
     double back[8];
     struct mdl_rt *mdl_rt_;  /* runtime handle: do not touch */
+#ifdef __cplusplus
+    /* C++: this struct is also the class of clientsMDL.hh (methods
+       only: the members' layout is the C one).  Variables start at zero. */
+    constexpr clients() noexcept
+        : who(), batch(), val(), n(), back(), mdl_rt_() {}
+    clients(const clients &) = delete;
+    clients &operator=(const clients &) = delete;
+    int MDL_Init(int * /*argc*/, char *** /*argv*/);
+    int MDL_End();
+    int MDL_MyRank();
+    int MDL_FamilySize();
+    int MDL_agentSize();
+    int MDL_clientsSize();
+    int MDL_Barrier();
+    int MDL_syncWithFamily();
+    int MDL_Sbarrier(const int * /*ranks*/, int /*n*/);
+    int MDL_SendTo_agent_request(int /*inst*/);
+    int MDL_RecvFrom_agent_answer(int /*inst*/ = MDL_ANY);
+    int MDL_requestTest();
+    int MDL_requestWait();
+#endif
 };
+
+#ifdef __cplusplus
+#include "clientsMDL.hh"  /* the methods of the class */
+#endif
 
 #endif /* MDL_TASK_clients_H */

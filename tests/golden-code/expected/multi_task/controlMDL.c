@@ -3,9 +3,14 @@
 #include "mdl_rt.h"
 #include "controlMDL.h"
 
-_Static_assert((NB) == 5, "constant NB differs from the value medleyc used: regenerate with medleyc -D NB=...");
+#ifdef __cplusplus
+#define MDL_STATIC_ASSERT_ static_assert
+#else
+#define MDL_STATIC_ASSERT_ _Static_assert
+#endif
+MDL_STATIC_ASSERT_((NB) == 5, "constant NB differs from the value medleyc used: regenerate with medleyc -D NB=...");
 #undef NB
-_Static_assert((MAXA) == 4, "constant MAXA differs from the value medleyc used: regenerate with medleyc -D MAXA=...");
+MDL_STATIC_ASSERT_((MAXA) == 4, "constant MAXA differs from the value medleyc used: regenerate with medleyc -D MAXA=...");
 #undef MAXA
 
 /* ---------------------------------------------------------------- descriptors */
@@ -15,9 +20,9 @@ _Static_assert((MAXA) == 4, "constant MAXA differs from the value medleyc used: 
 #endif
 
 static const mdl_type_desc mdlg_type_long =
-    { .name = "long", .base = MDL_T_LONG, .size = sizeof(long) };
+    { "long", MDL_T_LONG, sizeof(long), 0, NULL };
 static const mdl_type_desc mdlg_type_double =
-    { .name = "double", .base = MDL_T_DOUBLE, .size = sizeof(double) };
+    { "double", MDL_T_DOUBLE, sizeof(double), 0, NULL };
 
 /* fixed_bounds of messages of scalars only: there are no pairs, but the
    pointer must be non-NULL to say "fixed" (C has no empty arrays) */
@@ -25,43 +30,52 @@ static const long mdlg_no_bounds[1] = { 0 };
 
 /* send config */
 static const mdl_item_desc mdlg_msg_0_items[] = {
-    { .var = "scale", .offset = offsetof(struct control, scale), .is_pointer = 0,
-      .type = &mdlg_type_double, .ndims = 0, .extent = { 0 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "scale", offsetof(struct control, scale), 0,
+      &mdlg_type_double, 0, { 0 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_0 = {
-    .name = "config", .fn = "MDL_SendTo_agent_config", .index = 0, .is_send = 1, .async = 1,
-    .channel = 3, .peer_task = 0, .peer_kind = MDL_PEER_ALL,
-    .offset = { 0, 0, 0 },
-    .nitems = 1, .items = mdlg_msg_0_items, .npairs = 0,
-    .fixed_bounds = mdlg_no_bounds
+    /* name, fn, index, is_send, async */
+    "config", "MDL_SendTo_agent_config", 0, 1, 1,
+    /* channel, peer_task, peer_kind, offset */
+    3, 0, MDL_PEER_ALL, { 0, 0, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    1, mdlg_msg_0_items, 0, mdlg_no_bounds
 };
 
 /* receive finished */
 static const mdl_item_desc mdlg_msg_1_items[] = {
-    { .var = "served", .offset = offsetof(struct control, served), .is_pointer = 0,
-      .type = &mdlg_type_long, .ndims = 0, .extent = { 0 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "served", offsetof(struct control, served), 0,
+      &mdlg_type_long, 0, { 0 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_1 = {
-    .name = "finished", .fn = "MDL_RecvFrom_agent_finished", .index = 1, .is_send = 0, .async = 0,
-    .channel = 1, .peer_task = 0, .peer_kind = MDL_PEER_ONE,
-    .offset = { 0, 0, 0 },
-    .nitems = 1, .items = mdlg_msg_1_items, .npairs = 0,
-    .fixed_bounds = mdlg_no_bounds
+    /* name, fn, index, is_send, async */
+    "finished", "MDL_RecvFrom_agent_finished", 1, 0, 0,
+    /* channel, peer_task, peer_kind, offset */
+    1, 0, MDL_PEER_ONE, { 0, 0, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    1, mdlg_msg_1_items, 0, mdlg_no_bounds
 };
 
-static const char *const mdlg_task_names[3] = { [0] = "agent", [2] = "control" };
+/* the names the runtime reports, stored by MDL_Init */
+static const char *mdlg_task_names[3];
+static void mdlg_name_tasks(void)
+{
+    mdlg_task_names[0] = "agent";
+    mdlg_task_names[2] = "control";
+}
 static const mdl_msg_desc *const mdlg_msgs[] = { &mdlg_msg_0, &mdlg_msg_1 };
 
 static const mdl_task_desc mdlg_task = {
-    .abi = 0x4d444c4142490001ULL,
-    .spec = "multi_task.mdl",
-    .spec_hash = 0xe25b7cc60cd7a5a9ULL,
-    .ntasks = 3, .tasks = mdlg_task_names, .self = 2, .single = 1,
-    .grid_ndims = 0, .periodic = { 0, 0, 0 },
-    .nchannels = 4,
-    .nmsgs = 2, .msgs = mdlg_msgs,
-    .ncolls = 0, .colls = NULL,
-    .struct_size = sizeof(struct control)
+    /* abi, spec, spec_hash */
+    0x4d444c4142490001ULL, "multi_task.mdl", 0xe25b7cc60cd7a5a9ULL,
+    /* ntasks, tasks, self, grid_ndims, periodic */
+    3, mdlg_task_names, 2, 0, { 0, 0, 0 },
+    /* nchannels, nmsgs, msgs, ncolls, colls */
+    4, 2, mdlg_msgs, 0, NULL,
+    /* struct_size, single */
+    sizeof(struct control), 1
 };
 
 /* ---------------------------------------------------------------- functions */
@@ -70,11 +84,23 @@ int control_MDL_Init(struct control **t, int *argc, char ***argv)
 {
     void *mem;
     mdl_rt *rt;
+    mdlg_name_tasks();
     int rc = mdl_init(&mdlg_task, argc, argv, &mem, &rt);
     if (rc < 0)
         return rc;
-    *t = mem;
+    *t = (struct control *)mem;
     (*t)->mdl_rt_ = rt;
+    return MDL_SUCCESS;
+}
+
+int control_MDL_Init_at(struct control *t, unsigned long size, int *argc, char ***argv)
+{
+    mdl_rt *rt;
+    mdlg_name_tasks();
+    int rc = mdl_init_at(&mdlg_task, argc, argv, t, size, &rt);
+    if (rc < 0)
+        return rc;
+    t->mdl_rt_ = rt;
     return MDL_SUCCESS;
 }
 

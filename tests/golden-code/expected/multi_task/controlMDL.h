@@ -6,10 +6,38 @@
 #include "multi_taskMDL_common.h"  /* the spec's types, every task's functions */
 
 /* The variables of one instance of control (allocated by MDL_Init). */
+#ifdef __cplusplus
+struct alignas(4096) control {
+#else
 struct control {
+#endif
     double scale;
     long served;
     struct mdl_rt *mdl_rt_;  /* runtime handle: do not touch */
+#ifdef __cplusplus
+    /* C++: this struct is also the class of controlMDL.hh (methods
+       only: the members' layout is the C one).  Variables start at zero. */
+    constexpr control() noexcept
+        : scale(), served(), mdl_rt_() {}
+    control(const control &) = delete;
+    control &operator=(const control &) = delete;
+    int MDL_Init(int * /*argc*/, char *** /*argv*/);
+    int MDL_End();
+    int MDL_MyRank();
+    int MDL_FamilySize();
+    int MDL_agentSize();
+    int MDL_Barrier();
+    int MDL_syncWithFamily();
+    int MDL_Sbarrier(const int * /*ranks*/, int /*n*/);
+    int MDL_SendTo_agent_config();
+    int MDL_RecvFrom_agent_finished(int /*inst*/ = MDL_ANY);
+    int MDL_configTest();
+    int MDL_configWait();
+#endif
 };
+
+#ifdef __cplusplus
+#include "controlMDL.hh"  /* the methods of the class */
+#endif
 
 #endif /* MDL_TASK_control_H */

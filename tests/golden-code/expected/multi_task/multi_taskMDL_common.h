@@ -15,6 +15,7 @@ extern "C" {
 
 /* task agent */
 int agent_MDL_Init(struct agent **t, int *argc, char ***argv);
+int agent_MDL_Init_at(struct agent *t, unsigned long size, int *argc, char ***argv);
 int agent_MDL_End(struct agent *t);
 int agent_MDL_MyRank(struct agent *t);
 int agent_MDL_FamilySize(struct agent *t);
@@ -39,6 +40,7 @@ int agent_MDL_Gather_ga(struct agent *t);
 
 /* task clients */
 int clients_MDL_Init(struct clients **t, int *argc, char ***argv);
+int clients_MDL_Init_at(struct clients *t, unsigned long size, int *argc, char ***argv);
 int clients_MDL_End(struct clients *t);
 int clients_MDL_MyRank(struct clients *t);
 int clients_MDL_FamilySize(struct clients *t);
@@ -54,6 +56,7 @@ int clients_MDL_requestWait(struct clients *t);
 
 /* task control */
 int control_MDL_Init(struct control **t, int *argc, char ***argv);
+int control_MDL_Init_at(struct control *t, unsigned long size, int *argc, char ***argv);
 int control_MDL_End(struct control *t);
 int control_MDL_MyRank(struct control *t);
 int control_MDL_FamilySize(struct control *t);
@@ -68,7 +71,57 @@ int control_MDL_configWait(struct control *t);
 
 #ifdef __cplusplus
 }
-#endif
+
+/* Short names: one overload per task that has the function. */
+inline int MDL_Init(struct agent **t, int *argc, char ***argv) { return agent_MDL_Init(t, argc, argv); }
+inline int MDL_End(struct agent *t) { return agent_MDL_End(t); }
+inline int MDL_MyRank(struct agent *t) { return agent_MDL_MyRank(t); }
+inline int MDL_FamilySize(struct agent *t) { return agent_MDL_FamilySize(t); }
+inline int MDL_clientsSize(struct agent *t) { return agent_MDL_clientsSize(t); }
+inline int MDL_controlSize(struct agent *t) { return agent_MDL_controlSize(t); }
+inline int MDL_Barrier(struct agent *t) { return agent_MDL_Barrier(t); }
+inline int MDL_syncWithFamily(struct agent *t) { return agent_MDL_syncWithFamily(t); }
+inline int MDL_Sbarrier(struct agent *t, const int *ranks, int n) { return agent_MDL_Sbarrier(t, ranks, n); }
+inline int MDL_SendTo_clients_res(struct agent *t, int inst) { return agent_MDL_SendTo_clients_res(t, inst); }
+inline int MDL_SendTo_control_done(struct agent *t, int inst) { return agent_MDL_SendTo_control_done(t, inst); }
+inline int MDL_RecvFrom_control_cfg(struct agent *t, int inst) { return agent_MDL_RecvFrom_control_cfg(t, inst); }
+inline int MDL_RecvFrom_clients_req(struct agent *t, int inst) { return agent_MDL_RecvFrom_clients_req(t, inst); }
+inline int MDL_resTest(struct agent *t) { return agent_MDL_resTest(t); }
+inline int MDL_resWait(struct agent *t) { return agent_MDL_resWait(t); }
+inline int MDL_doneTest(struct agent *t) { return agent_MDL_doneTest(t); }
+inline int MDL_doneWait(struct agent *t) { return agent_MDL_doneWait(t); }
+inline int MDL_AllgatherV_agv(struct agent *t) { return agent_MDL_AllgatherV_agv(t); }
+inline int MDL_Reduce_pr(struct agent *t) { return agent_MDL_Reduce_pr(t); }
+inline int MDL_Reduce_sv(struct agent *t) { return agent_MDL_Reduce_sv(t); }
+inline int MDL_Bcast_bt(struct agent *t) { return agent_MDL_Bcast_bt(t); }
+inline int MDL_Gather_ga(struct agent *t) { return agent_MDL_Gather_ga(t); }
+inline int MDL_Init(struct clients **t, int *argc, char ***argv) { return clients_MDL_Init(t, argc, argv); }
+inline int MDL_End(struct clients *t) { return clients_MDL_End(t); }
+inline int MDL_MyRank(struct clients *t) { return clients_MDL_MyRank(t); }
+inline int MDL_FamilySize(struct clients *t) { return clients_MDL_FamilySize(t); }
+inline int MDL_agentSize(struct clients *t) { return clients_MDL_agentSize(t); }
+inline int MDL_clientsSize(struct clients *t) { return clients_MDL_clientsSize(t); }
+inline int MDL_Barrier(struct clients *t) { return clients_MDL_Barrier(t); }
+inline int MDL_syncWithFamily(struct clients *t) { return clients_MDL_syncWithFamily(t); }
+inline int MDL_Sbarrier(struct clients *t, const int *ranks, int n) { return clients_MDL_Sbarrier(t, ranks, n); }
+inline int MDL_SendTo_agent_request(struct clients *t, int inst) { return clients_MDL_SendTo_agent_request(t, inst); }
+inline int MDL_RecvFrom_agent_answer(struct clients *t, int inst) { return clients_MDL_RecvFrom_agent_answer(t, inst); }
+inline int MDL_requestTest(struct clients *t) { return clients_MDL_requestTest(t); }
+inline int MDL_requestWait(struct clients *t) { return clients_MDL_requestWait(t); }
+inline int MDL_Init(struct control **t, int *argc, char ***argv) { return control_MDL_Init(t, argc, argv); }
+inline int MDL_End(struct control *t) { return control_MDL_End(t); }
+inline int MDL_MyRank(struct control *t) { return control_MDL_MyRank(t); }
+inline int MDL_FamilySize(struct control *t) { return control_MDL_FamilySize(t); }
+inline int MDL_agentSize(struct control *t) { return control_MDL_agentSize(t); }
+inline int MDL_Barrier(struct control *t) { return control_MDL_Barrier(t); }
+inline int MDL_syncWithFamily(struct control *t) { return control_MDL_syncWithFamily(t); }
+inline int MDL_Sbarrier(struct control *t, const int *ranks, int n) { return control_MDL_Sbarrier(t, ranks, n); }
+inline int MDL_SendTo_agent_config(struct control *t) { return control_MDL_SendTo_agent_config(t); }
+inline int MDL_RecvFrom_agent_finished(struct control *t, int inst) { return control_MDL_RecvFrom_agent_finished(t, inst); }
+inline int MDL_configTest(struct control *t) { return control_MDL_configTest(t); }
+inline int MDL_configWait(struct control *t) { return control_MDL_configWait(t); }
+
+#else
 
 /* Short names: the task is chosen by the type of the first argument. */
 #define MDL_FIRST_(a, ...) a
@@ -150,6 +203,8 @@ int control_MDL_configWait(struct control *t);
     struct control *: control_MDL_configTest)(__VA_ARGS__)
 #define MDL_configWait(...) _Generic(MDL_FIRST_(__VA_ARGS__, 0), \
     struct control *: control_MDL_configWait)(__VA_ARGS__)
+
+#endif
 
 /* Constants of the spec (the values medleyc used; the task
    sources check at compile time that they were not changed). */

@@ -3,11 +3,16 @@
 #include "mdl_rt.h"
 #include "bodyMDL.h"
 
-_Static_assert((NPROC_MAX) == 16, "constant NPROC_MAX differs from the value medleyc used: regenerate with medleyc -D NPROC_MAX=...");
+#ifdef __cplusplus
+#define MDL_STATIC_ASSERT_ static_assert
+#else
+#define MDL_STATIC_ASSERT_ _Static_assert
+#endif
+MDL_STATIC_ASSERT_((NPROC_MAX) == 16, "constant NPROC_MAX differs from the value medleyc used: regenerate with medleyc -D NPROC_MAX=...");
 #undef NPROC_MAX
-_Static_assert((CHUNK) == 128, "constant CHUNK differs from the value medleyc used: regenerate with medleyc -D CHUNK=...");
+MDL_STATIC_ASSERT_((CHUNK) == 128, "constant CHUNK differs from the value medleyc used: regenerate with medleyc -D CHUNK=...");
 #undef CHUNK
-_Static_assert((MAX_PARTICLES) == 2048, "constant MAX_PARTICLES differs from the value medleyc used: regenerate with medleyc -D MAX_PARTICLES=...");
+MDL_STATIC_ASSERT_((MAX_PARTICLES) == 2048, "constant MAX_PARTICLES differs from the value medleyc used: regenerate with medleyc -D MAX_PARTICLES=...");
 #undef MAX_PARTICLES
 
 /* ---------------------------------------------------------------- descriptors */
@@ -17,92 +22,105 @@ _Static_assert((MAX_PARTICLES) == 2048, "constant MAX_PARTICLES differs from the
 #endif
 
 static const mdl_type_desc mdlg_type_int =
-    { .name = "int", .base = MDL_T_INT, .size = sizeof(int) };
+    { "int", MDL_T_INT, sizeof(int), 0, NULL };
 static const mdl_type_desc mdlg_type_double =
-    { .name = "double", .base = MDL_T_DOUBLE, .size = sizeof(double) };
+    { "double", MDL_T_DOUBLE, sizeof(double), 0, NULL };
 static const mdl_field_desc mdlg_type_s_Particle_fields[] = {
-    { .base = MDL_T_DOUBLE, .count = 1, .offset = offsetof(Particle, x) },
-    { .base = MDL_T_DOUBLE, .count = 1, .offset = offsetof(Particle, y) },
-    { .base = MDL_T_DOUBLE, .count = 1, .offset = offsetof(Particle, z) },
-    { .base = MDL_T_DOUBLE, .count = 1, .offset = offsetof(Particle, vx) },
-    { .base = MDL_T_DOUBLE, .count = 1, .offset = offsetof(Particle, vy) },
-    { .base = MDL_T_DOUBLE, .count = 1, .offset = offsetof(Particle, vz) },
-    { .base = MDL_T_DOUBLE, .count = 1, .offset = offsetof(Particle, m) },
+    /* base, sub, count, offset */
+    { MDL_T_DOUBLE, NULL, 1, offsetof(Particle, x) },
+    { MDL_T_DOUBLE, NULL, 1, offsetof(Particle, y) },
+    { MDL_T_DOUBLE, NULL, 1, offsetof(Particle, z) },
+    { MDL_T_DOUBLE, NULL, 1, offsetof(Particle, vx) },
+    { MDL_T_DOUBLE, NULL, 1, offsetof(Particle, vy) },
+    { MDL_T_DOUBLE, NULL, 1, offsetof(Particle, vz) },
+    { MDL_T_DOUBLE, NULL, 1, offsetof(Particle, m) },
 };
 static const mdl_type_desc mdlg_type_s_Particle = {
-    .name = "Particle", .base = MDL_T_STRUCT, .size = sizeof(Particle),
-    .nfields = 7, .fields = mdlg_type_s_Particle_fields
+    /* name, base, size, nfields, fields */
+    "Particle", MDL_T_STRUCT, sizeof(Particle), 7, mdlg_type_s_Particle_fields
 };
 
 /* collective collect */
 static const mdl_coll_desc mdlg_coll_0 = {
-    .name = "collect", .fn = "MDL_Gather_collect", .index = 0, .kind = MDL_COLL_GATHER,
-    .root = 0, .op = 0, .type = &mdlg_type_s_Particle,
-    .send_cap = 128, .recv_cap = 2048, .in_place = 0
+    /* name, fn, index, kind, root, op, type, send_cap, recv_cap, in_place */
+    "collect", "MDL_Gather_collect", 0, MDL_COLL_GATHER,
+    0, 0, &mdlg_type_s_Particle,
+    128, 2048, 0
 };
 
 /* collective collectv */
 static const mdl_coll_desc mdlg_coll_1 = {
-    .name = "collectv", .fn = "MDL_GatherV_collectv", .index = 1, .kind = MDL_COLL_GATHERV,
-    .root = 0, .op = 0, .type = &mdlg_type_s_Particle,
-    .send_cap = 128, .recv_cap = 2048, .in_place = 0
+    /* name, fn, index, kind, root, op, type, send_cap, recv_cap, in_place */
+    "collectv", "MDL_GatherV_collectv", 1, MDL_COLL_GATHERV,
+    0, 0, &mdlg_type_s_Particle,
+    128, 2048, 0
 };
 
 /* collective share */
 static const mdl_coll_desc mdlg_coll_2 = {
-    .name = "share", .fn = "MDL_Bcast_share", .index = 2, .kind = MDL_COLL_BCAST,
-    .root = 0, .op = 0, .type = &mdlg_type_s_Particle,
-    .send_cap = 2048, .recv_cap = 2048, .in_place = 1
+    /* name, fn, index, kind, root, op, type, send_cap, recv_cap, in_place */
+    "share", "MDL_Bcast_share", 2, MDL_COLL_BCAST,
+    0, 0, &mdlg_type_s_Particle,
+    2048, 2048, 1
 };
 
 /* collective share_count */
 static const mdl_coll_desc mdlg_coll_3 = {
-    .name = "share_count", .fn = "MDL_Bcast_share_count", .index = 3, .kind = MDL_COLL_BCAST,
-    .root = 0, .op = 0, .type = &mdlg_type_int,
-    .send_cap = 1, .recv_cap = 1, .in_place = 1
+    /* name, fn, index, kind, root, op, type, send_cap, recv_cap, in_place */
+    "share_count", "MDL_Bcast_share_count", 3, MDL_COLL_BCAST,
+    0, 0, &mdlg_type_int,
+    1, 1, 1
 };
 
 /* collective everyone */
 static const mdl_coll_desc mdlg_coll_4 = {
-    .name = "everyone", .fn = "MDL_Allgather_everyone", .index = 4, .kind = MDL_COLL_ALLGATHER,
-    .root = 0, .op = 0, .type = &mdlg_type_s_Particle,
-    .send_cap = 128, .recv_cap = 2048, .in_place = 0
+    /* name, fn, index, kind, root, op, type, send_cap, recv_cap, in_place */
+    "everyone", "MDL_Allgather_everyone", 4, MDL_COLL_ALLGATHER,
+    0, 0, &mdlg_type_s_Particle,
+    128, 2048, 0
 };
 
 /* collective everyonev */
 static const mdl_coll_desc mdlg_coll_5 = {
-    .name = "everyonev", .fn = "MDL_AllgatherV_everyonev", .index = 5, .kind = MDL_COLL_ALLGATHERV,
-    .root = 0, .op = 0, .type = &mdlg_type_s_Particle,
-    .send_cap = 128, .recv_cap = 2048, .in_place = 0
+    /* name, fn, index, kind, root, op, type, send_cap, recv_cap, in_place */
+    "everyonev", "MDL_AllgatherV_everyonev", 5, MDL_COLL_ALLGATHERV,
+    0, 0, &mdlg_type_s_Particle,
+    128, 2048, 0
 };
 
 /* collective force_sum */
 static const mdl_coll_desc mdlg_coll_6 = {
-    .name = "force_sum", .fn = "MDL_Reduce_force_sum", .index = 6, .kind = MDL_COLL_REDUCE,
-    .root = 0, .op = MDL_SUM, .type = &mdlg_type_double,
-    .send_cap = 3, .recv_cap = 3, .in_place = 0
+    /* name, fn, index, kind, root, op, type, send_cap, recv_cap, in_place */
+    "force_sum", "MDL_Reduce_force_sum", 6, MDL_COLL_REDUCE,
+    0, MDL_SUM, &mdlg_type_double,
+    3, 3, 0
 };
 
 /* collective energy_sum */
 static const mdl_coll_desc mdlg_coll_7 = {
-    .name = "energy_sum", .fn = "MDL_Reduce_energy_sum", .index = 7, .kind = MDL_COLL_REDUCE,
-    .root = 0, .op = MDL_SUM, .type = &mdlg_type_double,
-    .send_cap = 1, .recv_cap = 1, .in_place = 0
+    /* name, fn, index, kind, root, op, type, send_cap, recv_cap, in_place */
+    "energy_sum", "MDL_Reduce_energy_sum", 7, MDL_COLL_REDUCE,
+    0, MDL_SUM, &mdlg_type_double,
+    1, 1, 0
 };
 
-static const char *const mdlg_task_names[1] = { [0] = "body" };
+/* the names the runtime reports, stored by MDL_Init */
+static const char *mdlg_task_names[1];
+static void mdlg_name_tasks(void)
+{
+    mdlg_task_names[0] = "body";
+}
 static const mdl_coll_desc *const mdlg_colls[] = { &mdlg_coll_0, &mdlg_coll_1, &mdlg_coll_2, &mdlg_coll_3, &mdlg_coll_4, &mdlg_coll_5, &mdlg_coll_6, &mdlg_coll_7 };
 
 static const mdl_task_desc mdlg_task = {
-    .abi = 0x4d444c4142490001ULL,
-    .spec = "nbody.mdl",
-    .spec_hash = 0x6aa522aa216764c8ULL,
-    .ntasks = 1, .tasks = mdlg_task_names, .self = 0, .single = 0,
-    .grid_ndims = 0, .periodic = { 0, 0, 0 },
-    .nchannels = 0,
-    .nmsgs = 0, .msgs = NULL,
-    .ncolls = 8, .colls = mdlg_colls,
-    .struct_size = sizeof(struct body)
+    /* abi, spec, spec_hash */
+    0x4d444c4142490001ULL, "nbody.mdl", 0x6aa522aa216764c8ULL,
+    /* ntasks, tasks, self, grid_ndims, periodic */
+    1, mdlg_task_names, 0, 0, { 0, 0, 0 },
+    /* nchannels, nmsgs, msgs, ncolls, colls */
+    0, 0, NULL, 8, mdlg_colls,
+    /* struct_size, single */
+    sizeof(struct body), 0
 };
 
 /* ---------------------------------------------------------------- functions */
@@ -111,11 +129,23 @@ int body_MDL_Init(struct body **t, int *argc, char ***argv)
 {
     void *mem;
     mdl_rt *rt;
+    mdlg_name_tasks();
     int rc = mdl_init(&mdlg_task, argc, argv, &mem, &rt);
     if (rc < 0)
         return rc;
-    *t = mem;
+    *t = (struct body *)mem;
     (*t)->mdl_rt_ = rt;
+    return MDL_SUCCESS;
+}
+
+int body_MDL_Init_at(struct body *t, unsigned long size, int *argc, char ***argv)
+{
+    mdl_rt *rt;
+    mdlg_name_tasks();
+    int rc = mdl_init_at(&mdlg_task, argc, argv, t, size, &rt);
+    if (rc < 0)
+        return rc;
+    t->mdl_rt_ = rt;
     return MDL_SUCCESS;
 }
 

@@ -6,7 +6,11 @@
 #include "nbodyMDL_common.h"  /* the spec's types, every task's functions */
 
 /* The variables of one instance of body (allocated by MDL_Init). */
+#ifdef __cplusplus
+struct alignas(4096) body {
+#else
 struct body {
+#endif
     Particle mine[128];  /* [CHUNK] */
     Particle particles[2048];  /* [MAX_PARTICLES] */
     int count;
@@ -18,6 +22,35 @@ struct body {
     double energy;
     double total_energy;
     struct mdl_rt *mdl_rt_;  /* runtime handle: do not touch */
+#ifdef __cplusplus
+    /* C++: this struct is also the class of bodyMDL.hh (methods
+       only: the members' layout is the C one).  Variables start at zero. */
+    constexpr body() noexcept
+        : mine(), particles(), count(), total_count(), counts(), displs(), force(),
+          force_total(), energy(), total_energy(), mdl_rt_() {}
+    body(const body &) = delete;
+    body &operator=(const body &) = delete;
+    int MDL_Init(int * /*argc*/, char *** /*argv*/);
+    int MDL_End();
+    int MDL_MyRank();
+    int MDL_FamilySize();
+    int MDL_bodySize();
+    int MDL_Barrier();
+    int MDL_syncWithFamily();
+    int MDL_Sbarrier(const int * /*ranks*/, int /*n*/);
+    int MDL_Gather_collect();
+    int MDL_GatherV_collectv();
+    int MDL_Bcast_share();
+    int MDL_Bcast_share_count();
+    int MDL_Allgather_everyone();
+    int MDL_AllgatherV_everyonev();
+    int MDL_Reduce_force_sum();
+    int MDL_Reduce_energy_sum();
+#endif
 };
+
+#ifdef __cplusplus
+#include "bodyMDL.hh"  /* the methods of the class */
+#endif
 
 #endif /* MDL_TASK_body_H */

@@ -23,6 +23,7 @@ extern "C" {
 
 /* task body */
 int body_MDL_Init(struct body **t, int *argc, char ***argv);
+int body_MDL_Init_at(struct body *t, unsigned long size, int *argc, char ***argv);
 int body_MDL_End(struct body *t);
 int body_MDL_MyRank(struct body *t);
 int body_MDL_FamilySize(struct body *t);
@@ -41,7 +42,26 @@ int body_MDL_Reduce_energy_sum(struct body *t);
 
 #ifdef __cplusplus
 }
-#endif
+
+/* Short names: one overload per task that has the function. */
+inline int MDL_Init(struct body **t, int *argc, char ***argv) { return body_MDL_Init(t, argc, argv); }
+inline int MDL_End(struct body *t) { return body_MDL_End(t); }
+inline int MDL_MyRank(struct body *t) { return body_MDL_MyRank(t); }
+inline int MDL_FamilySize(struct body *t) { return body_MDL_FamilySize(t); }
+inline int MDL_bodySize(struct body *t) { return body_MDL_bodySize(t); }
+inline int MDL_Barrier(struct body *t) { return body_MDL_Barrier(t); }
+inline int MDL_syncWithFamily(struct body *t) { return body_MDL_syncWithFamily(t); }
+inline int MDL_Sbarrier(struct body *t, const int *ranks, int n) { return body_MDL_Sbarrier(t, ranks, n); }
+inline int MDL_Gather_collect(struct body *t) { return body_MDL_Gather_collect(t); }
+inline int MDL_GatherV_collectv(struct body *t) { return body_MDL_GatherV_collectv(t); }
+inline int MDL_Bcast_share(struct body *t) { return body_MDL_Bcast_share(t); }
+inline int MDL_Bcast_share_count(struct body *t) { return body_MDL_Bcast_share_count(t); }
+inline int MDL_Allgather_everyone(struct body *t) { return body_MDL_Allgather_everyone(t); }
+inline int MDL_AllgatherV_everyonev(struct body *t) { return body_MDL_AllgatherV_everyonev(t); }
+inline int MDL_Reduce_force_sum(struct body *t) { return body_MDL_Reduce_force_sum(t); }
+inline int MDL_Reduce_energy_sum(struct body *t) { return body_MDL_Reduce_energy_sum(t); }
+
+#else
 
 /* Short names: the task is chosen by the type of the first argument. */
 #define MDL_FIRST_(a, ...) a
@@ -77,6 +97,8 @@ int body_MDL_Reduce_energy_sum(struct body *t);
     struct body *: body_MDL_Reduce_force_sum)(__VA_ARGS__)
 #define MDL_Reduce_energy_sum(...) _Generic(MDL_FIRST_(__VA_ARGS__, 0), \
     struct body *: body_MDL_Reduce_energy_sum)(__VA_ARGS__)
+
+#endif
 
 /* Constants of the spec (the values medleyc used; the task
    sources check at compile time that they were not changed). */

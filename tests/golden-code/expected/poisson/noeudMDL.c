@@ -3,7 +3,12 @@
 #include "mdl_rt.h"
 #include "noeudMDL.h"
 
-_Static_assert((N) == 64, "constant N differs from the value medleyc used: regenerate with medleyc -D N=...");
+#ifdef __cplusplus
+#define MDL_STATIC_ASSERT_ static_assert
+#else
+#define MDL_STATIC_ASSERT_ _Static_assert
+#endif
+MDL_STATIC_ASSERT_((N) == 64, "constant N differs from the value medleyc used: regenerate with medleyc -D N=...");
 #undef N
 
 /* ---------------------------------------------------------------- descriptors */
@@ -13,140 +18,162 @@ _Static_assert((N) == 64, "constant N differs from the value medleyc used: regen
 #endif
 
 static const mdl_type_desc mdlg_type_double =
-    { .name = "double", .base = MDL_T_DOUBLE, .size = sizeof(double) };
+    { "double", MDL_T_DOUBLE, sizeof(double), 0, NULL };
 
 /* send m1 */
 static const mdl_item_desc mdlg_msg_0_items[] = {
-    { .var = "U", .offset = offsetof(struct noeud, U), .is_pointer = 0,
-      .type = &mdlg_type_double, .ndims = 2, .extent = { 66, 66 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "U", offsetof(struct noeud, U), 0,
+      &mdlg_type_double, 2, { 66, 66 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_0 = {
-    .name = "m1", .fn = "MDL_SendTo_noeud_m1", .index = 0, .is_send = 1, .async = 1,
-    .channel = 0, .peer_task = 0, .peer_kind = MDL_PEER_NEIGHBOR,
-    .offset = { 0, 1, 0 },
-    .nitems = 1, .items = mdlg_msg_0_items, .npairs = 2,
-    .fixed_bounds = NULL
+    /* name, fn, index, is_send, async */
+    "m1", "MDL_SendTo_noeud_m1", 0, 1, 1,
+    /* channel, peer_task, peer_kind, offset */
+    0, 0, MDL_PEER_NEIGHBOR, { 0, 1, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    1, mdlg_msg_0_items, 2, NULL
 };
 
 /* send m2 */
 static const mdl_item_desc mdlg_msg_1_items[] = {
-    { .var = "U", .offset = offsetof(struct noeud, U), .is_pointer = 0,
-      .type = &mdlg_type_double, .ndims = 2, .extent = { 66, 66 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "U", offsetof(struct noeud, U), 0,
+      &mdlg_type_double, 2, { 66, 66 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_1 = {
-    .name = "m2", .fn = "MDL_SendTo_noeud_m2", .index = 1, .is_send = 1, .async = 1,
-    .channel = 1, .peer_task = 0, .peer_kind = MDL_PEER_NEIGHBOR,
-    .offset = { 0, -1, 0 },
-    .nitems = 1, .items = mdlg_msg_1_items, .npairs = 2,
-    .fixed_bounds = NULL
+    /* name, fn, index, is_send, async */
+    "m2", "MDL_SendTo_noeud_m2", 1, 1, 1,
+    /* channel, peer_task, peer_kind, offset */
+    1, 0, MDL_PEER_NEIGHBOR, { 0, -1, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    1, mdlg_msg_1_items, 2, NULL
 };
 
 /* send m3 */
 static const mdl_item_desc mdlg_msg_2_items[] = {
-    { .var = "U", .offset = offsetof(struct noeud, U), .is_pointer = 0,
-      .type = &mdlg_type_double, .ndims = 2, .extent = { 66, 66 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "U", offsetof(struct noeud, U), 0,
+      &mdlg_type_double, 2, { 66, 66 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_2 = {
-    .name = "m3", .fn = "MDL_SendTo_noeud_m3", .index = 2, .is_send = 1, .async = 1,
-    .channel = 2, .peer_task = 0, .peer_kind = MDL_PEER_NEIGHBOR,
-    .offset = { 1, 0, 0 },
-    .nitems = 1, .items = mdlg_msg_2_items, .npairs = 2,
-    .fixed_bounds = NULL
+    /* name, fn, index, is_send, async */
+    "m3", "MDL_SendTo_noeud_m3", 2, 1, 1,
+    /* channel, peer_task, peer_kind, offset */
+    2, 0, MDL_PEER_NEIGHBOR, { 1, 0, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    1, mdlg_msg_2_items, 2, NULL
 };
 
 /* send m4 */
 static const mdl_item_desc mdlg_msg_3_items[] = {
-    { .var = "U", .offset = offsetof(struct noeud, U), .is_pointer = 0,
-      .type = &mdlg_type_double, .ndims = 2, .extent = { 66, 66 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "U", offsetof(struct noeud, U), 0,
+      &mdlg_type_double, 2, { 66, 66 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_3 = {
-    .name = "m4", .fn = "MDL_SendTo_noeud_m4", .index = 3, .is_send = 1, .async = 1,
-    .channel = 3, .peer_task = 0, .peer_kind = MDL_PEER_NEIGHBOR,
-    .offset = { -1, 0, 0 },
-    .nitems = 1, .items = mdlg_msg_3_items, .npairs = 2,
-    .fixed_bounds = NULL
+    /* name, fn, index, is_send, async */
+    "m4", "MDL_SendTo_noeud_m4", 3, 1, 1,
+    /* channel, peer_task, peer_kind, offset */
+    3, 0, MDL_PEER_NEIGHBOR, { -1, 0, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    1, mdlg_msg_3_items, 2, NULL
 };
 
 /* receive m5 */
 static const mdl_item_desc mdlg_msg_4_items[] = {
-    { .var = "U", .offset = offsetof(struct noeud, U), .is_pointer = 0,
-      .type = &mdlg_type_double, .ndims = 2, .extent = { 66, 66 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "U", offsetof(struct noeud, U), 0,
+      &mdlg_type_double, 2, { 66, 66 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_4 = {
-    .name = "m5", .fn = "MDL_RecvFrom_noeud_m5", .index = 4, .is_send = 0, .async = 0,
-    .channel = 1, .peer_task = 0, .peer_kind = MDL_PEER_NEIGHBOR,
-    .offset = { 0, 1, 0 },
-    .nitems = 1, .items = mdlg_msg_4_items, .npairs = 2,
-    .fixed_bounds = NULL
+    /* name, fn, index, is_send, async */
+    "m5", "MDL_RecvFrom_noeud_m5", 4, 0, 0,
+    /* channel, peer_task, peer_kind, offset */
+    1, 0, MDL_PEER_NEIGHBOR, { 0, 1, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    1, mdlg_msg_4_items, 2, NULL
 };
 
 /* receive m6 */
 static const mdl_item_desc mdlg_msg_5_items[] = {
-    { .var = "U", .offset = offsetof(struct noeud, U), .is_pointer = 0,
-      .type = &mdlg_type_double, .ndims = 2, .extent = { 66, 66 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "U", offsetof(struct noeud, U), 0,
+      &mdlg_type_double, 2, { 66, 66 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_5 = {
-    .name = "m6", .fn = "MDL_RecvFrom_noeud_m6", .index = 5, .is_send = 0, .async = 0,
-    .channel = 0, .peer_task = 0, .peer_kind = MDL_PEER_NEIGHBOR,
-    .offset = { 0, -1, 0 },
-    .nitems = 1, .items = mdlg_msg_5_items, .npairs = 2,
-    .fixed_bounds = NULL
+    /* name, fn, index, is_send, async */
+    "m6", "MDL_RecvFrom_noeud_m6", 5, 0, 0,
+    /* channel, peer_task, peer_kind, offset */
+    0, 0, MDL_PEER_NEIGHBOR, { 0, -1, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    1, mdlg_msg_5_items, 2, NULL
 };
 
 /* receive m7 */
 static const mdl_item_desc mdlg_msg_6_items[] = {
-    { .var = "U", .offset = offsetof(struct noeud, U), .is_pointer = 0,
-      .type = &mdlg_type_double, .ndims = 2, .extent = { 66, 66 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "U", offsetof(struct noeud, U), 0,
+      &mdlg_type_double, 2, { 66, 66 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_6 = {
-    .name = "m7", .fn = "MDL_RecvFrom_noeud_m7", .index = 6, .is_send = 0, .async = 0,
-    .channel = 3, .peer_task = 0, .peer_kind = MDL_PEER_NEIGHBOR,
-    .offset = { 1, 0, 0 },
-    .nitems = 1, .items = mdlg_msg_6_items, .npairs = 2,
-    .fixed_bounds = NULL
+    /* name, fn, index, is_send, async */
+    "m7", "MDL_RecvFrom_noeud_m7", 6, 0, 0,
+    /* channel, peer_task, peer_kind, offset */
+    3, 0, MDL_PEER_NEIGHBOR, { 1, 0, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    1, mdlg_msg_6_items, 2, NULL
 };
 
 /* receive m8 */
 static const mdl_item_desc mdlg_msg_7_items[] = {
-    { .var = "U", .offset = offsetof(struct noeud, U), .is_pointer = 0,
-      .type = &mdlg_type_double, .ndims = 2, .extent = { 66, 66 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "U", offsetof(struct noeud, U), 0,
+      &mdlg_type_double, 2, { 66, 66 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_7 = {
-    .name = "m8", .fn = "MDL_RecvFrom_noeud_m8", .index = 7, .is_send = 0, .async = 0,
-    .channel = 2, .peer_task = 0, .peer_kind = MDL_PEER_NEIGHBOR,
-    .offset = { -1, 0, 0 },
-    .nitems = 1, .items = mdlg_msg_7_items, .npairs = 2,
-    .fixed_bounds = NULL
+    /* name, fn, index, is_send, async */
+    "m8", "MDL_RecvFrom_noeud_m8", 7, 0, 0,
+    /* channel, peer_task, peer_kind, offset */
+    2, 0, MDL_PEER_NEIGHBOR, { -1, 0, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    1, mdlg_msg_7_items, 2, NULL
 };
 
 /* collective m9 */
 static const mdl_coll_desc mdlg_coll_0 = {
-    .name = "m9", .fn = "MDL_Allreduce_m9", .index = 0, .kind = MDL_COLL_ALLREDUCE,
-    .root = 0, .op = MDL_SUM, .type = &mdlg_type_double,
-    .send_cap = 1, .recv_cap = 1, .in_place = 0
+    /* name, fn, index, kind, root, op, type, send_cap, recv_cap, in_place */
+    "m9", "MDL_Allreduce_m9", 0, MDL_COLL_ALLREDUCE,
+    0, MDL_SUM, &mdlg_type_double,
+    1, 1, 0
 };
 
 /* collective m10 */
 static const mdl_coll_desc mdlg_coll_1 = {
-    .name = "m10", .fn = "MDL_Allreduce_m10", .index = 1, .kind = MDL_COLL_ALLREDUCE,
-    .root = 0, .op = MDL_MAX, .type = &mdlg_type_double,
-    .send_cap = 1, .recv_cap = 1, .in_place = 0
+    /* name, fn, index, kind, root, op, type, send_cap, recv_cap, in_place */
+    "m10", "MDL_Allreduce_m10", 1, MDL_COLL_ALLREDUCE,
+    0, MDL_MAX, &mdlg_type_double,
+    1, 1, 0
 };
 
-static const char *const mdlg_task_names[1] = { [0] = "noeud" };
+/* the names the runtime reports, stored by MDL_Init */
+static const char *mdlg_task_names[1];
+static void mdlg_name_tasks(void)
+{
+    mdlg_task_names[0] = "noeud";
+}
 static const mdl_msg_desc *const mdlg_msgs[] = { &mdlg_msg_0, &mdlg_msg_1, &mdlg_msg_2, &mdlg_msg_3, &mdlg_msg_4, &mdlg_msg_5, &mdlg_msg_6, &mdlg_msg_7 };
 static const mdl_coll_desc *const mdlg_colls[] = { &mdlg_coll_0, &mdlg_coll_1 };
 
 static const mdl_task_desc mdlg_task = {
-    .abi = 0x4d444c4142490001ULL,
-    .spec = "poisson.mdl",
-    .spec_hash = 0x98465b5e0445a826ULL,
-    .ntasks = 1, .tasks = mdlg_task_names, .self = 0, .single = 0,
-    .grid_ndims = 2, .periodic = { 0, 0, 0 },
-    .nchannels = 4,
-    .nmsgs = 8, .msgs = mdlg_msgs,
-    .ncolls = 2, .colls = mdlg_colls,
-    .struct_size = sizeof(struct noeud)
+    /* abi, spec, spec_hash */
+    0x4d444c4142490001ULL, "poisson.mdl", 0x98465b5e0445a826ULL,
+    /* ntasks, tasks, self, grid_ndims, periodic */
+    1, mdlg_task_names, 0, 2, { 0, 0, 0 },
+    /* nchannels, nmsgs, msgs, ncolls, colls */
+    4, 8, mdlg_msgs, 2, mdlg_colls,
+    /* struct_size, single */
+    sizeof(struct noeud), 0
 };
 
 /* ---------------------------------------------------------------- functions */
@@ -155,11 +182,23 @@ int noeud_MDL_Init(struct noeud **t, int *argc, char ***argv)
 {
     void *mem;
     mdl_rt *rt;
+    mdlg_name_tasks();
     int rc = mdl_init(&mdlg_task, argc, argv, &mem, &rt);
     if (rc < 0)
         return rc;
-    *t = mem;
+    *t = (struct noeud *)mem;
     (*t)->mdl_rt_ = rt;
+    return MDL_SUCCESS;
+}
+
+int noeud_MDL_Init_at(struct noeud *t, unsigned long size, int *argc, char ***argv)
+{
+    mdl_rt *rt;
+    mdlg_name_tasks();
+    int rc = mdl_init_at(&mdlg_task, argc, argv, t, size, &rt);
+    if (rc < 0)
+        return rc;
+    t->mdl_rt_ = rt;
     return MDL_SUCCESS;
 }
 
@@ -307,16 +346,28 @@ int noeud_MDL_Grid_Create(struct noeud *t, int *dims)
     int rc = mdl_grid_create(t->mdl_rt_, dims, 0);
     if (rc < 0)
         return rc;
-    t->North_Neighbor = mdl_grid_neighbor(t->mdl_rt_, (const int[3]){ 0, 1, 0 });
+    {
+        const int off[3] = { 0, 1, 0 };
+        t->North_Neighbor = mdl_grid_neighbor(t->mdl_rt_, off);
+    }
     if (t->North_Neighbor < 0 && t->North_Neighbor != MDL_PROC_NULL)
         return t->North_Neighbor;
-    t->South_Neighbor = mdl_grid_neighbor(t->mdl_rt_, (const int[3]){ 0, -1, 0 });
+    {
+        const int off[3] = { 0, -1, 0 };
+        t->South_Neighbor = mdl_grid_neighbor(t->mdl_rt_, off);
+    }
     if (t->South_Neighbor < 0 && t->South_Neighbor != MDL_PROC_NULL)
         return t->South_Neighbor;
-    t->East_Neighbor = mdl_grid_neighbor(t->mdl_rt_, (const int[3]){ 1, 0, 0 });
+    {
+        const int off[3] = { 1, 0, 0 };
+        t->East_Neighbor = mdl_grid_neighbor(t->mdl_rt_, off);
+    }
     if (t->East_Neighbor < 0 && t->East_Neighbor != MDL_PROC_NULL)
         return t->East_Neighbor;
-    t->West_Neighbor = mdl_grid_neighbor(t->mdl_rt_, (const int[3]){ -1, 0, 0 });
+    {
+        const int off[3] = { -1, 0, 0 };
+        t->West_Neighbor = mdl_grid_neighbor(t->mdl_rt_, off);
+    }
     if (t->West_Neighbor < 0 && t->West_Neighbor != MDL_PROC_NULL)
         return t->West_Neighbor;
     return MDL_SUCCESS;
@@ -327,16 +378,28 @@ int noeud_MDL_Grid_Screate(struct noeud *t, int *dims)
     int rc = mdl_grid_create(t->mdl_rt_, dims, 1);
     if (rc < 0)
         return rc;
-    t->North_Neighbor = mdl_grid_neighbor(t->mdl_rt_, (const int[3]){ 0, 1, 0 });
+    {
+        const int off[3] = { 0, 1, 0 };
+        t->North_Neighbor = mdl_grid_neighbor(t->mdl_rt_, off);
+    }
     if (t->North_Neighbor < 0 && t->North_Neighbor != MDL_PROC_NULL)
         return t->North_Neighbor;
-    t->South_Neighbor = mdl_grid_neighbor(t->mdl_rt_, (const int[3]){ 0, -1, 0 });
+    {
+        const int off[3] = { 0, -1, 0 };
+        t->South_Neighbor = mdl_grid_neighbor(t->mdl_rt_, off);
+    }
     if (t->South_Neighbor < 0 && t->South_Neighbor != MDL_PROC_NULL)
         return t->South_Neighbor;
-    t->East_Neighbor = mdl_grid_neighbor(t->mdl_rt_, (const int[3]){ 1, 0, 0 });
+    {
+        const int off[3] = { 1, 0, 0 };
+        t->East_Neighbor = mdl_grid_neighbor(t->mdl_rt_, off);
+    }
     if (t->East_Neighbor < 0 && t->East_Neighbor != MDL_PROC_NULL)
         return t->East_Neighbor;
-    t->West_Neighbor = mdl_grid_neighbor(t->mdl_rt_, (const int[3]){ -1, 0, 0 });
+    {
+        const int off[3] = { -1, 0, 0 };
+        t->West_Neighbor = mdl_grid_neighbor(t->mdl_rt_, off);
+    }
     if (t->West_Neighbor < 0 && t->West_Neighbor != MDL_PROC_NULL)
         return t->West_Neighbor;
     return MDL_SUCCESS;

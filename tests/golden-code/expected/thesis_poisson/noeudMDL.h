@@ -6,7 +6,11 @@
 #include "thesis_poissonMDL_common.h"  /* the spec's types, every task's functions */
 
 /* The variables of one instance of noeud (allocated by MDL_Init). */
+#ifdef __cplusplus
+struct alignas(4096) noeud {
+#else
 struct noeud {
+#endif
     double U[14][14];  /* [N + 2][N + 2] */
     int INFi;
     int SUPi;
@@ -20,6 +24,50 @@ struct noeud {
     int East_Neighbor;
     int West_Neighbor;
     struct mdl_rt *mdl_rt_;  /* runtime handle: do not touch */
+#ifdef __cplusplus
+    /* C++: this struct is also the class of noeudMDL.hh (methods
+       only: the members' layout is the C one).  Variables start at zero. */
+    constexpr noeud() noexcept
+        : U(), INFi(), SUPi(), INFj(), SUPj(), DIF(), SUM_DIF(), North_Neighbor(),
+          South_Neighbor(), East_Neighbor(), West_Neighbor(), mdl_rt_() {}
+    noeud(const noeud &) = delete;
+    noeud &operator=(const noeud &) = delete;
+    int MDL_Init(int * /*argc*/, char *** /*argv*/);
+    int MDL_End();
+    int MDL_MyRank();
+    int MDL_FamilySize();
+    int MDL_noeudSize();
+    int MDL_Barrier();
+    int MDL_syncWithFamily();
+    int MDL_Sbarrier(const int * /*ranks*/, int /*n*/);
+    int MDL_SendTo_noeud_m1();
+    int MDL_SendTo_noeud_m2();
+    int MDL_SendTo_noeud_m3();
+    int MDL_SendTo_noeud_m4();
+    int MDL_RecvFrom_noeud_m5();
+    int MDL_RecvFrom_noeud_m6();
+    int MDL_RecvFrom_noeud_m7();
+    int MDL_RecvFrom_noeud_m8();
+    int MDL_m1Test();
+    int MDL_m1Wait();
+    int MDL_m2Test();
+    int MDL_m2Wait();
+    int MDL_m3Test();
+    int MDL_m3Wait();
+    int MDL_m4Test();
+    int MDL_m4Wait();
+    int MDL_Allreduce_m9();
+    int MDL_Grid_Create(int * /*dims*/);
+    int MDL_Grid_Screate(int * /*dims*/);
+    int MDL_Grid_Rank(const int * /*coords*/, int * /*rank*/);
+    int MDL_Grid_Coords(int /*rank*/, int * /*coords*/);
+    int MDL_Grid_Mycoords(int * /*coords*/);
+    int MDL_Get_Neighbors(int /*direction*/, int /*disp*/, int * /*source*/, int * /*dest*/);
+#endif
 };
+
+#ifdef __cplusplus
+#include "noeudMDL.hh"  /* the methods of the class */
+#endif
 
 #endif /* MDL_TASK_noeud_H */

@@ -13,6 +13,7 @@ extern "C" {
 
 /* task noeud */
 int noeud_MDL_Init(struct noeud **t, int *argc, char ***argv);
+int noeud_MDL_Init_at(struct noeud *t, unsigned long size, int *argc, char ***argv);
 int noeud_MDL_End(struct noeud *t);
 int noeud_MDL_MyRank(struct noeud *t);
 int noeud_MDL_FamilySize(struct noeud *t);
@@ -46,7 +47,41 @@ int noeud_MDL_Get_Neighbors(struct noeud *t, int direction, int disp, int *sourc
 
 #ifdef __cplusplus
 }
-#endif
+
+/* Short names: one overload per task that has the function. */
+inline int MDL_Init(struct noeud **t, int *argc, char ***argv) { return noeud_MDL_Init(t, argc, argv); }
+inline int MDL_End(struct noeud *t) { return noeud_MDL_End(t); }
+inline int MDL_MyRank(struct noeud *t) { return noeud_MDL_MyRank(t); }
+inline int MDL_FamilySize(struct noeud *t) { return noeud_MDL_FamilySize(t); }
+inline int MDL_noeudSize(struct noeud *t) { return noeud_MDL_noeudSize(t); }
+inline int MDL_Barrier(struct noeud *t) { return noeud_MDL_Barrier(t); }
+inline int MDL_syncWithFamily(struct noeud *t) { return noeud_MDL_syncWithFamily(t); }
+inline int MDL_Sbarrier(struct noeud *t, const int *ranks, int n) { return noeud_MDL_Sbarrier(t, ranks, n); }
+inline int MDL_SendTo_noeud_m1(struct noeud *t) { return noeud_MDL_SendTo_noeud_m1(t); }
+inline int MDL_SendTo_noeud_m2(struct noeud *t) { return noeud_MDL_SendTo_noeud_m2(t); }
+inline int MDL_SendTo_noeud_m3(struct noeud *t) { return noeud_MDL_SendTo_noeud_m3(t); }
+inline int MDL_SendTo_noeud_m4(struct noeud *t) { return noeud_MDL_SendTo_noeud_m4(t); }
+inline int MDL_RecvFrom_noeud_m5(struct noeud *t) { return noeud_MDL_RecvFrom_noeud_m5(t); }
+inline int MDL_RecvFrom_noeud_m6(struct noeud *t) { return noeud_MDL_RecvFrom_noeud_m6(t); }
+inline int MDL_RecvFrom_noeud_m7(struct noeud *t) { return noeud_MDL_RecvFrom_noeud_m7(t); }
+inline int MDL_RecvFrom_noeud_m8(struct noeud *t) { return noeud_MDL_RecvFrom_noeud_m8(t); }
+inline int MDL_m1Test(struct noeud *t) { return noeud_MDL_m1Test(t); }
+inline int MDL_m1Wait(struct noeud *t) { return noeud_MDL_m1Wait(t); }
+inline int MDL_m2Test(struct noeud *t) { return noeud_MDL_m2Test(t); }
+inline int MDL_m2Wait(struct noeud *t) { return noeud_MDL_m2Wait(t); }
+inline int MDL_m3Test(struct noeud *t) { return noeud_MDL_m3Test(t); }
+inline int MDL_m3Wait(struct noeud *t) { return noeud_MDL_m3Wait(t); }
+inline int MDL_m4Test(struct noeud *t) { return noeud_MDL_m4Test(t); }
+inline int MDL_m4Wait(struct noeud *t) { return noeud_MDL_m4Wait(t); }
+inline int MDL_Allreduce_m9(struct noeud *t) { return noeud_MDL_Allreduce_m9(t); }
+inline int MDL_Grid_Create(struct noeud *t, int *dims) { return noeud_MDL_Grid_Create(t, dims); }
+inline int MDL_Grid_Screate(struct noeud *t, int *dims) { return noeud_MDL_Grid_Screate(t, dims); }
+inline int MDL_Grid_Rank(struct noeud *t, const int *coords, int *rank) { return noeud_MDL_Grid_Rank(t, coords, rank); }
+inline int MDL_Grid_Coords(struct noeud *t, int rank, int *coords) { return noeud_MDL_Grid_Coords(t, rank, coords); }
+inline int MDL_Grid_Mycoords(struct noeud *t, int *coords) { return noeud_MDL_Grid_Mycoords(t, coords); }
+inline int MDL_Get_Neighbors(struct noeud *t, int direction, int disp, int *source, int *dest) { return noeud_MDL_Get_Neighbors(t, direction, disp, source, dest); }
+
+#else
 
 /* Short names: the task is chosen by the type of the first argument. */
 #define MDL_FIRST_(a, ...) a
@@ -112,6 +147,8 @@ int noeud_MDL_Get_Neighbors(struct noeud *t, int direction, int disp, int *sourc
     struct noeud *: noeud_MDL_Grid_Mycoords)(__VA_ARGS__)
 #define MDL_Get_Neighbors(...) _Generic(MDL_FIRST_(__VA_ARGS__, 0), \
     struct noeud *: noeud_MDL_Get_Neighbors)(__VA_ARGS__)
+
+#endif
 
 /* Constants of the spec (the values medleyc used; the task
    sources check at compile time that they were not changed). */

@@ -3,9 +3,14 @@
 #include "mdl_rt.h"
 #include "vlasovMDL.h"
 
-_Static_assert((NX) == 64, "constant NX differs from the value medleyc used: regenerate with medleyc -D NX=...");
+#ifdef __cplusplus
+#define MDL_STATIC_ASSERT_ static_assert
+#else
+#define MDL_STATIC_ASSERT_ _Static_assert
+#endif
+MDL_STATIC_ASSERT_((NX) == 64, "constant NX differs from the value medleyc used: regenerate with medleyc -D NX=...");
 #undef NX
-_Static_assert((NV) == 128, "constant NV differs from the value medleyc used: regenerate with medleyc -D NV=...");
+MDL_STATIC_ASSERT_((NV) == 128, "constant NV differs from the value medleyc used: regenerate with medleyc -D NV=...");
 #undef NV
 
 /* ---------------------------------------------------------------- descriptors */
@@ -15,102 +20,118 @@ _Static_assert((NV) == 128, "constant NV differs from the value medleyc used: re
 #endif
 
 static const mdl_type_desc mdlg_type_double =
-    { .name = "double", .base = MDL_T_DOUBLE, .size = sizeof(double) };
+    { "double", MDL_T_DOUBLE, sizeof(double), 0, NULL };
 
 /* send to_vslab */
 static const mdl_item_desc mdlg_msg_0_items[] = {
-    { .var = "f", .offset = offsetof(struct vlasov, f), .is_pointer = 0,
-      .type = &mdlg_type_double, .ndims = 2, .extent = { 128, 64 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "f", offsetof(struct vlasov, f), 0,
+      &mdlg_type_double, 2, { 128, 64 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_0 = {
-    .name = "to_vslab", .fn = "MDL_SendTo_vlasov_to_vslab", .index = 0, .is_send = 1, .async = 1,
-    .channel = 0, .peer_task = 0, .peer_kind = MDL_PEER_ONE,
-    .offset = { 0, 0, 0 },
-    .nitems = 1, .items = mdlg_msg_0_items, .npairs = 2,
-    .fixed_bounds = NULL
+    /* name, fn, index, is_send, async */
+    "to_vslab", "MDL_SendTo_vlasov_to_vslab", 0, 1, 1,
+    /* channel, peer_task, peer_kind, offset */
+    0, 0, MDL_PEER_ONE, { 0, 0, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    1, mdlg_msg_0_items, 2, NULL
 };
 
 /* send to_xslab */
 static const mdl_item_desc mdlg_msg_1_items[] = {
-    { .var = "f", .offset = offsetof(struct vlasov, f), .is_pointer = 0,
-      .type = &mdlg_type_double, .ndims = 2, .extent = { 128, 64 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "f", offsetof(struct vlasov, f), 0,
+      &mdlg_type_double, 2, { 128, 64 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_1 = {
-    .name = "to_xslab", .fn = "MDL_SendTo_vlasov_to_xslab", .index = 1, .is_send = 1, .async = 1,
-    .channel = 1, .peer_task = 0, .peer_kind = MDL_PEER_ONE,
-    .offset = { 0, 0, 0 },
-    .nitems = 1, .items = mdlg_msg_1_items, .npairs = 2,
-    .fixed_bounds = NULL
+    /* name, fn, index, is_send, async */
+    "to_xslab", "MDL_SendTo_vlasov_to_xslab", 1, 1, 1,
+    /* channel, peer_task, peer_kind, offset */
+    1, 0, MDL_PEER_ONE, { 0, 0, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    1, mdlg_msg_1_items, 2, NULL
 };
 
 /* receive into_vslab */
 static const mdl_item_desc mdlg_msg_2_items[] = {
-    { .var = "f", .offset = offsetof(struct vlasov, f), .is_pointer = 0,
-      .type = &mdlg_type_double, .ndims = 2, .extent = { 128, 64 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "f", offsetof(struct vlasov, f), 0,
+      &mdlg_type_double, 2, { 128, 64 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_2 = {
-    .name = "into_vslab", .fn = "MDL_RecvFrom_vlasov_into_vslab", .index = 2, .is_send = 0, .async = 1,
-    .channel = 0, .peer_task = 0, .peer_kind = MDL_PEER_ONE,
-    .offset = { 0, 0, 0 },
-    .nitems = 1, .items = mdlg_msg_2_items, .npairs = 2,
-    .fixed_bounds = NULL
+    /* name, fn, index, is_send, async */
+    "into_vslab", "MDL_RecvFrom_vlasov_into_vslab", 2, 0, 1,
+    /* channel, peer_task, peer_kind, offset */
+    0, 0, MDL_PEER_ONE, { 0, 0, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    1, mdlg_msg_2_items, 2, NULL
 };
 
 /* receive into_xslab */
 static const mdl_item_desc mdlg_msg_3_items[] = {
-    { .var = "f", .offset = offsetof(struct vlasov, f), .is_pointer = 0,
-      .type = &mdlg_type_double, .ndims = 2, .extent = { 128, 64 }, .first_pair = 0 },
+    /* var, offset, is_pointer, type, ndims, extent, first_pair */
+    { "f", offsetof(struct vlasov, f), 0,
+      &mdlg_type_double, 2, { 128, 64 }, 0 },
 };
 static const mdl_msg_desc mdlg_msg_3 = {
-    .name = "into_xslab", .fn = "MDL_RecvFrom_vlasov_into_xslab", .index = 3, .is_send = 0, .async = 1,
-    .channel = 1, .peer_task = 0, .peer_kind = MDL_PEER_ONE,
-    .offset = { 0, 0, 0 },
-    .nitems = 1, .items = mdlg_msg_3_items, .npairs = 2,
-    .fixed_bounds = NULL
+    /* name, fn, index, is_send, async */
+    "into_xslab", "MDL_RecvFrom_vlasov_into_xslab", 3, 0, 1,
+    /* channel, peer_task, peer_kind, offset */
+    1, 0, MDL_PEER_ONE, { 0, 0, 0 },
+    /* nitems, items, npairs, fixed_bounds */
+    1, mdlg_msg_3_items, 2, NULL
 };
 
 /* collective density */
 static const mdl_coll_desc mdlg_coll_0 = {
-    .name = "density", .fn = "MDL_Reduce_density", .index = 0, .kind = MDL_COLL_REDUCE,
-    .root = 0, .op = MDL_SUM, .type = &mdlg_type_double,
-    .send_cap = 64, .recv_cap = 64, .in_place = 0
+    /* name, fn, index, kind, root, op, type, send_cap, recv_cap, in_place */
+    "density", "MDL_Reduce_density", 0, MDL_COLL_REDUCE,
+    0, MDL_SUM, &mdlg_type_double,
+    64, 64, 0
 };
 
 /* collective energy_sum */
 static const mdl_coll_desc mdlg_coll_1 = {
-    .name = "energy_sum", .fn = "MDL_Reduce_energy_sum", .index = 1, .kind = MDL_COLL_REDUCE,
-    .root = 0, .op = MDL_SUM, .type = &mdlg_type_double,
-    .send_cap = 1, .recv_cap = 1, .in_place = 0
+    /* name, fn, index, kind, root, op, type, send_cap, recv_cap, in_place */
+    "energy_sum", "MDL_Reduce_energy_sum", 1, MDL_COLL_REDUCE,
+    0, MDL_SUM, &mdlg_type_double,
+    1, 1, 0
 };
 
 /* collective timing */
 static const mdl_coll_desc mdlg_coll_2 = {
-    .name = "timing", .fn = "MDL_Reduce_timing", .index = 2, .kind = MDL_COLL_REDUCE,
-    .root = 0, .op = MDL_MAX, .type = &mdlg_type_double,
-    .send_cap = 2, .recv_cap = 2, .in_place = 0
+    /* name, fn, index, kind, root, op, type, send_cap, recv_cap, in_place */
+    "timing", "MDL_Reduce_timing", 2, MDL_COLL_REDUCE,
+    0, MDL_MAX, &mdlg_type_double,
+    2, 2, 0
 };
 
 /* collective field */
 static const mdl_coll_desc mdlg_coll_3 = {
-    .name = "field", .fn = "MDL_Bcast_field", .index = 3, .kind = MDL_COLL_BCAST,
-    .root = 0, .op = 0, .type = &mdlg_type_double,
-    .send_cap = 64, .recv_cap = 64, .in_place = 1
+    /* name, fn, index, kind, root, op, type, send_cap, recv_cap, in_place */
+    "field", "MDL_Bcast_field", 3, MDL_COLL_BCAST,
+    0, 0, &mdlg_type_double,
+    64, 64, 1
 };
 
-static const char *const mdlg_task_names[1] = { [0] = "vlasov" };
+/* the names the runtime reports, stored by MDL_Init */
+static const char *mdlg_task_names[1];
+static void mdlg_name_tasks(void)
+{
+    mdlg_task_names[0] = "vlasov";
+}
 static const mdl_msg_desc *const mdlg_msgs[] = { &mdlg_msg_0, &mdlg_msg_1, &mdlg_msg_2, &mdlg_msg_3 };
 static const mdl_coll_desc *const mdlg_colls[] = { &mdlg_coll_0, &mdlg_coll_1, &mdlg_coll_2, &mdlg_coll_3 };
 
 static const mdl_task_desc mdlg_task = {
-    .abi = 0x4d444c4142490001ULL,
-    .spec = "vlasov.mdl",
-    .spec_hash = 0x7d30779c8061d0f7ULL,
-    .ntasks = 1, .tasks = mdlg_task_names, .self = 0, .single = 0,
-    .grid_ndims = 0, .periodic = { 0, 0, 0 },
-    .nchannels = 2,
-    .nmsgs = 4, .msgs = mdlg_msgs,
-    .ncolls = 4, .colls = mdlg_colls,
-    .struct_size = sizeof(struct vlasov)
+    /* abi, spec, spec_hash */
+    0x4d444c4142490001ULL, "vlasov.mdl", 0x7d30779c8061d0f7ULL,
+    /* ntasks, tasks, self, grid_ndims, periodic */
+    1, mdlg_task_names, 0, 0, { 0, 0, 0 },
+    /* nchannels, nmsgs, msgs, ncolls, colls */
+    2, 4, mdlg_msgs, 4, mdlg_colls,
+    /* struct_size, single */
+    sizeof(struct vlasov), 0
 };
 
 /* ---------------------------------------------------------------- functions */
@@ -119,11 +140,23 @@ int vlasov_MDL_Init(struct vlasov **t, int *argc, char ***argv)
 {
     void *mem;
     mdl_rt *rt;
+    mdlg_name_tasks();
     int rc = mdl_init(&mdlg_task, argc, argv, &mem, &rt);
     if (rc < 0)
         return rc;
-    *t = mem;
+    *t = (struct vlasov *)mem;
     (*t)->mdl_rt_ = rt;
+    return MDL_SUCCESS;
+}
+
+int vlasov_MDL_Init_at(struct vlasov *t, unsigned long size, int *argc, char ***argv)
+{
+    mdl_rt *rt;
+    mdlg_name_tasks();
+    int rc = mdl_init_at(&mdlg_task, argc, argv, t, size, &rt);
+    if (rc < 0)
+        return rc;
+    t->mdl_rt_ = rt;
     return MDL_SUCCESS;
 }
 

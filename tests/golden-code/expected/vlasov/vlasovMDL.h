@@ -6,7 +6,11 @@
 #include "vlasovMDL_common.h"  /* the spec's types, every task's functions */
 
 /* The variables of one instance of vlasov (allocated by MDL_Init). */
+#ifdef __cplusplus
+struct alignas(4096) vlasov {
+#else
 struct vlasov {
+#endif
     double f[128][64];  /* [NV][NX] */
     double rho[64];  /* [NX] */
     double rho_total[64];  /* [NX] */
@@ -16,6 +20,45 @@ struct vlasov {
     double times[2];
     double slowest[2];
     struct mdl_rt *mdl_rt_;  /* runtime handle: do not touch */
+#ifdef __cplusplus
+    /* C++: this struct is also the class of vlasovMDL.hh (methods
+       only: the members' layout is the C one).  Variables start at zero. */
+    constexpr vlasov() noexcept
+        : f(), rho(), rho_total(), efield(), energy(), total_energy(), times(), slowest(),
+          mdl_rt_() {}
+    vlasov(const vlasov &) = delete;
+    vlasov &operator=(const vlasov &) = delete;
+    int MDL_Init(int * /*argc*/, char *** /*argv*/);
+    int MDL_End();
+    int MDL_MyRank();
+    int MDL_FamilySize();
+    int MDL_vlasovSize();
+    int MDL_Barrier();
+    int MDL_syncWithFamily();
+    int MDL_Sbarrier(const int * /*ranks*/, int /*n*/);
+    int MDL_SendTo_vlasov_to_vslab(int /*inst*/, int /*lo0*/, int /*hi0*/, int /*lo1*/, int /*hi1*/);
+    int MDL_SendTo_vlasov_to_xslab(int /*inst*/, int /*lo0*/, int /*hi0*/, int /*lo1*/, int /*hi1*/);
+    int MDL_RecvFrom_vlasov_into_vslab(int /*inst*/, int /*lo0*/, int /*hi0*/, int /*lo1*/, int /*hi1*/);
+    int MDL_RecvFrom_vlasov_into_vslab(int /*lo0*/, int /*hi0*/, int /*lo1*/, int /*hi1*/);  /* inst = MDL_ANY */
+    int MDL_RecvFrom_vlasov_into_xslab(int /*inst*/, int /*lo0*/, int /*hi0*/, int /*lo1*/, int /*hi1*/);
+    int MDL_RecvFrom_vlasov_into_xslab(int /*lo0*/, int /*hi0*/, int /*lo1*/, int /*hi1*/);  /* inst = MDL_ANY */
+    int MDL_to_vslabTest();
+    int MDL_to_vslabWait();
+    int MDL_to_xslabTest();
+    int MDL_to_xslabWait();
+    int MDL_into_vslabTest();
+    int MDL_into_vslabWait();
+    int MDL_into_xslabTest();
+    int MDL_into_xslabWait();
+    int MDL_Reduce_density();
+    int MDL_Reduce_energy_sum();
+    int MDL_Reduce_timing();
+    int MDL_Bcast_field();
+#endif
 };
+
+#ifdef __cplusplus
+#include "vlasovMDL.hh"  /* the methods of the class */
+#endif
 
 #endif /* MDL_TASK_vlasov_H */

@@ -13,6 +13,7 @@ extern "C" {
 
 /* task vlasov */
 int vlasov_MDL_Init(struct vlasov **t, int *argc, char ***argv);
+int vlasov_MDL_Init_at(struct vlasov *t, unsigned long size, int *argc, char ***argv);
 int vlasov_MDL_End(struct vlasov *t);
 int vlasov_MDL_MyRank(struct vlasov *t);
 int vlasov_MDL_FamilySize(struct vlasov *t);
@@ -39,7 +40,34 @@ int vlasov_MDL_Bcast_field(struct vlasov *t);
 
 #ifdef __cplusplus
 }
-#endif
+
+/* Short names: one overload per task that has the function. */
+inline int MDL_Init(struct vlasov **t, int *argc, char ***argv) { return vlasov_MDL_Init(t, argc, argv); }
+inline int MDL_End(struct vlasov *t) { return vlasov_MDL_End(t); }
+inline int MDL_MyRank(struct vlasov *t) { return vlasov_MDL_MyRank(t); }
+inline int MDL_FamilySize(struct vlasov *t) { return vlasov_MDL_FamilySize(t); }
+inline int MDL_vlasovSize(struct vlasov *t) { return vlasov_MDL_vlasovSize(t); }
+inline int MDL_Barrier(struct vlasov *t) { return vlasov_MDL_Barrier(t); }
+inline int MDL_syncWithFamily(struct vlasov *t) { return vlasov_MDL_syncWithFamily(t); }
+inline int MDL_Sbarrier(struct vlasov *t, const int *ranks, int n) { return vlasov_MDL_Sbarrier(t, ranks, n); }
+inline int MDL_SendTo_vlasov_to_vslab(struct vlasov *t, int inst, int lo0, int hi0, int lo1, int hi1) { return vlasov_MDL_SendTo_vlasov_to_vslab(t, inst, lo0, hi0, lo1, hi1); }
+inline int MDL_SendTo_vlasov_to_xslab(struct vlasov *t, int inst, int lo0, int hi0, int lo1, int hi1) { return vlasov_MDL_SendTo_vlasov_to_xslab(t, inst, lo0, hi0, lo1, hi1); }
+inline int MDL_RecvFrom_vlasov_into_vslab(struct vlasov *t, int inst, int lo0, int hi0, int lo1, int hi1) { return vlasov_MDL_RecvFrom_vlasov_into_vslab(t, inst, lo0, hi0, lo1, hi1); }
+inline int MDL_RecvFrom_vlasov_into_xslab(struct vlasov *t, int inst, int lo0, int hi0, int lo1, int hi1) { return vlasov_MDL_RecvFrom_vlasov_into_xslab(t, inst, lo0, hi0, lo1, hi1); }
+inline int MDL_to_vslabTest(struct vlasov *t) { return vlasov_MDL_to_vslabTest(t); }
+inline int MDL_to_vslabWait(struct vlasov *t) { return vlasov_MDL_to_vslabWait(t); }
+inline int MDL_to_xslabTest(struct vlasov *t) { return vlasov_MDL_to_xslabTest(t); }
+inline int MDL_to_xslabWait(struct vlasov *t) { return vlasov_MDL_to_xslabWait(t); }
+inline int MDL_into_vslabTest(struct vlasov *t) { return vlasov_MDL_into_vslabTest(t); }
+inline int MDL_into_vslabWait(struct vlasov *t) { return vlasov_MDL_into_vslabWait(t); }
+inline int MDL_into_xslabTest(struct vlasov *t) { return vlasov_MDL_into_xslabTest(t); }
+inline int MDL_into_xslabWait(struct vlasov *t) { return vlasov_MDL_into_xslabWait(t); }
+inline int MDL_Reduce_density(struct vlasov *t) { return vlasov_MDL_Reduce_density(t); }
+inline int MDL_Reduce_energy_sum(struct vlasov *t) { return vlasov_MDL_Reduce_energy_sum(t); }
+inline int MDL_Reduce_timing(struct vlasov *t) { return vlasov_MDL_Reduce_timing(t); }
+inline int MDL_Bcast_field(struct vlasov *t) { return vlasov_MDL_Bcast_field(t); }
+
+#else
 
 /* Short names: the task is chosen by the type of the first argument. */
 #define MDL_FIRST_(a, ...) a
@@ -91,6 +119,8 @@ int vlasov_MDL_Bcast_field(struct vlasov *t);
     struct vlasov *: vlasov_MDL_Reduce_timing)(__VA_ARGS__)
 #define MDL_Bcast_field(...) _Generic(MDL_FIRST_(__VA_ARGS__, 0), \
     struct vlasov *: vlasov_MDL_Bcast_field)(__VA_ARGS__)
+
+#endif
 
 /* Constants of the spec (the values medleyc used; the task
    sources check at compile time that they were not changed). */
