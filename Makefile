@@ -6,6 +6,7 @@
 #   make demo            set-up on a fresh machine, then the Monte Carlo example
 #   make install PREFIX=dir
 #   make check SANITIZE=1   the same suite under ASan+UBSan
+#   make model           SPIN model of the shared-memory protocol (model/)
 #
 # Sources are picked up by directory, so adding a file needs no edit here.
 
@@ -26,6 +27,9 @@ endif
 
 # `make` alone builds everything (the first rule below is the parser's).
 .DEFAULT_GOAL := all
+
+# the CMake package refuses a project built for another word size
+SIZEOF_VOID_P := $(shell echo | $(CC) -dM -E - | sed -n 's/^\#define __SIZEOF_POINTER__ //p')
 
 MPI_CFLAGS := $(shell pkg-config --cflags mpich 2>/dev/null)
 MPI_LIBS   := $(shell pkg-config --libs mpich 2>/dev/null)
@@ -111,7 +115,8 @@ $(BUILD)/lib/libmdl_shm.a: $(SHM_OBJ)
 
 MDLRUN := $(BUILD)/bin/mdlrun
 $(MDLRUN_OBJ): RT_CFLAGS += -DMEDLEY_VERSION='"$(VERSION)"'
-$(MDLRUN): $(MDLRUN_OBJ)
+# mdlrun writes the traces of MDL_TRACE with the libraries' writer.
+$(MDLRUN): $(MDLRUN_OBJ) $(BUILD)/shm/runtime_common/rt_trace_write.o
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ -lpthread -lrt
 
@@ -149,6 +154,12 @@ install: all
 	      pkgconfig/medley-$$rt.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/medley-$$rt.pc; \
 	done
 	$(if $(wildcard docs/man/*.1),install -m 644 $(wildcard docs/man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1/)
+	install -d $(DESTDIR)$(PREFIX)/lib/cmake/medley
+	for f in medleyConfig medleyConfigVersion; do \
+	  sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@MPI_LIBS@|$(MPI_LIBS)|g' \
+	      -e 's|@SIZEOF_VOID_P@|$(SIZEOF_VOID_P)|g' \
+	      cmake/$$f.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/medley/$$f.cmake; \
+	done
 
 # Tests run against an installed tree, as users build, so the pkg-config
 # files and install rules are exercised too.
@@ -180,6 +191,13 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# The SPIN model of the shared-memory runtime's protocol: every scenario
+# checked, every deliberately broken variant rejected (model/verify.sh,
+# docs/runtime-shm.md "Model checking"; also run by make check).
+.PHONY: model
+model:
+	@model/verify.sh $(BUILD)/model
 
 # Benchmarks against the staged install (bench/run.sh, docs/performance.md);
 # BENCH_QUICK=1 for a one-minute smoke run.

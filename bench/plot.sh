@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# bench/plot.sh DIR — plots of DIR/summary.csv and DIR/compiler.csv (written
-# by bench/run.sh) as DIR/*.png.  Needs gnuplot.
+# bench/plot.sh DIR — plots of DIR/summary.csv, DIR/vlasov.csv and
+# DIR/compiler.csv (written by bench/run.sh) as DIR/*.png.  Needs gnuplot.
 set -eu
 dir=$1
 command -v gnuplot >/dev/null || { echo "plot: gnuplot not installed" >&2; exit 1; }
@@ -74,6 +74,49 @@ set key bottom right
 plot '$tmp/h4-mpi' u 1:(\$2*1e6) w lp t 'hand-written MPI', \
      '$tmp/h4-mdl-mpi' u 1:(\$2*1e6) w lp t 'generated, MPI', \
      '$tmp/h4-mdl-shm' u 1:(\$2*1e6) w lp t 'generated, shm'
+unset multiplot
+EOF
+fi
+
+# The Vlasov runs: best of rounds per N, instance count and variant.
+vl=$dir/vlasov.csv
+if [ -f "$vl" ] && [ "$(wc -l < "$vl")" -gt 1 ]; then
+    awk -F, 'NR > 1 { k = $1 SUBSEP $2 SUBSEP $3; if (!(k in b) || $5 + 0 < b[k]) b[k] = $5 + 0 }
+        END { for (k in b) { split(k, f, SUBSEP); if (f[3] == "compute") continue
+                             c = b[f[1], f[2], "compute"]; if (c > 0) print f[1], f[2], f[3], b[k], b[k] / c } }' "$vl" \
+        | sort -n > "$tmp/vl"
+    for v in hand-mpi mdl-mpi mdl-shm; do awk -v v="$v" '$2 == 2 && $3 == v' "$tmp/vl" > "$tmp/vl-$v-2"; done
+    awk -F, 'NR > 1 && $3 == "compute" && $2 == 2 { if (!($1 in b) || $5 + 0 < b[$1]) b[$1] = $5 + 0 }
+        END { for (n in b) print n, b[n] }' "$vl" | sort -n > "$tmp/vl-compute-2"
+    # the thesis (Table 11.1, 4 processors): time / compute of MDL(MPI), MDL(SHM)
+    printf '256 1.0400 1.0791\n512 1.0472 1.0875\n1024 1.0662 1.0789\n2048 1.0497 1.0784\n' > "$tmp/thesis"
+    gnuplot <<EOF
+set terminal $term
+set output '$dir/vlasov.png'
+set multiplot layout 1,2 title "Vlasov code (examples/vlasov), best of rounds"
+set logscale x 2
+set xrange [200:2600]
+set xtics (256, 512, 1024, 2048)
+set xlabel "mesh N (N x N)"
+set grid
+set key top left
+set title "2 instances (one per core)"
+set logscale y
+set ylabel "seconds"
+plot '$tmp/vl-hand-mpi-2' u 1:4 w lp t 'hand-written MPI', \
+     '$tmp/vl-mdl-mpi-2' u 1:4 w lp t 'MeDLey, MPI runtime', \
+     '$tmp/vl-mdl-shm-2' u 1:4 w lp t 'MeDLey, shm runtime', \
+     '$tmp/vl-compute-2' u 1:2 w lp dt 2 t 'computation alone'
+set title "time / computation time, 2 instances (lower is better)"
+unset logscale y
+set ylabel "ratio"
+set key top right
+plot '$tmp/vl-hand-mpi-2' u 1:5 w lp t 'hand-written MPI', \
+     '$tmp/vl-mdl-mpi-2' u 1:5 w lp t 'MeDLey, MPI runtime', \
+     '$tmp/vl-mdl-shm-2' u 1:5 w lp t 'MeDLey, shm runtime', \
+     '$tmp/thesis' u 1:2 w lp dt 2 lc rgb 'gray' t 'thesis MDL(MPI), 4 proc.', \
+     '$tmp/thesis' u 1:3 w lp dt 3 lc rgb 'gray' t 'thesis MDL(SHM), 4 proc.', \
+     1.04 w l dt 4 lc rgb 'black' t '1.04', 1.10 w l dt 5 lc rgb 'black' t '1.10'
 unset multiplot
 EOF
 fi

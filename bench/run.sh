@@ -5,25 +5,31 @@
 #   mpi      hand-written MPI, the reference (bench/<b>/mpi.c)
 #   mdl-mpi  the generated stubs on libmdl_mpi, launched with mpiexec
 #   mdl-shm  the same program on libmdl_shm, launched with mdlrun
+# and the ping-pong and the halo (2 instances) also the two generated
+# variants traced (MDL_TRACE): mdl-mpi+trace, mdl-shm+trace.
 # interleaved (mpi mdl-mpi mdl-shm, mpi mdl-mpi mdl-shm, … one round each),
 # because absolute times drift on a shared machine: only ratios between
-# variants of one run mean something.  Then the compiler: time and peak
-# memory of medleyc on generated specs of growing size.
+# variants of one run mean something.  Then the thesis's application
+# experiment, the Vlasov code of examples/vlasov against the same code in
+# hand-written MPI and against its own computation time (bench/vlasov/run.sh).
+# Then the compiler: time and peak memory of medleyc on generated specs of
+# growing size.
 #
 # Environment:
 #   MEDLEY_STAGE   installed tree to build against (default build/stage; make
 #                  bench installs it)
 #   BENCH_QUICK=1  smoke run (about a minute): fewer rounds, batches, sizes
 #   BENCH_OUT      where results go (default bench/results)
-#   BENCH_ONLY     "pingpong halo coll oversub compiler": a subset
+#   BENCH_ONLY     "pingpong halo coll oversub vlasov compiler": a subset
 #   BENCH_WORK     build directory (default build/bench)
 #   BENCH_COMPILER_OUT  where medleyc writes during the compiler benchmark
 #                  (default: /dev/shm if writable, else the work directory)
 #   BENCH_CFLAGS   extra compiler flags (the test suite adds the sanitizers
 #                  when the staged libraries were built with them)
 # Output: $BENCH_OUT/runtime.csv (every round), summary.csv (medians, ratio
-# to mpi), compiler.csv, summary.txt (the table printed at the end) and, if
-# gnuplot is installed, *.png.  Nothing is installed by this script.
+# to mpi), vlasov.csv and vlasov.txt (bench/vlasov/run.sh), compiler.csv,
+# summary.txt (the tables printed at the end) and, if gnuplot is
+# installed, *.png.  Nothing is installed by this script.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
@@ -31,7 +37,7 @@ STAGE=${MEDLEY_STAGE:-$ROOT/build/stage}
 OUT=${BENCH_OUT:-$ROOT/bench/results}
 QUICK=${BENCH_QUICK:-0}
 [ "$QUICK" = 0 ] && QUICK=
-ONLY=${BENCH_ONLY:-pingpong halo coll oversub compiler}
+ONLY=${BENCH_ONLY:-pingpong halo coll oversub vlasov compiler}
 WORK=${BENCH_WORK:-$ROOT/build/bench}
 CFLAGS_B=(-O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror)
 # shellcheck disable=SC2206
@@ -79,14 +85,19 @@ build() {
     fi
 }
 
-# run NAME PROCS ROUNDS: the interleaved rounds of one benchmark.
+# run NAME PROCS ROUNDS [trace]: the interleaved rounds of one benchmark;
+# with `trace`, also both generated variants traced (MDL_TRACE, written to
+# the work directory), interleaved with the others: mdl-mpi+trace, mdl-shm+trace.
 run() {
     local name=$1 np=$2 rounds=$3 w=$WORK/$1 r v
+    local variants=(mpi mdl-mpi mdl-shm)
+    [ "${4:-}" = trace ] && variants+=(mdl-mpi+trace mdl-shm+trace)
     for ((r = 1; r <= rounds; r++)); do
-        for v in mpi mdl-mpi mdl-shm; do
-            local launcher=mpiexec
-            [ "$v" = mdl-shm ] && launcher=$STAGE/bin/mdlrun
-            if ! (cd "$w" && timeout -k 5 300 "$launcher" -n "$np" "./$v") \
+        for v in "${variants[@]}"; do
+            local launcher=mpiexec exe=${v%+trace} trace=()
+            [ "$exe" = mdl-shm ] && launcher=$STAGE/bin/mdlrun
+            [ "$v" != "$exe" ] && trace=(env "MDL_TRACE=$w/trace.json")
+            if ! (cd "$w" && timeout -k 5 300 "${trace[@]}" "$launcher" -n "$np" "./$exe") \
                     > "$w/out" 2> "$w/err" < /dev/null; then
                 echo "bench: $name $v -n $np round $r failed: $(tail -c 300 "$w/err" | tr '\n' ' ')" >&2
                 FAILED=1
@@ -102,12 +113,12 @@ run() {
 if [ -n "$QUICK" ]; then R_FAST=2 R_SLOW=1 HALO_N="64 256"; else R_FAST=9 R_SLOW=5 HALO_N="64 256 1024"; fi
 
 if want pingpong; then
-    build pingpong pingpong pp && run pingpong 2 "$R_FAST" || FAILED=1
+    build pingpong pingpong pp && run pingpong 2 "$R_FAST" trace || FAILED=1
 fi
 if want halo; then
     for n in $HALO_N; do
         build "halo-$n" halo noeud -D "N=$n" || { FAILED=1; continue; }
-        run "halo-$n" 2 "$R_FAST"        # one instance per core
+        run "halo-$n" 2 "$R_FAST" trace  # one instance per core
         run "halo-$n" 4 "$R_SLOW"        # 2 per core: MPICH's busy-wait shows
     done
 fi
@@ -117,6 +128,12 @@ fi
 if want oversub; then
     build oversub oversub r || FAILED=1
     if [ -n "$QUICK" ]; then run oversub 8 1; else run oversub 8 "$R_SLOW"; run oversub 16 3; fi
+fi
+
+# ---------------------------------------------------------------- vlasov
+if want vlasov; then
+    MEDLEY_STAGE=$STAGE BENCH_OUT=$OUT BENCH_WORK=$WORK bench/vlasov/run.sh > /dev/null || FAILED=1
+    echo "bench: vlasov done ($(( $(date +%s) - start_all )) s)" >&2
 fi
 
 # ---------------------------------------------------------------- compiler
@@ -221,8 +238,8 @@ TXT=$OUT/summary.txt
     fi
     echo "# medley $rev, $(mpichversion 2>/dev/null | awk -F'\t+' '/Version|Device/ { printf "%s%s", n++ ? " " : "MPICH ", $2 }'), $(uname -r)"
     echo "# load average at start: $load_start, at end: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine skews every variant differently)"
-    echo "# ratio = median over rounds of (time / hand-written MPI time of the same round); lower is better"
-    awk -F, 'NR == FNR { if (FNR > 1 && $5 != "mpi") { k = $1 "," $2 "," $3 "," $4; r[k, $5] = $7 }
+    [ "$(wc -l < "$SUM")" -gt 1 ] && echo "# ratio = median over rounds of (time / hand-written MPI time of the same round); lower is better"
+    [ "$(wc -l < "$SUM")" -gt 1 ] && awk -F, 'NR == FNR { if (FNR > 1 && $5 != "mpi") { k = $1 "," $2 "," $3 "," $4; r[k, $5] = $7 }
                          if (FNR > 1) { k = $1 "," $2 "," $3 "," $4; if (!(k in s)) { s[k] = 1; o[++n] = k }; m[k, $5] = $6 }
                          next }
     function tgt(b, sz, np, v) {
@@ -253,12 +270,38 @@ TXT=$OUT/summary.txt
                 cell(o[i], f[1], f[3], f[4], "mdl-mpi"), cell(o[i], f[1], f[3], f[4], "mdl-shm")
         }
     }' "$SUM" "$SUM"
+    if grep -q '+trace,' "$RAW"; then
+        echo
+        echo "# tracing (MDL_TRACE): time traced / untraced of the same round, best and median over rounds"
+        awk -F, 'NR > 1 { k = $1 "," $2 "," $3 "," $4; t[k, $5, $6] = $7; if ($6 > maxr) maxr = $6
+                          if ($5 ~ /[+]trace$/ && !(k in s)) { s[k] = 1; o[++n] = k } }
+        function stats(k, v,    r, c, i, j, x, a) {
+            c = 0
+            for (r = 1; r <= maxr; r++)
+                if ((k, v "+trace", r) in t && (k, v, r) in t && t[k, v, r] > 0) a[++c] = t[k, v "+trace", r] / t[k, v, r]
+            if (!c) return sprintf("%-15s", "(no run)")
+            for (i = 2; i <= c; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+            return sprintf("%.3f / %.3f  ", a[1], c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2)
+        }
+        END {
+            printf "%-9s %-15s %-9s %5s  %-17s %-17s\n", "bench", "case", "size", "procs", "mdl-mpi traced", "mdl-shm traced"
+            for (i = 1; i <= n; i++) {
+                split(o[i], f, ",")
+                sz = f[1] == "halo" ? "N=" f[3] : f[3] >= 1048576 ? f[3] / 1048576 " MiB" : f[3] >= 1024 ? f[3] / 1024 " KiB" : f[3] " B"
+                printf "%-9s %-15s %-9s %5s  %-17s %-17s\n", f[1], f[2], sz, f[4], stats(o[i], "mdl-mpi"), stats(o[i], "mdl-shm")
+            }
+        }' "$RAW"
+    fi
     if grep -q '^pingpong,' "$SUM"; then
         echo
         echo "# ping-pong bandwidth (MB/s = bytes / one-way time)"
         awk -F, '$1 == "pingpong" && $3 >= 1024 { bw[$3, $5] = $3 / $6 / 1e6; if (!($3 in s)) { s[$3] = 1; o[++n] = $3 } }
             END { printf "%-9s %10s %10s %10s\n", "size", "mpi", "mdl-mpi", "mdl-shm"
                   for (i = 1; i <= n; i++) printf "%-9s %10.0f %10.0f %10.0f\n", o[i], bw[o[i], "mpi"], bw[o[i], "mdl-mpi"], bw[o[i], "mdl-shm"] }' "$SUM"
+    fi
+    if [ -f "$OUT/vlasov.txt" ] && want vlasov; then
+        echo
+        cat "$OUT/vlasov.txt"
     fi
     if [ -f "$COMP" ] && want compiler; then
         echo

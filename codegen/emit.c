@@ -1,5 +1,5 @@
-/* emit.c — mdl_emit_c: the spec-wide header, and TMDL.h and TMDL.c for
- * every task, written as one atomic set (writer.c); mdl_emit_all adds the
+/* emit.c — mdl_emit_c: the spec-wide header, and TMDL.h, TMDL.c and
+ * TMDL.hh (C++) for every task, written as one atomic set (writer.c); mdl_emit_all adds the
  * graph to the same set. */
 #include <stdio.h>
 
@@ -23,7 +23,7 @@ static void add_c(mdl_outset *o, const mdl_spec *spec, const char *outdir)
     /* the spec-wide header once, with the API list built once */
     api_list *apis = cg_spec_apis(spec);
     mdl_buf common = { 0 }, path = { 0 }, name = { 0 };
-    cg_emit_common_header(&common, spec, apis);
+    cg_emit_common_header(&common, spec, &sf, apis);
     cg_spec_apis_free(spec, apis);
     cg_common_header_name(&name, spec);
     cg_buf_printf(&path, "%s/%s", outdir, name.s);
@@ -32,11 +32,13 @@ static void add_c(mdl_outset *o, const mdl_spec *spec, const char *outdir)
     cg_buf_free(&name);
     for (int i = 0; i < spec->tasks.n; i++) {
         const mdl_task *t = spec->tasks.v[i];
-        mdl_buf h = { 0 }, c = { 0 };
+        mdl_buf h = { 0 }, c = { 0 }, hh = { 0 };
         cg_emit_header(&h, spec, t);
         cg_emit_source(&c, spec, &sf, t);
+        cg_emit_cxx_header(&hh, spec, t);
         add_file(o, outdir, t->name, "h", &h);
         add_file(o, outdir, t->name, "c", &c);
+        add_file(o, outdir, t->name, "hh", &hh);
     }
 }
 

@@ -8,8 +8,8 @@
 
 #include "../medley/ast.h"
 
-/* Writes <spec>MDL_common.h (the spec-wide header), and TMDL.h and
- * TMDL.c for every task.  Returns 0, or -1 after printing
+/* Writes <spec>MDL_common.h (the spec-wide header), and TMDL.h, TMDL.c
+ * and TMDL.hh (the C++ class binding) for every task.  Returns 0, or -1 after printing
  * "medleyc: error: …" (I/O) to stderr. */
 int mdl_emit_c(const mdl_spec *spec, const char *outdir);
 

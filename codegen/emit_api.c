@@ -70,6 +70,9 @@ static void add_p2p(api_list *l, const mdl_msg *m)
 void cg_task_api(const mdl_task *t, api_list *l)
 {
     simple(l, API_INIT, "MDL_Init", ", int *argc, char ***argv");
+    /* the C++ class's MDL_Init, on an object of `size` bytes: no short
+     * name (not in the reference) */
+    simple(l, API_INIT_AT, "MDL_Init_at", ", unsigned long size, int *argc, char ***argv");
     simple(l, API_END, "MDL_End", "");
     simple(l, API_MYRANK, "MDL_MyRank", "");
     simple(l, API_FAMILYSIZE, "MDL_FamilySize", "");
@@ -142,8 +145,9 @@ void cg_api_free(api_list *l)
 
 void cg_api_proto(mdl_buf *b, const mdl_task *t, const api_fn *f)
 {
-    cg_buf_printf(b, "int %s_%s(struct %s %st%s)", t->name, f->name, t->name,
-               f->kind == API_INIT ? "**" : "*", f->params);
+    cg_buf_printf(b, "int %s_%s(struct ", t->name, f->name);
+    cg_id(b, t->name);
+    cg_buf_printf(b, " %st%s)", f->kind == API_INIT ? "**" : "*", f->params);
 }
 
 api_list *cg_spec_apis(const mdl_spec *s)

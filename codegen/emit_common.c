@@ -1,50 +1,97 @@
 /* emit_common.c — spec-level helpers shared by the emitters: C spellings
- * of types and expressions, public function names, the spec hash. */
+ * of types and expressions, public function names, the spec hash.  Type
+ * and operation names come from runtime_common/mdl_tables.h. */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit_internal.h"
-
-static const char *const basic_c[MDL_B_COUNT] = {
-    "char", "signed char", "unsigned char",
-    "short", "unsigned short",
-    "int", "unsigned int",
-    "long", "unsigned long",
-    "long long", "unsigned long long",
-    "float", "double",
-};
-static const char *const basic_rt[MDL_B_COUNT] = {
-    "MDL_T_CHAR", "MDL_T_SCHAR", "MDL_T_UCHAR",
-    "MDL_T_SHORT", "MDL_T_USHORT",
-    "MDL_T_INT", "MDL_T_UINT",
-    "MDL_T_LONG", "MDL_T_ULONG",
-    "MDL_T_LLONG", "MDL_T_ULLONG",
-    "MDL_T_FLOAT", "MDL_T_DOUBLE",
-};
-static const char *const basic_ids[MDL_B_COUNT] = {
-    "char", "schar", "uchar", "short", "ushort", "int", "uint",
-    "long", "ulong", "llong", "ullong", "float", "double",
-};
+#include "../medley/fnv.h"
 
 const char *cg_basic_c_name(mdl_basic b)
 {
-    return b >= 0 && b < MDL_B_COUNT ? basic_c[b] : "?";
+    return mdl_basic_c_spelling(b);
 }
 
 const char *cg_basic_rt_name(mdl_basic b)
 {
-    return b >= 0 && b < MDL_B_COUNT ? basic_rt[b] : "MDL_T_STRUCT";
+    static const char *const rt[MDL_B_COUNT] = {
+#define MDL_X(id, name, c_spelling, short_id, lp64_size) [MDL_B_##id] = "MDL_T_" #id,
+        MDL_BASIC_TYPES(MDL_X)
+#undef MDL_X
+    };
+    return b > MDL_B_NONE && b < MDL_B_COUNT ? rt[b] : "MDL_T_STRUCT";
 }
 
 const char *cg_basic_id(mdl_basic b)
 {
-    return b >= 0 && b < MDL_B_COUNT ? basic_ids[b] : "?";
+    return mdl_basic_short_id(b);
+}
+
+/* C++ keywords (C++20, with the alternative operator spellings) that are
+ * not C keywords: fine names in a C spec, not in the C++ view of the same
+ * headers. */
+static const char *const cxx_keywords[] = {
+    "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "bool", "catch",
+    "char16_t", "char32_t", "char8_t", "class", "co_await", "co_return", "co_yield",
+    "compl", "concept", "const_cast", "consteval", "constexpr", "constinit", "decltype",
+    "delete", "dynamic_cast", "explicit", "export", "false", "friend", "mutable",
+    "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq",
+    "private", "protected", "public", "reinterpret_cast", "requires", "static_assert",
+    "static_cast", "template", "this", "thread_local", "throw", "true", "try", "typeid",
+    "typename", "using", "virtual", "wchar_t", "xor", "xor_eq",
+};
+
+int cg_cxx_keyword(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof cxx_keywords / sizeof *cxx_keywords; i++)
+        if (strcmp(name, cxx_keywords[i]) == 0)
+            return 1;
+    return 0;
+}
+
+void cg_id(mdl_buf *b, const char *name)
+{
+    if (cg_cxx_keyword(name))
+        cg_buf_printf(b, "MDL_CXX_(%s, %s_)", name, name);
+    else
+        cg_buf_puts(b, name);
+}
+
+void cg_cxx_id(mdl_buf *b, const char *name)
+{
+    cg_buf_printf(b, cg_cxx_keyword(name) ? "%s_" : "%s", name);
+}
+
+int cg_spec_cxx_renames(const mdl_spec *s)
+{
+    for (int i = 0; i < s->consts.n; i++)
+        if (cg_cxx_keyword(s->consts.v[i]->name))
+            return 1;
+    for (int i = 0; i < s->structs.n; i++) {
+        const mdl_struct *st = s->structs.v[i];
+        if (cg_cxx_keyword(st->tag) || cg_cxx_keyword(st->typedef_name))
+            return 1;
+        for (int f = 0; f < st->fields.n; f++)
+            if (cg_cxx_keyword(st->fields.v[f]->name))
+                return 1;
+    }
+    for (int i = 0; i < s->tasks.n; i++) {
+        const mdl_task *t = s->tasks.v[i];
+        if (cg_cxx_keyword(t->name))
+            return 1;
+        for (int v = 0; v < t->vars.n; v++)
+            if (cg_cxx_keyword(t->vars.v[v]->name))
+                return 1;
+    }
+    return 0;
 }
 
 /* Spelled from the declaration, not from the use: a spec may write
  * `Particle` for a type declared only as `struct Particle {…}`, which C
  * accepts only as `struct Particle`. */
-void cg_typeref_c(mdl_buf *b, const mdl_typeref *t)
+static void typeref(mdl_buf *b, const mdl_typeref *t, void (*id)(mdl_buf *, const char *))
 {
     if (t->basic != MDL_B_NONE) {
         cg_buf_puts(b, cg_basic_c_name(t->basic));
@@ -52,11 +99,17 @@ void cg_typeref_c(mdl_buf *b, const mdl_typeref *t)
     }
     const mdl_struct *s = t->resolved;
     if (s && s->typedef_name)
-        cg_buf_puts(b, s->typedef_name);
-    else if (s)
-        cg_buf_printf(b, "struct %s", s->tag);
-    else
+        id(b, s->typedef_name);
+    else if (s) {
+        cg_buf_puts(b, "struct ");
+        id(b, s->tag);
+    } else
         cg_buf_puts(b, t->name);
+}
+
+void cg_typeref_c(mdl_buf *b, const mdl_typeref *t)
+{
+    typeref(b, t, cg_id);
 }
 
 void cg_expr_c(mdl_buf *b, const mdl_expr *e, const char *prefix)
@@ -68,8 +121,11 @@ void cg_expr_c(mdl_buf *b, const mdl_expr *e, const char *prefix)
         cg_buf_printf(b, "%lld", e->ival);
         break;
     case MDL_E_NAME:
-        if (e->vref)
-            cg_buf_printf(b, "%s%s", prefix, e->name);
+        if (e->vref && *prefix) {
+            cg_buf_puts(b, prefix);
+            cg_id(b, e->name);
+        } else if (e->vref)
+            cg_buf_puts(b, e->name);
         else if (*prefix && e->cref && e->cref->evaluated)
             /* in TMDL.c, where the constants' macros are #undef'd */
             cg_buf_printf(b, e->cref->val < 0 ? "(%lld)" : "%lld", e->cref->val);
@@ -91,49 +147,15 @@ void cg_expr_c(mdl_buf *b, const mdl_expr *e, const char *prefix)
     }
 }
 
-long long cg_expr_eval(const mdl_expr *e, int *ok)
-{
-    long long l, r;
-    switch (e->kind) {
-    case MDL_E_INT:
-        return e->ival;
-    case MDL_E_NAME:
-        if (e->cref && e->cref->evaluated)
-            return e->cref->val;
-        *ok = 0;
-        return 0;
-    case MDL_E_NEG:
-        return -cg_expr_eval(e->l, ok);
-    default:
-        l = cg_expr_eval(e->l, ok);
-        r = cg_expr_eval(e->r, ok);
-        switch (e->kind) {
-        case MDL_E_ADD: return l + r;
-        case MDL_E_SUB: return l - r;
-        case MDL_E_MUL: return l * r;
-        default:
-            if (r == 0) {
-                *ok = 0;
-                return 0;
-            }
-            return l / r;
-        }
-    }
-}
-
-static const char *const coll_rt[] = {
-    [MDL_CO_BCAST] = "MDL_COLL_BCAST", [MDL_CO_MCAST] = "MDL_COLL_MCAST",
-    [MDL_CO_SCATTER] = "MDL_COLL_SCATTER", [MDL_CO_SCATTERV] = "MDL_COLL_SCATTERV",
-    [MDL_CO_GATHER] = "MDL_COLL_GATHER", [MDL_CO_GATHERV] = "MDL_COLL_GATHERV",
-    [MDL_CO_ALLGATHER] = "MDL_COLL_ALLGATHER",
-    [MDL_CO_ALLGATHERV] = "MDL_COLL_ALLGATHERV",
-    [MDL_CO_ALLTOALL] = "MDL_COLL_ALLTOALL", [MDL_CO_REDUCE] = "MDL_COLL_REDUCE",
-    [MDL_CO_ALLREDUCE] = "MDL_COLL_ALLREDUCE", [MDL_CO_UNKNOWN] = "-1",
-};
-
 const char *cg_coll_rt_name(mdl_coll_kind k)
 {
-    return coll_rt[k];
+    static const char *const rt[] = {
+#define MDL_X(id, name) [MDL_CO_##id] = "MDL_COLL_" #id,
+        MDL_COLLECTIVES(MDL_X)
+#undef MDL_X
+        [MDL_CO_UNKNOWN] = "-1",
+    };
+    return k >= 0 && k <= MDL_CO_UNKNOWN ? rt[k] : "-1";
 }
 
 void cg_msg_fn_name(mdl_buf *b, const mdl_msg *m)
@@ -145,34 +167,22 @@ void cg_msg_fn_name(mdl_buf *b, const mdl_msg *m)
                    m->peer_task->name, m->name);
 }
 
-static int add_name(const char **names, int n, int max, const char *s)
+int cg_task_neighbor_names(const mdl_task *t, const char ***out)
 {
-    for (int i = 0; i < n; i++)
-        if (strcmp(names[i], s) == 0)
-            return n;
-    if (n < max)
-        names[n++] = s;
+    int n = 0, cap = t->sends.n + t->recvs.n;
+    const char **names = cg_xcalloc((size_t)cap + 1, sizeof *names);
+    for (int k = 0; k < cap; k++) {
+        const mdl_msg *m = k < t->sends.n ? t->sends.v[k] : t->recvs.v[k - t->sends.n];
+        if (m->peer_kind != MDL_P_NEIGHBOR || !m->neighbor_name)
+            continue;
+        int seen = 0;
+        for (int i = 0; i < n && !seen; i++)
+            seen = strcmp(names[i], m->neighbor_name) == 0;
+        if (!seen)
+            names[n++] = m->neighbor_name;
+    }
+    *out = names;
     return n;
-}
-
-int cg_task_neighbor_names(const mdl_task *t, const char **names, int max)
-{
-    int n = 0;
-    for (int i = 0; i < t->sends.n; i++)
-        if (t->sends.v[i]->peer_kind == MDL_P_NEIGHBOR && t->sends.v[i]->neighbor_name)
-            n = add_name(names, n, max, t->sends.v[i]->neighbor_name);
-    for (int i = 0; i < t->recvs.n; i++)
-        if (t->recvs.v[i]->peer_kind == MDL_P_NEIGHBOR && t->recvs.v[i]->neighbor_name)
-            n = add_name(names, n, max, t->recvs.v[i]->neighbor_name);
-    return n;
-}
-
-const mdl_const *cg_spec_const(const mdl_spec *s, const char *name)
-{
-    for (int i = 0; i < s->consts.n; i++)
-        if (strcmp(s->consts.v[i]->name, name) == 0)
-            return s->consts.v[i];
-    return NULL;
 }
 
 const char *cg_spec_basename(const mdl_spec *s)
@@ -227,59 +237,67 @@ int cg_task_async_msgs(const mdl_task *t, const mdl_msg **out, int max)
 
 /* ---------------------------------------------------------------- spec hash */
 
-#define FNV_OFFSET 0xcbf29ce484222325ULL
-#define FNV_PRIME  0x100000001b3ULL
-
-static void h_bytes(unsigned long long *h, const void *p, size_t n)
-{
-    const unsigned char *c = p;
-    for (size_t i = 0; i < n; i++) {
-        *h ^= c[i];
-        *h *= FNV_PRIME;
-    }
-}
+typedef struct spec_hasher {
+    uint64_t *layout;           /* per struct (spec->structs index): its hash */
+    char *known;                /* layout[i] is computed */
+} spec_hasher;
 
 /* Strings are hashed with their terminating NUL so "ab","c" != "a","bc". */
-static void h_str(unsigned long long *h, const char *s)
+static void h_str(uint64_t *h, const char *s)
 {
-    h_bytes(h, s ? s : "", strlen(s ? s : "") + 1);
+    *h = mdl_fnv1a(*h, s ? s : "", strlen(s ? s : "") + 1);
 }
 
-static void h_int(unsigned long long *h, long long v)
+static void h_int(uint64_t *h, long long v)
 {
     char tmp[32];
     snprintf(tmp, sizeof tmp, "%lld", v);
     h_str(h, tmp);
 }
 
-static void h_type(unsigned long long *h, const mdl_typeref *t)
+static void h_type(spec_hasher *x, uint64_t *h, const mdl_typeref *t);
+
+/* Structs by layout, so two specs agreeing on names but not on fields are
+ * told apart.  Each struct is hashed once: walking the nested structs at
+ * every use was exponential in the nesting depth. */
+static uint64_t struct_layout(spec_hasher *x, const mdl_struct *s)
+{
+    if (x->known[s->index])
+        return x->layout[s->index];
+    uint64_t h = MDL_FNV_OFFSET;
+    h_str(&h, "{");
+    for (int i = 0; i < s->fields.n; i++) {
+        const mdl_field *f = s->fields.v[i];
+        h_type(x, &h, &f->type);
+        for (int d = 0; d < f->dims.n; d++)
+            h_int(&h, f->dimval ? f->dimval[d] : 0);
+        h_str(&h, ",");
+    }
+    h_str(&h, "}");
+    x->layout[s->index] = h;
+    x->known[s->index] = 1;
+    return h;
+}
+
+static void h_type(spec_hasher *x, uint64_t *h, const mdl_typeref *t)
 {
     if (t->basic != MDL_B_NONE || !t->resolved) {
         h_int(h, t->basic);
         return;
     }
-    /* Structs by layout, so two specs agreeing on names but not on
-     * fields are told apart. */
-    const mdl_struct *s = t->resolved;
-    h_str(h, "{");
-    for (int i = 0; i < s->fields.n; i++) {
-        const mdl_field *f = s->fields.v[i];
-        h_type(h, &f->type);
-        for (int d = 0; d < f->dims.n; d++)
-            h_int(h, f->dimval ? f->dimval[d] : 0);
-        h_str(h, ",");
-    }
-    h_str(h, "}");
+    char tmp[32];
+    snprintf(tmp, sizeof tmp, "s%016llx", (unsigned long long)struct_layout(x, t->resolved));
+    h_str(h, tmp);
 }
 
-static void h_items(unsigned long long *h, const mdl_msg *m)
+static void h_items(spec_hasher *x, uint64_t *h, const mdl_msg *m)
 {
     h_int(h, m->items.n);
     for (int i = 0; i < m->items.n; i++) {
         const mdl_item *it = m->items.v[i];
         h_int(h, it->count);
         if (it->var) {
-            h_type(h, &it->var->type);
+            h_type(x, h, &it->var->type);
             for (int d = 0; d < it->var->dims.n; d++)
                 h_int(h, it->var->dimval ? it->var->dimval[d] : 0);
         }
@@ -288,7 +306,9 @@ static void h_items(unsigned long long *h, const mdl_msg *m)
 
 unsigned long long cg_spec_hash(const mdl_spec *s)
 {
-    unsigned long long h = FNV_OFFSET;
+    spec_hasher x = { cg_xcalloc((size_t)s->structs.n + 1, sizeof *x.layout),
+                      cg_xcalloc((size_t)s->structs.n + 1, 1) };
+    uint64_t h = MDL_FNV_OFFSET;
     h_int(&h, s->tasks.n);
     for (int i = 0; i < s->tasks.n; i++) {
         const mdl_task *t = s->tasks.v[i];
@@ -304,9 +324,9 @@ unsigned long long cg_spec_hash(const mdl_spec *s)
             h_str(&h, m->peer_task ? m->peer_task->name : "");
             h_int(&h, m->peer_kind);
             h_str(&h, m->pair ? m->pair->name : "");
-            h_items(&h, m);
+            h_items(&x, &h, m);
             if (m->pair)
-                h_items(&h, m->pair);
+                h_items(&x, &h, m->pair);
         }
         for (int k = 0; k < t->colls.n; k++) {
             const mdl_coll *c = t->colls.v[k];
@@ -314,9 +334,11 @@ unsigned long long cg_spec_hash(const mdl_spec *s)
             h_int(&h, c->root_val);
             for (int j = 0; j < c->msgs.n; j++) {
                 h_str(&h, c->msgs.v[j]->name);
-                h_items(&h, c->msgs.v[j]);
+                h_items(&x, &h, c->msgs.v[j]);
             }
         }
     }
+    free(x.layout);
+    free(x.known);
     return h;
 }

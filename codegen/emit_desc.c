@@ -40,25 +40,15 @@ int cg_item_ndims(const mdl_item *it)
     return it->var->form == MDL_V_POINTER ? 1 : it->var->dims.n;
 }
 
-static int index_const(const mdl_index *ix, long long *lo, long long *hi)
-{
-    int ok = 1;
-    if (ix->kind == MDL_IX_RUNTIME)
-        return 0;
-    *lo = cg_expr_eval(ix->lo, &ok);
-    *hi = ix->kind == MDL_IX_RANGE ? cg_expr_eval(ix->hi, &ok) : *lo;
-    return ok;
-}
-
+/* The checks know which bounds are compile-time constants (is_const,
+ * lo_val, hi_val): the tables use their values, nothing is re-derived. */
 int cg_msg_bounds_fixed(const mdl_msg *m)
 {
     for (int i = 0; i < m->items.n; i++) {
         const mdl_item *it = m->items.v[i];
-        for (int d = 0; d < it->idx.n; d++) {
-            long long lo, hi;
-            if (!index_const(it->idx.v[d], &lo, &hi))
+        for (int d = 0; d < it->idx.n; d++)
+            if (!it->idx.v[d]->is_const)
                 return 0;
-        }
         /* a pointer's extent is unknown: only its explicit range counts */
         if (it->var && it->var->form == MDL_V_POINTER && it->idx.n == 0)
             return 0;
@@ -74,14 +64,9 @@ int cg_msg_npairs(const mdl_msg *m)
     return n;
 }
 
+/* A bound read at the call: the spec's expression over t->… members. */
 static void bound_expr(mdl_buf *b, const mdl_expr *e)
 {
-    int ok = 1;
-    long long v = cg_expr_eval(e, &ok);
-    if (ok) {
-        cg_buf_printf(b, "%lld", v);
-        return;
-    }
     cg_buf_puts(b, "(long)");
     if (e->kind != MDL_E_NAME)
         cg_expr_c(b, e, "t->");
@@ -108,6 +93,10 @@ void cg_msg_bounds(mdl_buf *b, const mdl_msg *m)
                 continue;
             }
             const mdl_index *ix = it->idx.v[d];
+            if (ix->is_const) {
+                cg_buf_printf(b, "%lld, %lld", ix->lo_val, ix->hi_val);
+                continue;
+            }
             switch (ix->kind) {
             case MDL_IX_SINGLE:
                 bound_expr(b, ix->lo);
@@ -143,28 +132,27 @@ struct used {
     int *structs;           /* indexed like spec->structs */
 };
 
-static void mark_type(struct used *u, const mdl_spec *s, const mdl_typeref *t)
+static void mark_type(struct used *u, const mdl_typeref *t)
 {
     if (t->basic != MDL_B_NONE) {
         u->basic[t->basic] = 1;
         return;
     }
-    for (int i = 0; i < s->structs.n; i++)
-        if (s->structs.v[i] == t->resolved && !u->structs[i]) {
-            u->structs[i] = 1;
-            /* basic fields are described by their base code alone: marking
-               them would emit an unused descriptor (-Wunused-const-variable) */
-            for (int f = 0; f < t->resolved->fields.n; f++)
-                if (t->resolved->fields.v[f]->type.basic == MDL_B_NONE)
-                    mark_type(u, s, &t->resolved->fields.v[f]->type);
-        }
+    if (!t->resolved || u->structs[t->resolved->index])
+        return;
+    u->structs[t->resolved->index] = 1;
+    /* basic fields are described by their base code alone: marking them
+       would emit an unused descriptor (-Wunused-const-variable) */
+    for (int f = 0; f < t->resolved->fields.n; f++)
+        if (t->resolved->fields.v[f]->type.basic == MDL_B_NONE)
+            mark_type(u, &t->resolved->fields.v[f]->type);
 }
 
-static void mark_msg(struct used *u, const mdl_spec *s, const mdl_msg *m)
+static void mark_msg(struct used *u, const mdl_msg *m)
 {
     for (int i = 0; i < m->items.n; i++)
         if (m->items.v[i]->var)
-            mark_type(u, s, &m->items.v[i]->var->type);
+            mark_type(u, &m->items.v[i]->var->type);
 }
 
 static void emit_types(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
@@ -173,51 +161,55 @@ static void emit_types(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
     memset(&u, 0, sizeof u);
     u.structs = cg_xcalloc((size_t)s->structs.n + 1, sizeof *u.structs);
     for (int i = 0; i < t->sends.n; i++)
-        mark_msg(&u, s, t->sends.v[i]);
+        mark_msg(&u, t->sends.v[i]);
     for (int i = 0; i < t->recvs.n; i++)
-        mark_msg(&u, s, t->recvs.v[i]);
+        mark_msg(&u, t->recvs.v[i]);
     for (int i = 0; i < t->colls.n; i++)
         for (int k = 0; k < t->colls.v[i]->msgs.n; k++) {
             const mdl_coll_args *a = &t->colls.v[i]->msgs.v[k]->cargs;
             if (a->send && a->send->var)
-                mark_type(&u, s, &a->send->var->type);
+                mark_type(&u, &a->send->var->type);
             else if (a->recv && a->recv->var)
-                mark_type(&u, s, &a->recv->var->type);
+                mark_type(&u, &a->recv->var->type);
         }
 
     for (int i = 0; i < MDL_B_COUNT; i++)
         if (u.basic[i])
             cg_buf_printf(b, "static const mdl_type_desc mdlg_type_%s =\n"
-                             "    { .name = \"%s\", .base = %s, .size = sizeof(%s) };\n",
+                             "    { \"%s\", %s, sizeof(%s), 0, NULL };\n",
                        cg_basic_id((mdl_basic)i), cg_basic_c_name((mdl_basic)i),
                        cg_basic_rt_name((mdl_basic)i), cg_basic_c_name((mdl_basic)i));
-    /* spec order puts a nested struct before its user, as C requires */
-    for (int i = 0; i < s->structs.n; i++) {
-        if (!u.structs[i])
+    /* a struct's descriptor refers to those of the structs it contains
+       (.sub), so they come first: struct_order, not spec order */
+    for (int i = 0; i < s->struct_order.n; i++) {
+        const mdl_struct *st = s->struct_order.v[i];
+        if (!u.structs[st->index])
             continue;
-        const mdl_struct *st = s->structs.v[i];
         mdl_typeref self = { .basic = MDL_B_NONE, .resolved = (mdl_struct *)st };
         mdl_buf cname = { 0 }, id = { 0 };
         cg_typeref_c(&cname, &self);
         type_id(&id, &self);
-        cg_buf_printf(b, "static const mdl_field_desc %s_fields[] = {\n", id.s);
+        cg_buf_printf(b, "static const mdl_field_desc %s_fields[] = {\n"
+                         "    /* base, sub, count, offset */\n", id.s);
         for (int f = 0; f < st->fields.n; f++) {
             const mdl_field *fd = st->fields.v[f];
             long long count = 1;
             for (int d = 0; d < fd->dims.n; d++)
                 count *= fd->dimval ? fd->dimval[d] : 0;
-            cg_buf_printf(b, "    { .base = %s, ", cg_basic_rt_name(fd->type.basic));
+            cg_buf_printf(b, "    { %s, ", cg_basic_rt_name(fd->type.basic));
             if (fd->type.basic == MDL_B_NONE) {
-                cg_buf_puts(b, ".sub = &");
+                cg_buf_puts(b, "&");
                 type_id(b, &fd->type);
                 cg_buf_puts(b, ", ");
-            }
-            cg_buf_printf(b, ".count = %lld, .offset = offsetof(%s, %s) },\n", count, cname.s,
-                          fd->name);
+            } else
+                cg_buf_puts(b, "NULL, ");
+            cg_buf_printf(b, "%lld, offsetof(%s, ", count, cname.s);
+            cg_id(b, fd->name);
+            cg_buf_puts(b, ") },\n");
         }
         cg_buf_printf(b, "};\nstatic const mdl_type_desc %s = {\n"
-                         "    .name = \"%s\", .base = MDL_T_STRUCT, .size = sizeof(%s),\n"
-                         "    .nfields = %d, .fields = %s_fields\n};\n",
+                         "    /* name, base, size, nfields, fields */\n"
+                         "    \"%s\", MDL_T_STRUCT, sizeof(%s), %d, %s_fields\n};\n",
                    id.s, st->typedef_name ? st->typedef_name : st->tag, cname.s,
                    st->fields.n, id.s);
         cg_buf_free(&cname);
@@ -232,21 +224,24 @@ static void emit_msg(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int k)
 {
     cg_buf_printf(b, "\n/* %s %s */\n", m->is_send ? "send" : "receive", m->name);
     if (m->items.n) {
-        cg_buf_printf(b, "static const mdl_item_desc mdlg_msg_%d_items[] = {\n", k);
+        cg_buf_printf(b, "static const mdl_item_desc mdlg_msg_%d_items[] = {\n"
+                         "    /* var, offset, is_pointer, type, ndims, extent, first_pair */\n", k);
         int pair = 0;
         for (int i = 0; i < m->items.n; i++) {
             const mdl_item *it = m->items.v[i];
             const mdl_var *v = it->var;
             int nd = cg_item_ndims(it);
-            cg_buf_printf(b, "    { .var = \"%s\", .offset = offsetof(struct %s, %s), .is_pointer = %d,\n"
-                             "      .type = &", v->name, t->name, v->name,
-                          v->form == MDL_V_POINTER);
+            cg_buf_printf(b, "    { \"%s\", offsetof(struct ", v->name);
+            cg_id(b, t->name);
+            cg_buf_puts(b, ", ");
+            cg_id(b, v->name);
+            cg_buf_printf(b, "), %d,\n      &", v->form == MDL_V_POINTER);
             type_id(b, &v->type);
-            cg_buf_printf(b, ", .ndims = %d, .extent = {", nd);
+            cg_buf_printf(b, ", %d, {", nd);
             for (int d = 0; d < nd; d++)
                 cg_buf_printf(b, "%s%lld", d ? ", " : " ",
                               v->form == MDL_V_POINTER ? -1LL : v->dimval[d]);
-            cg_buf_printf(b, "%s}, .first_pair = %d },\n", nd ? " " : " 0 ", pair);
+            cg_buf_printf(b, "%s}, %d },\n", nd ? " " : " 0 ", pair);
             pair += nd;
         }
         cg_buf_puts(b, "};\n");
@@ -269,10 +264,12 @@ static void emit_msg(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int k)
         pk = 0;
     cg_buf_printf(b,
                "static const mdl_msg_desc mdlg_msg_%d = {\n"
-               "    .name = \"%s\", .fn = \"%s\", .index = %d, .is_send = %d, .async = %d,\n"
-               "    .channel = %d, .peer_task = %d, .peer_kind = %s,\n"
-               "    .offset = { %d, %d, %d },\n"
-               "    .nitems = %d, .items = ",
+               "    /* name, fn, index, is_send, async */\n"
+               "    \"%s\", \"%s\", %d, %d, %d,\n"
+               "    /* channel, peer_task, peer_kind, offset */\n"
+               "    %d, %d, %s, { %d, %d, %d },\n"
+               "    /* nitems, items, npairs, fixed_bounds */\n"
+               "    %d, ",
                k, m->name, fn.s, k, m->is_send, m->is_async, m->channel,
                m->peer_task ? m->peer_task->index : t->index, pkn[pk],
                m->offset[0], m->offset[1], m->offset[2], m->items.n);
@@ -280,7 +277,7 @@ static void emit_msg(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int k)
         cg_buf_printf(b, "mdlg_msg_%d_items", k);
     else
         cg_buf_puts(b, "NULL");
-    cg_buf_printf(b, ", .npairs = %d,\n    .fixed_bounds = ", npairs);
+    cg_buf_printf(b, ", %d, ", npairs);
     if (fixed && npairs)
         cg_buf_printf(b, "mdlg_msg_%d_bounds", k);
     else if (fixed)
@@ -289,23 +286,6 @@ static void emit_msg(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int k)
         cg_buf_puts(b, "NULL");
     cg_buf_puts(b, "\n};\n");
     cg_buf_free(&fn);
-}
-
-/* Elements from the start of a buffer item to the end of its variable,
- * -1 when unknown (pointer, or a section starting at a run-time index). */
-long long cg_item_cap(const mdl_item *it)
-{
-    if (!it || !it->var || it->var->form == MDL_V_POINTER)
-        return -1;
-    const mdl_var *v = it->var;
-    long long off = 0;
-    for (int d = 0; d < v->dims.n; d++) {
-        long long lo = 0, hi;
-        if (d < it->idx.n && !index_const(it->idx.v[d], &lo, &hi))
-            return -1;
-        off = off * v->dimval[d] + lo;
-    }
-    return v->nelems - off;
 }
 
 static void emit_coll(mdl_buf *b, const mdl_coll *c, const mdl_msg *m, int k)
@@ -318,13 +298,14 @@ static void emit_coll(mdl_buf *b, const mdl_coll *c, const mdl_msg *m, int k)
     cg_buf_printf(b,
                "\n/* collective %s */\n"
                "static const mdl_coll_desc mdlg_coll_%d = {\n"
-               "    .name = \"%s\", .fn = \"%s\", .index = %d, .kind = %s,\n"
-               "    .root = %lld, .op = %s, .type = &",
+               "    /* name, fn, index, kind, root, op, type, send_cap, recv_cap, in_place */\n"
+               "    \"%s\", \"%s\", %d, %s,\n"
+               "    %lld, %s, &",
                m->name, k, m->name, fn.s, k, cg_coll_rt_name(c->kind), c->root_val,
                ops[a->op]);
     type_id(b, &typed->var->type);
-    cg_buf_printf(b, ",\n    .send_cap = %lld, .recv_cap = %lld, .in_place = %d\n};\n",
-               cg_item_cap(a->send), cg_item_cap(a->recv), a->in_place);
+    cg_buf_printf(b, ",\n    %lld, %lld, %d\n};\n",
+               a->send->count, a->recv->count, a->in_place);
     cg_buf_free(&fn);
 }
 
@@ -351,7 +332,9 @@ static int cmp_int(const void *a, const void *b)
 /* The names the runtime reports: this task's and its peers' (it never
  * names another task), at their spec indices; the others stay NULL.  All
  * names in every TMDL.c made the output quadratic in the number of tasks
- * (950 MB for 10,000 tasks). */
+ * (950 MB for 10,000 tasks).  They are stored by MDL_Init: C++ has no
+ * array designators, and a positional initialiser would list a NULL for
+ * every task before the last peer (quadratic again). */
 static void emit_task_names(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
 {
     int n = 0, *idx = cg_xcalloc((size_t)t->connected.n + 2, sizeof *idx);
@@ -359,17 +342,19 @@ static void emit_task_names(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
     for (int i = 0; i < t->connected.n; i++)
         idx[n++] = t->connected.v[i]->index;
     qsort(idx, (size_t)n, sizeof *idx, cmp_int);
-    cg_buf_printf(b, "\nstatic const char *const mdlg_task_names[%d] = {", s->tasks.n);
+    cg_buf_printf(b, "\n/* the names the runtime reports, stored by MDL_Init */\n"
+                     "static const char *mdlg_task_names[%d];\n"
+                     "static void mdlg_name_tasks(void)\n{\n", s->tasks.n);
     for (int i = 0; i < n; i++)
         if (i == 0 || idx[i] != idx[i - 1])
-            cg_buf_printf(b, "%s [%d] = \"%s\"", i ? "," : "", idx[i], s->tasks.v[idx[i]]->name);
-    cg_buf_puts(b, " };\n");
+            cg_buf_printf(b, "    mdlg_task_names[%d] = \"%s\";\n", idx[i], s->tasks.v[idx[i]]->name);
+    cg_buf_puts(b, "}\n");
     free(idx);
 }
 
 /* A task without `(i)` that is neither a grid nor connected with itself
  * is instantiated once (reference §3.1); the runtimes refuse more. */
-static int single_instance(const mdl_task *t)
+int cg_task_single(const mdl_task *t)
 {
     if (t->multi || t->conn == MDL_C_GRID)
         return 0;
@@ -422,18 +407,20 @@ void cg_emit_desc(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf, const 
             cg_buf_printf(b, "%s &mdlg_coll_%d", i ? "," : "", i);
         cg_buf_puts(b, " };\n");
     }
-    cg_buf_printf(b, "\nstatic const mdl_task_desc mdlg_task = {\n    .abi = 0x%016llxULL,\n"
-                  "    .spec = ", (unsigned long long)MDL_ABI);
+    cg_buf_printf(b, "\nstatic const mdl_task_desc mdlg_task = {\n"
+                  "    /* abi, spec, spec_hash */\n    0x%016llxULL, ", (unsigned long long)MDL_ABI);
     c_string(b, cg_spec_basename(s));
     cg_buf_printf(b,
-               ",\n    .spec_hash = 0x%016llxULL,\n"
-               "    .ntasks = %d, .tasks = mdlg_task_names, .self = %d, .single = %d,\n"
-               "    .grid_ndims = %d, .periodic = { %d, %d, %d },\n"
-               "    .nchannels = %d,\n"
-               "    .nmsgs = %d, .msgs = %s,\n"
-               "    .ncolls = %d, .colls = %s,\n"
-               "    .struct_size = sizeof(struct %s)\n};\n",
-               sf->hash, s->tasks.n, t->index, single_instance(t), t->grid_ndims, t->periodic[0],
+               ", 0x%016llxULL,\n"
+               "    /* ntasks, tasks, self, grid_ndims, periodic */\n"
+               "    %d, mdlg_task_names, %d, %d, { %d, %d, %d },\n"
+               "    /* nchannels, nmsgs, msgs, ncolls, colls */\n"
+               "    %d, %d, %s, %d, %s,\n"
+               "    /* struct_size, single */\n"
+               "    sizeof(struct ",
+               sf->hash, s->tasks.n, t->index, t->grid_ndims, t->periodic[0],
                t->periodic[1], t->periodic[2], sf->nchannels, nmsgs,
-               nmsgs ? "mdlg_msgs" : "NULL", ncolls, ncolls ? "mdlg_colls" : "NULL", t->name);
+               nmsgs ? "mdlg_msgs" : "NULL", ncolls, ncolls ? "mdlg_colls" : "NULL");
+    cg_id(b, t->name);
+    cg_buf_printf(b, "), %d\n};\n", cg_task_single(t));
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "emit_internal.h"
+#include "../medley/fnv.h"
 
 static void emit_dims(mdl_buf *b, int n, const long long *val)
 {
@@ -48,22 +49,27 @@ static void emit_struct(mdl_buf *b, const mdl_struct *s)
     if (s->typedef_name)
         cg_buf_puts(b, "typedef ");
     cg_buf_puts(b, "struct ");
-    if (s->tag)
-        cg_buf_printf(b, "%s ", s->tag);
+    if (s->tag) {
+        cg_id(b, s->tag);
+        cg_buf_puts(b, " ");
+    }
     cg_buf_puts(b, "{\n");
     for (int i = 0; i < s->fields.n; i++) {
         const mdl_field *f = s->fields.v[i];
         cg_buf_puts(b, "    ");
         cg_typeref_c(b, &f->type);
-        cg_buf_printf(b, " %s%s", f->is_pointer ? "*" : "", f->name);
+        cg_buf_printf(b, " %s", f->is_pointer ? "*" : "");
+        cg_id(b, f->name);
         emit_dims(b, f->dims.n, f->dimval);
         cg_buf_puts(b, ";");
         emit_dims_comment(b, f->dims.n, f->dims.v);
         cg_buf_puts(b, "\n");
     }
     cg_buf_puts(b, "}");
-    if (s->typedef_name)
-        cg_buf_printf(b, " %s", s->typedef_name);
+    if (s->typedef_name) {
+        cg_buf_puts(b, " ");
+        cg_id(b, s->typedef_name);
+    }
     cg_buf_puts(b, ";\n\n");
 }
 
@@ -78,14 +84,6 @@ typedef struct gen_name {
 typedef struct gen_occ {
     int task, next;
 } gen_occ;
-
-static unsigned long hash_name(const char *p)
-{
-    unsigned long h = 2166136261u;
-    for (; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
-    return h;
-}
 
 /* One macro per public name, dispatching on the type of the first
  * argument to the task that has it.  Names print in order of their first
@@ -107,7 +105,9 @@ static void emit_generics(mdl_buf *b, const mdl_spec *s, const api_list *apis)
     for (int ti = 0; ti < s->tasks.n; ti++)
         for (int fi = 0; fi < apis[ti].n; fi++) {
             const api_fn *f = &apis[ti].v[fi];
-            size_t h = hash_name(f->name) & (cap - 1);
+            if (f->kind == API_INIT_AT)
+                continue;
+            size_t h = (size_t)mdl_fnv1a_str(f->name) & (cap - 1);
             while (slot[h] && strcmp(names[slot[h] - 1].f->name, f->name) != 0)
                 h = (h + 1) & (cap - 1);
             occ[n] = (gen_occ){ ti, -1 };
@@ -153,7 +153,8 @@ void cg_common_header_name(mdl_buf *b, const mdl_spec *s)
     cg_buf_puts(b, "MDL_common.h");
 }
 
-void cg_emit_common_header(mdl_buf *b, const mdl_spec *s, const api_list *apis)
+void cg_emit_common_header(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf,
+                           const api_list *apis)
 {
     mdl_buf name = { 0 };
     cg_common_header_name(&name, s);
@@ -161,15 +162,24 @@ void cg_emit_common_header(mdl_buf *b, const mdl_spec *s, const api_list *apis)
                   "   Included by every task header of the spec (TMDL.h): include those. */\n",
                   name.s, cg_spec_basename(s));
     cg_buf_free(&name);
-    unsigned long long h = cg_spec_hash(s);
+    unsigned long long h = sf->hash;
     cg_buf_printf(b, "#ifndef MDL_SPEC_%016llx_COMMON\n#define MDL_SPEC_%016llx_COMMON\n\n"
                   "#include \"mdl.h\"\n\n", h, h);
 
-    for (int i = 0; i < s->structs.n; i++)
-        emit_struct(b, s->structs.v[i]);
+    if (cg_spec_cxx_renames(s))
+        cg_buf_puts(b, "/* A spec name that is a C++ keyword is written MDL_CXX_(new, new_):\n"
+                    "   `new` in C, `new_` in C++. */\n"
+                    "#ifndef MDL_CXX_\n#ifdef __cplusplus\n#define MDL_CXX_(c, cxx) cxx\n#else\n"
+                    "#define MDL_CXX_(c, cxx) c\n#endif\n#endif\n\n");
+    /* a struct after those it contains, as C requires (struct_order) */
+    for (int i = 0; i < s->struct_order.n; i++)
+        emit_struct(b, s->struct_order.v[i]);
 
-    for (int i = 0; i < s->tasks.n; i++)
-        cg_buf_printf(b, "struct %s;\n", s->tasks.v[i]->name);
+    for (int i = 0; i < s->tasks.n; i++) {
+        cg_buf_puts(b, "struct ");
+        cg_id(b, s->tasks.v[i]->name);
+        cg_buf_puts(b, ";\n");
+    }
     cg_buf_puts(b, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
 
     for (int i = 0; i < s->tasks.n; i++) {
@@ -179,8 +189,11 @@ void cg_emit_common_header(mdl_buf *b, const mdl_spec *s, const api_list *apis)
             cg_buf_puts(b, ";\n");
         }
     }
-    cg_buf_puts(b, "\n#ifdef __cplusplus\n}\n#endif\n\n");
+    cg_buf_puts(b, "\n#ifdef __cplusplus\n}\n\n");
+    cg_emit_cxx_overloads(b, s, apis);
+    cg_buf_puts(b, "\n#else\n\n");
     emit_generics(b, s, apis);
+    cg_buf_puts(b, "\n#endif\n");
 
     /* Constants last: everything above is spelled with evaluated numbers,
      * so a constant named like a parameter (`n`) cannot rewrite it. */
@@ -189,33 +202,44 @@ void cg_emit_common_header(mdl_buf *b, const mdl_spec *s, const api_list *apis)
                     "   sources check at compile time that they were not changed). */\n");
     for (int i = 0; i < s->consts.n; i++) {
         const mdl_const *c = s->consts.v[i];
-        cg_buf_printf(b, "#ifndef %s\n#define %s (%lld)\n#endif\n", c->name, c->name, c->val);
+        if (cg_cxx_keyword(c->name))
+            /* C++ cannot #define a keyword: there the constant is `name_` */
+            cg_buf_printf(b, "#ifdef __cplusplus\n#ifndef %s_\n#define %s_ (%lld)\n#endif\n"
+                          "#else\n#ifndef %s\n#define %s (%lld)\n#endif\n#endif\n",
+                          c->name, c->name, c->val, c->name, c->name, c->val);
+        else
+            cg_buf_printf(b, "#ifndef %s\n#define %s (%lld)\n#endif\n", c->name, c->name, c->val);
     }
     cg_buf_printf(b, "\n#endif /* MDL_SPEC_%016llx_COMMON */\n", h);
 }
 
 static void emit_task_struct(mdl_buf *b, const mdl_task *t)
 {
-    cg_buf_printf(b, "/* The variables of one instance of %s (allocated by MDL_Init). */\n"
-                  "struct %s {\n", t->name, t->name);
+    cg_buf_printf(b, "/* The variables of one instance of %s (allocated by MDL_Init). */\n",
+                  t->name);
+    cg_emit_cxx_struct_head(b, t);
     for (int i = 0; i < t->vars.n; i++) {
         const mdl_var *v = t->vars.v[i];
         cg_buf_puts(b, "    ");
         cg_typeref_c(b, &v->type);
-        cg_buf_printf(b, " %s%s", v->form == MDL_V_POINTER ? "*" : "", v->name);
+        cg_buf_printf(b, " %s", v->form == MDL_V_POINTER ? "*" : "");
+        cg_id(b, v->name);
         if (v->form != MDL_V_POINTER)
             emit_dims(b, v->dims.n, v->dimval);
         cg_buf_puts(b, ";");
         emit_dims_comment(b, v->dims.n, v->dims.v);
         cg_buf_puts(b, "\n");
     }
-    const char *nb[64];
-    int nn = cg_task_neighbor_names(t, nb, 64);
+    const char **nb;
+    int nn = cg_task_neighbor_names(t, &nb);
     if (nn)
         cg_buf_puts(b, "    /* grid neighbours, set by MDL_Grid_Create (MDL_PROC_NULL outside) */\n");
     for (int i = 0; i < nn; i++)
         cg_buf_printf(b, "    int %s;\n", nb[i]);
-    cg_buf_puts(b, "    struct mdl_rt *mdl_rt_;  /* runtime handle: do not touch */\n};\n");
+    free(nb);
+    cg_buf_puts(b, "    struct mdl_rt *mdl_rt_;  /* runtime handle: do not touch */\n");
+    cg_emit_cxx_members(b, t);
+    cg_buf_puts(b, "};\n");
 }
 
 void cg_emit_header(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
@@ -229,5 +253,7 @@ void cg_emit_header(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
                   t->name, t->name, common.s);
     cg_buf_free(&common);
     emit_task_struct(b, t);
+    cg_buf_printf(b, "\n#ifdef __cplusplus\n#include \"%sMDL.hh\"  /* the methods of the class */\n"
+                  "#endif\n", t->name);
     cg_buf_printf(b, "\n#endif /* MDL_TASK_%s_H */\n", t->name);
 }

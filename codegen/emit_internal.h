@@ -56,13 +56,21 @@ const char *cg_basic_id(mdl_basic b);
  * "double", "Particle", "struct Particle". */
 void cg_typeref_c(mdl_buf *b, const mdl_typeref *t);
 
+/* C++ spellings.  A name that is a C++ keyword but not a C one (`new`,
+ * `class`) is legal in a C spec; the generated code then writes it
+ * MDL_CXX_(new, new_), a macro of the spec-wide header that gives `new`
+ * in C and `new_` in C++, so one text serves both languages.
+ * cg_cxx_id writes the C++ spelling alone (code under __cplusplus). */
+int cg_cxx_keyword(const char *name);
+void cg_id(mdl_buf *b, const char *name);
+void cg_cxx_id(mdl_buf *b, const char *name);
+/* Whether any name of the spec needs MDL_CXX_. */
+int cg_spec_cxx_renames(const mdl_spec *s);
+
 /* An expression in C. `prefix` is put before names of `uses` variables
  * ("t->"); with a prefix (code in TMDL.c) constants are written as their
  * values, without one (comments in the header) by name. */
 void cg_expr_c(mdl_buf *b, const mdl_expr *e, const char *prefix);
-/* Compile-time value of an expression of literals and consts; 0 when it
- * refers to a variable (then *ok = 0). */
-long long cg_expr_eval(const mdl_expr *e, int *ok);
 
 /* The runtime's enum spelling ("MDL_COLL_GATHERV"). */
 const char *cg_coll_rt_name(mdl_coll_kind k);
@@ -71,12 +79,10 @@ const char *cg_coll_rt_name(mdl_coll_kind k);
  * "MDL_RecvFrom_father_m", "MDL_Gather_m1"). */
 void cg_msg_fn_name(mdl_buf *b, const mdl_msg *m);
 
-/* Does the task need a `struct T` member for the named neighbour? Fills
- * the task's distinct neighbour names, in spec order (sends then receives). */
-int cg_task_neighbor_names(const mdl_task *t, const char **names, int max);
-
-/* The constant called name, or NULL. */
-const mdl_const *cg_spec_const(const mdl_spec *s, const char *name);
+/* The task's distinct named neighbours, each a member of `struct T`, in
+ * spec order (sends then receives): *names is allocated (free it), the
+ * count is returned.  No limit: every spelling used is a member. */
+int cg_task_neighbor_names(const mdl_task *t, const char ***names);
 
 /* The spec file's name without directories (outputs must not depend on
  * where medleyc was run from). */
@@ -91,6 +97,10 @@ unsigned long long cg_spec_hash(const mdl_spec *s);
 /* Whether task t can talk to task a (a connected task, incl. itself). */
 int cg_task_connected(const mdl_task *t, const mdl_task *a);
 
+/* Declared without `(i)`, not a grid and not connected with itself: the
+ * task runs as exactly one instance (not a family). */
+int cg_task_single(const mdl_task *t);
+
 /* Async messages needing Test/Wait: one entry per distinct name.  Writes
  * up to max message pointers (the first message having each name). */
 int cg_task_async_msgs(const mdl_task *t, const mdl_msg **out, int max);
@@ -99,7 +109,7 @@ int cg_task_async_msgs(const mdl_task *t, const mdl_msg **out, int max);
 
 /* One public function of a task, as listed in the reference §6. */
 typedef enum api_kind {
-    API_INIT, API_END, API_MYRANK, API_FAMILYSIZE, API_SIZE,
+    API_INIT, API_INIT_AT, API_END, API_MYRANK, API_FAMILYSIZE, API_SIZE,
     API_BARRIER, API_SYNC, API_SBARRIER,
     API_SEND, API_RECV, API_TEST, API_WAIT, API_COLL,
     API_GRID_CREATE, API_GRID_SCREATE, API_GRID_RANK, API_GRID_COORDS,
@@ -150,24 +160,31 @@ int cg_msg_bounds_fixed(const mdl_msg *m);
 void cg_msg_bounds(mdl_buf *b, const mdl_msg *m);
 /* Number of (lo,hi) pairs. */
 int cg_msg_npairs(const mdl_msg *m);
-/* Elements from the start of a collective buffer item to the end of its
- * variable; -1 when unknown (pointer, run-time section start). */
-long long cg_item_cap(const mdl_item *it);
 
 /* Emitters. */
 /* The spec-wide header's file name, "<spec file name without .mdl>MDL_common.h". */
 void cg_common_header_name(mdl_buf *b, const mdl_spec *s);
-/* The spec-wide header; apis: cg_spec_apis(s). */
-void cg_emit_common_header(mdl_buf *b, const mdl_spec *s, const api_list *apis);
-/* TMDL.h: includes the spec-wide header, defines struct T. */
-void cg_emit_header(mdl_buf *b, const mdl_spec *s, const mdl_task *t);
-/* Facts about the whole spec that every task source needs, computed once
- * per run (per task they made generation quadratic in the spec). */
+/* Facts about the whole spec that every output needs, computed once per
+ * run (per task they made generation quadratic in the spec). */
 typedef struct cg_spec_facts {
     unsigned long long hash;    /* cg_spec_hash */
     int nchannels;              /* cg_spec_nchannels */
 } cg_spec_facts;
+/* The spec-wide header; apis: cg_spec_apis(s). */
+void cg_emit_common_header(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf,
+                           const api_list *apis);
+/* TMDL.h: includes the spec-wide header, defines struct T. */
+void cg_emit_header(mdl_buf *b, const mdl_spec *s, const mdl_task *t);
 void cg_emit_source(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf, const mdl_task *t);
 void cg_emit_desc(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf, const mdl_task *t);
+/* emit_cxx.c — C++.  The short names as inline overloads (the C++ branch
+ * of the spec-wide header, instead of the _Generic macros); the class
+ * members added to struct T under __cplusplus (constructor, no copy,
+ * method declarations); TMDL.hh, the methods' inline definitions. */
+void cg_emit_cxx_overloads(mdl_buf *b, const mdl_spec *s, const api_list *apis);
+void cg_emit_cxx_members(mdl_buf *b, const mdl_task *t);
+/* "struct T {", page-aligned in C++ (alignas). */
+void cg_emit_cxx_struct_head(mdl_buf *b, const mdl_task *t);
+void cg_emit_cxx_header(mdl_buf *b, const mdl_spec *s, const mdl_task *t);
 
 #endif

@@ -3,6 +3,7 @@
  * (include/mdl_rt.h).  Everything that depends on the values of the task's
  * variables (section bounds, counts, buffer addresses) is evaluated here,
  * at the call, from t->…; everything else is in the tables. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit_internal.h"
@@ -17,7 +18,8 @@ static void buffer_addr(mdl_buf *b, const mdl_item *it)
     }
     const mdl_var *v = it->var;
     if (v->form == MDL_V_POINTER) {
-        cg_buf_printf(b, "t->%s", v->name);
+        cg_buf_puts(b, "t->");
+        cg_id(b, v->name);
         if (it->idx.n && it->idx.v[0]->kind != MDL_IX_RUNTIME) {
             cg_buf_puts(b, " + (");
             cg_expr_c(b, it->idx.v[0]->lo, "t->");
@@ -25,51 +27,48 @@ static void buffer_addr(mdl_buf *b, const mdl_item *it)
         }
         return;
     }
-    if (v->dims.n == 0) {
-        cg_buf_printf(b, "&t->%s", v->name);
+    cg_buf_puts(b, v->dims.n == 0 || it->idx.n ? "&t->" : "t->");
+    cg_id(b, v->name);
+    if (v->dims.n == 0 || it->idx.n == 0)
         return;
-    }
-    if (it->idx.n == 0) {
-        cg_buf_printf(b, "t->%s", v->name);
-        return;
-    }
-    cg_buf_printf(b, "&t->%s", v->name);
     for (int d = 0; d < v->dims.n; d++) {
         cg_buf_puts(b, "[");
-        if (d < it->idx.n && it->idx.v[d]->kind != MDL_IX_RUNTIME)
+        if (d < it->idx.n && it->idx.v[d]->is_const)
+            cg_buf_printf(b, "%lld", it->idx.v[d]->lo_val);
+        else if (d < it->idx.n)
             cg_expr_c(b, it->idx.v[d]->lo, "t->");
         else
-            cg_buf_puts(b, "0");
+            cg_buf_puts(b, "0");    /* `U[i]` starts at U[i][0] */
         cg_buf_puts(b, "]");
     }
 }
 
-static void count_expr(mdl_buf *b, const mdl_spec *s, const mdl_item *it)
+/* The count of a collective: the value the checks computed when it is
+ * constant (a reduction written without one has 1), else read at the call. */
+static void count_expr(mdl_buf *b, const mdl_item *it)
 {
-    const mdl_const *c;
     if (!it) {
         cg_buf_puts(b, "-1");
-        return;
-    }
-    if (it->kind == MDL_IT_EXPR) {
+    } else if (it->count >= 0) {
+        cg_buf_printf(b, "%lldL", it->count);
+    } else if (it->var) {
+        cg_buf_puts(b, "(long)t->");
+        cg_id(b, it->var->name);
+    } else {
         /* operators print their own parentheses */
         int bare = it->expr->kind == MDL_E_INT || it->expr->kind == MDL_E_NAME;
         cg_buf_puts(b, bare ? "(long)(" : "(long)");
         cg_expr_c(b, it->expr, "t->");
         cg_buf_puts(b, bare ? ")" : "");
-    } else if (it->var)
-        cg_buf_printf(b, "(long)t->%s", it->name);
-    else if ((c = cg_spec_const(s, it->name)) != NULL)
-        cg_buf_printf(b, "%lldL", c->val);
-    else
-        cg_buf_printf(b, "(long)(%s)", it->name);
+    }
 }
 
 static void array_arg(mdl_buf *b, const mdl_item *it)
 {
-    if (it && it->var)
-        cg_buf_printf(b, "t->%s", it->var->name);
-    else
+    if (it && it->var) {
+        cg_buf_puts(b, "t->");
+        cg_id(b, it->var->name);
+    } else
         cg_buf_puts(b, "NULL");
 }
 
@@ -126,8 +125,7 @@ static void emit_completion(mdl_buf *b, const mdl_task *t, const api_fn *f)
                    "    return mdl_wait(t->mdl_rt_, &mdlg_msg_%d);\n", k, k2);
 }
 
-static void emit_coll_call(mdl_buf *b, const mdl_spec *s, const mdl_task *t,
-                           const api_fn *f)
+static void emit_coll_call(mdl_buf *b, const mdl_task *t, const api_fn *f)
 {
     const mdl_msg *m = f->msg;
     const mdl_coll *c = m->coll;
@@ -140,21 +138,26 @@ static void emit_coll_call(mdl_buf *b, const mdl_spec *s, const mdl_task *t,
         cg_buf_puts(b, "    int n = 0;\n    while (");
         if (table->form != MDL_V_POINTER)
             cg_buf_printf(b, "n < %lld && ", table->nelems);
-        cg_buf_printf(b, "t->%s[n] >= 0)\n        n++;\n", table->name);
+        cg_buf_puts(b, "t->");
+        cg_id(b, table->name);
+        cg_buf_puts(b, "[n] >= 0)\n        n++;\n");
     }
     cg_buf_printf(b, "    return mdl_collective(t->mdl_rt_, &mdlg_coll_%d, ", cg_task_coll_index(t, m));
     buffer_addr(b, a->send);
     cg_buf_puts(b, ", ");
     buffer_addr(b, a->recv);
     cg_buf_puts(b, ",\n                          ");
-    count_expr(b, s, a->count);
+    count_expr(b, a->count);
     cg_buf_puts(b, ", ");
     array_arg(b, a->counts);
     cg_buf_puts(b, ", ");
     array_arg(b, a->displs);
     cg_buf_puts(b, ", ");
-    if (table)
-        cg_buf_printf(b, "t->%s, n", table->name);
+    if (table) {
+        cg_buf_puts(b, "t->");
+        cg_id(b, table->name);
+        cg_buf_puts(b, ", n");
+    }
     else if (c->kind == MDL_CO_MCAST)
         cg_buf_puts(b, "insts, n");
     else
@@ -166,8 +169,8 @@ static void emit_grid_create(mdl_buf *b, const mdl_task *t, int screate)
 {
     cg_buf_printf(b, "    int rc = mdl_grid_create(t->mdl_rt_, dims, %d);\n"
                   "    if (rc < 0)\n        return rc;\n", screate);
-    const char *nb[64];
-    int nn = cg_task_neighbor_names(t, nb, 64);
+    const char **nb;
+    int nn = cg_task_neighbor_names(t, &nb);
     for (int i = 0; i < nn; i++) {
         const mdl_msg *m = NULL;
         for (int k = 0; k < t->sends.n + t->recvs.n && !m; k++) {
@@ -175,32 +178,44 @@ static void emit_grid_create(mdl_buf *b, const mdl_task *t, int screate)
             if (x->neighbor_name && strcmp(x->neighbor_name, nb[i]) == 0)
                 m = x;
         }
-        cg_buf_printf(b, "    t->%s = mdl_grid_neighbor(t->mdl_rt_, (const int[3]){ %d, %d, %d });\n"
+        cg_buf_printf(b, "    {\n        const int off[3] = { %d, %d, %d };\n"
+                      "        t->%s = mdl_grid_neighbor(t->mdl_rt_, off);\n    }\n"
                       "    if (t->%s < 0 && t->%s != MDL_PROC_NULL)\n        return t->%s;\n",
-                   nb[i], m->offset[0], m->offset[1], m->offset[2], nb[i], nb[i], nb[i]);
+                   m->offset[0], m->offset[1], m->offset[2], nb[i], nb[i], nb[i], nb[i]);
     }
+    free(nb);
     cg_buf_puts(b, "    return MDL_SUCCESS;\n");
 }
 
-/* A NULL task pointer (a call before MDL_Init) is reported by the runtime
- * under the function's name instead of crashing: one branch per call. */
-static void emit_null_check(mdl_buf *b, const api_fn *f)
+/* A NULL task pointer (the natural call before MDL_Init) is reported by
+ * the runtime under the function's name instead of crashing: one branch
+ * per call, the report out of line.  MDL_Init hands its NULL to the
+ * runtime, which reports a NULL argument. */
+static void emit_no_task(mdl_buf *b)
 {
-    if (f->kind == API_INIT)
-        cg_buf_puts(b, "    if (!t)\n        return mdl_init(&mdlg_task, argc, argv, NULL, NULL);\n");
-    else
-        cg_buf_printf(b, "    if (!t)\n        return mdl_no_task(&mdlg_task, \"%s\");\n", f->name);
+    cg_buf_puts(b, "\n/* a call through a NULL task pointer: reported, not a crash */\n"
+                   "static int mdlg_no_task(const char *fn)\n{\n    mdlg_name_tasks();\n"
+                   "    return mdl_no_task(&mdlg_task, fn);\n}\n");
 }
 
-static void emit_body(mdl_buf *b, const mdl_spec *s, const mdl_task *t, const api_fn *f)
+static void emit_body(mdl_buf *b, const mdl_task *t, const api_fn *f)
 {
-    emit_null_check(b, f);
+    if (f->kind != API_INIT && f->kind != API_INIT_AT)
+        cg_buf_printf(b, "    if (!t)\n        return mdlg_no_task(\"%s\");\n", f->name);
     switch (f->kind) {
     case API_INIT:
-        cg_buf_puts(b, "    void *mem;\n    mdl_rt *rt;\n"
-                    "    int rc = mdl_init(&mdlg_task, argc, argv, &mem, &rt);\n"
+        cg_buf_puts(b, "    void *mem;\n    mdl_rt *rt;\n    mdlg_name_tasks();\n"
+                    "    int rc = mdl_init(&mdlg_task, argc, argv, t ? &mem : NULL, &rt);\n"
+                    "    if (rc < 0)\n        return rc;\n    *t = (struct ");
+        cg_id(b, t->name);
+        cg_buf_puts(b, " *)mem;\n    (*t)->mdl_rt_ = rt;\n    return MDL_SUCCESS;\n");
+        break;
+    case API_INIT_AT:
+        /* the caller's struct, used as it is: a C++ object (TMDL.hh) */
+        cg_buf_puts(b, "    mdl_rt *rt;\n    mdlg_name_tasks();\n"
+                    "    int rc = mdl_init_at(&mdlg_task, argc, argv, t, size, &rt);\n"
                     "    if (rc < 0)\n        return rc;\n"
-                    "    *t = mem;\n    (*t)->mdl_rt_ = rt;\n    return MDL_SUCCESS;\n");
+                    "    t->mdl_rt_ = rt;\n    return MDL_SUCCESS;\n");
         break;
     case API_END:
         cg_buf_puts(b, "    return mdl_end(t->mdl_rt_, t);\n");
@@ -230,7 +245,7 @@ static void emit_body(mdl_buf *b, const mdl_spec *s, const mdl_task *t, const ap
         emit_completion(b, t, f);
         break;
     case API_COLL:
-        emit_coll_call(b, s, t, f);
+        emit_coll_call(b, t, f);
         break;
     case API_GRID_CREATE:
     case API_GRID_SCREATE:
@@ -263,14 +278,26 @@ void cg_emit_source(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf, cons
      * this file writes values, and a constant named like a field of the
      * runtime's tables (`count`, `size`) must not rewrite the code.
      * (mdl_rt.h comes first for the same reason.) */
-    for (int i = 0; i < s->consts.n; i++)
-        cg_buf_printf(b, "_Static_assert((%s) == %lld, \"constant %s differs from the value medleyc "
-                      "used: regenerate with medleyc -D %s=...\");\n#undef %s\n",
-                   s->consts.v[i]->name, s->consts.v[i]->val, s->consts.v[i]->name,
-                   s->consts.v[i]->name, s->consts.v[i]->name);
+    if (s->consts.n)
+        cg_buf_puts(b, "#ifdef __cplusplus\n#define MDL_STATIC_ASSERT_ static_assert\n#else\n"
+                    "#define MDL_STATIC_ASSERT_ _Static_assert\n#endif\n");
+    for (int i = 0; i < s->consts.n; i++) {
+        const char *name = s->consts.v[i]->name;
+        cg_buf_puts(b, "MDL_STATIC_ASSERT_((");
+        cg_id(b, name);
+        cg_buf_printf(b, ") == %lld, \"constant %s differs from the value medleyc "
+                      "used: regenerate with medleyc -D %s=...\");\n",
+                      s->consts.v[i]->val, name, name);
+        if (cg_cxx_keyword(name))
+            cg_buf_printf(b, "#ifdef __cplusplus\n#undef %s_\n#else\n#undef %s\n#endif\n",
+                          name, name);
+        else
+            cg_buf_printf(b, "#undef %s\n", name);
+    }
     if (s->consts.n)
         cg_buf_puts(b, "\n");
     cg_emit_desc(b, s, sf, t);
+    emit_no_task(b);
 
     api_list api = { 0 };
     cg_task_api(t, &api);
@@ -279,7 +306,7 @@ void cg_emit_source(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf, cons
         cg_buf_puts(b, "\n");
         cg_api_proto(b, t, &api.v[i]);
         cg_buf_puts(b, "\n{\n");
-        emit_body(b, s, t, &api.v[i]);
+        emit_body(b, t, &api.v[i]);
         cg_buf_puts(b, "}\n");
     }
     cg_api_free(&api);

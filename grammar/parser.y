@@ -91,9 +91,9 @@ const char *mdl_lex_text(void *scanner, int *len);
 }
 
 %code {
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* Deeper parenthesis nesting than this (bison stack) or deeper
  * expression trees than MAX_EXPR_DEPTH are refused. */
@@ -159,14 +159,7 @@ static void bad_topology(mdl_pctx *ctx, const char *word, mdl_loc loc,
                          const mdl_pexprs *args, int periodic)
 {
     static const char *const forms[] = { "setof", "grid" };
-    char low[64];
-    size_t n = strlen(word);
-    if (n >= sizeof low)
-        n = sizeof low - 1;
-    for (size_t i = 0; i < n; i++)
-        low[i] = (char)tolower((unsigned char)word[i]);
-    low[n] = '\0';
-    const char *best = mdl_suggest(low, forms, 2);
+    const char *best = mdl_suggest_nocase(word, forms, 2);
     if (best)
         mdl_error(ctx->diag, loc, "unknown topology '%s'; did you mean '%s'?", word, best);
     else
@@ -194,17 +187,8 @@ static void bad_template(mdl_pctx *ctx, const mdl_typeref *t, mdl_loc lt)
     if (lt.line == ctx->bad_template_at.line && lt.col == ctx->bad_template_at.col)
         return;
     ctx->bad_template_at = lt;
-    const char *best = NULL;
-    if (t->name && !t->struct_keyword) {
-        char low[64];
-        size_t n = strlen(t->name);
-        if (n >= sizeof low)
-            n = sizeof low - 1;
-        for (size_t i = 0; i < n; i++)
-            low[i] = (char)tolower((unsigned char)t->name[i]);
-        low[n] = '\0';
-        best = mdl_suggest(low, forms, 2);
-    }
+    const char *best = t->name && !t->struct_keyword
+                           ? mdl_suggest_nocase(t->name, forms, 2) : NULL;
     if (best)
         mdl_error(ctx->diag, t->loc, "unknown type '%s'; did you mean '%s'?", t->name, best);
     else
@@ -216,14 +200,7 @@ static void bad_template(mdl_pctx *ctx, const mdl_typeref *t, mdl_loc lt)
 static void bad_block(mdl_pctx *ctx, const char *word, mdl_loc loc)
 {
     static const char *const modes[] = { "sync", "async" };
-    char low[64];
-    size_t n = strlen(word);
-    if (n >= sizeof low)
-        n = sizeof low - 1;
-    for (size_t i = 0; i < n; i++)
-        low[i] = (char)tolower((unsigned char)word[i]);
-    low[n] = '\0';
-    const char *best = mdl_suggest(low, modes, 2);
+    const char *best = mdl_suggest_nocase(word, modes, 2);
     if (best) {
         mdl_error(ctx->diag, loc, "unknown block '%s'; did you mean '%s'?", word, best);
         ctx->mode = strcmp(best, "async") == 0;
@@ -695,6 +672,14 @@ periodic
 grid_of
     : %empty
     | KW_OF IDENT       { ctx->task->grid_of = $2; ctx->task->grid_of_loc = @2; }
+    /* the thesis writes the optional part with its brackets (figure 7.3) */
+    | '[' KW_OF IDENT ']'
+        {
+            ctx->task->grid_of = $3;
+            ctx->task->grid_of_loc = @3;
+            mdl_note(ctx->diag, @$, "'[of %s]' is read as 'of %s' (the brackets mark it optional in the thesis's grammar)",
+                     $3, $3);
+        }
     ;
 
 expr_list
@@ -1052,8 +1037,7 @@ static int yyreport_syntax_error(const yypcontext_t *yc, mdl_pctx *ctx)
         char word[64], names[YYNTOKENS][32];
         const char *cands[YYNTOKENS];
         int nc = 0;
-        for (int i = 0; i < tlen; i++)
-            word[i] = (char)tolower((unsigned char)text[i]);
+        memcpy(word, text, (size_t)tlen);
         word[tlen] = '\0';
         for (int i = 0; i < n; i++)
             if (exp[i] >= YYSYMBOL_KW_CONST && exp[i] <= YYSYMBOL_KW_MATRIX) {
@@ -1064,11 +1048,11 @@ static int yyreport_syntax_error(const yypcontext_t *yc, mdl_pctx *ctx)
                 cands[nc] = names[nc];
                 nc++;
             }
-        const char *best = mdl_suggest(word, cands, nc);
+        const char *best = mdl_suggest_nocase(word, cands, nc);
         /* a keyword cut short (`match` for `matches`) is too far for the
            edit distance of a short word, but plainly meant */
         for (int i = 0; !best && tlen >= 4 && i < nc; i++)
-            if (strncmp(cands[i], word, (size_t)tlen) == 0)
+            if (strncasecmp(cands[i], word, (size_t)tlen) == 0)
                 best = cands[i];
         /* default reductions hide some keywords from the expected set
            (`Task a(i) conected with`): then any keyword close enough */
@@ -1082,7 +1066,7 @@ static int yyreport_syntax_error(const yypcontext_t *yc, mdl_pctx *ctx)
                 cands[nc] = names[nc];
                 nc++;
             }
-            best = mdl_suggest(word, cands, nc);
+            best = mdl_suggest_nocase(word, cands, nc);
         }
         if (best)
             snprintf(out + pos, size - pos, "; did you mean '%s'?", best);

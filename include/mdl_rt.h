@@ -157,13 +157,24 @@ typedef struct mdl_task_desc {
 typedef struct mdl_rt mdl_rt;   /* one per instance, opaque */
 
 /* Start the runtime, identify this instance, allocate the task struct
- * (zeroed, struct_size bytes, suitably aligned; the shared-memory runtime
- * places it in the job's segment).  On success *task and *rt are set. */
+ * (zeroed, struct_size bytes rounded up to whole pages, page-aligned; the
+ * shared-memory runtime places it in the job's segment).  On success *task and *rt are set. */
 int mdl_init(const mdl_task_desc *d, int *argc, char ***argv,
              void **task, mdl_rt **rt);
+/* The same with a task struct the caller owns (a C++ task object, TMDL.hh):
+ * `task`, `size` bytes (at least struct_size, aligned for the struct), is
+ * used at its address and as it is: not zeroed, never freed by mdl_end.
+ * The shared-memory runtime makes an object of whole pages part of the
+ * job's segment (its pages are replaced by segment pages with the same
+ * bytes, until mdl_end), so peers copy straight from and into it; other
+ * objects are reached with process_vm_readv or packing
+ * (docs/generated-code.md, C++). */
+int mdl_init_at(const mdl_task_desc *d, int *argc, char ***argv, void *task, size_t size,
+                mdl_rt **rt);
 /* Finish: every async send still in flight is delivered first (waiting
  * for its receiver if it must), async receives not completed are
- * cancelled; then the task struct is freed. */
+ * cancelled; then the task struct is freed (unless it came from
+ * mdl_init_at: then it is the caller's again, with its own pages). */
 int mdl_end(mdl_rt *rt, void *task);
 /* A generated function called with a NULL task pointer (the generated
  * code tests it first): reports `fn` called before MDL_Init (MDL_ERR_STATE;

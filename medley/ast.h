@@ -12,6 +12,10 @@
 
 #include <stddef.h>
 
+/* The basic types and the collectives, one table each for the compiler
+ * and the runtimes. */
+#include "../runtime_common/mdl_tables.h"
+
 /* A source range; lines and columns are 1-based, columns count bytes. */
 typedef struct mdl_loc {
     int line, col;          /* first character */
@@ -48,14 +52,19 @@ typedef struct mdl_expr {
 
 typedef enum mdl_basic {
     MDL_B_NONE = -1,            /* not a basic type: a struct */
-    MDL_B_CHAR, MDL_B_SCHAR, MDL_B_UCHAR,
-    MDL_B_SHORT, MDL_B_USHORT,
-    MDL_B_INT, MDL_B_UINT,
-    MDL_B_LONG, MDL_B_ULONG,
-    MDL_B_LLONG, MDL_B_ULLONG,
-    MDL_B_FLOAT, MDL_B_DOUBLE,
+#define MDL_X(id, name, c_spelling, short_id, lp64_size) MDL_B_##id,
+    MDL_BASIC_TYPES(MDL_X)
+#undef MDL_X
     MDL_B_COUNT
 } mdl_basic;
+
+/* Name in messages ("unsigned"), C spelling ("unsigned int"), part of
+ * generated identifiers ("uint"), bytes (and alignment) on LP64; for
+ * MDL_B_NONE or out of range: "?", "?", "?", 0 (ast_names.c). */
+const char *mdl_basic_name(mdl_basic b);
+const char *mdl_basic_c_spelling(mdl_basic b);
+const char *mdl_basic_short_id(mdl_basic b);
+int mdl_basic_size(mdl_basic b);
 
 /* A type as written in a declaration: `double`, `unsigned long`,
  * `Particle`, `struct Particle`, `Complex`. */
@@ -81,6 +90,11 @@ typedef struct mdl_struct {
     const char *typedef_name;   /* `typedef struct {…} Name;`, else NULL */
     mdl_loc loc;
     MDL_VEC(mdl_field *) fields;
+    /* sema */
+    int index;                  /* position in spec->structs */
+    long long size, align;      /* bytes of one element and its alignment on
+                                   LP64 (C layout rules); -1 when unknown
+                                   after an error or too large for C */
 } mdl_struct;
 
 typedef struct mdl_const {
@@ -212,9 +226,9 @@ typedef struct mdl_msg {
 /* Collectives.                                                         */
 
 typedef enum mdl_coll_kind {
-    MDL_CO_BCAST, MDL_CO_MCAST, MDL_CO_SCATTER, MDL_CO_SCATTERV,
-    MDL_CO_GATHER, MDL_CO_GATHERV, MDL_CO_ALLGATHER, MDL_CO_ALLGATHERV,
-    MDL_CO_ALLTOALL, MDL_CO_REDUCE, MDL_CO_ALLREDUCE,
+#define MDL_X(id, name) MDL_CO_##id,
+    MDL_COLLECTIVES(MDL_X)
+#undef MDL_X
     MDL_CO_UNKNOWN              /* parsed name not recognised: sema reports */
 } mdl_coll_kind;
 
@@ -276,6 +290,10 @@ typedef struct mdl_spec {
     MDL_VEC(mdl_const *) consts;
     MDL_VEC(mdl_struct *) structs;
     MDL_VEC(mdl_task *) tasks;
+    /* sema: the structs in dependency order (every struct after the structs
+     * it contains: post-order of the nesting graph, spec order otherwise),
+     * as C needs them declared, whatever order the spec gives */
+    MDL_VEC(mdl_struct *) struct_order;
 } mdl_spec;
 
 #endif

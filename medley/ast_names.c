@@ -1,17 +1,52 @@
-/* ast_names.c — spellings of AST enumerations shared by the stages. */
+/* ast_names.c — spellings of AST enumerations shared by the stages, read
+ * from the tables the runtimes use too (runtime_common/mdl_tables.h). */
 #include <stddef.h>
 #include <strings.h>
 
 #include "ast.h"
 
+static const struct basic_info {
+    const char *name, *c_spelling, *short_id;
+    int size;
+} basic_info[MDL_B_COUNT] = {
+#define MDL_X(id, name, c_spelling, short_id, lp64_size) \
+    [MDL_B_##id] = { name, c_spelling, short_id, lp64_size },
+    MDL_BASIC_TYPES(MDL_X)
+#undef MDL_X
+};
+
+static const struct basic_info *basic(mdl_basic b)
+{
+    static const struct basic_info none = { "?", "?", "?", 0 };
+    return b > MDL_B_NONE && b < MDL_B_COUNT ? &basic_info[b] : &none;
+}
+
+const char *mdl_basic_name(mdl_basic b)
+{
+    return basic(b)->name;
+}
+
+const char *mdl_basic_c_spelling(mdl_basic b)
+{
+    return basic(b)->c_spelling;
+}
+
+const char *mdl_basic_short_id(mdl_basic b)
+{
+    return basic(b)->short_id;
+}
+
+int mdl_basic_size(mdl_basic b)
+{
+    return basic(b)->size;
+}
+
 /* Canonical spellings: the generated functions are MDL_<name>_<message>. */
 static const char *const coll_kind_names[] = {
-    [MDL_CO_BCAST] = "Bcast", [MDL_CO_MCAST] = "Mcast",
-    [MDL_CO_SCATTER] = "Scatter", [MDL_CO_SCATTERV] = "ScatterV",
-    [MDL_CO_GATHER] = "Gather", [MDL_CO_GATHERV] = "GatherV",
-    [MDL_CO_ALLGATHER] = "Allgather", [MDL_CO_ALLGATHERV] = "AllgatherV",
-    [MDL_CO_ALLTOALL] = "Alltoall", [MDL_CO_REDUCE] = "Reduce",
-    [MDL_CO_ALLREDUCE] = "Allreduce", [MDL_CO_UNKNOWN] = "Unknown",
+#define MDL_X(id, name) [MDL_CO_##id] = name,
+    MDL_COLLECTIVES(MDL_X)
+#undef MDL_X
+    [MDL_CO_UNKNOWN] = "Unknown",
 };
 
 const char *mdl_coll_kind_name(mdl_coll_kind k)

@@ -4,101 +4,89 @@
  * table of the reference (§3.4) and fills msg->coll and msg->cargs:
  *
  *   send, recv     a `uses` variable, or an element of one giving the start
- *                  (`V[k]`, `U[i][0]`); item->count is set to the capacity
- *                  in elements from that start to the end of the variable,
- *                  -1 when unknown (pointer, run-time start)
+ *                  (`V[k]`, `U[i][0]`, or `U[i]`: the leading indices);
+ *                  item->count is set to the capacity in elements from
+ *                  that start to the end of the variable, -1 when unknown
+ *                  (pointer, run-time start)
  *   count          an integer expression of consts (item->count = value)
  *                  or an int scalar variable read at the call
- *                  (item->var set, item->count = -1)
+ *                  (item->var set, item->count = -1); a reduction written
+ *                  without one gets an item of value 1
  *   counts, displs a whole int array or int pointer (item->var)
  *   op             MDL_SUM, MDL_PROD, MDL_MAX, MDL_MIN (cargs.op)
  *
  * Compile-time shape errors (count beyond a buffer, different element
  * types, non-int counts, a reduction of structs) are reported here. */
-#include <ctype.h>
 #include <string.h>
-#include <strings.h>
 
 #include "check_internal.h"
 
 enum role { R_SEND, R_RECV, R_COUNT, R_COUNTS, R_DISPLS, R_OP };
 
+/* Per operation, indexed by mdl_coll_kind (names: mdl_coll_kind_name). */
 static const struct kind_info {
-    const char *name;
-    mdl_coll_kind kind;
     int has_root;
     int nargs;
     enum role roles[4];
     const char *shape;
 } kinds[] = {
-    { "Bcast", MDL_CO_BCAST, 1, 3, { R_SEND, R_RECV, R_COUNT }, "{send, recv, count}" },
-    { "Mcast", MDL_CO_MCAST, 1, 3, { R_SEND, R_RECV, R_COUNT }, "{send, recv, count}" },
-    { "Scatter", MDL_CO_SCATTER, 1, 2, { R_SEND, R_RECV }, "{send, recv}" },
-    { "ScatterV", MDL_CO_SCATTERV, 1, 4, { R_SEND, R_COUNTS, R_DISPLS, R_RECV },
-      "{send, counts, displs, recv}" },
-    { "Gather", MDL_CO_GATHER, 1, 3, { R_SEND, R_RECV, R_COUNT }, "{send, recv, count}" },
-    { "GatherV", MDL_CO_GATHERV, 1, 4, { R_SEND, R_RECV, R_COUNTS, R_DISPLS },
-      "{send, recv, counts, displs}" },
-    { "Allgather", MDL_CO_ALLGATHER, 0, 2, { R_SEND, R_RECV }, "{send, recv}" },
-    { "AllgatherV", MDL_CO_ALLGATHERV, 0, 4, { R_SEND, R_RECV, R_COUNTS, R_DISPLS },
-      "{send, recv, counts, displs}" },
-    { "Alltoall", MDL_CO_ALLTOALL, 0, 3, { R_SEND, R_RECV, R_COUNT }, "{send, recv, count}" },
-    { "Reduce", MDL_CO_REDUCE, 1, 4, { R_SEND, R_RECV, R_COUNT, R_OP }, "{in, out, count, OP}" },
-    { "Allreduce", MDL_CO_ALLREDUCE, 0, 4, { R_SEND, R_RECV, R_COUNT, R_OP },
-      "{in, out, count, OP}" },
+    [MDL_CO_BCAST] = { 1, 3, { R_SEND, R_RECV, R_COUNT }, "{send, recv, count}" },
+    [MDL_CO_MCAST] = { 1, 3, { R_SEND, R_RECV, R_COUNT }, "{send, recv, count}" },
+    [MDL_CO_SCATTER] = { 1, 2, { R_SEND, R_RECV }, "{send, recv}" },
+    [MDL_CO_SCATTERV] = { 1, 4, { R_SEND, R_COUNTS, R_DISPLS, R_RECV },
+                          "{send, counts, displs, recv}" },
+    [MDL_CO_GATHER] = { 1, 3, { R_SEND, R_RECV, R_COUNT }, "{send, recv, count}" },
+    [MDL_CO_GATHERV] = { 1, 4, { R_SEND, R_RECV, R_COUNTS, R_DISPLS },
+                         "{send, recv, counts, displs}" },
+    [MDL_CO_ALLGATHER] = { 0, 2, { R_SEND, R_RECV }, "{send, recv}" },
+    [MDL_CO_ALLGATHERV] = { 0, 4, { R_SEND, R_RECV, R_COUNTS, R_DISPLS },
+                            "{send, recv, counts, displs}" },
+    [MDL_CO_ALLTOALL] = { 0, 3, { R_SEND, R_RECV, R_COUNT }, "{send, recv, count}" },
+    [MDL_CO_REDUCE] = { 1, 4, { R_SEND, R_RECV, R_COUNT, R_OP }, "{in, out, count, OP}" },
+    [MDL_CO_ALLREDUCE] = { 0, 4, { R_SEND, R_RECV, R_COUNT, R_OP }, "{in, out, count, OP}" },
 };
-enum { NKINDS = sizeof kinds / sizeof *kinds };
+/* A reduction may leave its count out (the thesis's Annex B): {in, out, OP}
+ * reduces one element. */
+static const enum role reduction_without_count[] = { R_SEND, R_RECV, R_OP };
 
 static const char *const op_names[] = { "MDL_SUM", "MDL_PROD", "MDL_MAX", "MDL_MIN" };
 static const mdl_op op_values[] = { MDL_OP_SUM, MDL_OP_PROD, MDL_OP_MAX, MDL_OP_MIN };
 
-static char *lower(mdl_checker *c, const char *s)
+static int is_reduction(mdl_coll_kind k)
 {
-    char *d = mdl_strdup(c->arena, s);
-    for (char *p = d; *p; p++)
-        *p = (char)tolower((unsigned char)*p);
-    return d;
+    return k == MDL_CO_REDUCE || k == MDL_CO_ALLREDUCE;
 }
 
-/* The kind, matched like a keyword (any case); reports an unknown one. */
+/* The kind the parser found (any letter case); reports an unknown one. */
 static const struct kind_info *find_kind(mdl_checker *c, mdl_coll *co)
 {
-    if (co->kind_name) {
-        for (int i = 0; i < NKINDS; i++)
-            if (strcasecmp(kinds[i].name, co->kind_name) == 0)
-                return &kinds[i];
-    } else {
-        for (int i = 0; i < NKINDS; i++)
-            if (kinds[i].kind == co->kind)
-                return &kinds[i];
+    if (co->kind >= 0 && co->kind < MDL_CO_UNKNOWN)
+        return &kinds[co->kind];
+    if (!co->kind_name)
         return NULL;
-    }
-    /* Suggest among lowered names (case is not a typo), show the canonical one. */
-    const char *names[NKINDS];
-    for (int i = 0; i < NKINDS; i++)
-        names[i] = lower(c, kinds[i].name);
-    const char *best = mdl_suggest(lower(c, co->kind_name), names, NKINDS);
-    const char *hint = "";
-    for (int i = 0; i < NKINDS; i++)
-        if (best == names[i])
-            hint = mdl_hint(c, kinds[i].name);
-    mdl_error(c->diag, co->loc, "unknown collective operation '%s'%s", co->kind_name, hint);
+    /* Case is not a typo: suggest ignoring it, show the canonical name. */
+    const char *names[MDL_CO_UNKNOWN];
+    for (int k = 0; k < MDL_CO_UNKNOWN; k++)
+        names[k] = mdl_coll_kind_name((mdl_coll_kind)k);
+    mdl_error(c->diag, co->loc, "unknown collective operation '%s'%s", co->kind_name,
+              mdl_hint(c, mdl_suggest_nocase(co->kind_name, names, MDL_CO_UNKNOWN)));
     return NULL;
 }
 
 /* Elements from the start given by a buffer item to the end of its
- * variable; -1 when unknown. */
+ * variable; -1 when unknown.  Indices not given are 0: `U[i]` starts at
+ * `U[i][0]`. */
 static long long capacity(const mdl_item *it)
 {
     const mdl_var *v = it->var;
     if (v->form == MDL_V_POINTER || v->nelems < 0)
         return -1;
     long long off = 0;
-    for (int d = 0; d < it->idx.n; d++) {
-        const mdl_index *ix = it->idx.v[d];
-        if (!ix->is_const)
+    for (int d = 0; d < v->dims.n; d++) {
+        const mdl_index *ix = d < it->idx.n ? it->idx.v[d] : NULL;
+        if (ix && !ix->is_const)
             return -1;
-        off = off * v->dimval[d] + ix->lo_val;
+        off = off * v->dimval[d] + (ix ? ix->lo_val : 0);
     }
     return v->nelems - off;
 }
@@ -120,7 +108,7 @@ static int check_buffer(mdl_checker *c, mdl_task *t, mdl_msg *m, mdl_item *it,
         it->count = -1;         /* the pointer is the start; extent unknown */
         return 1;
     }
-    if (!mdl_check_indices(c, t, m, it, 0)) {
+    if (!mdl_check_indices(c, t, m, it, MDL_IDX_BUFFER_START)) {
         it->var = NULL;
         return 0;
     }
@@ -203,16 +191,21 @@ static void check_op(mdl_checker *c, mdl_msg *m, mdl_item *it)
                   m->name);
 }
 
+/* The canonical name of m's operation ("Gather"), for messages. */
+static const char *op_name(const mdl_msg *m)
+{
+    return mdl_coll_kind_name(m->coll->kind);
+}
+
 /* Count larger than a buffer it is read from or written to. */
-static void check_fits(mdl_checker *c, mdl_msg *m, const struct kind_info *k,
-                       mdl_item *count, mdl_item *buf)
+static void check_fits(mdl_checker *c, mdl_msg *m, mdl_item *count, mdl_item *buf)
 {
     if (!count || count->count < 0 || !buf || !buf->var || buf->count < 0 ||
         count->count <= buf->count)
         return;
     mdl_error(c->diag, count->loc,
               "count %lld of %s '%s' is larger than '%s' (%lld element%s%s)",
-              count->count, k->name, m->name, buf->var->name, buf->count,
+              count->count, op_name(m), m->name, buf->var->name, buf->count,
               buf->count == 1 ? "" : "s", buf->idx.n ? " from the start given" : "");
 }
 
@@ -221,23 +214,46 @@ static void check_fits(mdl_checker *c, mdl_msg *m, const struct kind_info *k,
  * the instance's own part: Scatter's recv, Allgather's send), so that
  * capacity must be known, and the other buffer must hold at least one
  * segment. */
-static void check_derived_segment(mdl_checker *c, mdl_msg *m, const struct kind_info *k)
+static void check_derived_segment(mdl_checker *c, mdl_msg *m)
 {
     mdl_coll_args *a = &m->cargs;
     mdl_item *part = a->in_place ? a->send
-                   : k->kind == MDL_CO_SCATTER ? a->recv : a->send;
+                   : m->coll->kind == MDL_CO_SCATTER ? a->recv : a->send;
     mdl_item *whole = part == a->send ? a->recv : a->send;
     if (part->count < 0) {
         mdl_error(c->diag, part->loc,
                   "%s '%s' has no count, so its segment is the size of '%s', which is not known at compile time (a pointer or a run-time start)",
-                  k->name, m->name, part->var->name);
+                  op_name(m), m->name, part->var->name);
         return;
     }
     if (!a->in_place && whole->count >= 0 && whole->count < part->count)
         mdl_error(c->diag, whole->loc,
                   "%s '%s': '%s' (%lld element%s) cannot hold even one segment of %lld",
-                  k->name, m->name, whole->var->name, whole->count,
+                  op_name(m), m->name, whole->var->name, whole->count,
                   whole->count == 1 ? "" : "s", part->count);
+}
+
+/* {in, out, X}: X is the operator when it is a bare name that is neither a
+ * variable nor a constant (`MDL_SUM`, or a misspelt one); a number or a
+ * variable is a count whose operator is missing. */
+static int names_an_operator(mdl_checker *c, mdl_task *t, const mdl_item *it)
+{
+    return it && it->kind == MDL_IT_REF && it->name && it->idx.n == 0 &&
+           !mdl_find_var(t, it->name) && !mdl_find_const(c, it->name);
+}
+
+/* The count a reduction without one has: 1, as if written. */
+static mdl_item *count_of_one(mdl_checker *c, const mdl_msg *m)
+{
+    mdl_item *one = mdl_alloc(c->arena, sizeof *one);
+    one->kind = MDL_IT_EXPR;
+    one->loc = m->content_loc.line ? m->content_loc : m->loc;
+    one->expr = mdl_alloc(c->arena, sizeof *one->expr);
+    one->expr->kind = MDL_E_INT;
+    one->expr->loc = one->loc;
+    one->expr->ival = 1;
+    one->count = 1;
+    return one;
 }
 
 static void check_msg(mdl_checker *c, mdl_task *t, mdl_coll *co,
@@ -248,18 +264,28 @@ static void check_msg(mdl_checker *c, mdl_task *t, mdl_coll *co,
     memset(&m->cargs, 0, sizeof m->cargs);
     if (!k)
         return;
-    if (m->items.n != k->nargs) {
-        mdl_error(c->diag, m->content_loc.line ? m->content_loc : m->loc,
-                  "%s '%s' takes %d arguments %s, not %d", k->name, m->name,
-                  k->nargs, k->shape, m->items.n);
+    const enum role *roles = k->roles;
+    mdl_loc where = m->content_loc.line ? m->content_loc : m->loc;
+    if (is_reduction(co->kind) && m->items.n == 3) {
+        if (!names_an_operator(c, t, m->items.v[2])) {
+            mdl_error(c->diag, m->items.v[2] ? m->items.v[2]->loc : where,
+                      "the last argument of %s '%s' must be its operator (MDL_SUM, MDL_PROD, MDL_MAX or MDL_MIN): %s, or {in, out, OP} for a count of 1",
+                      op_name(m), m->name, k->shape);
+            return;
+        }
+        roles = reduction_without_count;
+    } else if (m->items.n != k->nargs) {
+        mdl_error(c->diag, where, "%s '%s' takes %d arguments %s%s, not %d", op_name(m),
+                  m->name, k->nargs, k->shape,
+                  is_reduction(co->kind) ? " or 3 {in, out, OP} (count 1)" : "", m->items.n);
         return;
     }
     mdl_coll_args *a = &m->cargs;
-    for (int i = 0; i < k->nargs; i++) {
+    for (int i = 0; i < m->items.n; i++) {
         mdl_item *it = m->items.v[i];
         if (!it)
             return;
-        switch (k->roles[i]) {
+        switch (roles[i]) {
         case R_SEND:
             a->send = it;
             check_buffer(c, t, m, it, "send");
@@ -285,6 +311,8 @@ static void check_msg(mdl_checker *c, mdl_task *t, mdl_coll *co,
             break;
         }
     }
+    if (roles == reduction_without_count)
+        a->count = count_of_one(c, m);
     if (!a->send->var || !a->recv->var)
         return;
     a->in_place = a->send->var == a->recv->var;
@@ -296,51 +324,56 @@ static void check_msg(mdl_checker *c, mdl_task *t, mdl_coll *co,
     if (!mdl_same_type(&a->send->var->type, &a->recv->var->type)) {
         mdl_error(c->diag, a->recv->loc,
                   "buffers of %s '%s' have different element types: '%s' is %s, '%s' is %s",
-                  k->name, m->name, a->send->var->name, mdl_type_name(&a->send->var->type),
+                  op_name(m), m->name, a->send->var->name, mdl_type_name(&a->send->var->type),
                   a->recv->var->name, mdl_type_name(&a->recv->var->type));
         return;
     }
-    if ((k->kind == MDL_CO_REDUCE || k->kind == MDL_CO_ALLREDUCE) &&
-        a->send->var->type.basic == MDL_B_NONE) {
+    if (is_reduction(co->kind) && a->send->var->type.basic == MDL_B_NONE) {
         mdl_error(c->diag, a->send->loc,
-                  "%s '%s' needs numbers; '%s' is of struct type '%s'", k->name,
+                  "%s '%s' needs numbers; '%s' is of struct type '%s'", op_name(m),
                   m->name, a->send->var->name, mdl_type_name(&a->send->var->type));
         return;
     }
+    /* A whole array reduced without a count: one element is most likely
+     * not what was meant. */
+    if (roles == reduction_without_count && a->send->idx.n == 0 && a->send->var->nelems > 1)
+        mdl_warning(c->diag, a->send->loc,
+                    "%s '%s' has no count, so it reduces 1 element; '%s' has %lld (write {in, out, count, OP} to reduce more)",
+                    op_name(m), m->name, a->send->var->name, a->send->var->nelems);
     /* Gather and Alltoall need count * n in recv (and Alltoall in send);
      * n is known only at run time, but n >= 1. */
-    check_fits(c, m, k, a->count, a->send);
+    check_fits(c, m, a->count, a->send);
     if (!a->in_place)           /* in place: the same buffer, one error is enough */
-        check_fits(c, m, k, a->count, a->recv);
-    if (k->kind == MDL_CO_SCATTER || k->kind == MDL_CO_ALLGATHER)
-        check_derived_segment(c, m, k);
+        check_fits(c, m, a->count, a->recv);
+    if (co->kind == MDL_CO_SCATTER || co->kind == MDL_CO_ALLGATHER)
+        check_derived_segment(c, m);
 }
 
 static void check_coll(mdl_checker *c, mdl_task *t, mdl_coll *co)
 {
     const struct kind_info *k = find_kind(c, co);
+    const char *name = mdl_coll_kind_name(co->kind);
     co->root_val = 0;
     co->table_var = NULL;
     if (k) {
-        co->kind = k->kind;
         if (co->root && !k->has_root) {
             mdl_error(c->diag, co->root->loc, "%s has no root: it involves every instance equally",
-                      k->name);
+                      name);
         } else if (co->root) {
             long long r = 0;
             if (mdl_eval_const(c, co->root, &r)) {
                 if (r < 0)
                     mdl_error(c->diag, co->root->loc,
                               "root of %s must be a non-negative instance number, not %lld",
-                              k->name, r);
+                              name, r);
                 else if (r > 2147483647LL)
                     mdl_error(c->diag, co->root->loc, "root of %s is too large (%lld)",
-                              k->name, r);
+                              name, r);
                 else
                     co->root_val = r;
             }
         }
-        if (co->table && k->kind != MDL_CO_MCAST) {
+        if (co->table && co->kind != MDL_CO_MCAST) {
             mdl_error(c->diag, co->table_loc, "only Mcast takes a table of instances");
         } else if (co->table) {
             mdl_var *v = mdl_find_var(t, co->table);

@@ -87,11 +87,19 @@ const char *mdl_direction_name(int axis, int dir);
 /* Resolves a REF item to a `uses` variable of t (item->var); reports
  * anything else.  NULL on error. */
 mdl_var *mdl_item_var(mdl_checker *c, mdl_task *t, mdl_msg *m, mdl_item *it);
+/* How an item's indices are read. */
+typedef enum mdl_index_use {
+    MDL_IDX_SECTION,            /* a point-to-point item: no index or one per
+                                   dimension; `[..]` gets a runtime slot */
+    MDL_IDX_BUFFER_START        /* a collective buffer's start: the leading
+                                   indices (`U[i]` is `U[i][0]`); no `[..]` */
+} mdl_index_use;
 /* Checks the indices of an item whose var is set; fills the index sema
- * fields and item->count.  `[..]` ranges get the next runtime slot of m
- * when allow_runtime_slots, else they are an error.  0 on error. */
+ * fields and item->count: the elements selected, a single index (constant
+ * or run-time) being exactly one, -1 when a range has run-time bounds.
+ * 0 on error. */
 int mdl_check_indices(mdl_checker *c, mdl_task *t, mdl_msg *m, mdl_item *it,
-                      int allow_runtime_slots);
+                      mdl_index_use use);
 
 /* ---- check_types.c ---- */
 

@@ -109,10 +109,9 @@ static const sig *flat_one(mdl_checker *c, const mdl_struct *st)
 {
     static const sig bad = { .bad = 1 };
     flat_cache *cache = c->flat_cache;
-    int k = 0;
-    while (k < c->spec->structs.n && c->spec->structs.v[k] != st)
-        k++;
-    if (k == c->spec->structs.n || cache->state[k] == 1)
+    int k = st->index;
+    if (k < 0 || k >= c->spec->structs.n || c->spec->structs.v[k] != st ||
+        cache->state[k] == 1)
         return &bad;
     sig *one = &cache->one[k];
     if (cache->state[k] == 2)

@@ -5,7 +5,8 @@
  * exactly one, a range, since its extent is unknown).  Bounds are
  * expressions of consts and int scalar variables; constant ones are
  * checked against the declared extent here, the others at run time.
- * Fills item->var, item->count (elements selected, -1 when run-time),
+ * Fills item->var, item->count (elements selected: a single index, even a
+ * run-time one, is one element; -1 when a range has run-time bounds),
  * index sema fields, and numbers the `[..]` ranges of each message in
  * order of appearance (runtime_slot, msg->nruntime). */
 #include "check_internal.h"
@@ -61,7 +62,7 @@ static int bound_ok(mdl_checker *c, mdl_var *v, int d, long long b, mdl_loc loc)
 }
 
 int mdl_check_indices(mdl_checker *c, mdl_task *t, mdl_msg *m, mdl_item *it,
-                      int allow_runtime_slots)
+                      mdl_index_use use)
 {
     mdl_var *v = it->var;
     int ndims = v->form == MDL_V_POINTER ? 1 : v->dims.n;
@@ -80,7 +81,7 @@ int mdl_check_indices(mdl_checker *c, mdl_task *t, mdl_msg *m, mdl_item *it,
         mdl_error(c->diag, it->loc, "'%s' is a scalar and cannot be indexed", v->name);
         return 0;
     }
-    if (it->idx.n != ndims) {
+    if (it->idx.n != ndims && !(use == MDL_IDX_BUFFER_START && it->idx.n < ndims)) {
         if (v->form == MDL_V_POINTER)
             mdl_error(c->diag, it->loc,
                       "pointer '%s' takes exactly one index, not %d", v->name, it->idx.n);
@@ -90,7 +91,7 @@ int mdl_check_indices(mdl_checker *c, mdl_task *t, mdl_msg *m, mdl_item *it,
                       ndims == 1 ? "" : "s", it->idx.n, it->idx.n == 1 ? "ex is" : "ices are");
         return 0;
     }
-    int ok = 1, all_const = 1;
+    int ok = 1, count_known = 1;
     long long count = 1;
     for (int d = 0; d < it->idx.n; d++) {
         mdl_index *ix = it->idx.v[d];
@@ -101,8 +102,8 @@ int mdl_check_indices(mdl_checker *c, mdl_task *t, mdl_msg *m, mdl_item *it,
         ix->is_const = 0;
         ix->runtime_slot = -1;
         if (ix->kind == MDL_IX_RUNTIME) {
-            all_const = 0;
-            if (!allow_runtime_slots) {
+            count_known = 0;
+            if (use != MDL_IDX_SECTION) {
                 mdl_error(c->diag, ix->loc,
                           "'[..]' is not allowed in collective '%s': it has no bound arguments",
                           m->name);
@@ -127,7 +128,9 @@ int mdl_check_indices(mdl_checker *c, mdl_task *t, mdl_msg *m, mdl_item *it,
             !bound_ok(c, v, d, hi, ix->hi->loc))
             ok = 0;
         if (rl != MDL_EV_CONST || rh != MDL_EV_CONST) {
-            all_const = 0;
+            /* `jobs[slot]` is one element wherever slot points */
+            if (ix->kind == MDL_IX_RANGE)
+                count_known = 0;
             continue;
         }
         if (lo > hi) {
@@ -140,9 +143,9 @@ int mdl_check_indices(mdl_checker *c, mdl_task *t, mdl_msg *m, mdl_item *it,
         ix->lo_val = lo;
         ix->hi_val = hi;
         if (!mdl_mul_size(count, hi - lo + 1, &count))
-            all_const = 0;      /* only a pointer range, unbounded, can overflow */
+            count_known = 0;    /* only a pointer range, unbounded, can overflow */
     }
-    if (ok && all_const)
+    if (ok && count_known)
         it->count = count;
     return ok;
 }
@@ -202,7 +205,8 @@ void mdl_check_sections(mdl_checker *c)
                         continue;
                     /* A bad item leaves var NULL: pairing then skips the
                      * message instead of reporting a consequence. */
-                    if (mdl_item_var(c, t, m, it) && !mdl_check_indices(c, t, m, it, 1))
+                    if (mdl_item_var(c, t, m, it) &&
+                        !mdl_check_indices(c, t, m, it, MDL_IDX_SECTION))
                         it->var = NULL;
                     if (!it->var)
                         it->count = -1;

@@ -3,26 +3,21 @@
  * Structs are what messages carry whole, so everything in them must be
  * sendable: no pointers (the data would stay behind), no unknown member
  * types, no struct containing itself.  A struct is found by its tag or by
- * its typedef name; `struct X` only by tag, as in C. */
+ * its typedef name; `struct X` only by tag, as in C.  Types may be declared
+ * in any order: spec->struct_order lists them as C must declare them (a
+ * struct after the structs it contains), and each struct's size is
+ * computed once, with the C layout rules, for the size checks of
+ * check_vars.c. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "check_internal.h"
 
-static const char *const basic_names[MDL_B_COUNT] = {
-    [MDL_B_CHAR] = "char", [MDL_B_SCHAR] = "signed char",
-    [MDL_B_UCHAR] = "unsigned char", [MDL_B_SHORT] = "short",
-    [MDL_B_USHORT] = "unsigned short", [MDL_B_INT] = "int",
-    [MDL_B_UINT] = "unsigned", [MDL_B_LONG] = "long",
-    [MDL_B_ULONG] = "unsigned long", [MDL_B_LLONG] = "long long",
-    [MDL_B_ULLONG] = "unsigned long long", [MDL_B_FLOAT] = "float",
-    [MDL_B_DOUBLE] = "double",
-};
-
 const char *mdl_type_name(const mdl_typeref *t)
 {
     if (t->basic > MDL_B_NONE && t->basic < MDL_B_COUNT)
-        return basic_names[t->basic];
+        return mdl_basic_name(t->basic);
     if (t->resolved)
         return t->resolved->typedef_name ? t->resolved->typedef_name
                                          : t->resolved->tag;
@@ -141,9 +136,7 @@ static void check_duplicate_names(mdl_checker *c)
  * state: 0 unvisited, 1 on the current path, 2 done. */
 static int find_cycle(mdl_checker *c, mdl_struct *s, int *state)
 {
-    int i = 0;
-    while (c->spec->structs.v[i] != s)
-        i++;
+    int i = s->index;
     if (state[i] == 1) {
         mdl_error(c->diag, s->loc, "struct '%s' contains itself", struct_name(s));
         return 1;
@@ -199,12 +192,79 @@ static void check_struct(mdl_checker *c, mdl_struct *s)
     }
 }
 
+/* Appends s to struct_order after the structs it contains (post-order);
+ * state as in find_cycle, a cycle (reported there) is not followed. */
+static void order_struct(mdl_checker *c, mdl_struct *s, int *state)
+{
+    if (state[s->index])
+        return;
+    state[s->index] = 1;
+    for (int f = 0; f < s->fields.n; f++) {
+        mdl_field *fd = s->fields.v[f];
+        if (fd && fd->type.resolved && !fd->is_pointer)
+            order_struct(c, fd->type.resolved, state);
+    }
+    state[s->index] = 2;
+    MDL_VEC_PUSH(c->arena, c->spec->struct_order, s);
+}
+
+static int round_up(long long n, long long align, long long *out)
+{
+    long long r = n % align;
+    return r == 0 ? (*out = n, 1) : !__builtin_add_overflow(n, align - r, out);
+}
+
+/* Size and alignment of s as a C compiler lays it out on LP64: each field
+ * at the next multiple of its alignment, the struct's alignment the
+ * largest of its fields', its size rounded up to it.  The structs s
+ * contains come earlier in struct_order, so theirs are known, or -1 after
+ * an error (reported where it is, so s stays unknown quietly). */
+static void layout_struct(mdl_checker *c, mdl_struct *s)
+{
+    long long off = 0, align = 1;
+    s->size = s->align = -1;
+    for (int f = 0; f < s->fields.n; f++) {
+        const mdl_field *fd = s->fields.v[f];
+        long long bytes, falign;
+        if (!fd || fd->is_pointer)
+            return;
+        if (fd->type.basic != MDL_B_NONE)
+            bytes = falign = mdl_basic_size(fd->type.basic);
+        else if (fd->type.resolved)
+            bytes = fd->type.resolved->size, falign = fd->type.resolved->align;
+        else
+            return;
+        if (bytes < 0 || falign <= 0)
+            return;
+        for (int d = 0; d < fd->dims.n; d++) {
+            if (!fd->dimval || fd->dimval[d] <= 0)
+                return;
+            if (!mdl_mul_size(bytes, fd->dimval[d], &bytes))
+                goto too_large;
+        }
+        if (!round_up(off, falign, &off) || __builtin_add_overflow(off, bytes, &off))
+            goto too_large;
+        if (falign > align)
+            align = falign;
+    }
+    if (!round_up(off, align, &off) || off > PTRDIFF_MAX)
+        goto too_large;
+    s->size = off;
+    s->align = align;
+    return;
+too_large:
+    mdl_error(c->diag, s->loc, "struct '%s' takes more than %lld bytes, too large for a C object",
+              struct_name(s), (long long)PTRDIFF_MAX);
+}
+
 void mdl_check_types(mdl_checker *c)
 {
     check_duplicate_names(c);
     for (int i = 0; i < c->spec->structs.n; i++)
-        if (c->spec->structs.v[i])
+        if (c->spec->structs.v[i]) {
+            c->spec->structs.v[i]->index = i;
             check_struct(c, c->spec->structs.v[i]);
+        }
     int *state = mdl_alloc(c->arena, sizeof *state * (size_t)(c->spec->structs.n + 1));
     for (int i = 0; i < c->spec->structs.n; i++) {
         mdl_struct *s = c->spec->structs.v[i];
@@ -212,6 +272,13 @@ void mdl_check_types(mdl_checker *c)
         if (s && state[i] == 0)
             find_cycle(c, s, state);
     }
+    memset(state, 0, sizeof *state * (size_t)c->spec->structs.n);
+    c->spec->struct_order.n = 0;
+    for (int i = 0; i < c->spec->structs.n; i++)
+        if (c->spec->structs.v[i])
+            order_struct(c, c->spec->structs.v[i], state);
+    for (int i = 0; i < c->spec->struct_order.n; i++)
+        layout_struct(c, c->spec->struct_order.v[i]);
     for (int t = 0; t < c->spec->tasks.n; t++) {
         mdl_task *task = c->spec->tasks.v[t];
         for (int v = 0; task && v < task->vars.n; v++)

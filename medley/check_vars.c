@@ -12,29 +12,26 @@
 /* MDL_MAX_DIMS: the runtime's item descriptors have that many extents. */
 #include "mdl_rt.h"
 
-/* Bytes of one element, at least: basic types as on LP64 Linux; a struct
- * counts 1 (its real size is only larger, so no false error). */
+/* Bytes of one element as on LP64 Linux: a basic type's size, a struct's
+ * size with its padding (check_types.c); -1 when unknown after an error. */
 static long long elem_bytes(const mdl_typeref *t)
 {
-    switch (t->basic) {
-    case MDL_B_SHORT: case MDL_B_USHORT: return 2;
-    case MDL_B_INT: case MDL_B_UINT: case MDL_B_FLOAT: return 4;
-    case MDL_B_LONG: case MDL_B_ULONG: case MDL_B_LLONG: case MDL_B_ULLONG:
-    case MDL_B_DOUBLE: return 8;
-    default: return 1;
-    }
+    if (t->basic != MDL_B_NONE)
+        return mdl_basic_size(t->basic);
+    return t->resolved ? t->resolved->size : -1;
 }
 
-/* The bytes v takes in the task struct (at least), or -1 if that does not
- * fit a C object; 0 when its size is unknown after an error. */
+/* The bytes v takes in the task struct (padding between members aside),
+ * or -1 if that does not fit a C object; 0 when its size is unknown after
+ * an error. */
 static long long var_bytes(const mdl_var *v)
 {
-    long long bytes;
+    long long bytes, elem = elem_bytes(&v->type);
     if (v->form == MDL_V_POINTER)
         return 8;
-    if (v->nelems < 0)
+    if (v->nelems < 0 || elem < 0)
         return 0;
-    if (!mdl_mul_size(v->nelems, elem_bytes(&v->type), &bytes) || bytes > PTRDIFF_MAX)
+    if (!mdl_mul_size(v->nelems, elem, &bytes) || bytes > PTRDIFF_MAX)
         return -1;
     return bytes;
 }

@@ -2,6 +2,7 @@
  * line and a caret line underlining the range. */
 #include "diag.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -376,4 +377,34 @@ const char *mdl_suggest(const char *name, const char *const *candidates,
         }
     }
     return best;
+}
+
+static char *lowered(const char *s)
+{
+    size_t n = strlen(s);
+    char *d = xcalloc(n + 1, 1);
+    for (size_t i = 0; i < n; i++)
+        d[i] = (char)tolower((unsigned char)s[i]);
+    return d;
+}
+
+const char *mdl_suggest_nocase(const char *name, const char *const *candidates,
+                               int ncandidates)
+{
+    if (ncandidates <= 0)
+        return NULL;
+    char *low = lowered(name);
+    char **cands = xcalloc((size_t)ncandidates, sizeof *cands);
+    for (int i = 0; i < ncandidates; i++)
+        cands[i] = candidates[i] ? lowered(candidates[i]) : NULL;
+    const char *best = mdl_suggest(low, (const char *const *)cands, ncandidates);
+    const char *found = NULL;
+    for (int i = 0; i < ncandidates; i++) {
+        if (best && best == cands[i])
+            found = candidates[i];
+        free(cands[i]);
+    }
+    free(cands);
+    free(low);
+    return found;
 }

@@ -48,5 +48,10 @@ int mdl_warning_count(const mdl_diag *d);
  * close enough to be a plausible typo: for "did you mean 'X'?". */
 const char *mdl_suggest(const char *name, const char *const *candidates,
                         int ncandidates);
+/* The same ignoring letter case, for words matched like keywords (a
+ * different case is not a typo): returns one of the candidates as given,
+ * so a message can show its canonical spelling. */
+const char *mdl_suggest_nocase(const char *name, const char *const *candidates,
+                               int ncandidates);
 
 #endif

@@ -26,7 +26,8 @@ static const char usage_text[] =
     "specMDL_common.h per spec).\n"
     "\n"
     "options:\n"
-    "  -o DIR            write the generated files into DIR (default: .)\n"
+    "  -o DIR            write the generated files into DIR (default: .; created\n"
+    "                    with its parents if missing)\n"
     "  -D NAME=VALUE     define or override the integer const NAME\n"
     "  --check           parse and check only; write nothing\n"
     "  --dot FILE        also write the communication graph (Graphviz) to FILE\n"
@@ -43,17 +44,50 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
-/* Why files cannot be created in dir, or NULL if they can. */
+/* Why files cannot be created in dir, or NULL if they can.  A directory
+ * that does not exist yet will be created (as mkdir -p does): then its
+ * nearest existing ancestor must be a directory we can write into. */
 static const char *dir_problem(const char *dir)
 {
     struct stat st;
-    if (stat(dir, &st) != 0)
-        return strerror(errno);
-    if (!S_ISDIR(st.st_mode))
-        return strerror(ENOTDIR);
-    if (access(dir, W_OK | X_OK) != 0)
-        return strerror(errno);
-    return NULL;
+    char *up = NULL;
+    const char *p = dir;
+    while (stat(p, &st) != 0) {
+        if (errno != ENOENT)
+            break;
+        /* the parent: drop trailing slashes, then the last component */
+        char *q = up ? up : (up = strdup(dir));
+        if (!q)
+            return strerror(ENOMEM);
+        size_t n = strlen(q);
+        while (n > 1 && q[n - 1] == '/')
+            q[--n] = '\0';
+        char *slash = strrchr(q, '/');
+        if (!slash)
+            strcpy(q, ".");
+        else if (slash == q)
+            q[1] = '\0';
+        else
+            *slash = '\0';
+        p = q;
+    }
+    int err = errno;
+    const char *why = NULL;
+    if (stat(p, &st) != 0)
+        why = strerror(err);
+    else if (!S_ISDIR(st.st_mode))
+        why = strerror(ENOTDIR);
+    else if (access(p, W_OK | X_OK) != 0)
+        why = strerror(errno);
+    free(up);
+    return why;
+}
+
+/* The directory of the --dot file. */
+static char *dot_dir(const char *dot)
+{
+    const char *slash = strrchr(dot, '/');
+    return slash ? strndup(dot, slash == dot ? 1 : (size_t)(slash - dot)) : strdup(".");
 }
 
 /* Checked before anything is written, so that an unusable place fails
@@ -66,9 +100,7 @@ static int check_outputs(const char *outdir, const char *dot)
         return -1;
     }
     if (dot) {
-        const char *slash = strrchr(dot, '/');
-        char *dir = slash ? strndup(dot, slash == dot ? 1 : (size_t)(slash - dot))
-                          : strdup(".");
+        char *dir = dot_dir(dot);
         if (!dir) {
             fputs("medleyc: out of memory\n", stderr);
             return -1;
@@ -81,6 +113,81 @@ static int check_outputs(const char *outdir, const char *dot)
         }
     }
     return 0;
+}
+
+/* The directories this run created, removed again if writing fails. */
+typedef struct made_dirs {
+    char **v;
+    int n, cap;
+} made_dirs;
+
+/* mkdir -p dir, recording what it created; only once the spec is known to
+ * be correct, so a run with errors leaves no trace. */
+static int make_dirs(const char *dir, made_dirs *made)
+{
+    char *p = strdup(dir);
+    if (!p) {
+        fputs("medleyc: out of memory\n", stderr);
+        return -1;
+    }
+    int rc = 0;
+    for (char *c = p + 1;; c++) {
+        if (*c != '/' && *c != '\0')
+            continue;
+        char saved = *c;
+        *c = '\0';
+        if (mkdir(p, 0777) == 0) {
+            if (made->n == made->cap) {
+                made->cap = made->cap ? 2 * made->cap : 8;
+                char **v = realloc(made->v, (size_t)made->cap * sizeof *v);
+                if (!v) {
+                    fputs("medleyc: out of memory\n", stderr);
+                    exit(2);
+                }
+                made->v = v;
+            }
+            made->v[made->n++] = strdup(p);
+        } else if (errno != EEXIST) {
+            fprintf(stderr, "medleyc: error: cannot create directory '%s': %s\n", p,
+                    strerror(errno));
+            rc = -1;
+        }
+        *c = saved;
+        if (rc || saved == '\0')
+            break;
+    }
+    free(p);
+    return rc;
+}
+
+/* Frees the record; with `remove`, deletes the directories first (the
+ * deepest first; rmdir leaves anything not empty alone). */
+static void forget_dirs(made_dirs *made, int remove)
+{
+    while (made->n > 0) {
+        char *d = made->v[--made->n];
+        if (d && remove)
+            rmdir(d);
+        free(d);
+    }
+    free(made->v);
+}
+
+/* Creates the output directories if needed, writes every output (all or
+ * nothing); 0, or 2 after a "medleyc: error:" line. */
+static int emit(const mdl_spec *spec, const char *outdir, const char *dot)
+{
+    made_dirs made = { NULL, 0, 0 };
+    char *ddir = dot ? dot_dir(dot) : NULL;
+    if (dot && !ddir) {
+        fputs("medleyc: out of memory\n", stderr);
+        return 2;
+    }
+    int failed = make_dirs(outdir, &made) != 0 || (ddir && make_dirs(ddir, &made) != 0) ||
+                 mdl_emit_all(spec, outdir, dot) != 0;
+    forget_dirs(&made, failed);
+    free(ddir);
+    return failed ? 2 : 0;
 }
 
 enum { OPT_CHECK = 256, OPT_DOT, OPT_VERSION, OPT_HELP };
@@ -169,10 +276,8 @@ int main(int argc, char **argv)
         status = 1;
     else if (check_only)
         status = 0;
-    else if (mdl_emit_all(spec, outdir, dot) != 0)
-        status = 2;
     else
-        status = 0;
+        status = emit(spec, outdir, dot);
     mdl_diag_free(diag);
     mdl_arena_free(arena);
     free(text);

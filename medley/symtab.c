@@ -1,7 +1,7 @@
 /* symtab.c — open addressing, linear probing, at most half full. */
-#include <stdint.h>
 #include <string.h>
 
+#include "fnv.h"
 #include "symtab.h"
 
 typedef struct slot {
@@ -17,10 +17,7 @@ struct mdl_symtab {
 
 static size_t hash(const char *s)
 {
-    uint64_t h = 1469598103934665603ULL;        /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return (size_t)h;
+    return (size_t)mdl_fnv1a_str(s);
 }
 
 mdl_symtab *mdl_symtab_new(mdl_arena *a, int n)

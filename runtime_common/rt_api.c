@@ -4,6 +4,7 @@
  * (rt_backend.h).  The paths of a valid call are a few predictable
  * branches and one call into the backend. */
 #include "rt_layer.h"
+#include "rt_trace.h"
 
 #include <errno.h>      /* program_invocation_short_name */
 #include <stdlib.h>
@@ -78,6 +79,7 @@ int rt_common_identified(mdl_rt *rt, int inst)
 void rt_common_free(mdl_rt *rt)
 {
     mdl_rt_common *c = rt_c(rt);
+    rt_trace_detach(rt);
     free(c->fam_size);
     free(c->seen);
     free(c->list);
@@ -127,7 +129,10 @@ static int desc_ok(const mdl_task_desc *d)
     return 1;
 }
 
-MDL_API int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_rt **out)
+/* mdl_init and mdl_init_at: `user` is the caller's task struct (a C++
+ * task object, user_size bytes), or NULL for one the backend allocates. */
+static int start(const mdl_task_desc *d, int *argc, char ***argv, void *user,
+                 size_t user_size, void **task, mdl_rt **out)
 {
     static const char fn[] = "MDL_Init";
     if (!d)
@@ -142,13 +147,17 @@ MDL_API int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **tas
     mdl_who who = { d->tasks[d->self], -1 };
     if (!task || !out)
         return rt_fail_who(who, fn, MDL_ERR_ARG, "NULL argument");
+    if (user && user_size < d->struct_size)
+        return rt_fail_who(who, fn, MDL_ERR_ARG,
+                           "task object of %zu bytes, the task struct needs %zu", user_size,
+                           d->struct_size);
     if (active())
         return rt_fail(rt_live, fn, MDL_ERR_STATE, "MDL_Init called twice in one process");
     if (ended && !be_restartable())
         return rt_fail_who(ended_who, fn, MDL_ERR_STATE,
                            "called after MDL_End: the runtime cannot restart");
     mdl_rt *rt;
-    rc = be_init(d, argc, argv, &rt);
+    rc = be_init(d, argc, argv, user, user_size, &rt);
     if (rc < 0)
         return rc;
     rt_live = rt;
@@ -156,6 +165,18 @@ MDL_API int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **tas
     *out = rt;
     rt_watch_start(d, rt_c(rt)->who);
     return MDL_SUCCESS;
+}
+
+MDL_API int mdl_init(const mdl_task_desc *d, int *argc, char ***argv, void **task, mdl_rt **out)
+{
+    return start(d, argc, argv, NULL, 0, task, out);
+}
+
+MDL_API int mdl_init_at(const mdl_task_desc *d, int *argc, char ***argv, void *task, size_t size,
+                        mdl_rt **out)
+{
+    void *same;
+    return start(d, argc, argv, task, size, task ? &same : NULL, out);
 }
 
 MDL_API int mdl_end(mdl_rt *rt, void *task)
@@ -168,6 +189,8 @@ MDL_API int mdl_end(mdl_rt *rt, void *task)
     ended = 1;
     ended_who = rt_c(rt)->who;
     rt_enter(fn, NULL, RT_PEER_NONE);
+    if (rt_c(rt)->tr)
+        rt_trace_finish(rt);
     /* The runtime stays live while the backend completes the sends: a
      * fault found there is reported (and, fatal, aborts) as any other. */
     int rc = be_end(rt);
@@ -202,6 +225,11 @@ MDL_API int mdl_barrier(mdl_rt *rt)
     if (rt != rt_live)
         return rt_dead("MDL_Barrier");
     rt_enter("MDL_Barrier", NULL, RT_PEER_ALL);
+    rt_tracer *t = rt_c(rt)->tr;
+    if (__builtin_expect(t != NULL, 0)) {
+        rt_trace_begin(t, rt_fn_sync(t, RT_SYNC_BARRIER));
+        return rt_trace_end_rc(t, be_barrier(rt));
+    }
     return be_barrier(rt);
 }
 
@@ -235,11 +263,9 @@ int rt_check_list(mdl_rt *rt, const char *fn, int task, const int *insts, int n)
                    insts[i], dup, i);
 }
 
-MDL_API int mdl_sbarrier(mdl_rt *rt, const int *insts, int n)
+static int sbarrier(mdl_rt *rt, const int *insts, int n)
 {
     static const char fn[] = "MDL_Sbarrier";
-    if (rt != rt_live)
-        return rt_dead(fn);
     const mdl_rt_common *c = rt_c(rt);
     int rc = rt_check_list(rt, fn, c->d->self, insts, n);
     if (rc)
@@ -252,6 +278,18 @@ MDL_API int mdl_sbarrier(mdl_rt *rt, const int *insts, int n)
         return MDL_SUCCESS;
     rt_enter_list(fn, NULL, insts, n);
     return be_sbarrier(rt, insts, n);
+}
+
+MDL_API int mdl_sbarrier(mdl_rt *rt, const int *insts, int n)
+{
+    if (rt != rt_live)
+        return rt_dead("MDL_Sbarrier");
+    rt_tracer *t = rt_c(rt)->tr;
+    if (__builtin_expect(t != NULL, 0)) {
+        rt_trace_begin(t, rt_fn_sync(t, RT_SYNC_SBARRIER));
+        return rt_trace_end_rc(t, sbarrier(rt, insts, n));
+    }
+    return sbarrier(rt, insts, n);
 }
 
 /* ---------------------------------------------------------------- point to point */
@@ -287,14 +325,12 @@ static int neighbor(mdl_rt *rt, const mdl_msg_desc *m)
     return c->nb[m->index];
 }
 
-MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int *insts,
-                     int n, const long *bounds)
+/* Where the send goes is recorded as the current call (rt_enter*): one
+ * instance, a list, or nowhere (a neighbour that is MDL_PROC_NULL); the
+ * hang reports and the trace both read it there. */
+static inline int send_body(mdl_rt *rt, mdl_rt_common *c, const mdl_msg_desc *m, void *task,
+                            int inst, const int *insts, int n, const long *bounds)
 {
-    if (rt != rt_live)
-        return rt_dead(m && m->fn ? m->fn : "MDL_SendTo");
-    mdl_rt_common *c = rt_c(rt);
-    if (!msg_ok(c, m, 1, task, bounds))
-        return bad_msg(rt, m, 1, task);
     if (__builtin_expect(m->peer_kind == MDL_PEER_ONE, 1)) {
         if ((unsigned)inst >= (unsigned)c->fam_size[m->peer_task])
             return rt_fail_instance(rt, m->fn, m->peer_task, inst, -1);
@@ -304,8 +340,10 @@ MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
     switch (m->peer_kind) {
     case MDL_PEER_NEIGHBOR: {
         int nb = neighbor(rt, m);
-        if (nb == MDL_PROC_NULL)
+        if (nb == MDL_PROC_NULL) {
+            rt_enter(m->fn, m, RT_PEER_NONE);
             return MDL_SUCCESS;
+        }
         if (nb < 0)
             return nb;
         rt_enter(m->fn, m, nb);
@@ -317,7 +355,7 @@ MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
         for (int i = 0; i < c->fam_size[m->peer_task]; i++)
             if (!(self && i == c->inst))
                 c->list[k++] = i;
-        rt_enter(m->fn, m, RT_PEER_ALL);
+        rt_enter_all(m->fn, m, c->list, k);
         return be_send(rt, m, task, bounds, c->list, k);
     }
     case MDL_PEER_SUBSET: {
@@ -331,13 +369,49 @@ MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
     return rt_fail(rt, m->fn, MDL_ERR_ARG, "unknown peer kind %d", m->peer_kind);
 }
 
-MDL_API int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const long *bounds)
+static __attribute__((noinline)) int traced_send(mdl_rt *rt, const mdl_msg_desc *m, void *task,
+                                                 int inst, const int *insts, int n,
+                                                 const long *bounds)
+{
+    mdl_rt_common *c = rt_c(rt);
+    rt_tracer *t = c->tr;
+    rt_trace_begin(t, (uint32_t)m->index);
+    int rc = send_body(rt, c, m, task, inst, insts, n, bounds);
+    if (rc < 0) {
+        rt_trace_end_error(t, rc);
+        return rc;
+    }
+    int to = RT_GET(peer);
+    if (to == RT_PEER_ALL || to == RT_PEER_LIST) {
+        const int *list = RT_GET(list);
+        int k = RT_GET(nlist);
+        for (int i = 0; i < k; i++)
+            t->seqs[i] = rt_trace_seq(t, m, list[i]);
+        rt_trace_end_list(t, rt_trace_bytes(t, m, bounds), list, t->seqs, (uint32_t)k);
+    } else if (to >= 0) {
+        rt_trace_end(t, to, rt_trace_seq(t, m, to), rt_trace_bytes(t, m, bounds), 0);
+    } else {
+        rt_trace_end(t, -1, 0, 0, 0);
+    }
+    return rc;
+}
+
+MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int *insts,
+                     int n, const long *bounds)
 {
     if (rt != rt_live)
-        return rt_dead(m && m->fn ? m->fn : "MDL_RecvFrom");
+        return rt_dead(m && m->fn ? m->fn : "MDL_SendTo");
     mdl_rt_common *c = rt_c(rt);
-    if (!msg_ok(c, m, 0, task, bounds))
-        return bad_msg(rt, m, 0, task);
+    if (!msg_ok(c, m, 1, task, bounds))
+        return bad_msg(rt, m, 1, task);
+    if (__builtin_expect(c->tr != NULL, 0))
+        return traced_send(rt, m, task, inst, insts, n, bounds);
+    return send_body(rt, c, m, task, inst, insts, n, bounds);
+}
+
+static inline int recv_body(mdl_rt *rt, mdl_rt_common *c, const mdl_msg_desc *m, void *task,
+                            int inst, const long *bounds)
+{
     int from = inst;
     if (m->peer_kind == MDL_PEER_NEIGHBOR) {
         from = neighbor(rt, m);
@@ -350,6 +424,38 @@ MDL_API int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
     }
     rt_enter(m->fn, m, from);
     return be_recv(rt, m, task, bounds, from);
+}
+
+static __attribute__((noinline)) int traced_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task,
+                                                 int inst, const long *bounds)
+{
+    mdl_rt_common *c = rt_c(rt);
+    rt_tracer *t = c->tr;
+    rt_trace_begin(t, (uint32_t)m->index);
+    int rc = recv_body(rt, c, m, task, inst, bounds);
+    int from = RT_GET(peer);    /* the instance posted for, or MDL_ANY */
+    if (rc == MDL_PROC_NULL)
+        rt_trace_end(t, -1, 0, 0, 0);
+    else if (rc < 0)
+        rt_trace_end_error(t, rc);
+    else if (m->async)          /* posted: the flow ends in its Wait/Test */
+        rt_trace_end(t, from, 0, rt_trace_bytes(t, m, bounds),
+                     from == MDL_ANY ? RT_F_POSTED | RT_F_ANYPOST : RT_F_POSTED);
+    else
+        rt_trace_end(t, rc, rt_trace_seq(t, m, rc), rt_trace_bytes(t, m, bounds), 0);
+    return rc;
+}
+
+MDL_API int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const long *bounds)
+{
+    if (rt != rt_live)
+        return rt_dead(m && m->fn ? m->fn : "MDL_RecvFrom");
+    mdl_rt_common *c = rt_c(rt);
+    if (!msg_ok(c, m, 0, task, bounds))
+        return bad_msg(rt, m, 0, task);
+    if (__builtin_expect(c->tr != NULL, 0))
+        return traced_recv(rt, m, task, inst, bounds);
+    return recv_body(rt, c, m, task, inst, bounds);
 }
 
 /* ---------------------------------------------------------------- completion */
@@ -369,10 +475,31 @@ static inline int completion_ok(mdl_rt *rt, const mdl_msg_desc *m)
            rt_c(rt)->d->msgs[m->index] == m;
 }
 
+/* A Test is recorded when it completes something: a polling loop would
+ * otherwise fill the buffer with empty tests. */
+static __attribute__((noinline)) int traced_completion(mdl_rt *rt, const mdl_msg_desc *m,
+                                                       int wait)
+{
+    rt_tracer *t = rt_c(rt)->tr;
+    rt_trace_begin(t, rt_fn_wait(t, m, wait));
+    int rc = wait ? be_wait(rt, m) : be_test(rt, m);
+    if (rc < 0)
+        rt_trace_end_error(t, rc);
+    else if (t->ndone)
+        rt_trace_end_done(t);
+    else if (wait || rc)
+        rt_trace_end(t, -1, 0, 0, 0);
+    else
+        t->in_call = 0;
+    return rc;
+}
+
 MDL_API int mdl_test(mdl_rt *rt, const mdl_msg_desc *m)
 {
     if (!completion_ok(rt, m))
         return bad_completion(rt, m, 0);
+    if (__builtin_expect(rt_c(rt)->tr != NULL, 0))
+        return traced_completion(rt, m, 0);
     return be_test(rt, m);
 }
 
@@ -381,5 +508,7 @@ MDL_API int mdl_wait(mdl_rt *rt, const mdl_msg_desc *m)
     if (!completion_ok(rt, m))
         return bad_completion(rt, m, 1);
     rt_enter_wait(m);
+    if (__builtin_expect(rt_c(rt)->tr != NULL, 0))
+        return traced_completion(rt, m, 1);
     return be_wait(rt, m);
 }

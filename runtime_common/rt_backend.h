@@ -52,6 +52,7 @@ typedef struct mdl_rt_common {
     int dims[3], periodic[3], coords[3];
     int *nb;                    /* [nmsgs] the instance a neighbour message
                                    goes to or comes from, or MDL_PROC_NULL */
+    struct rt_tracer *tr;       /* MDL_TRACE: the call recorder (rt_trace.h) */
 } mdl_rt_common;
 
 static inline mdl_rt_common *rt_c(mdl_rt *rt)
@@ -66,8 +67,9 @@ static inline mdl_rt_common *rt_c(mdl_rt *rt)
  * peer at the entry of every call that may block (rt_enter: three plain
  * stores), the backend marks where it blocks (rt_block_begin/_end: the MPI
  * runtime around its blocking MPI calls, the shm runtime when a wait goes
- * to sleep).  Read by the hang watchdog's thread (rt_watch.c) and by the
- * shm runtime when it publishes what it sleeps in; relaxed atomics, so
+ * to sleep).  Read by the hang watchdog's thread (rt_watch.c), by the
+ * shm runtime when it publishes what it sleeps in, and by the trace for
+ * where a send went or a receive was posted (rt_api.c); relaxed atomics, so
  * that the thread's reads are not data races, compile to plain moves. */
 enum {
     RT_PEER_NONE = -10,         /* no peer to name (MDL_End) */
@@ -84,7 +86,8 @@ typedef struct rt_call {
     int peer;                   /* instance of m's peer task (the own family
                                    without m), MDL_ANY, or an RT_PEER_* */
     int nlist;
-    const int *list;            /* RT_PEER_LIST: the call's argument */
+    const int *list;            /* RT_PEER_LIST: the call's argument;
+                                   RT_PEER_ALL of a send: its targets */
     const mdl_msg_desc *wait;   /* fn NULL: the message waited for; m and peer
                                    are still those of the last send or receive,
                                    its peer if it is of the same pair */
@@ -110,11 +113,23 @@ static inline void rt_enter_wait(const mdl_msg_desc *m)
     RT_SET(wait, m);
 }
 
-static inline void rt_enter_list(const char *fn, const mdl_msg_desc *m, const int *list, int n)
+static inline void rt_enter_n(const char *fn, const mdl_msg_desc *m, int peer, const int *list,
+                              int n)
 {
     RT_SET(list, list);
     RT_SET(nlist, n);
-    rt_enter(fn, m, RT_PEER_LIST);
+    rt_enter(fn, m, peer);
+}
+
+static inline void rt_enter_list(const char *fn, const mdl_msg_desc *m, const int *list, int n)
+{
+    rt_enter_n(fn, m, RT_PEER_LIST, list, n);
+}
+
+/* A send to {A}: reported as the whole family, its targets kept. */
+static inline void rt_enter_all(const char *fn, const mdl_msg_desc *m, const int *list, int n)
+{
+    rt_enter_n(fn, m, RT_PEER_ALL, list, n);
 }
 
 MDL_HIDDEN extern unsigned long rt_nblocks;
@@ -211,9 +226,13 @@ typedef struct mdl_coll_args {
 
 /* Starts the transport and identifies the instance: calls
  * rt_common_start, counts the families, calls rt_common_identified, and
- * sets the task struct (zeroed, struct_size bytes, 64-byte aligned).  On
- * failure (reported) it undoes everything it did. */
-MDL_HIDDEN int be_init(const mdl_task_desc *d, int *argc, char ***argv, mdl_rt **out);
+ * sets the task struct c.task: `user` when the caller supplies it
+ * (mdl_init_at: user_size bytes, used as it is and never freed), else one
+ * it allocates (zeroed, struct_size bytes rounded up to whole pages,
+ * page-aligned: C++ sees the struct as a page-aligned class).  On failure
+ * (reported) it undoes everything it did. */
+MDL_HIDDEN int be_init(const mdl_task_desc *d, int *argc, char ***argv, void *user,
+                       size_t user_size, mdl_rt **out);
 /* MDL_End: every async send still in flight is delivered before it returns
  * (docs/language.md, "MDL_End"), async receives not completed are
  * cancelled, and everything is freed (rt_common_free included), also on
@@ -224,6 +243,9 @@ MDL_HIDDEN int be_end(mdl_rt *rt);
 MDL_HIDDEN int be_restartable(void);
 /* The fatal path of an error: ends the whole job; never returns. */
 MDL_HIDDEN void be_abort(int code) __attribute__((noreturn));
+/* Tracing, on the fatal path, just before be_abort: the instance's trace
+ * (rt_trace_stop has closed it) goes where the job's file is written. */
+MDL_HIDDEN void be_trace_fatal(mdl_rt *rt);
 
 MDL_HIDDEN int be_barrier(mdl_rt *rt);
 /* insts: n >= 2 distinct instances of the own family, this one among them. */

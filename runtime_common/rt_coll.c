@@ -9,6 +9,7 @@
  * waiting in a collective the others skipped.  A NULL buffer matters only
  * where the instance uses it. */
 #include "rt_layer.h"
+#include "rt_trace.h"
 
 #include <limits.h>
 
@@ -183,6 +184,66 @@ static int mcast_members(mdl_rt *rt, const coll_check *k, const int *insts, int 
     return 0;
 }
 
+/* Everything after the descriptor's check; *involved: the instance takes
+ * part (not a Mcast it is not listed in). */
+static inline int coll_body(mdl_rt *rt, const mdl_coll_desc *c, mdl_coll_args *a,
+                            const int *insts, int n, int *involved)
+{
+    const mdl_rt_common *rc_ = rt_c(rt);
+    const mdl_task_desc *d = rc_->d;
+    coll_check k = { rt, c, c->fn };
+    int size = rc_->fam_size[d->self];
+    if (c->root < 0 || c->root >= size)
+        return rt_fail(rt, c->fn, MDL_ERR_RANK, "the root, instance %d of %s, does not exist (0..%d)",
+                       c->root, rc_->who.task, size - 1);
+    if (c->kind == MDL_COLL_MCAST) {
+        int rc = mcast_members(rt, &k, insts, n, a);
+        if (rc)
+            return rc;
+        if (a->me < 0) {        /* neither the root nor listed: not involved */
+            *involved = 0;
+            return MDL_SUCCESS;
+        }
+    }
+    int is_root = c->kind == MDL_COLL_MCAST ? a->me == 0 : rc_->inst == c->root;
+    a->err = check_args(&k, a, size, is_root);
+    if (a->members)
+        rt_enter_list(c->fn, NULL, a->members, a->nmembers);
+    else
+        rt_enter(c->fn, NULL, RT_PEER_ALL);
+    return be_collective(rt, c, a);
+}
+
+static int is_v(int kind)
+{
+    return kind == MDL_COLL_SCATTERV || kind == MDL_COLL_GATHERV || kind == MDL_COLL_ALLGATHERV;
+}
+
+/* Traced: bytes are this instance's block; Mcast names its members. */
+static __attribute__((noinline)) int traced_coll(mdl_rt *rt, const mdl_coll_desc *c,
+                                                 mdl_coll_args *a, const int *insts, int n)
+{
+    rt_tracer *t = rt_c(rt)->tr;
+    int involved = 1;
+    rt_trace_begin(t, rt_fn_coll(t, c));
+    int rc = coll_body(rt, c, a, insts, n, &involved);
+    if (rc < 0) {
+        rt_trace_end_error(t, rc);
+        return rc;
+    }
+    if (!involved) {
+        t->in_call = 0;
+        return rc;
+    }
+    uint64_t bytes = (uint64_t)(is_v(c->kind) ? a->counts[rt_c(rt)->inst] : a->count) *
+                     c->type->size;
+    if (c->kind == MDL_COLL_MCAST)
+        rt_trace_end_list(t, bytes, a->members, NULL, (uint32_t)a->nmembers);
+    else
+        rt_trace_end(t, -1, 0, bytes, 0);
+    return rc;
+}
+
 MDL_API int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void *recv,
                            long count, const int *counts, const int *displs, const int *insts,
                            int n)
@@ -194,24 +255,9 @@ MDL_API int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void 
     const mdl_task_desc *d = rc_->d;
     if (!c || (unsigned)c->index >= (unsigned)d->ncolls || d->colls[c->index] != c)
         return rt_fail(rt, fn, MDL_ERR_ARG, "not a collective of this task");
-    coll_check k = { rt, c, fn };
-    int size = rc_->fam_size[d->self];
-    if (c->root < 0 || c->root >= size)
-        return rt_fail(rt, fn, MDL_ERR_RANK, "the root, instance %d of %s, does not exist (0..%d)",
-                       c->root, rc_->who.task, size - 1);
     mdl_coll_args a = { send, recv, count, counts, displs, NULL, 0, rc_->inst, 0, 0 };
-    if (c->kind == MDL_COLL_MCAST) {
-        int rc = mcast_members(rt, &k, insts, n, &a);
-        if (rc)
-            return rc;
-        if (a.me < 0)           /* neither the root nor listed: not involved */
-            return MDL_SUCCESS;
-    }
-    int is_root = c->kind == MDL_COLL_MCAST ? a.me == 0 : rc_->inst == c->root;
-    a.err = check_args(&k, &a, size, is_root);
-    if (a.members)
-        rt_enter_list(fn, NULL, a.members, a.nmembers);
-    else
-        rt_enter(fn, NULL, RT_PEER_ALL);
-    return be_collective(rt, c, &a);
+    if (__builtin_expect(rc_->tr != NULL, 0))
+        return traced_coll(rt, c, &a, insts, n);
+    int involved;
+    return coll_body(rt, c, &a, insts, n, &involved);
 }

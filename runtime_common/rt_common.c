@@ -1,6 +1,8 @@
 #include "rt_common.h"
+#include "mdl_tables.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,12 +204,21 @@ int mdl_grid_wrap_rank(int ndims, const int *dims, const int *periodic,
 
 const char *mdl_base_name(int base)
 {
-    static const char *const names[MDL_T_NBASE] = {
-        "char", "signed char", "unsigned char", "short", "unsigned short",
-        "int", "unsigned", "long", "unsigned long", "long long",
-        "unsigned long long", "float", "double", "struct",
-    };
-    return base >= 0 && base < MDL_T_NBASE ? names[base] : "?";
+    switch (base) {
+#define MDL_X(id, name, c_spelling, short_id, lp64_size) case MDL_T_##id: return name;
+    MDL_BASIC_TYPES(MDL_X)
+#undef MDL_X
+    case MDL_T_STRUCT: return "struct";
+    }
+    return "?";
+}
+
+static int span_too_large(const mdl_item_desc *it, long lo, long hi, char *why,
+                          size_t whylen)
+{
+    snprintf(why, whylen, "section %ld..%ld of '%s' spans more than %td bytes",
+             lo, hi, it->var, (ptrdiff_t)PTRDIFF_MAX);
+    return MDL_ERR_BOUNDS;
 }
 
 int mdl_item_span(const mdl_item_desc *it, const long *pairs, void *task,
@@ -246,12 +257,20 @@ int mdl_item_span(const mdl_item_desc *it, const long *pairs, void *task,
                          lo, hi, it->var);
             return MDL_ERR_BOUNDS;
         }
-        cnt[d] = hi - lo + 1;
-        offset += (size_t)lo * rowbytes[d];
+        /* a pointer item's bounds are limited by nothing but the call:
+           checked arithmetic, an error rather than a wrapped address */
+        size_t here;
+        if (__builtin_sub_overflow(hi, lo - 1, &cnt[d]) ||
+            __builtin_mul_overflow((size_t)lo, rowbytes[d], &here) ||
+            __builtin_add_overflow(offset, here, &offset))
+            return span_too_large(it, lo, hi, why, whylen);
     }
-    size_t total = esize;
+    size_t total = esize, end;
     for (int d = 0; d < it->ndims; d++)
-        total *= (size_t)cnt[d];
+        if (__builtin_mul_overflow(total, (size_t)cnt[d], &total))
+            return span_too_large(it, pairs[2 * d], pairs[2 * d + 1], why, whylen);
+    if (total > PTRDIFF_MAX || __builtin_add_overflow(offset, total, &end) || end > PTRDIFF_MAX)
+        return span_too_large(it, pairs[0], pairs[1], why, whylen);
     if (total > 0 && !var) {
         snprintf(why, whylen, "pointer '%s' is NULL", it->var);
         return MDL_ERR_BOUNDS;
@@ -289,7 +308,11 @@ int mdl_msg_spans(const mdl_msg_desc *m, void *task, const long *bounds,
                                why, whylen);
         if (rc)
             return rc;
-        sum += spans[i].bytes;
+        if (__builtin_add_overflow(sum, spans[i].bytes, &sum) || sum > PTRDIFF_MAX) {
+            snprintf(why, whylen, "the items of the message span more than %td bytes",
+                     (ptrdiff_t)PTRDIFF_MAX);
+            return MDL_ERR_BOUNDS;
+        }
     }
     *total = sum;
     return 0;

@@ -4,6 +4,7 @@
  * Neighbour messages get their peer instance here, once, when the grid is
  * created. */
 #include "rt_layer.h"
+#include "rt_trace.h"
 
 #include <string.h>
 
@@ -28,11 +29,9 @@ static int grid_ready(mdl_rt *rt, const char *fn, int args)
     return args ? 0 : rt_fail(rt, fn, MDL_ERR_ARG, "NULL argument");
 }
 
-MDL_API int mdl_grid_create(mdl_rt *rt, int *dims, int screate)
+static int grid_create(mdl_rt *rt, int *dims, int screate)
 {
     const char *fn = screate ? "MDL_Grid_Screate" : "MDL_Grid_Create";
-    if (rt != rt_live)
-        return rt_dead(fn);
     mdl_rt_common *c = rt_c(rt);
     const mdl_task_desc *d = c->d;
     int nd = d->grid_ndims;
@@ -62,6 +61,18 @@ MDL_API int mdl_grid_create(mdl_rt *rt, int *dims, int screate)
             c->nb[i] = mdl_grid_shift(nd, c->dims, c->periodic, c->coords, d->msgs[i]->offset);
     c->grid_ndims = nd;
     return MDL_SUCCESS;
+}
+
+MDL_API int mdl_grid_create(mdl_rt *rt, int *dims, int screate)
+{
+    if (rt != rt_live)
+        return rt_dead(screate ? "MDL_Grid_Screate" : "MDL_Grid_Create");
+    rt_tracer *t = rt_c(rt)->tr;
+    if (t) {
+        rt_trace_begin(t, rt_fn_sync(t, screate ? RT_SYNC_SGRID : RT_SYNC_GRID));
+        return rt_trace_end_rc(t, grid_create(rt, dims, screate));
+    }
+    return grid_create(rt, dims, screate);
 }
 
 MDL_API int mdl_grid_rank(mdl_rt *rt, const int *coords, int *rank)

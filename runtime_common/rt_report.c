@@ -2,6 +2,7 @@
  * on the error policy of rt_common.c, and every text that more than one
  * file or both backends print, written once. */
 #include "rt_layer.h"
+#include "rt_trace.h"
 
 #include <stdio.h>
 
@@ -12,6 +13,16 @@ static mdl_who who_of(mdl_rt *rt)
 
 int rt_vfail(mdl_rt *rt, const char *fn, int code, const char *fmt, va_list ap)
 {
+    if (rt && rt_c(rt)->tr) {
+        va_list cp;
+        va_copy(cp, ap);
+        rt_trace_error(rt, fn, code, fmt, cp);
+        va_end(cp);
+        if (!mdl_errors_return()) {     /* the job ends here: so does the trace */
+            rt_trace_stop(rt, code, 1);
+            be_trace_fatal(rt);
+        }
+    }
     return mdl_vfail(who_of(rt), fn, code, be_abort, fmt, ap);
 }
 

@@ -93,11 +93,13 @@ static int identify(mdl_rt *rt, const char *fn)
 {
     const mdl_task_desc *d = rt->c.d;
     int *size = rt->c.fam_size;
-    unsigned long long mine[2] = { d->spec_hash, (unsigned long long)d->self };
-    unsigned long long *all = malloc(2 * sizeof *all * (size_t)rt->world_size);
+    /* the third word: whether the process traces (all or none do) */
+    unsigned long long mine[3] = { d->spec_hash, (unsigned long long)d->self,
+                                   (unsigned long long)mpi_trace_wanted(rt) };
+    unsigned long long *all = malloc(3 * sizeof *all * (size_t)rt->world_size);
     if (!all)
         return rt_fail_oom(rt, fn);
-    int rc = MPI_Allgather(mine, 2, MPI_UNSIGNED_LONG_LONG, all, 2, MPI_UNSIGNED_LONG_LONG,
+    int rc = MPI_Allgather(mine, 3, MPI_UNSIGNED_LONG_LONG, all, 3, MPI_UNSIGNED_LONG_LONG,
                            rt->world);
     if (rc != MPI_SUCCESS) {
         free(all);
@@ -108,9 +110,9 @@ static int identify(mdl_rt *rt, const char *fn)
     rt->rank_of = calloc((size_t)d->ntasks, sizeof(int *));
     rc = rt->task_of && rt->inst_of && rt->rank_of ? 0 : rt_fail_oom(rt, fn);
     for (int r = 0; r < rt->world_size && !rc; r++) {
-        unsigned long long ti = all[2 * r + 1];
-        if (all[2 * r] != d->spec_hash)
-            rc = rt_fail_spec(rt, r, all[2 * r]);
+        unsigned long long ti = all[3 * r + 1];
+        if (all[3 * r] != d->spec_hash)
+            rc = rt_fail_spec(rt, r, all[3 * r]);
         else if (ti >= (unsigned long long)d->ntasks)
             rc = rt_fail_task_index(rt, r, (long long)ti);
         else {
@@ -118,15 +120,19 @@ static int identify(mdl_rt *rt, const char *fn)
             rt->inst_of[r] = size[ti]++;
         }
     }
-    free(all);
     for (int t = 0; t < d->ntasks && !rc; t++)
         if (!(rt->rank_of[t] = malloc(sizeof(int) * (size_t)(size[t] ? size[t] : 1))))
             rc = rt_fail_oom(rt, fn);
-    if (rc)
-        return rc;
-    for (int r = 0; r < rt->world_size; r++)
-        rt->rank_of[rt->task_of[r]][rt->inst_of[r]] = r;
-    return rt_common_identified(rt, rt->inst_of[rt->world_rank]);
+    if (!rc) {
+        for (int r = 0; r < rt->world_size; r++)
+            rt->rank_of[rt->task_of[r]][rt->inst_of[r]] = r;
+        rc = rt_common_identified(rt, rt->inst_of[rt->world_rank]);
+    }
+    /* identified: a refusal names the instance */
+    if (!rc)
+        rc = mpi_trace_agree(rt, all, 3);
+    free(all);
+    return rc;
 }
 
 /* Everything after MPI_Init; on failure the caller tears down. */
@@ -161,21 +167,28 @@ static int start(mdl_rt *rt, const char *fn)
     rt->tag_mcast = d->nchannels;
     rt->tag_sb_gather = d->nchannels + d->ncolls;
     rt->tag_sb_release = rt->tag_sb_gather + 1;
+    rt->tag_trace = rt->tag_sb_release + 1;
     int *ub = NULL, flag = 0;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
-    if (flag && ub && rt->tag_sb_release > *ub)
+    if (flag && ub && rt->tag_trace > *ub)
         return rt_fail(rt, fn, MDL_ERR_INTERN,
-                       "the spec needs %d tags, MPI allows %d", rt->tag_sb_release + 1, *ub);
+                       "the spec needs %d tags, MPI allows %d", rt->tag_trace + 1, *ub);
 
-    /* The task struct: zeroed, cache-line aligned, may be very large. */
-    size_t size = (d->struct_size + 63) & ~(size_t)63;
-    if (posix_memalign(&rt->c.task, 64, size ? size : 64) != 0) {
+    /* The task struct: zeroed, may be very large; whole pages,
+     * page-aligned, as C++ sees it (the class is page-aligned, TMDL.h).
+     * A caller's own struct (mdl_init_at) is used as it is. */
+    if (rt->task_users)
+        return rt_types_init(rt);
+    size_t page = 4096;
+    size_t size = (d->struct_size + page - 1) / page * page;
+    if (posix_memalign(&rt->c.task, page, size ? size : page) != 0) {
         rt->c.task = NULL;
         return rt_fail(rt, fn, MDL_ERR_INTERN, "cannot allocate the task struct (%zu bytes)",
                        d->struct_size);
     }
     memset(rt->c.task, 0, size);
-    return rt_types_init(rt);
+    int rc2 = rt_types_init(rt);
+    return rc2 || !rt->trace_on ? rc2 : mpi_trace_start(rt);
 }
 
 static void teardown(mdl_rt *rt)
@@ -188,14 +201,18 @@ static void teardown(mdl_rt *rt)
         MPI_Errhandler_free(&rt->world_eh);
     }
     free_tables(rt);
-    free(rt->c.task);
+    if (!rt->task_users)
+        free(rt->c.task);
     rt->c.task = NULL;
     rt_common_free(rt);
+    mpi_trace_free(rt);
 }
 
-int be_init(const mdl_task_desc *d, int *argc, char ***argv, mdl_rt **out)
+int be_init(const mdl_task_desc *d, int *argc, char ***argv, void *user, size_t user_size,
+            mdl_rt **out)
 {
     static const char fn[] = "MDL_Init";
+    (void)user_size;
     mdl_rt *rt = &the_rt;
     mdl_who who = { d->tasks[d->self], -1 };
     if (getenv("MDL_SHM_FD"))
@@ -210,6 +227,8 @@ int be_init(const mdl_task_desc *d, int *argc, char ***argv, mdl_rt **out)
                            "MPI has been finalized by the program: the runtime cannot start");
     memset(rt, 0, sizeof *rt);
     rt->world = rt->family = MPI_COMM_NULL;
+    rt->c.task = user;
+    rt->task_users = user != NULL;
     int rc = rt_common_start(rt, d);
     if (rc)
         return rc;
@@ -246,6 +265,10 @@ int be_end(mdl_rt *rt)
 {
     exit_armed = 0;
     int rc = rt_complete_all(rt);
+    if (rt->trace_on) {
+        int trc = mpi_trace_collect(rt);
+        rc = rc ? rc : trc;
+    }
     teardown(rt);
     if (rt->mpi_ours) {
         /* waits for the other processes of the job */

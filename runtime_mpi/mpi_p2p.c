@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mpi_rt.h"
+#include "rt_trace.h"
 
 /* Room for one more async request of message s (grows, never shrinks:
  * warm calls do not allocate). */
@@ -260,19 +261,20 @@ int be_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, c
 int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, int to)
 {
     mdl_msg_state *s = &rt->msgs[m->index];
-    MPI_Datatype dt = rt_msg_type_cached(m, s, bounds);
+    void *buf;
+    MPI_Datatype dt = rt_msg_type_cached(m, s, task, bounds, &buf);
     if (dt != MPI_DATATYPE_NULL) {
         int dest = rt->rank_of[m->peer_task][to];
         if (!m->async) {
             if (dest == rt->world_rank)     /* to itself: buffered */
                 return send_general(rt, m, task, bounds, &to, 1);
             rt_block_begin();
-            int mpirc = MPI_Send(task, 1, dt, dest, m->channel, rt->world);
+            int mpirc = MPI_Send(buf, 1, dt, dest, m->channel, rt->world);
             rt_block_end();
             return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, m->fn, mpirc, "MPI_Send");
         }
         if (s->nreq < s->capreq) {
-            int mpirc = MPI_Isend(task, 1, dt, dest, m->channel, rt->world, &s->reqs[s->nreq]);
+            int mpirc = MPI_Isend(buf, 1, dt, dest, m->channel, rt->world, &s->reqs[s->nreq]);
             if (mpirc != MPI_SUCCESS)
                 return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
             s->expect[s->nreq++] = 0;
@@ -285,12 +287,13 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bound
 int be_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, int from)
 {
     mdl_msg_state *s = &rt->msgs[m->index];
-    MPI_Datatype dt = !m->async && from != MDL_ANY ? rt_msg_type_cached(m, s, bounds)
+    void *buf;
+    MPI_Datatype dt = !m->async && from != MDL_ANY ? rt_msg_type_cached(m, s, task, bounds, &buf)
                                                    : MPI_DATATYPE_NULL;
     if (dt != MPI_DATATYPE_NULL) {
         MPI_Status st;
         rt_block_begin();
-        int mpirc = MPI_Recv(task, 1, dt, rt->rank_of[m->peer_task][from], m->channel,
+        int mpirc = MPI_Recv(buf, 1, dt, rt->rank_of[m->peer_task][from], m->channel,
                              rt->world, &st);
         rt_block_end();
         if (mpirc != MPI_SUCCESS)
@@ -327,6 +330,9 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int wa
             if (status_bytes(rt, &s->sts[i]) != s->expect[i])
                 return check_size(rt, rt_completion_fn(m, wait, fn, sizeof fn), m, &s->sts[i],
                                   s->expect[i]);
+    if (!m->is_send && rt->c.tr)        /* in post order: the order of arrival */
+        for (int i = 0; i < n; i++)
+            rt_trace_arrived(rt, m, rt->inst_of[s->sts[i].MPI_SOURCE]);
     return 0;
 }
 
@@ -393,6 +399,8 @@ int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
     if (mpirc == MPI_SUCCESS && s->nreq == 1 &&
         (m->is_send || status_bytes(rt, &s->sts[0]) == s->expect[0])) {
         s->nreq = 0;
+        if (!m->is_send && rt->c.tr)
+            rt_trace_arrived(rt, m, rt->inst_of[s->sts[0].MPI_SOURCE]);
         return MDL_SUCCESS;
     }
     return completed(rt, m, s, 1, mpirc);

@@ -18,8 +18,17 @@ typedef struct mdl_msg_state {
     MPI_Datatype dt;            /* MPI_DATATYPE_NULL until first built */
     int absolute;               /* has pointer items: displacements are
                                    absolute addresses, buffer MPI_BOTTOM */
+    /* One section of a declared variable with run-time bounds: dt depends
+     * only on the section's shape (hi - lo per dimension), so it is built
+     * relative to the section's first byte, keyed by the shape, and the
+     * position is added at each call.  A loop that sends equal blocks from
+     * different places (a transposition, a sliding window) builds it once
+     * instead of once per call (~8,000 instructions). */
+    int by_shape;
+    size_t row_bytes[MDL_MAX_DIMS];     /* by_shape: bytes per index step */
     int nkey;                   /* bounds + pointer values identifying dt */
-    long *key;                  /* the values dt was built for */
+    long *key;                  /* the values dt was built for (by_shape:
+                                   hi - lo per dimension) */
     size_t bytes;               /* payload size of dt (struct padding does
                                    not travel) */
     size_t layout_bytes;        /* the same sections in memory, padding
@@ -60,6 +69,7 @@ struct mdl_rt {
     int *task_of;               /* [world_size] family of each world rank */
     int *inst_of;               /* [world_size] instance number of each */
     int **rank_of;              /* [ntasks][fam_size] world rank of (task, inst) */
+    int task_users;             /* c.task is the caller's (mdl_init_at): not freed */
 
     mdl_msg_state *msgs;        /* [nmsgs] */
     int nstructs;
@@ -77,6 +87,14 @@ struct mdl_rt {
     mdl_self_send *self_sends;  /* oldest first */
     int tag_mcast;              /* + collective index */
     int tag_sb_gather, tag_sb_release;
+    int tag_trace;              /* MDL_End: the traces to rank 0 */
+
+    /* MDL_TRACE (mpi_trace.c) */
+    int trace_on;               /* every process traces */
+    struct rt_trace_img *trace_img;
+    char *trace_path;           /* absolute */
+    uint64_t trace_slots;
+    char trace_why[512];        /* why this process cannot trace */
 };
 
 /* Maps a failed MPI call: MPI_ERR_TRUNCATE -> MDL_ERR_TRUNCATE, anything
@@ -99,18 +117,33 @@ MDL_HIDDEN int rt_msg_type(mdl_rt *rt, const mdl_msg_desc *m, void *task,
 MDL_HIDDEN size_t rt_layout_bytes(const mdl_msg_desc *m, const mdl_msg_state *s,
                                   size_t payload);
 
-/* The cached datatype of m if it needs no work for these bounds (buffer:
- * the task struct), else MPI_DATATYPE_NULL: then call rt_msg_type.  Inline
- * for the fast paths of be_send/be_recv. */
+/* The cached datatype of m if it needs no work for these bounds, and in
+ * *buf the buffer to pass with it; else MPI_DATATYPE_NULL: then call
+ * rt_msg_type.  Inline for the fast paths of be_send_one/be_recv. */
 static inline MPI_Datatype rt_msg_type_cached(const mdl_msg_desc *m, const mdl_msg_state *s,
-                                              const long *bounds)
+                                              void *task, const long *bounds, void **buf)
 {
     if (s->dt == MPI_DATATYPE_NULL || s->absolute)
         return MPI_DATATYPE_NULL;
+    *buf = task;
     if (m->fixed_bounds || m->npairs == 0)
         return s->dt;
     if (!bounds)
         return MPI_DATATYPE_NULL;
+    if (s->by_shape) {
+        const mdl_item_desc *it = &m->items[0];
+        size_t off = it->offset;
+        for (int d = 0; d < m->npairs; d++) {
+            long lo = bounds[2 * d], hi = bounds[2 * d + 1];
+            /* the checks of mdl_item_span, in this order so that nothing
+             * overflows; a failing one is reported by the general path */
+            if (lo < 0 || hi >= it->extent[d] || hi < lo - 1 || hi - lo != s->key[d])
+                return MPI_DATATYPE_NULL;
+            off += (size_t)lo * s->row_bytes[d];
+        }
+        *buf = (char *)task + off;
+        return s->dt;
+    }
     for (int i = 0; i < 2 * m->npairs; i++)
         if (s->key[i] != bounds[i])
             return MPI_DATATYPE_NULL;
@@ -120,5 +153,17 @@ static inline MPI_Datatype rt_msg_type_cached(const mdl_msg_desc *m, const mdl_m
 /* MDL_End: every async send completed, every async receive cancelled,
  * sends to itself not received cancelled. */
 MDL_HIDDEN int rt_complete_all(mdl_rt *rt);
+
+/* Tracing (mpi_trace.c).  mpi_trace_wanted: this process's MDL_TRACE, sent
+ * to all with the identification (MPI_TRACE_*); mpi_trace_agree: all
+ * processes trace or none (else MDL_ERR_LAUNCH); mpi_trace_start: the image
+ * and the common clock moment; mpi_trace_collect: at MDL_End, rank 0
+ * writes the file; mpi_trace_free. */
+enum { MPI_TRACE_OFF, MPI_TRACE_ON, MPI_TRACE_BAD };
+MDL_HIDDEN int mpi_trace_wanted(mdl_rt *rt);
+MDL_HIDDEN int mpi_trace_agree(mdl_rt *rt, const unsigned long long *all, int stride);
+MDL_HIDDEN int mpi_trace_start(mdl_rt *rt);
+MDL_HIDDEN int mpi_trace_collect(mdl_rt *rt);
+MDL_HIDDEN void mpi_trace_free(mdl_rt *rt);
 
 #endif

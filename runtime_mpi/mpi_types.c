@@ -7,7 +7,8 @@
  * to the task struct, or absolute (buffer MPI_BOTTOM) when the message has
  * pointer items.  A message whose bounds are all constant is built once at
  * init; the others are rebuilt only when their bounds (or pointer values)
- * differ from the previous call. */
+ * differ from the previous call — or, for one section of a declared
+ * variable, only when its shape does (relative to its first byte). */
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -120,6 +121,11 @@ static int key_same(const mdl_msg_desc *m, const mdl_msg_state *s, void *task,
 static void key_set(const mdl_msg_desc *m, mdl_msg_state *s, void *task, const long *pairs)
 {
     long *key = s->key;
+    if (s->by_shape) {
+        for (int d = 0; d < m->npairs; d++)
+            key[d] = pairs[2 * d + 1] - pairs[2 * d];
+        return;
+    }
     int n = 2 * m->npairs;
     for (int i = 0; i < n; i++)
         key[i] = pairs[i];
@@ -128,7 +134,8 @@ static void key_set(const mdl_msg_desc *m, mdl_msg_state *s, void *task, const l
             key[n++] = (long)(intptr_t) * (void **)((char *)task + m->items[i].offset);
 }
 
-/* Builds the datatype of m for the current bounds into s->dt. */
+/* Builds the datatype of m for the current bounds into s->dt (by_shape:
+ * relative to the section's first byte, s->spans[0].base). */
 static int build_msg_type(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, void *task,
                           const long *bounds, const char *fn)
 {
@@ -137,6 +144,7 @@ static int build_msg_type(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, v
     int rc = mdl_msg_spans(m, task, bounds, s->spans, &total, why, sizeof why);
     if (rc)
         return rt_fail(rt, fn, rc, "%s", why);
+    const char *origin = s->by_shape ? s->spans[0].base : (char *)task;
     /* Sizes first, so that no failure leaves item types half built. */
     for (int i = 0; i < m->nitems; i++) {
         const mdl_item_desc *it = &m->items[i];
@@ -160,7 +168,7 @@ static int build_msg_type(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, v
         if (s->absolute)
             MPI_Get_address(sp->base, &s->disps[i]);
         else
-            s->disps[i] = (MPI_Aint)(sp->base - (char *)task);
+            s->disps[i] = (MPI_Aint)(sp->base - origin);
         if (sp->nloops == 0) {
             s->blens[i] = n;
             continue;
@@ -228,6 +236,17 @@ int rt_msg_type(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bound
     if (!bounds)
         bounds = no_pairs;
     const long *pairs = m->fixed_bounds ? m->fixed_bounds : bounds;
+    if (s->by_shape) {
+        *dt = rt_msg_type_cached(m, s, task, bounds, buf);
+        if (*dt != MPI_DATATYPE_NULL)
+            return 0;
+        int rc = rebuild(rt, m, s, task, bounds, pairs);
+        if (rc)
+            return rc;
+        *buf = s->spans[0].base;
+        *dt = s->dt;
+        return 0;
+    }
     /* built at init for constant bounds; else cached for the last values */
     if (s->dt == MPI_DATATYPE_NULL || (s->absolute || !fixed ? !key_same(m, s, task, pairs) : 0)) {
         int rc = rebuild(rt, m, s, task, bounds, pairs);
@@ -302,6 +321,16 @@ int rt_types_init(mdl_rt *rt)
         }
         size_t ni = (size_t)(m->nitems ? m->nitems : 1);
         s->absolute = nptr > 0;
+        const mdl_item_desc *it = m->nitems == 1 ? &m->items[0] : NULL;
+        s->by_shape = it && !it->is_pointer && !m->fixed_bounds && it->ndims > 0 &&
+                      m->npairs == it->ndims && it->first_pair == 0;
+        if (s->by_shape) {
+            size_t rb = it->type->size;
+            for (int d = it->ndims - 1; d >= 0; d--) {
+                s->row_bytes[d] = rb;
+                rb *= (size_t)it->extent[d];
+            }
+        }
         s->nkey = 2 * m->npairs + nptr;
         s->key = calloc((size_t)s->nkey + 1, sizeof(long));
         s->spans = calloc(ni, sizeof *s->spans);

@@ -125,6 +125,8 @@ int main(int argc, char **argv)
         goto out;
     if ((status = mdlrun_resolve(&job)) != 0)
         goto out;
+    if (mdlrun_trace_setup(&job, argc, argv, &status) < 0)
+        goto out;
     ensure_std_fds();
 
     /* Inherited SIG_IGN for SIGCHLD would make the kernel reap instances
@@ -152,8 +154,10 @@ int main(int argc, char **argv)
     if (segment_create(&job) < 0)
         goto out;
     job.devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    mdlrun_trace_header(&job);
 
     status = mdlrun_watch(&job, launch(&job));
+    mdlrun_trace_write(&job, status);
 
 out:
     if (job.hdr)
@@ -163,6 +167,7 @@ out:
     if (job.devnull >= 0)
         close(job.devnull);
     mdlrun_scan_free(&job);
+    mdlrun_trace_free(&job);
     mdlrun_free(&job);
     return status;
 }

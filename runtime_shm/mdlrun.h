@@ -4,6 +4,7 @@
  *   mdlrun_spawn.c  starting one instance
  *   mdlrun_watch.c  supervision and tear-down
  *   mdlrun_deadlock.c  what the instances wait for: deadlocks, --timeout
+ *   mdlrun_trace.c  MDL_TRACE: the job's clock and trace file
  */
 #ifndef MDLRUN_H
 #define MDLRUN_H
@@ -50,6 +51,18 @@ struct mdlrun_inst {
     pid_t pid;              /* 0: not started, or reaped */
     unsigned group;
     unsigned index;         /* instance number within its group */
+    int reaped;             /* how it ended (ws), for the trace: */
+    int ws;
+    int torn;               /* reaped once the job was being torn down */
+};
+
+/* MDL_TRACE (mdlrun_trace.c): the trace of the whole job. */
+struct mdlrun_trace {
+    char *path;             /* absolute; NULL: no trace */
+    unsigned long long slots;
+    int clock;              /* enum rt_trace_clock */
+    unsigned long long tick0, ns0;  /* the clock at the start */
+    char *command;          /* the command line, as text */
 };
 
 struct mdlrun_job {
@@ -69,6 +82,8 @@ struct mdlrun_job {
     sigset_t orig_mask;     /* restored in instances before exec */
     sigset_t stop_sigs;     /* of SIGINT, SIGTERM, SIGHUP: those not ignored */
     struct mdlrun_scan *scan;   /* the deadlock detector's looks */
+    char first_error[512];  /* the first failure mdlrun reported, or "" */
+    struct mdlrun_trace trace;
 };
 
 /* Parses argv into job->groups.  Returns -1 when mdlrun must exit with
@@ -92,6 +107,8 @@ pid_t mdlrun_spawn(struct mdlrun_job *job, unsigned slot, int *exec_err);
  * mdlrun's exit status.  `status` non-zero means the job is already
  * failing (a launch failure) and is torn down at once with that status. */
 int mdlrun_watch(struct mdlrun_job *job, int status);
+/* Keeps text as the job's failure for the trace, unless one is kept. */
+void mdlrun_keep_error(struct mdlrun_job *job, const char *text);
 
 /* mdlrun_deadlock.c.  The wait records start with no instance identified. */
 void mdlrun_waits_init(struct mdlrun_job *job);
@@ -104,6 +121,14 @@ int mdlrun_deadlock(struct mdlrun_job *job, double now);
 /* One line per running instance: the call it waits in, or none. */
 void mdlrun_report_calls(struct mdlrun_job *job, double now);
 void mdlrun_scan_free(struct mdlrun_job *job);
+
+/* MDL_TRACE: read and checked before anything starts (-1: mdlrun exits
+ * with *status, the message printed); the header told; the job's file
+ * written from the instances' images once every instance is reaped. */
+int mdlrun_trace_setup(struct mdlrun_job *job, int argc, char **argv, int *status);
+void mdlrun_trace_header(struct mdlrun_job *job);
+void mdlrun_trace_write(struct mdlrun_job *job, int status);
+void mdlrun_trace_free(struct mdlrun_job *job);
 
 /* Prints "mdlrun: " + the formatted message + newline on stderr. */
 void mdlrun_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

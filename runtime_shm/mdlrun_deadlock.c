@@ -308,18 +308,22 @@ static void add_whom(struct text *t, const struct mdlrun_job *job, const struct 
         add(t, " and %u more", more);
 }
 
-static void report(const struct mdlrun_job *job, const struct mdlrun_look *lk)
+/* One line per deadlocked instance; the job's error (for the trace) is
+ * the lines joined: "deadlock: d[0] waits …; d[1] waits …". */
+static void report(struct mdlrun_job *job, const struct mdlrun_look *lk)
 {
+    struct text all = { .len = 0 };
     for (unsigned s = 0; s < job->nslots; s++) {
         if (!dead(&lk->inst[s]))
             continue;
         struct text t = { .len = 0 };
         char name[96];
-        add(&t, "deadlock: %s waits in %s for ", mdlrun_name(job, s, name, sizeof name),
-            lk->inst[s].w.fn);
+        add(&t, "%s waits in %s for ", mdlrun_name(job, s, name, sizeof name), lk->inst[s].w.fn);
         add_whom(&t, job, lk, s, 1);
-        mdlrun_err("%s", t.s);
+        mdlrun_err("deadlock: %s", t.s);
+        add(&all, all.len ? "; %s" : "deadlock: %s", t.s);
     }
+    mdlrun_keep_error(job, all.s);
 }
 
 /* ---------------------------------------------------------------- entry points */

@@ -6,6 +6,7 @@
  * the wait. */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <linux/futex.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,25 +32,45 @@ static int find_slot(const struct mdlrun_job *job, pid_t pid)
     return -1;
 }
 
+void mdlrun_keep_error(struct mdlrun_job *job, const char *text)
+{
+    if (!job->first_error[0])
+        snprintf(job->first_error, sizeof job->first_error, "%s", text);
+}
+
+/* Reports a failure of the job, kept as its first error (for the trace). */
+static void report(struct mdlrun_job *job, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void report(struct mdlrun_job *job, const char *fmt, ...)
+{
+    char text[sizeof job->first_error];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    mdlrun_err("%s", text);
+    mdlrun_keep_error(job, text);
+}
+
 /* Whether the reaped instance failed; if so, says why on stderr and
  * returns the exit status it gives mdlrun. */
-static int failure(const struct mdlrun_job *job, unsigned slot, pid_t pid, int ws)
+static int failure(struct mdlrun_job *job, unsigned slot, pid_t pid, int ws)
 {
     char name[96];
     mdlrun_name(job, slot, name, sizeof name);
     if (WIFSIGNALED(ws)) {
         int sig = WTERMSIG(ws);
-        mdlrun_err("%s (pid %d) killed by signal %d (%s)%s", name, (int)pid, sig, strsignal(sig),
-                   WCOREDUMP(ws) ? ", core dumped" : "");
+        report(job, "%s (pid %d) killed by signal %d (%s)%s", name, (int)pid, sig,
+               strsignal(sig), WCOREDUMP(ws) ? ", core dumped" : "");
         return 128 + sig;
     }
     if (WEXITSTATUS(ws) != 0) {
-        mdlrun_err("%s (pid %d) exited with status %d", name, (int)pid, WEXITSTATUS(ws));
+        report(job, "%s (pid %d) exited with status %d", name, (int)pid, WEXITSTATUS(ws));
         return WEXITSTATUS(ws);
     }
     /* The MPI runtime's words for the same fault (runtime_mpi/mpi_init.c). */
     if (__atomic_load_n(&job->hdr->slots[slot].state, __ATOMIC_ACQUIRE) != MDL_SLOT_ENDED) {
-        mdlrun_err("%s exited without calling MDL_End", name);
+        report(job, "%s exited without calling MDL_End", name);
         return MDLRUN_EXIT_FAIL;
     }
     return 0;
@@ -95,6 +116,9 @@ int mdlrun_watch(struct mdlrun_job *job, int status)
             if (slot < 0)
                 continue;       /* a child mdlrun inherited through exec */
             job->inst[slot].pid = 0;
+            job->inst[slot].reaped = 1;
+            job->inst[slot].ws = ws;
+            job->inst[slot].torn = tearing;
             job->running--;
             /* Once the job is being torn down, deaths are its effect. */
             if (!tearing) {
@@ -115,7 +139,7 @@ int mdlrun_watch(struct mdlrun_job *job, int status)
 
         double t = now();
         if (!tearing && timeout_at && t >= timeout_at) {
-            mdlrun_err("timeout after %g s: terminating the job", job->timeout);
+            report(job, "timeout after %g s: terminating the job", job->timeout);
             mdlrun_report_calls(job, t);
             status = MDLRUN_EXIT_TIMEOUT;
             stop_sig = SIGTERM;
@@ -150,7 +174,7 @@ int mdlrun_watch(struct mdlrun_job *job, int status)
         int sig = sigtimedwait(&set, &info, tsp);
         if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
             if (!tearing) {
-                mdlrun_err("%s: terminating the job", strsignal(sig));
+                report(job, "%s: terminating the job", strsignal(sig));
                 status = 128 + sig;
                 stop_sig = sig;     /* forwarded as it came */
             } else if (!killed) {

@@ -2,6 +2,7 @@
  * sleeping wait waits for), the segment heap and the barriers of the
  * shared-memory runtime. */
 #include "shm_internal.h"
+#include "rt_trace.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -56,9 +57,10 @@ void shm_notify_all(mdl_rt *rt)
 
 void shm_notify(mdl_rt *rt, int slot)
 {
-    /* The sleeper sets `sleeping` before reading the doorbell and
-     * re-checking; we changed its condition before this load (both
-     * seq_cst), so either it sees the change or we see it sleeping. */
+    /* The sleeper sets `sleeping`, then a seq_cst fence, then reads the
+     * doorbell and re-checks; we changed its condition with a seq_cst
+     * store or RMW before this seq_cst load, so either it sees the change
+     * or we see it sleeping (shm_wait). */
     if (__atomic_load_n(&rt->info[slot].sleeping, __ATOMIC_SEQ_CST)) {
         __atomic_fetch_add(&rt->hdr->slots[slot].doorbell, 1, __ATOMIC_SEQ_CST);
         shm_futex_wake(&rt->hdr->slots[slot].doorbell);
@@ -88,6 +90,10 @@ int shm_fail_peer(mdl_rt *rt, const char *fn, const char *why)
      * death): with fatal errors this instance leaves without a word, as
      * under MPI_Abort, so that a job's fault reads as one line. */
     if (!mdl_errors_return()) {
+        if (rt->c.tr) {
+            rt_trace_errorf(rt, fn, MDL_ERR_PEER, "%s", why);
+            rt_trace_stop(rt, MDL_ERR_PEER, 0);
+        }
         fflush(stdout);
         _exit(1);
     }
@@ -240,22 +246,27 @@ static int wait_loop(mdl_rt *rt, const shm_waiting *how, void *arg, int *slept)
         if (shm_job_broken(rt, 0))
             return MDL_ERR_PEER;
         __atomic_store_n(sleeping, 1, __ATOMIC_SEQ_CST);
+        /* The re-check's loads (acquire) must not be satisfied before
+         * `sleeping` is visible: C11 orders a seq_cst store before later
+         * loads only through seq_cst loads or a seq_cst fence. */
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
         uint32_t v = __atomic_load_n(bell, __ATOMIC_SEQ_CST);
-        /* Everything that has arrived is taken before sleeping: a sleeper
-         * whose doorbell has not rung since has nothing left to do, which
-         * is what mdlrun's deadlock detector relies on. */
-        int more;
-        do {
-            more = shm_progress(rt);
-            if (cond(rt, arg)) {
-                __atomic_store_n(sleeping, 0, __ATOMIC_SEQ_CST);
-                return 0;
-            }
-        } while (more);
-        publish_sleep(rt, how, arg, v, *slept ? 0 : checked);
-        *slept = 1;
-        shm_futex_wait(bell, v, SHM_WAIT_TIMEOUT_NS);
-        publish_awake(rt, 0);
+        int more = shm_progress(rt);
+        if (cond(rt, arg)) {
+            __atomic_store_n(sleeping, 0, __ATOMIC_SEQ_CST);
+            return 0;
+        }
+        /* Messages the pass left behind (PER_PASS) may be the awaited
+         * ones, and their wake-up may be spent (notified before v was
+         * read): poll on instead of sleeping (found by model/, SPIN).  So
+         * a sleeper whose doorbell has not rung since has nothing left to
+         * take, which mdlrun's deadlock detector relies on. */
+        if (!more) {
+            publish_sleep(rt, how, arg, v, *slept ? 0 : checked);
+            *slept = 1;
+            shm_futex_wait(bell, v, SHM_WAIT_TIMEOUT_NS);
+            publish_awake(rt, 0);
+        }
         __atomic_store_n(sleeping, 0, __ATOMIC_SEQ_CST);
         shm_progress(rt);
         if (cond(rt, arg))
@@ -284,7 +295,8 @@ int shm_wait_for(mdl_rt *rt, const shm_waiting *how, void *arg)
 int shm_in_seg(const mdl_rt *rt, const void *p)
 {
     const char *c = p;
-    return c >= rt->seg && c < rt->seg + rt->segsize;
+    return (c >= rt->seg && c < rt->seg + rt->segsize) ||
+           (rt->alias && c >= rt->alias && c < rt->alias + rt->alias_size);
 }
 
 static int size_class(size_t bytes)
@@ -305,6 +317,12 @@ uint64_t shm_bump(mdl_rt *rt, uint64_t size)
     if (rt->heap_off + at + size > rt->heap_end)
         return 0;
     return rt->heap_off + at;
+}
+
+uint64_t shm_bump_pages(mdl_rt *rt, uint64_t size, uint64_t page)
+{
+    uint64_t off = shm_bump(rt, size + page);
+    return off ? (off + page - 1) / page * page : 0;
 }
 
 uint64_t shm_alloc(mdl_rt *rt, size_t bytes)

@@ -3,6 +3,7 @@
  * the fatal path.  be_init runs the steps below in order; each reports its
  * own failure, and be_init then undoes everything. */
 #include "shm_internal.h"
+#include "rt_trace.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -15,6 +16,13 @@
 #include <unistd.h>
 
 mdl_rt *shm_the_rt;
+
+/* The trace stays in the segment, where mdlrun reads it after the job:
+ * nothing to hand over on the fatal path. */
+void be_trace_fatal(mdl_rt *rt)
+{
+    (void)rt;
+}
 
 /* Fatal errors: tell the peers (they fail with MDL_ERR_PEER instead of
  * hanging) and exit, so that mdlrun tears the job down. */
@@ -35,6 +43,67 @@ void be_abort(int code)
     _exit(1);
 }
 
+/* ---------------------------------------------------------------- a caller's task object */
+
+/* A caller's task object (a C++ object, mdl_init_at) lies outside the
+ * segment, where peers cannot copy from or into it directly.  When it is
+ * made of whole pages (the class is page-aligned, TMDL.h), those pages are
+ * replaced by a block of the segment holding the same bytes: the object
+ * keeps its address, and peers reach it at alias_off like any task struct
+ * (shm_in_seg, shm_off), so large messages keep their single copy.
+ * Otherwise (or MDL_SHM_ALIAS=0) it stays where it is, and the paths for
+ * memory outside the segment serve (process_vm_readv or packing; scratch
+ * blocks in collectives). */
+
+/* Copies the pages of src that are not all zero (dst is zero): a large
+ * task object the program has not touched yet (in .bss) stays uncommitted
+ * memory on both sides, as the C API's struct does. */
+static void copy_nonzero_pages(char *dst, const char *src, size_t size, uint64_t page)
+{
+    for (size_t o = 0; o < size; o += page) {
+        const uint64_t *w = (const uint64_t *)(const void *)(src + o);
+        size_t n = page / sizeof *w, i = 0;
+        while (i < n && w[i] == 0)
+            i++;
+        if (i < n)
+            memcpy(dst + o, src + o, page);
+    }
+}
+
+static void alias_object(mdl_rt *rt, void *obj, size_t size, uint64_t page)
+{
+    const char *e = getenv("MDL_SHM_ALIAS");
+    if ((e && strcmp(e, "0") == 0) || page == 0 || size == 0 ||
+        (uintptr_t)obj % page != 0 || size % page != 0)
+        return;
+    uint64_t off = shm_bump_pages(rt, size, page);
+    if (!off)
+        return;
+    void *blk = shm_ptr(rt, off);
+    copy_nonzero_pages(blk, obj, size, page);
+    /* old_size 0 on a shared mapping: a second mapping of the same pages */
+    if (mremap(blk, 0, size, MREMAP_MAYMOVE | MREMAP_FIXED, obj) == MAP_FAILED)
+        return;
+    rt->alias = obj;
+    rt->alias_size = size;
+    rt->alias_off = off;
+}
+
+/* When the runtime ends (after MDL_End has delivered its sends) the object
+ * gets private pages again, with its bytes: its addresses may be reused (a
+ * stack frame) and must not stay shared.  The segment block stays, as
+ * every task struct does. */
+static void unalias_object(mdl_rt *rt)
+{
+    if (!rt->alias)
+        return;
+    if (mmap(rt->alias, rt->alias_size, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED)
+        copy_nonzero_pages(rt->alias, shm_ptr(rt, rt->alias_off), rt->alias_size,
+                           (uint64_t)sysconf(_SC_PAGESIZE));
+    rt->alias = NULL;
+}
+
 static void rt_free(mdl_rt *rt)
 {
     if (!rt)
@@ -49,6 +118,7 @@ static void rt_free(mdl_rt *rt)
     free(rt->sbar);
     free(rt->ov_out);
     free(rt->ov_last);
+    unalias_object(rt);
     if (rt->seg)
         munmap(rt->seg, rt->segsize);
     free(rt);
@@ -352,13 +422,21 @@ static int alloc_tables(mdl_rt *rt)
 }
 
 /* The task struct, in the segment so peers can copy straight from and to
- * its variables: exactly its size (not a size class: it may be most of the
- * segment), and already zero — a fresh part of a new memfd, whose pages
- * appear only when the program touches them. */
-static int alloc_task_struct(mdl_rt *rt)
+ * its variables: exactly its size in whole pages (not a size class: it may
+ * be most of the segment; page-aligned, as C++ sees it: TMDL.h), and
+ * already zero — a fresh part of a new memfd, whose pages appear only when
+ * the program touches them.  A caller's own struct (mdl_init_at) stays at
+ * its address, made part of the segment if it can be. */
+static int alloc_task_struct(mdl_rt *rt, void *user, size_t user_size)
 {
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    if (user) {
+        rt->c.task = user;
+        alias_object(rt, user, user_size, page);
+        return 0;
+    }
     size_t sz = rt->c.d->struct_size ? rt->c.d->struct_size : 1;
-    uint64_t toff = shm_bump(rt, sz);
+    uint64_t toff = shm_bump_pages(rt, sz, page);
     if (!toff)
         return rt_fail(rt, "MDL_Init", MDL_ERR_INTERN,
                        "the task struct (%zu bytes) does not fit in the segment", sz);
@@ -366,7 +444,28 @@ static int alloc_task_struct(mdl_rt *rt)
     return 0;
 }
 
-int be_init(const mdl_task_desc *d, int *argc, char ***argv, mdl_rt **out)
+/* MDL_TRACE (mdlrun says so in the header): the trace image in the heap,
+ * published in the slot for mdlrun. */
+static void *trace_alloc(mdl_rt *rt, size_t size, void *arg)
+{
+    uint64_t *off = arg;
+    *off = shm_bump(rt, size);
+    return *off ? shm_ptr(rt, *off) : NULL;
+}
+
+static int start_trace(mdl_rt *rt)
+{
+    uint64_t slots = rt->hdr->trace_slots, off = 0;
+    if (!slots)
+        return 0;
+    int rc = rt_trace_attach(rt, slots, rt->me, (int)rt->hdr->trace_clock, trace_alloc, &off);
+    if (!rc)
+        __atomic_store_n(&rt->hdr->slots[rt->me].trace, off, __ATOMIC_RELEASE);
+    return rc;
+}
+
+int be_init(const mdl_task_desc *d, int *argc, char ***argv, void *user, size_t user_size,
+            mdl_rt **out)
 {
     (void)argc;
     (void)argv;
@@ -402,7 +501,9 @@ int be_init(const mdl_task_desc *d, int *argc, char ***argv, mdl_rt **out)
         rc = alloc_tables(rt);
     }
     if (!rc)
-        rc = alloc_task_struct(rt);
+        rc = alloc_task_struct(rt, user, user_size);
+    if (!rc)
+        rc = start_trace(rt);
     if (rc < 0) {
         /* errors returned: the process goes on without the runtime */
         shm_the_rt = NULL;
@@ -425,7 +526,8 @@ int be_end(mdl_rt *rt)
      * cancelled and it counts as ended for its senders (mdlrun looks at
      * the state only once the process has exited).  Its own sends are
      * then delivered; the task struct and heap blocks stay in the segment,
-     * which mdlrun frees with the job. */
+     * which mdlrun frees with the job (a C++ task object gets its private
+     * pages back, rt_free). */
     shm_p2p_cancel_recvs(rt);
     __atomic_store_n(&rt->hdr->slots[rt->me].state, MDL_SLOT_ENDED, __ATOMIC_SEQ_CST);
     shm_notify_all(rt);         /* a sender waiting in its own MDL_End sees it */

@@ -96,12 +96,21 @@ struct mdl_rt {
 
     /* own heap blocks (size classes 64 << c), linked through their first word */
     uint64_t freelist[SHM_NCLASS];
+
+    /* A caller's task object (mdl_init_at) whose pages were replaced by a
+     * block of the segment: its addresses are in the segment too, at
+     * alias_off (NULL when the object could not be aliased). */
+    char *alias;
+    uint64_t alias_size, alias_off;
 };
 
 static inline void *shm_ptr(const mdl_rt *rt, uint64_t off) { return rt->seg + off; }
 static inline uint64_t shm_off(const mdl_rt *rt, const void *p)
 {
-    return (uint64_t)((const char *)p - rt->seg);
+    const char *c = p;
+    if (rt->alias && c >= rt->alias && c < rt->alias + rt->alias_size)
+        return rt->alias_off + (uint64_t)(c - rt->alias);
+    return (uint64_t)(c - rt->seg);
 }
 static inline int shm_slot_of(const mdl_rt *rt, int task, int inst)
 {
@@ -141,15 +150,19 @@ MDL_HIDDEN int shm_wait(mdl_rt *rt, const shm_waiting *how, void *arg, const cha
 /* The same, the failure not reported (for callers whose name is formatted
  * only when there is something to report). */
 MDL_HIDDEN int shm_wait_for(mdl_rt *rt, const shm_waiting *how, void *arg);
-#define SHM_WAIT_TIMEOUT_NS 100000000L
+#define SHM_WAIT_TIMEOUT_NS 100000000L  /* re-check peers this often while asleep */
 /* For `awaits`: slot into the list (once), or every instance of `task`
  * but this one. */
 MDL_HIDDEN void shm_await_add(mdl_shm_wait *w, int32_t *list, int slot);
-MDL_HIDDEN void shm_await_task(mdl_rt *rt, mdl_shm_wait *w, int32_t *list, int task);  /* re-check peers this often while asleep */
+MDL_HIDDEN void shm_await_task(mdl_rt *rt, mdl_shm_wait *w, int32_t *list, int task);
 /* Fresh, zeroed heap bytes (64-byte aligned); 0 when the heap is full. */
 MDL_HIDDEN uint64_t shm_bump(mdl_rt *rt, uint64_t size);
+/* The same in whole pages, page-aligned (the segment's mapping is). */
+MDL_HIDDEN uint64_t shm_bump_pages(mdl_rt *rt, uint64_t size, uint64_t page);
 MDL_HIDDEN uint64_t shm_alloc(mdl_rt *rt, size_t bytes);
 MDL_HIDDEN void shm_free(mdl_rt *rt, uint64_t off, size_t bytes);
+/* Whether peers can reach p through the segment: in the segment, or in
+ * an aliased task object (shm_off translates both). */
 MDL_HIDDEN int shm_in_seg(const mdl_rt *rt, const void *p);
 MDL_HIDDEN int shm_family_barrier(mdl_rt *rt, const char *fn);
 MDL_HIDDEN int shm_subset_barrier(mdl_rt *rt, const int *slots, int n, const char *fn);

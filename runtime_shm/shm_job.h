@@ -9,7 +9,12 @@
  * Environment of an instance started by mdlrun:
  *   MDL_SHM_FD     the segment's file descriptor (inherited)
  *   MDL_SHM_SLOT   this instance's slot, 0..nslots-1
- * A program linked with libmdl_shm but started without these says so. */
+ * A program linked with libmdl_shm but started without these says so.
+ *
+ * Tracing (MDL_TRACE, docs/tracing.md): mdlrun sets trace_slots; each
+ * instance then keeps its trace image in the segment's heap and publishes
+ * its offset in its slot, and mdlrun writes the job's file from the images
+ * once every instance has exited, whatever the way. */
 #ifndef MDL_SHM_JOB_H
 #define MDL_SHM_JOB_H
 
@@ -35,7 +40,10 @@ typedef struct mdl_shm_slot {
     int32_t state;              /* enum mdl_slot_state, written by the library */
     int32_t task;               /* the task index the instance declared */
     uint32_t doorbell;          /* futex word the instance sleeps on */
-    uint32_t pad_[11];          /* one cache line per slot */
+    uint32_t pad0_;
+    uint64_t trace;             /* MDL_TRACE: offset of the instance's trace
+                                   image (rt_trace_image.h), 0 until written */
+    uint32_t pad_[8];           /* one cache line per slot */
 } mdl_shm_slot;
 
 typedef struct mdl_shm_header {
@@ -46,7 +54,10 @@ typedef struct mdl_shm_header {
     uint32_t aborting;          /* set by mdlrun when it tears the job down */
     uint64_t size;              /* segment size in bytes */
     uint64_t lib_offset;        /* first byte the library may use (aligned) */
-    uint64_t pad_[3];
+    uint64_t trace_slots;       /* MDL_TRACE: record slots per instance, 0: off */
+    uint32_t trace_clock;       /* its clock (enum rt_trace_clock) */
+    uint32_t pad0_;
+    uint64_t pad_[1];
     mdl_shm_slot slots[];       /* nslots */
 } mdl_shm_header;
 

@@ -8,6 +8,7 @@
  * in post order (then kept as unexpected, in arrival order), so messages
  * of one pair and channel are received in the order they were sent. */
 #include "shm_internal.h"
+#include "rt_trace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,7 +239,9 @@ static void deliver(mdl_rt *rt, shm_rreq *q, int slot, uint32_t kind, uint64_t b
     }
     if (kind == CELL_RDV) {
         shm_rdv *r = shm_ptr(rt, rdvoff);
-        if (__atomic_sub_fetch(&r->remaining, 1, __ATOMIC_ACQ_REL) == 0)
+        /* after the copy (release); seq_cst: it is the condition of a
+         * sender that may be going to sleep (shm_notify) */
+        if (__atomic_sub_fetch(&r->remaining, 1, __ATOMIC_SEQ_CST) == 0)
             shm_notify(rt, slot);
     }
     q->done = 1;
@@ -287,7 +290,9 @@ static int arrive(mdl_rt *rt, int s, uint32_t channel, uint32_t kind, uint64_t b
 
 /* Takes up to PER_PASS messages from every incoming ring and overflow
  * list, starting with a different sender each time: arrivals of several
- * busy senders interleave, so MDL_ANY receives serve them all fairly. */
+ * busy senders interleave, so MDL_ANY receives serve them all fairly.
+ * Returns 1 when it left messages behind for that limit: a waiter must not
+ * sleep then (shm_wait). */
 #define PER_PASS 16
 
 int shm_progress(mdl_rt *rt)
@@ -308,23 +313,27 @@ int shm_progress(mdl_rt *rt)
                 goto next;
             }
             shm_cell *c = &r->cells[head % SHM_NCELLS];
+            /* out of memory: retried at the next pass (a sleep times out) */
             if (arrive(rt, s, c->channel, c->kind, c->bytes, c->data, c->rdv) < 0)
-                return 0;       /* out of memory: left for a later pass */
+                return more;
             __atomic_store_n(&r->head, ++head, __ATOMIC_RELEASE);
         }
         uint64_t done = r->ov_done, done0 = done;
-        while (done < ovs && taken++ < PER_PASS) {
+        for (; done < ovs; taken++) {
+            if (taken == PER_PASS) {
+                more = 1;
+                break;
+            }
             uint64_t off = rt->ov_last[s]
                                ? __atomic_load_n(&((shm_node *)shm_ptr(rt, rt->ov_last[s]))->next,
                                                  __ATOMIC_ACQUIRE)
                                : __atomic_load_n(&r->ov_first, __ATOMIC_ACQUIRE);
             shm_node *nd = shm_ptr(rt, off);
             if (arrive(rt, s, nd->channel, nd->kind, nd->bytes, nd->data, nd->rdv) < 0)
-                return 0;
+                return more;
             rt->ov_last[s] = off;
             __atomic_store_n(&r->ov_done, ++done, __ATOMIC_SEQ_CST);
         }
-        more |= done < ovs;
         if (done != done0)
             shm_notify(rt, s);          /* it may wait for room */
     next:;
@@ -783,6 +792,8 @@ static int reap(mdl_rt *rt, const mdl_msg_desc *m, int wait)
         if (q->done) {
             *pp = q->mnext;
             int r = recv_result(rt, m, q, NULL, wait);
+            if (r >= 0 && rt->c.tr)
+                rt_trace_arrived(rt, m, r);
             rreq_free(q);
             if (r < 0 && rc >= 0)
                 rc = r;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The benchmark harness (bench/run.sh) in its smoke mode, BENCH_QUICK=1: it
 # must build and run every benchmark on the three variants and print every
-# ratio.  No timing is asserted: this machine is shared, times mean nothing
-# here.  PASS: bench/<benchmark>; the ratio table is printed as it comes.
+# ratio (vlasov: its CSV complete, with the computation time); and
+# bench/cxx.sh (the C++ binding's cost) must print every row.  No timing is
+# asserted: this machine is shared, times mean nothing here.  PASS: bench/<benchmark>; the ratio table is printed as it comes.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 : "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
@@ -29,14 +30,48 @@ for b in pingpong halo coll oversub; do
         echo "FAIL: bench/$b: no results"
         continue
     fi
-    bad=$(awk -F, -v b="$b" '$1 == b { k = $2 "," $3 "," $4; n[k]++; if ($5 != "mpi" && $7 == "") miss[k] = 1 }
-        END { for (k in n) if (n[k] != 3 || (k in miss)) print k }' "$sum")
+    # the ping-pong and the 2-instance halo also run traced (+trace)
+    bad=$(awk -F, -v b="$b" '$1 == b { k = $2 "," $3 "," $4; if ($5 ~ /[+]trace$/) tr[k]++; else n[k]++
+                                       if ($5 != "mpi" && $7 == "") miss[k] = 1 }
+        END { for (k in n) if (n[k] != 3 || (k in miss) ||
+                               tr[k] != ((b == "pingpong" || (b == "halo" && k ~ /,2$/)) ? 2 : 0)) print k }' "$sum")
     if [ -n "$bad" ]; then
         echo "FAIL: bench/$b: variants or ratios missing for $(echo "$bad" | tr '\n' ' ')"
     else
         echo "PASS: bench/$b ($(echo "$cases" | wc -l) cases)"
     fi
 done
+
+# traced / untraced, side by side, for every traced case
+ntraced=$(awk -F, '$5 ~ /[+]trace$/ { print $1 $2 $3 $4 }' "$sum" 2>/dev/null | sort -u | wc -l)
+nrows=$(sed -n '/^# tracing (MDL_TRACE)/,/^$/p' "$tmp/out/summary.txt" 2>/dev/null |
+        grep -cE '^(pingpong|halo) .* [0-9]+\.[0-9]{3} / [0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} / [0-9]+\.[0-9]{3}')
+if [ "$ntraced" -gt 0 ] && [ "$nrows" = "$ntraced" ]; then
+    echo "PASS: bench/tracing ($nrows cases traced)"
+else
+    echo "FAIL: bench/tracing: $nrows rows of traced/untraced ratios for $ntraced traced cases"
+fi
+
+# vlasov: the CSV's exact columns, and every (N, instances) of every round
+# with its four variants (hand-mpi, mdl-mpi, mdl-shm, compute), positive
+vl=$tmp/out/vlasov.csv
+if [ "$(head -1 "$vl" 2>/dev/null)" != "N,instances,variant,round,seconds" ]; then
+    echo "FAIL: bench/vlasov: no vlasov.csv with columns N,instances,variant,round,seconds"
+else
+    bad=$(awk -F, 'NR > 1 { k = $1 "," $2 "," $4; n[k]++; v[k] = v[k] " " $3; if (!($5 > 0)) z[k] = 1
+                            if (!(($1 "," $2) in s)) { s[$1 "," $2] = 1; cases++ } }
+        END { for (k in n) if (n[k] != 4 || (k in z) || v[k] !~ /hand-mpi/ || v[k] !~ /mdl-mpi/ || v[k] !~ /mdl-shm/ || v[k] !~ /compute/) print k
+              if (cases != 6) print "expected 6 cases (N 256 512 x instances 1 2 4), got " cases + 0 }' "$vl")
+    if [ -n "$bad" ]; then
+        echo "FAIL: bench/vlasov: incomplete rounds: $(echo "$bad" | tr '\n' ' ')"
+    elif ! grep -q '^mdl-mpi <= 1.05 x hand-mpi' "$tmp/out/vlasov.txt"; then
+        echo "FAIL: bench/vlasov: no target lines in vlasov.txt"
+    elif ! grep -q '^| 2 | Compute |' "$tmp/out/vlasov.md" || ! grep -q 'thesis, 4 processors' "$tmp/out/vlasov.md"; then
+        echo "FAIL: bench/vlasov: vlasov.md lacks the tables"
+    else
+        echo "PASS: bench/vlasov ($(($(wc -l < "$vl") - 1)) rows)"
+    fi
+fi
 
 comp=$tmp/out/compiler.csv
 if [ "$(awk -F, '$4 == "check" && $5 ~ /^[0-9.]+$/' "$comp" 2>/dev/null | wc -l)" = 7 ] &&
@@ -48,8 +83,20 @@ fi
 
 if command -v gnuplot >/dev/null; then
     n=$(ls "$tmp"/out/*.png 2>/dev/null | wc -l)
-    if [ "$n" = 4 ]; then echo "PASS: bench/plots"; else echo "FAIL: bench/plots: $n of 4 plots"; fi
+    if [ "$n" = 5 ]; then echo "PASS: bench/plots"; else echo "FAIL: bench/plots: $n of 5 plots"; fi
 else
     echo "(gnuplot not installed: bench/plots not tested)"
+fi
+
+# bench/cxx.sh, the cost of the C++ binding: one round, every size and variant
+BENCH_QUICK=1 BENCH_ROUNDS=1 BENCH_WORK=$tmp/cxx MEDLEY_STAGE=$MEDLEY_STAGE bench/cxx.sh \
+    > "$tmp/cxx.out" 2> "$tmp/cxx.err"
+rc=$?
+sed 's/^/    /' "$tmp/cxx.out"
+rows=$(grep -cE '^[0-9]+( +[0-9.]+ us +[0-9.]+x){6}$' "$tmp/cxx.out")
+if [ $rc = 0 ] && [ "$rows" = 11 ]; then
+    echo "PASS: bench/cxx"
+else
+    echo "FAIL: bench/cxx: exit status $rc, $rows of 11 sizes: $(tail -c 300 "$tmp/cxx.err" | tr '\n' ' ')"
 fi
 exit 0

@@ -5,6 +5,9 @@
 #   spec.mdl       the spec
 #   <task>.c       one C program per task of the spec (includes "<task>MDL.h");
 #                  every *.c of the directory is one program, named after the file
+#   <name>.cc      a C++ program (the class binding "<task>MDL.hh", or the C API
+#                  from C++), built as users do: the generated TMDL.c on the
+#                  same C++ command line (compiled as C++)
 #   <task>.mdl     optional: build program <task> from this spec instead of spec.mdl
 #                  (to test programs generated from different specs in one job)
 #   launch         one run per line, launcher syntax with task names in place of
@@ -28,7 +31,9 @@
 # built with  cc -std=c11 -Wall -Wextra -Werror -I$tmp/gen prog.c $tmp/gen/*MDL.c
 # (so a program may include several task headers)
 # $(pkg-config --cflags --libs medley-<rt>)  (PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig;
-# under SANITIZE=1 with -fsanitize=address,undefined), and every launch line runs as
+# under SANITIZE=1 with -fsanitize=address,undefined); a .cc program the same way
+# with  mpicxx (mpi) or g++ (shm) -std=c++17 -Wall -Wextra -Werror -pedantic,
+# and every launch line runs as
 #   mpi: timeout 60 mpiexec <launch>      shm: timeout 60 $MEDLEY_STAGE/bin/mdlrun <launch>
 # One result line per (test, runtime, launch line n, counted from 1):
 #   PASS: e2e/<name>/<rt>/<n>    or    FAIL: e2e/<name>/<rt>/<n>: reason
@@ -41,7 +46,11 @@ cd "$(dirname "$0")/.."
 export PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 CC=${CC:-cc}
 CFLAGS_E2E=(-std=c11 -Wall -Wextra -Werror -g)
-[ "${SANITIZE:-}" = 1 ] && CFLAGS_E2E+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+CXXFLAGS_E2E=(-std=c++17 -Wall -Wextra -Werror -pedantic -g)
+if [ "${SANITIZE:-}" = 1 ]; then
+    CFLAGS_E2E+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+    CXXFLAGS_E2E+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/medley-e2e.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -79,10 +88,16 @@ run_one() {
         return
     fi
     local progs=() prog
-    for prog in "$dir"/*.c; do
+    for prog in "$dir"/*.c "$dir"/*.cc; do
         [ -e "$prog" ] || continue
-        local p gen=$tmp/gen
-        p=$(basename "$prog" .c)
+        local p gen=$tmp/gen cc=("$CC" "${CFLAGS_E2E[@]}")
+        p=$(basename "$prog"); p=${p%.c}; p=${p%.cc}
+        if [[ $prog == *.cc ]]; then
+            # as a C++ user builds: mpicxx or g++ compile the .c as C++ too
+            if [ "$rt" = mpi ]; then cc=(mpicxx); else cc=(g++); fi
+            command -v "${cc[0]}" > /dev/null || { fail_all "${cc[0]} not installed"; return; }
+            cc+=("${CXXFLAGS_E2E[@]}")
+        fi
         progs+=("$p")
         if [ -f "$dir/$p.mdl" ]; then
             gen=$tmp/gen-$p
@@ -93,9 +108,9 @@ run_one() {
             fi
         fi
         # shellcheck disable=SC2046
-        if ! "$CC" "${CFLAGS_E2E[@]}" -I"$gen" "$prog" "$gen"/*MDL.c \
+        if ! "${cc[@]}" -I"$gen" "$prog" "$gen"/*MDL.c \
                 $(pkg-config --cflags --libs "medley-$rt") -o "$tmp/bin/$p" > "$tmp/cc.out" 2>&1; then
-            fail_all "build of $p.c failed: $(head -c 400 "$tmp/cc.out" | tr '\n' ' ')"
+            fail_all "build of $(basename "$prog") failed: $(head -c 400 "$tmp/cc.out" | tr '\n' ' ')"
             return
         fi
     done

@@ -3,7 +3,8 @@
 # tests/errors/ make every misuse of the generated API (and of MDL_Init's
 # descriptor) on the MPI runtime and on the shared-memory runtime, and the
 # lines each runtime prints are compared byte for byte with
-# tests/errors/expected/<run> (so with each other).  Also: the libraries'
+# tests/errors/expected/<run> (so with each other).  The C++ class
+# binding's misuses (wcxx.cc) must print lines of the C program's run.  Also: the libraries'
 # sonames carry the interface version (errors/soname, errors/needed).
 #   PASS: errors/<run>/<rt>   or   FAIL: errors/<run>/<rt>: reason
 # A runtime line ends with "(MDL_ERR_…)"; launcher lines (mpiexec's,
@@ -18,7 +19,11 @@ cd "$(dirname "$0")/.."
 export PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 CC=${CC:-cc}
 CFLAGS_E=(-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g)
-[ "${SANITIZE:-}" = 1 ] && CFLAGS_E+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+CXXFLAGS_E=(-std=c++17 -Wall -Wextra -Werror -pedantic -g)
+if [ "${SANITIZE:-}" = 1 ]; then
+    CFLAGS_E+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+    CXXFLAGS_E+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+fi
 if [ "${SANITIZE:-}" = 1 ]; then
     export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0}
     export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/rt/lsan-mpich.supp:print_suppressions=0}
@@ -93,11 +98,26 @@ for rt in mpi shm; do
         echo "FAIL: errors/build/$rt: $(head -c 400 "$d/build.log" | tr '\n' ' ')"
         continue
     fi
+    # the C++ class binding: wMDL.c compiled as C++ on the same command line
+    cxx=g++
+    [ "$rt" = mpi ] && cxx=mpicxx
+    if ! "$cxx" "${CXXFLAGS_E[@]}" -I"$d/gen" "$SRC/wcxx.cc" "$d/gen/wMDL.c" "${flags[@]}" \
+            -o "$d/wcxx" > "$d/build-cxx.log" 2>&1; then
+        echo "FAIL: errors/build-cxx/$rt: $(head -c 400 "$d/build-cxx.log" | tr '\n' ' ')"
+        continue
+    fi
     # the same program from generated code of a medleyc that wrote no
-    # interface version (the line and its compile-time check removed)
+    # interface version: its compile-time check removed, and the field 0,
+    # as a table without it compiled against this mdl_rt.h has it
     mkdir -p "$d/oldgen"
     cp "$d/gen"/*.h "$d/oldgen/"
-    sed -e '/\.abi = /d' -e '/^#if !defined(MDL_ABI)/,/^#endif/d' "$d/gen/wMDL.c" > "$d/oldgen/wMDL.c"
+    sed -e '/^#if !defined(MDL_ABI)/,/^#endif/d' \
+        -e '/\/\* abi, spec, spec_hash \*\//{n;s/^\( *\)0x[0-9a-f]*ULL,/\10,/;}' \
+        "$d/gen/wMDL.c" > "$d/oldgen/wMDL.c"
+    if grep -q '0x4d444c41424900' "$d/oldgen/wMDL.c"; then
+        echo "FAIL: errors/build-old/$rt: the interface version was not removed from wMDL.c"
+        continue
+    fi
     if ! "$CC" "${CFLAGS_E[@]}" -I"$d/oldgen" "$SRC/w.c" "$d/oldgen/wMDL.c" "${flags[@]}" -o "$d/old/w" >> "$d/build.log" 2>&1; then
         echo "FAIL: errors/build-old/$rt: $(tail -c 400 "$d/build.log" | tr '\n' ' ')"
         continue
@@ -123,6 +143,17 @@ for rt in mpi shm; do
         echo "FAIL: errors/silent/$rt: MDL_ERRORS=return printed: $(grep 'MDL_' "$d/silent.err" | head -c 300 | tr '\n' ' ')"
     else
         check silent "$rt" $rc 0 ': OK$' 4
+    fi
+    # the class binding's misuses read as the C API's: its lines are
+    # expected/cxx, and each is a line the C program printed in run `all`
+    go cxx return,print -n 2 ./wcxx
+    check cxx "$rt" $rc 0 ': OK$' 2
+    if [ -s "$d/cxx.lines" ] && foreign=$(grep -vxFf "$d/all.lines" "$d/cxx.lines"); then
+        echo "FAIL: errors/cxx-as-c/$rt: lines the C program does not print: $(echo "$foreign" | head -c 400 | tr '\n' ' ')"
+    elif [ -s "$d/cxx.lines" ]; then
+        echo "PASS: errors/cxx-as-c/$rt"
+    else
+        echo "FAIL: errors/cxx-as-c/$rt: the C++ program printed no runtime line"
     fi
     go fatal-rank "" -n 2 ./w fatal-rank
     check fatal-rank "$rt" $rc nonzero '' 0

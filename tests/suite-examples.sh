@@ -5,6 +5,9 @@
 # non-zero when a check fails; this suite also requires its final
 # "<example>: ok" line (montecarlo: a plausible pi).  The tutorial's program
 # (docs/tutorial.md) is built from the page and run too, as examples/tutorial.
+# A C++ program <name>.cc of an example (montecarlo: the thesis's Annex A) is
+# built as <name>-cxx in one command, as a C++ user would:
+#   g++ (shm) or mpicxx (mpi) -std=c++17 … <name>.cc gen/<name>MDL.c $(pkg-config …)
 #
 # One result line per run:  PASS: examples/<name>/<rt>/<n>  (<n>: instances;
 # poisson adds the process grid, e.g. examples/poisson/shm/4 (1x4)), then
@@ -12,6 +15,17 @@
 # with more processes than the 2 cores each blocking exchange costs a time
 # slice, so the MPI runs with 4 processes are kept short (poisson: 30
 # iterations, compared with the serial iterate only; vlasov: t = 0..20).
+# Runtime `mpi-net` is the MPI build again with MPIR_CVAR_NOLOCAL=1: MPICH
+# treats every rank as on a node of its own, with no node-local path, its
+# hierarchical collectives included.  (Debian's MPICH, ch4:ucx, sends point
+# to point through its network module UCX either way, and UCX still picks
+# shared-memory transports between processes of one host; forcing TCP with
+# UCX_TLS=tcp,self would be the real wire, but then MPI_Finalize of MPICH
+# 4.0.2 + UCX 1.13 hangs one run in three, plain MPI programs included:
+# openucx/ucx#8738.)
+# examples/vlasov/hand-mpi: the benchmark's hand-written MPI Vlasov
+# (bench/vlasov/mpi.c) computes the same W(t) as the MeDLey program on
+# both runtimes, to 1e-12 of max W (2 instances, 60 steps).
 #
 # Needs MEDLEY_STAGE (make check / make examples-check set it);
 # MEDLEY_EXAMPLES="nbody vlasov" limits the run to those examples.
@@ -21,7 +35,9 @@ cd "$(dirname "$0")/.."
 export PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 CC=${CC:-cc}
 CFLAGS_EX=(-std=c11 -Wall -Wextra -Werror -O2 -g)
-[ "${SANITIZE:-}" = 1 ] && CFLAGS_EX+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+SAN_EX=()
+[ "${SANITIZE:-}" = 1 ] && SAN_EX=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+CFLAGS_EX+=("${SAN_EX[@]}")
 
 ASAN_OPTIONS_USER=${ASAN_OPTIONS-} LSAN_OPTIONS_USER=${LSAN_OPTIONS-}
 work=$(mktemp -d "${TMPDIR:-/tmp}/medley-examples.XXXXXX")
@@ -34,39 +50,35 @@ RUNS=(
 "montecarlo shm 5 |-n 1 father 20000 : -n 4 son|^pi =|absolute error"
 "montecarlo mpi 2 |-n 1 father 20000 : -n 1 son|^pi =|absolute error"
 "montecarlo mpi 3 |-n 1 father 20000 : -n 2 son|^pi =|absolute error"
+"montecarlo mpi-net 3 |-n 1 father 20000 : -n 2 son|^pi =|absolute error"
+"montecarlo shm 4 (C++)|-n 1 father-cxx 20000 : -n 3 son-cxx|^pi =|absolute error"
+"montecarlo mpi 4 (C++)|-n 1 father-cxx 20000 : -n 3 son-cxx|^pi =|absolute error"
 "nbody shm 2 |-n 2 body|rel.diff|drift"
 "nbody shm 4 |-n 4 body|rel.diff|drift"
 "nbody mpi 2 |-n 2 body|rel.diff|drift"
 "nbody mpi 4 |-n 4 body 5|rel.diff|drift"
+"nbody mpi-net 2 |-n 2 body 5|rel.diff|drift"
 "poisson shm 2 (2x1)|-n 2 noeud 24 2 1|iterations|error|serial"
 "poisson shm 4 (1x4)|-n 4 noeud 24 1 4|iterations|error|serial"
 "poisson shm 4 (2x2)|-n 4 noeud 24 2 2|iterations|error|serial"
 "poisson shm 6 (3x2)|-n 6 noeud 24 3 2|iterations|error|serial"
 "poisson mpi 2 (1x2)|-n 2 noeud 24 1 2|iterations|error|serial"
 "poisson mpi 4 (2x2)|-n 4 noeud 24 2 2 1e-9 30|iterations|error|serial"
+"poisson mpi-net 2 (1x2)|-n 2 noeud 24 1 2 1e-9 30|iterations|error|serial"
 "vlasov shm 2 |-n 2 vlasov|^time|serial|gamma|omega"
 "vlasov shm 4 |-n 4 vlasov|^time|serial|gamma|omega"
 "vlasov mpi 2 |-n 2 vlasov|^time|serial|gamma|omega"
 "vlasov mpi 4 |-n 4 vlasov 20|^time|serial|gamma|omega"
+"vlasov mpi-net 2 |-n 2 vlasov 20|^time|serial|gamma|omega"
 "tutorial shm 3 |-n 1 master : -n 2 worker|workers:"
 "tutorial shm 5 |-n 1 master : -n 4 worker|workers:"
 "tutorial mpi 2 |-n 1 master : -n 1 worker|workers:"
 "tutorial mpi 4 |-n 1 master : -n 3 worker|workers:"
+"tutorial mpi-net 2 |-n 1 master : -n 1 worker|workers:"
 )
 
-# The tutorial's files: every fenced block right after a line "`name`:"
-# of docs/tutorial.md, written to $1/name.
-extract_tutorial() {
-    awk -v dir="$1" '
-        /^`[^`]+`:$/ && !fence { name = substr($0, 2, length($0) - 3); next }
-        /^```/ {
-            if (fence) { fence = 0; if (out != "") close(out); out = ""; name = "" }
-            else { fence = 1; if (name != "") { out = dir "/" name; printf "" > out } }
-            next
-        }
-        fence && out != "" { print > out }
-    ' docs/tutorial.md
-}
+# extract_tutorial: the tutorial's files
+. tests/tutorial.sh
 
 # build <example> <rt>: generated code and programs in $work/<example>-<rt>;
 # prints the failure reason and returns 1 on failure
@@ -92,7 +104,19 @@ build() {
         echo "medleyc failed: $(head -c 300 "$out/medleyc.log" | tr '\n' ' ')"
         return 1
     fi
-    local src p
+    local src p cxx=g++
+    [ "$rt" = mpi ] && cxx=mpicxx
+    for src in "$dir"/*.cc; do
+        [ -e "$src" ] || continue
+        p=$(basename "$src" .cc)
+        # shellcheck disable=SC2046
+        if ! "$cxx" -std=c++17 -Wall -Wextra -Werror -pedantic -O2 -g "${SAN_EX[@]}" -I"$out/gen" \
+                "$src" "$out/gen/${p}MDL.c" $(pkg-config --cflags --libs "medley-$rt") \
+                -o "$out/$p-cxx" > "$out/cxx.log" 2>&1; then
+            echo "build of $p.cc with $cxx failed: $(head -c 400 "$out/cxx.log" | tr '\n' ' ')"
+            return 1
+        fi
+    done
     for src in "$dir"/*.c; do
         p=$(basename "$src" .c)
         # shellcheck disable=SC2046
@@ -110,16 +134,19 @@ for run in "${RUNS[@]}"; do
     read -r ex rt label <<< "$head"
     if [ -n "${MEDLEY_EXAMPLES:-}" ] && [[ " $MEDLEY_EXAMPLES " != *" $ex "* ]]; then continue; fi
     name="examples/$ex/$rt/$label"
-    key=$ex-$rt
+    brt=${rt%-net}          # the runtime it is built for
+    key=$ex-$brt
     if [ -z "${built[$key]:-}" ]; then
-        if why=$(build "$ex" "$rt"); then built[$key]=ok; else built[$key]=$why; fi
+        if why=$(build "$ex" "$brt"); then built[$key]=ok; else built[$key]=$why; fi
     fi
     if [ "${built[$key]}" != ok ]; then echo "FAIL: $name: ${built[$key]}"; continue; fi
 
-    case $rt in
+    case $brt in
         mpi) launcher=$(command -v mpiexec) || { echo "FAIL: $name: mpiexec not installed"; continue; } ;;
         shm) launcher=$MEDLEY_STAGE/bin/mdlrun ;;
     esac
+    netenv=()
+    [ "$rt" = mpi-net ] && netenv=(MPIR_CVAR_NOLOCAL=1)
     args=()
     for w in $launch; do
         if [ -x "$work/$key/$w" ] && [[ $w != -* ]]; then args+=("$work/$key/$w"); else args+=("$w"); fi
@@ -128,13 +155,14 @@ for run in "${RUNS[@]}"; do
     start=$(date +%s%N)
     # Under SANITIZE=1 leak detection stays on; MPICH's allocations kept
     # until exit are suppressed by library (full stacks needed for that).
-    if [ "$rt" = mpi ]; then
+    if [ "$brt" = mpi ]; then
         export ASAN_OPTIONS=${ASAN_OPTIONS_USER:-fast_unwind_on_malloc=0}
         export LSAN_OPTIONS=${LSAN_OPTIONS_USER:-suppressions=$PWD/tests/rt/lsan-mpich.supp}
     else
         export ASAN_OPTIONS=${ASAN_OPTIONS_USER-} LSAN_OPTIONS=${LSAN_OPTIONS_USER-}
     fi
-    (cd "$work" && exec timeout -k 5 120 "$launcher" "${args[@]}") > "$log.out" 2> "$log.err" < /dev/null
+    (cd "$work" && exec env "${netenv[@]}" timeout -k 5 120 "$launcher" "${args[@]}") \
+        > "$log.out" 2> "$log.err" < /dev/null
     rc=$?
     ms=$(( ($(date +%s%N) - start) / 1000000 ))
     if [ "$ex" = montecarlo ]; then
@@ -162,4 +190,41 @@ for run in "${RUNS[@]}"; do
             "$(tail -c 300 "$log.out" | tr '\n' ' ')" "$(tail -c 300 "$log.err" | tr '\n' ' ')"
     fi
 done
+
+# The hand-written MPI Vlasov against the MeDLey one, W(t) step by step.
+hand_mpi_vlasov() {
+    local w=$work/vlasov-hand v
+    mkdir -p "$w"
+    [ "${built[vlasov-mpi]:-}" = ok ] && [ "${built[vlasov-shm]:-}" = ok ] ||
+        { echo "the MeDLey program was not built"; return 1; }
+    mpicc "${CFLAGS_EX[@]}" bench/vlasov/mpi.c -lm -o "$w/hand-mpi" > "$w/cc.log" 2>&1 ||
+        { echo "build of bench/vlasov/mpi.c failed: $(head -c 400 "$w/cc.log" | tr '\n' ' ')"; return 1; }
+    export ASAN_OPTIONS=${ASAN_OPTIONS_USER:-fast_unwind_on_malloc=0}
+    export LSAN_OPTIONS=${LSAN_OPTIONS_USER:-suppressions=$PWD/tests/rt/lsan-mpich.supp}
+    for v in hand-mpi mdl-mpi mdl-shm; do
+        local launcher=mpiexec prog=$w/hand-mpi
+        [ "$v" = mdl-mpi ] && prog=$work/vlasov-mpi/vlasov
+        [ "$v" = mdl-shm ] && { launcher=$MEDLEY_STAGE/bin/mdlrun prog=$work/vlasov-shm/vlasov
+                                export ASAN_OPTIONS=${ASAN_OPTIONS_USER-} LSAN_OPTIONS=${LSAN_OPTIONS_USER-}; }
+        (cd "$w" && exec timeout -k 5 120 "$launcher" -n 2 "$prog" --bench 60 "$w/W.$v") \
+            > "$w/$v.out" 2> "$w/$v.err" < /dev/null ||
+            { echo "$v failed: $(tail -c 300 "$w/$v.err" | tr '\n' ' ')"; return 1; }
+        sed 's/^/    | /' "$w/$v.out"
+    done
+    for v in mdl-mpi mdl-shm; do
+        paste "$w/W.hand-mpi" "$w/W.$v" | awk -v v="$v" '
+            { d = $2 - $4; if (d < 0) d = -d; if (d > dev) dev = d; if ($2 > wmax) wmax = $2; n++ }
+            END { printf "    | %s: max |W - W_hand| / max W = %.1e over %d steps\n", v, (wmax > 0 ? dev / wmax : -1), n
+                  exit !(n == 60 && wmax > 0 && dev <= 1e-12 * wmax) }' ||
+            { echo "$v: W differs from the hand-written MPI version's"; return 1; }
+    done
+}
+if [ -z "${MEDLEY_EXAMPLES:-}" ] || [[ " $MEDLEY_EXAMPLES " == *" vlasov "* ]]; then
+    if why=$(hand_mpi_vlasov 2>&1); then
+        echo "PASS: examples/vlasov/hand-mpi"
+        echo "$why"
+    else
+        echo "FAIL: examples/vlasov/hand-mpi: $(echo "$why" | grep -v '^    |' | tr '\n' ' ')"
+    fi
+fi
 exit 0

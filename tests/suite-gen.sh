@@ -9,6 +9,10 @@
 #     multi-header rule of the reference §6) compiles with -Werror and calls
 #     MDL_Init through the _Generic short name for every task;
 #   - every TMDL.c compiles with -Werror (-c);
+#   - C++ (g++ and clang++, -std=c++17 -pedantic -Werror): one unit including
+#     every TMDL.h and TMDL.hh of the spec, calling MDL_Init through the
+#     short-name overloads (C API) and through a class object (TMDL.hh),
+#     and every TMDL.c compiled as C++ (-x c++);
 #   - generating twice gives the same bytes (deterministic output).
 # A spec that needs medleyc options gives them on a line of its own, as the
 # golden suite reads them:   // ARGS: -D N=512 -D NPROC=8
@@ -18,6 +22,9 @@ cd "$(dirname "$0")/.."
 : "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
 CC=${CC:-cc}
 W=(-std=c11 -Wall -Wextra -Werror -pedantic)
+WXX=(-std=c++17 -Wall -Wextra -Werror -pedantic)
+CXXS=()
+for cxx in g++ clang++; do command -v "$cxx" > /dev/null && CXXS+=("$cxx"); done
 work=$(mktemp -d "${TMPDIR:-/tmp}/medley-gen.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -58,6 +65,27 @@ for spec in $specs; do
         echo "    return rc;"
         echo "}"
     } > "$d/all.c"
+    # C++: every header, both styles; a task object at namespace scope (as
+    # a large task would be) and one on the stack
+    {
+        for h in $headers; do echo "#include \"${h#./}\""; echo "#include \"${h#./}h\""; done
+        # the class's name in C++ (a C++ keyword gets a trailing _)
+        cls() { sed -n 's/^inline int \(.*\)::MDL_Init(.*/\1/p' "$d/a/$(basename "$1" .h).hh"; }
+        for h in $headers; do
+            t=$(basename "$h" MDL.h)
+            echo "static $(cls "$h") obj_$t;"
+        done
+        echo "int main(int argc, char **argv)"
+        echo "{"
+        echo "    int rc = 0;"
+        for h in $headers; do
+            t=$(basename "$h" MDL.h)
+            echo "    { $(cls "$h") *t_$t; rc |= MDL_Init(&t_$t, &argc, &argv); rc |= MDL_Barrier(t_$t); }"
+            echo "    rc |= obj_$t.MDL_Init(&argc, &argv); rc |= obj_$t.MDL_Barrier(); rc |= obj_$t.MDL_End();"
+        done
+        echo "    return rc;"
+        echo "}"
+    } > "$d/all.cc"
     why=""
     if ! "$CC" "${W[@]}" -I"$d/a" -I"$MEDLEY_STAGE/include" -c "$d/all.c" -o "$d/all.o" > "$d/cc" 2>&1; then
         why="all headers in one unit: $(head -c 400 "$d/cc" | tr '\n' ' ')"
@@ -69,6 +97,20 @@ for spec in $specs; do
             fi
         done
     fi
+    [ ${#CXXS[@]} -gt 0 ] || why="no C++ compiler (g++ or clang++)"
+    for cxx in "${CXXS[@]}"; do
+        [ -z "$why" ] || break
+        if ! "$cxx" "${WXX[@]}" -I"$d/a" -I"$MEDLEY_STAGE/include" -c "$d/all.cc" -o "$d/all.o" > "$d/cc" 2>&1; then
+            why="$cxx, all headers in one C++ unit: $(head -c 400 "$d/cc" | tr '\n' ' ')"
+            break
+        fi
+        for c in "$d"/a/*MDL.c; do
+            if ! "$cxx" "${WXX[@]}" -I"$d/a" -I"$MEDLEY_STAGE/include" -x c++ -c "$c" -o "$c.o" > "$d/cc" 2>&1; then
+                why="$cxx, $(basename "$c") as C++: $(head -c 400 "$d/cc" | tr '\n' ' ')"
+                break
+            fi
+        done
+    done
     if [ -z "$why" ]; then echo "PASS: $name"; else echo "FAIL: $name: $why"; fi
 done
 exit 0

@@ -68,7 +68,7 @@ golden_one() {
     fi
     if ! cmp -s "$expected" "$tmp/actual"; then
         diff -u "$expected" "$tmp/actual" | sed -n '3,23s/^/    /p'
-        fail "$name" "exit status or diagnostics differ from $expected"
+        fail "$name" "exit status or diagnostics differ from $expected (if intended: UPDATE=1 MEDLEY_SUITES=golden make check, then review git diff)"
         return
     fi
     if [ "$rc" -ne 0 ] && [ -n "$(ls -A "$out")" ]; then
@@ -160,14 +160,54 @@ printf 'const N = 4;\nTask a(i)\nuses { int x; }\n' >"$gen/ok.mdl"
 run_medleyc "$gen" "$gen/out" -o out missing.mdl
 check golden/driver/missing_input 2 "^medleyc: error: cannot read 'missing\.mdl': No such file or directory$" 1
 
-run_medleyc "$gen" "$gen/out" -o nodir ok.mdl
-check golden/driver/missing_outdir 2 "^medleyc: error: cannot write to 'nodir': No such file or directory$" 1
+# -o DIR and the --dot file's directory are created with their parents
+# (mkdir -p), but only by a run that writes: not on an error
+# expect_files NAME DIR FILE...: the last run exited 0 and wrote exactly these
+expect_files() {
+    local name=$1 dir=$2
+    shift 2
+    local want got
+    want=$(printf '%s\n' "$@" | LC_ALL=C sort)
+    got=$(cd "$dir" 2>/dev/null && ls -A | LC_ALL=C sort)
+    if [ "$rc" -ne 0 ] || [ -s "$tmp/stderr" ]; then
+        fail "$name" "exit $rc: $(head -c 200 "$tmp/stderr")"
+    elif [ "$want" != "$got" ]; then
+        fail "$name" "files in $dir: $(echo $got)"
+    else
+        pass "$name"
+    fi
+}
+run_medleyc "$gen" "$gen/out" -o new/sub/dir ok.mdl
+expect_files golden/driver/new_outdir "$gen/new/sub/dir" aMDL.c aMDL.h aMDL.hh okMDL_common.h
+rm -rf "$gen/new"
 
-run_medleyc "$gen" "$gen/out" -o out --dot nodir/graph.dot ok.mdl
-check golden/driver/missing_dot_dir 2 "^medleyc: error: cannot write 'nodir/graph\.dot': No such file or directory$" 1
+run_medleyc "$gen" "$gen/out" -o dots/gen --dot dots/graph/g.dot ok.mdl
+expect_files golden/driver/new_dot_dir "$gen/dots" gen graph
+[ -f "$gen/dots/graph/g.dot" ] || fail golden/driver/new_dot_dir_file "no dots/graph/g.dot"
+rm -rf "$gen/dots"
+
+printf 'Task a(i)\nuses { int x; }\nsends { m = sequence{y}; }\n' >"$gen/bad.mdl"
+run_medleyc "$gen" "$gen/out" -o new/sub --dot new2/g.dot bad.mdl
+check golden/driver/new_outdir_not_made_on_error 1 "unknown variable 'y'" 5
+if [ -e "$gen/new" ] || [ -e "$gen/new2" ]; then
+    fail golden/driver/new_outdir_left_behind "a run with errors created $(cd "$gen" && ls -d new new2 2>/dev/null)"
+else
+    pass golden/driver/new_outdir_left_behind
+fi
 
 run_medleyc "$gen" "$gen/out" -o ok.mdl ok.mdl
 check golden/driver/outdir_not_a_directory 2 "^medleyc: error: cannot write to 'ok\.mdl': Not a directory$" 1
+
+run_medleyc "$gen" "$gen/out" -o ok.mdl/sub/dir ok.mdl
+check golden/driver/outdir_under_a_file 2 "^medleyc: error: cannot write to 'ok\.mdl/sub/dir': Not a directory$" 1
+
+run_medleyc "$gen" "$gen/out" -o out --dot ok.mdl/g.dot ok.mdl
+check golden/driver/dot_dir_a_file 2 "^medleyc: error: cannot write 'ok\.mdl/g\.dot': Not a directory$" 1
+
+# /proc takes no new directory: the failure comes when creating it, and
+# nothing else is written
+run_medleyc "$gen" "$gen/out" -o out --dot /proc/medley-no/g.dot ok.mdl
+check golden/driver/mkdir_fails 2 "^medleyc: error: cannot create directory '/proc/medley-no': " 1
 
 for bad in N N= =4 N=x N=4x 1N=2 N=99999999999999999999; do
     run_medleyc "$gen" "$gen/out" -o out -D "$bad" ok.mdl

@@ -87,6 +87,9 @@ run a2a-$NA2A 0 "a2a ok: $NA2A instances" "$MDLRUN" -n $NA2A ./shm_stress a2a 40
 run coll-$NA2A 0 "coll ok: $NA2A instances" "$MDLRUN" -n $NA2A ./shm_stress coll 100
 run million 0 "million ok: 1000000" "$MDLRUN" -n 2 ./shm_stress million 1000000
 run any-fair 0 "fair ok" "$MDLRUN" -n 4 ./shm_stress fair 1000
+# a receive behind 1000 unreceived messages, polling as when oversubscribed:
+# no 100 ms sleep with messages pending (docs/runtime-shm.md, Model checking)
+MDL_SHM_SPIN_US=0 MDL_SHM_YIELD=0 run behind 0 "behind ok" "$MDLRUN" -n 2 ./shm_stress behind 1000
 # a killed instance ends the job (128+9) instead of leaving the others waiting
 run peer-killed 137 "" "$MDLRUN" -n 3 ./shm_stress die 0
 # launch errors

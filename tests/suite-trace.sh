@@ -163,23 +163,7 @@ fi
 golden montecarlo_csv $T --csv $D/montecarlo.json
 golden poisson_csv $T --csv $D/poisson.json
 
-svg_ok() {  # svg_ok NAME FILE INSTANCE...: well-formed, names on both axes
-    local name=$1 svg=$2
-    shift 2
-    if ! xmllint --noout "$svg" 2>"$W/xml"; then
-        fail "$name" "not well-formed: $(head -2 "$W/xml" | tr '\n' '|')"
-        return
-    fi
-    for inst in "$@"; do
-        local n
-        n=$(xmllint --xpath "count(//*[local-name()='text'][.='$inst'])" "$svg")
-        if [ "$n" != 2 ]; then
-            fail "$name" "'$inst' is on $n axes, not 2"
-            return
-        fi
-    done
-    pass "$name"
-}
+. tests/trace/svg_ok.sh
 run $T --matrix "$W/mc.svg" $D/montecarlo.json
 if [ $rc -eq 0 ] && grep -qF "wrote $W/mc.svg: 4 instances, 6 sender-receiver pairs" "$W/out"; then
     svg_ok svg_montecarlo "$W/mc.svg" 'father[0]' 'son[0]' 'son[1]' 'son[2]'

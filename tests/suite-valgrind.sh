@@ -54,6 +54,8 @@ vg error/binary 1 -o "$tmp/out" "$tmp/binary.mdl"
 awk 'BEGIN { printf "const N = "; for (i = 0; i < 20000; i++) printf "(";
              printf "1"; for (i = 0; i < 20000; i++) printf ")"; print ";" }' >"$tmp/deep.mdl"
 vg error/deep_nesting 1 -o "$tmp/out" "$tmp/deep.mdl"
-vg io/missing_outdir 2 -o "$tmp/nowhere" tests/golden/ok/collectives.mdl
+# a missing output directory is created (mkdir -p), or fails to be
+vg io/new_outdir 0 -o "$tmp/new/sub" tests/golden/ok/collectives.mdl
+vg io/outdir_not_made 2 -o /proc/medley-no/sub tests/golden/ok/collectives.mdl
 # files cannot be created there (even as root): the writer's failure path
 vg io/unwritable_outdir 2 -o /proc tests/golden/ok/collectives.mdl

@@ -10,8 +10,12 @@ pkg-config --exists mpich 2>/dev/null || need+=(libmpich-dev)
 pkg-config --exists cunit 2>/dev/null || need+=(libcunit1-dev)
 command -v pkg-config >/dev/null || need+=(pkg-config)
 command -v cc >/dev/null || need+=(gcc)
+# the C++ binding's tests (g++, mpicxx from libmpich-dev) and the CMake package's
+command -v g++ >/dev/null || need+=(g++)
+command -v cmake >/dev/null || need+=(cmake)
 command -v make >/dev/null || need+=(make)
 command -v xmllint >/dev/null || need+=(libxml2-utils)   # trace tests: SVG validity
+command -v spin >/dev/null || need+=(spin)      # make model (part of make check)
 # `tools/setup.sh fuzz`: also what `make fuzz` needs (clang and its
 # libFuzzer runtime); `make check` does not need them.
 if [ "${1:-}" = fuzz ]; then

@@ -134,6 +134,10 @@ int main(int argc, char **argv)
         want(MDL_Barrier(none), MDL_ERR_STATE, "a barrier before MDL_Init");
         want(MDL_End(none), MDL_ERR_STATE, "MDL_End before MDL_Init");
         want(MDL_Init((struct w **)NULL, &argc, &argv), MDL_ERR_ARG, "MDL_Init(NULL)");
+        /* the entry of the C++ class's MDL_Init, called from C */
+        static struct w small;
+        want(w_MDL_Init_at(NULL, sizeof small, &argc, &argv), MDL_ERR_ARG, "MDL_Init_at of NULL");
+        want(w_MDL_Init_at(&small, 16, &argc, &argv), MDL_ERR_ARG, "MDL_Init_at too small");
     }
     if (MDL_Init(&t, &argc, &argv) != MDL_SUCCESS)
         return 1;

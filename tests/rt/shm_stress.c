@@ -12,6 +12,14 @@
  *                           instance 0, which receives them with MDL_ANY once
  *                           all are sent (it sleeps meanwhile): the senders
  *                           are served in turn (no starvation), each in order.
+ *   shm_stress behind N     instance 0 sends N (<= 1000) messages on one
+ *                           channel, then one on another, which instance 1
+ *                           (out of the runtime meanwhile) receives first: it
+ *                           must not sleep while messages it has not taken
+ *                           are pending (their wake-up was spent before it
+ *                           slept).  5 rounds; the fastest such receive must
+ *                           take well under the 100 ms sleep timeout
+ *                           (found by the SPIN model, docs/runtime-shm.md).
  *   shm_stress coll N       N Allreduce (one double, and 1000 doubles), Bcast
  *                           and Barrier rounds over the family, checked.
  *   shm_stress die 0        instance 1 is killed while instance 0 waits for
@@ -19,6 +27,7 @@
 #include "shm_rtt.h"
 
 #include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #define BIGN 5000               /* ints: 20 KB, above the eager threshold */
@@ -115,6 +124,41 @@ int main(int argc, char **argv)
         else
             mdl_barrier(rt);
         CHECK(!"a wait for a dead instance returned");
+    }
+    if (strcmp(argv[1], "behind") == 0) {
+        CHECK(n == 2 && iters <= 1000);
+        long b[] = {0, 15};     /* 16 ints: eager */
+        double best = 1e9;
+        for (int round = 0; round < 5; round++) {
+            if (me == 0) {
+                for (long i = 0; i < iters; i++) {
+                    t->seq = (int)i;
+                    CHECK(mdl_send(rt, &msgs[2], t, 1, NULL, 0, NULL) == 0);
+                }
+                t->seq = -round;
+                t->src = 0;
+                CHECK(mdl_send(rt, &msgs[0], t, 1, NULL, 0, b) == 0);
+                CHECK(mdl_wait(rt, &msgs[0]) == 0);
+            } else {
+                usleep(100000);         /* everything is sent meanwhile */
+                struct timespec t0, t1;
+                clock_gettime(CLOCK_MONOTONIC, &t0);
+                CHECK(mdl_recv(rt, &msgs[1], t, 0, b) == 0 && t->rseq == -round);
+                clock_gettime(CLOCK_MONOTONIC, &t1);
+                double s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+                best = s < best ? s : best;
+                for (long i = 0; i < iters; i++)
+                    CHECK(mdl_recv(rt, &msgs[3], t, 0, NULL) == 0 && t->seq == (int)i);
+            }
+            CHECK(mdl_barrier(rt) == 0);
+        }
+        CHECK(mdl_end(rt, t) == 0);
+        if (me == 1) {
+            printf("behind: fastest receive behind %ld messages: %.1f ms\n", iters, best * 1e3);
+            CHECK(best < 0.05);
+            printf("behind ok\n");
+        }
+        return 0;
     }
     if (strcmp(argv[1], "fair") == 0) {
         CHECK(n >= 3 && iters <= 1000);

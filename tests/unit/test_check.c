@@ -263,7 +263,92 @@ static void test_signature_text(void)
     mdl_unit_free(&u);
 }
 
+/* Types may come in any order: struct_order puts every struct after the
+ * ones it contains; sizes follow the C layout (LP64). */
+static void test_struct_order_and_sizes(void)
+{
+    mdl_unit_front u;
+    mdl_spec *s = mdl_unit_check(&u,
+        "struct Job { int id; struct Cell c; Pair p[2]; };\n"
+        "struct Cell { struct Point p; char tag; };\n"
+        "typedef struct { short lo; long hi; } Pair;\n"
+        "struct Point { double x, y; };\n"
+        "struct Lone { char a, b, c; };\n"
+        "Task t(i) uses { struct Job j[3]; }\n");
+    CU_ASSERT_STRING_EQUAL(mdl_unit_diags(&u), "");
+    CU_ASSERT_EQUAL(s->struct_order.n, 5);
+    const char *order[5];
+    for (int i = 0; i < s->struct_order.n && i < 5; i++)
+        order[i] = s->struct_order.v[i]->tag ? s->struct_order.v[i]->tag
+                                             : s->struct_order.v[i]->typedef_name;
+    CU_ASSERT_STRING_EQUAL(order[0], "Point");
+    CU_ASSERT_STRING_EQUAL(order[1], "Cell");
+    CU_ASSERT_STRING_EQUAL(order[2], "Pair");
+    CU_ASSERT_STRING_EQUAL(order[3], "Job");
+    CU_ASSERT_STRING_EQUAL(order[4], "Lone");
+    /* Point 16; Cell 16 + 1 -> 24 (align 8); Pair 2 + 6 + 8 = 16;
+       Job 4 + 4 + 24 + 32 = 64; Lone 3 (align 1) */
+    CU_ASSERT_EQUAL(s->struct_order.v[0]->size, 16);
+    CU_ASSERT_EQUAL(s->struct_order.v[1]->size, 24);
+    CU_ASSERT_EQUAL(s->struct_order.v[2]->size, 16);
+    CU_ASSERT_EQUAL(s->struct_order.v[3]->size, 64);
+    CU_ASSERT_EQUAL(s->struct_order.v[3]->align, 8);
+    CU_ASSERT_EQUAL(s->struct_order.v[4]->size, 3);
+    CU_ASSERT_EQUAL(s->struct_order.v[4]->align, 1);
+    mdl_unit_free(&u);
+}
+
+/* A single index is one element, whether its value is known or read at
+ * the call; a run-time range is not known. */
+static void test_single_index_count(void)
+{
+    mdl_unit_front u;
+    mdl_spec *s = mdl_unit_check(&u,
+        "Task t(i)\n"
+        "uses { matrix<int>[4, 6] M; int k, n; double *p; }\n"
+        "sends { m = sequence{M[k][2], M[k][0..2], M[1][k..n], p[k]}; }\n"
+        "receives { m = sequence{M[k][2], M[k][0..2], M[1][k..n], p[k]}; }\n");
+    CU_ASSERT_STRING_EQUAL(mdl_unit_diags(&u), "");
+    mdl_msg *m = msg(task(s, "t"), 1, "m");
+    CU_ASSERT_EQUAL(m->items.v[0]->count, 1);
+    CU_ASSERT_EQUAL(m->items.v[1]->count, 3);
+    CU_ASSERT_EQUAL(m->items.v[2]->count, -1);
+    CU_ASSERT_EQUAL(m->items.v[3]->count, 1);
+    CU_ASSERT_FALSE(m->items.v[0]->idx.v[0]->is_const);
+    mdl_unit_free(&u);
+}
+
+/* Collective buffers: leading indices only (`M[1]` is M[1][0]); the
+ * capacity counts from there.  Reductions without a count have count 1. */
+static void test_buffer_starts_and_reductions(void)
+{
+    mdl_unit_front u;
+    mdl_spec *s = mdl_unit_check(&u,
+        "Task t(i)\n"
+        "uses { matrix<int>[4, 3] M; int r[3]; double D[2][3][2]; double x, y; int k; }\n"
+        "collectives {\n"
+        "  Gather { g = sequence{r, M[1], 3}; }\n"
+        "  Bcast  { b = sequence{D[1], D[1], 6}; c = sequence{D[1][2], D[1][2], 2};\n"
+        "           v = sequence{M[k], M[k], 3}; }\n"
+        "  Allreduce { s = sequence{x, y, MDL_MIN}; }\n"
+        "}\n");
+    CU_ASSERT_STRING_EQUAL(mdl_unit_diags(&u), "");
+    mdl_task *t = task(s, "t");
+    CU_ASSERT_EQUAL(coll_msg(t, "g")->cargs.recv->count, 9);
+    CU_ASSERT_EQUAL(coll_msg(t, "b")->cargs.send->count, 6);
+    CU_ASSERT_EQUAL(coll_msg(t, "c")->cargs.send->count, 2);
+    CU_ASSERT_EQUAL(coll_msg(t, "v")->cargs.send->count, -1);   /* run-time start */
+    mdl_msg *r = coll_msg(t, "s");
+    CU_ASSERT_EQUAL(r->cargs.op, MDL_OP_MIN);
+    CU_ASSERT_PTR_NOT_NULL(r->cargs.count);
+    CU_ASSERT_EQUAL(r->cargs.count->count, 1);
+    mdl_unit_free(&u);
+}
+
 static const mdl_unit_test tests[] = {
+    { "struct_order_and_sizes", test_struct_order_and_sizes },
+    { "single_index_count", test_single_index_count },
+    { "buffer_starts_and_reductions", test_buffer_starts_and_reductions },
     { "consts", test_consts },
     { "const_errors_all_reported", test_const_errors_all_reported },
     { "var_sizes", test_var_sizes },

@@ -195,7 +195,23 @@ static void test_suggest(void)
     CU_ASSERT_PTR_NULL(mdl_suggest("x", names, 0));
 }
 
+/* Words matched like keywords: case is no typo, the canonical spelling
+ * comes back (collective names, topologies, blocks, keywords). */
+static void test_suggest_nocase(void)
+{
+    static const char *const colls[] = { "Bcast", "Gather", "GatherV", "Allreduce" };
+    CU_ASSERT_STRING_EQUAL(mdl_suggest_nocase("GATHRE", colls, 4), "Gather");
+    CU_ASSERT_STRING_EQUAL(mdl_suggest_nocase("allredcue", colls, 4), "Allreduce");
+    CU_ASSERT_STRING_EQUAL(mdl_suggest_nocase("GatherVV", colls, 4), "GatherV");
+    /* the word itself is no suggestion */
+    CU_ASSERT_STRING_EQUAL(mdl_suggest_nocase("gather", colls, 4), "GatherV");
+    static const char *const forms[] = { "setof", "grid" };
+    CU_ASSERT_STRING_EQUAL(mdl_suggest_nocase("GIRD", forms, 2), "grid");
+    CU_ASSERT_PTR_NULL(mdl_suggest_nocase("x", forms, 0));
+}
+
 static const mdl_unit_test tests[] = {
+    { "suggest_nocase", test_suggest_nocase },
     { "error_format", test_error_format },
     { "warning_and_note", test_warning_and_note },
     { "tabs_kept", test_tabs_kept },

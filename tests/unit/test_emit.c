@@ -213,15 +213,15 @@ static void test_deterministic(void)
     CU_ASSERT_EQUAL_FATAL(emit_fresh(&u1, d1), 0);
     CU_ASSERT_EQUAL_FATAL(emit_fresh(&u2, d2), 0);
     static const char *const files[] = { "tMDL_common.h", "fatherMDL.h", "fatherMDL.c",
-                                         "sonMDL.h", "sonMDL.c" };
-    for (int i = 0; i < 5; i++) {
+                                         "fatherMDL.hh", "sonMDL.h", "sonMDL.c", "sonMDL.hh" };
+    for (int i = 0; i < 7; i++) {
         char *a = file_in(d1, files[i]), *b = file_in(d2, files[i]);
         CU_ASSERT_PTR_NOT_NULL(a);
         CU_ASSERT(a && b && strcmp(a, b) == 0);
         free(a);
         free(b);
     }
-    CU_ASSERT_EQUAL(count_entries(d1), 5);
+    CU_ASSERT_EQUAL(count_entries(d1), 7);
     rm_dir(d1);
     rm_dir(d2);
     mdl_unit_free(&u1);
@@ -236,28 +236,172 @@ static void test_source_calls(void)
     char *c = file_in(dir, "fatherMDL.c");
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "#include \"mdl_rt.h\"\n#include \"fatherMDL.h\""));
-    CU_ASSERT_PTR_NOT_NULL(strstr(c, "_Static_assert((N) == 8,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "#define MDL_STATIC_ASSERT_ _Static_assert\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "MDL_STATIC_ASSERT_((N) == 8,"));
     /* fixed bounds: V[2..3] after a scalar */
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "= { 2, 3 };"));
     /* run-time bounds built at the call */
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "const long b[] = { (long)lo0, (long)hi0 };"));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "mdl_send(t->mdl_rt_, &mdlg_msg_1, t, 0, insts, n, b);"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(c, ".struct_size = sizeof(struct father)"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(c, ".tasks = mdlg_task_names, .self = 0,"));
-    /* names of this task and its peers only, at their spec indices */
-    CU_ASSERT_PTR_NOT_NULL(
-        strstr(c, "mdlg_task_names[2] = { [0] = \"father\", [1] = \"son\" };"));
+    /* positional tables (C++17 has no designated initialisers) */
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "    sizeof(struct father), 1\n};"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "    2, mdlg_task_names, 0, 0, { 0, 0, 0 },"));
+    /* names of this task and its peers only, at their spec indices, stored
+     * by MDL_Init (no array designators in C++) */
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "static const char *mdlg_task_names[2];"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "    mdlg_task_names[0] = \"father\";\n"
+                                     "    mdlg_task_names[1] = \"son\";\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "    mdlg_name_tasks();\n    int rc = mdl_init(&mdlg_task,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "    mdlg_name_tasks();\n    int rc = mdl_init_at(&mdlg_task,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "*t = (struct father *)mem;"));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "#undef N\n"));
     free(c);
     c = file_in(dir, "sonMDL.c");
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "offsetof(struct P, k)"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(c, "{ .base = MDL_T_INT, .count = 2, .offset = offsetof(struct P, k) }"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "{ MDL_T_INT, NULL, 2, offsetof(struct P, k) }"));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "mdl_collective(t->mdl_rt_, &mdlg_coll_0, t->ps, t->all,"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(c, ".kind = MDL_COLL_GATHER,\n    .root = 1,"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(c, ".send_cap = 4, .recv_cap = 8,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "\"g\", \"MDL_Gather_g\", 0, MDL_COLL_GATHER,\n    1, 0, &"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, ",\n    4, 8, 0\n};"));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "insts, n);"));
     free(c);
+    rm_dir(dir);
+    mdl_unit_free(&u);
+}
+
+/* C++: the short names as overloads, the class members of struct T, and
+ * TMDL.hh with the methods; default instance arguments. */
+static void test_cxx(void)
+{
+    mdl_unit_front u;
+    char dir[64];
+    CU_ASSERT_EQUAL_FATAL(emit_fresh(&u, dir), 0);
+    char *c = file_in(dir, "tMDL_common.h"), *h = file_in(dir, "sonMDL.h");
+    char *hh = file_in(dir, "sonMDL.hh"), *fh = file_in(dir, "fatherMDL.h");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hh);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fh);
+    static const char *const want[][2] = {
+        /* overloads under __cplusplus, the macros in the other branch */
+        { "c", "#ifdef __cplusplus\n}\n\n/* Short names: one overload" },
+        { "c", "inline int MDL_Init(struct father **t, int *argc, char ***argv) "
+               "{ return father_MDL_Init(t, argc, argv); }" },
+        { "c", "inline int MDL_SendTo_son_some(struct father *t, const int *insts, int n, int lo0, "
+               "int hi0) { return father_MDL_SendTo_son_some(t, insts, n, lo0, hi0); }" },
+        { "c", "inline int MDL_Barrier(struct son *t) { return son_MDL_Barrier(t); }" },
+        { "c", "\n#else\n\n/* Short names: the task is chosen by the type" },
+        { "c", "int son_MDL_Init_at(struct son *t, unsigned long size, int *argc, char ***argv);" },
+        /* the class: members added to the C struct, no data */
+        { "h", "#ifdef __cplusplus\nstruct alignas(4096) son {\n#else\nstruct son {\n#endif\n" },
+        { "h", "    struct mdl_rt *mdl_rt_;  /* runtime handle: do not touch */\n#ifdef __cplusplus\n" },
+        { "h", "    constexpr son() noexcept\n        : n(), V(), ps(), all(), mdl_rt_() {}\n" },
+        { "h", "    son(const son &) = delete;\n    son &operator=(const son &) = delete;\n" },
+        { "h", "    int MDL_Init(int * /*argc*/, char *** /*argv*/);\n" },
+        /* father is not a family: its instance may be left out */
+        { "h", "    int MDL_SendTo_father_back(int /*inst*/ = 0);\n" },
+        { "h", "    int MDL_RecvFrom_father_all(int /*inst*/ = MDL_ANY);\n" },
+        /* bounds after the instance: an overload without it */
+        { "h", "    int MDL_RecvFrom_father_some(int /*inst*/, int /*lo0*/, int /*hi0*/);\n"
+               "    int MDL_RecvFrom_father_some(int /*lo0*/, int /*hi0*/);  /* inst = MDL_ANY */\n" },
+        { "h", "    int MDL_Mcast_mc(const int * /*insts*/, int /*n*/);\n" },
+        { "h", "#endif\n};\n\n#ifdef __cplusplus\n#include \"sonMDL.hh\"" },
+        /* son is a family: no default towards it */
+        { "f", "    int MDL_SendTo_son_one(int /*inst*/);\n" },
+        { "hh", "#ifndef __cplusplus\n#error \"sonMDL.hh is the C++ binding" },
+        { "hh", "#include \"sonMDL.h\"\n" },
+        { "hh", "inline int son::MDL_Init(int *mdl_argc, char ***mdl_argv) "
+                "{ return son_MDL_Init_at(this, sizeof *this, mdl_argc, mdl_argv); }\n" },
+        { "hh", "inline int son::MDL_RecvFrom_father_some(int mdl_lo0, int mdl_hi0) "
+                "{ return son_MDL_RecvFrom_father_some(this, MDL_ANY, mdl_lo0, mdl_hi0); }\n" },
+        { "hh", "inline int son::MDL_SendTo_father_back(int mdl_inst) "
+                "{ return son_MDL_SendTo_father_back(this, mdl_inst); }\n" },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        const char *in = want[i][0][0] == 'c' ? c : want[i][0][0] == 'f' ? fh
+                         : want[i][0][1] ? hh : h;
+        if (!strstr(in, want[i][1])) {
+            fprintf(stderr, "missing in %s: %s\n", want[i][0], want[i][1]);
+            CU_FAIL("generated C++ lacks an expected text");
+        }
+    }
+    CU_ASSERT_PTR_NULL(strstr(c, "#define MDL_Init_at"));   /* no C short name */
+    CU_ASSERT_PTR_NULL(strstr(c, "MDL_CXX_"));              /* no keyword here */
+    free(c);
+    free(h);
+    free(hh);
+    free(fh);
+    rm_dir(dir);
+    mdl_unit_free(&u);
+}
+
+/* Spec names that are C++ keywords: MDL_CXX_(c, c_) where they stand
+ * alone, the C++ spelling in C++-only code, two branches for constants. */
+static void test_cxx_keywords(void)
+{
+    mdl_unit_front u;
+    char dir[64];
+    strcpy(dir, "/tmp/medley-unit-emit.XXXXXX");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    mdl_spec *s = mdl_unit_check(&u,
+        "const new = 4;\n"
+        "struct class { int this; };\n"
+        "Task template(i) uses { struct class obj[new]; int delete, k; }\n"
+        "sends { m = sequence{obj[delete], k}; } receives { m = sequence{obj[delete], k}; }\n");
+    CU_ASSERT_STRING_EQUAL(mdl_unit_diags(&u), "");
+    CU_ASSERT_EQUAL_FATAL(mdl_emit_c(s, dir), 0);
+    char *c = file_in(dir, "tMDL_common.h"), *h = file_in(dir, "templateMDL.h");
+    char *src = file_in(dir, "templateMDL.c"), *hh = file_in(dir, "templateMDL.hh");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(src);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hh);
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "#define MDL_CXX_(c, cxx) cxx\n#else\n#define MDL_CXX_(c, cxx) c\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "struct MDL_CXX_(class, class_) {\n    int MDL_CXX_(this, this_);"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "#ifdef __cplusplus\n#ifndef new_\n#define new_ (4)\n#endif\n"
+                                     "#else\n#ifndef new\n#define new (4)\n#endif\n#endif\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "int template_MDL_Barrier(struct MDL_CXX_(template, template_) *t);"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "inline int MDL_Barrier(struct template_ *t)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(h, "#ifdef __cplusplus\nstruct alignas(4096) template_ {\n#else\n"
+                                     "struct MDL_CXX_(template, template_) {\n#endif\n"
+                                     "    struct MDL_CXX_(class, class_) obj[4];"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(h, "    int MDL_CXX_(delete, delete_);\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(h, "constexpr template_() noexcept\n        : obj(), delete_(), k(), mdl_rt_() {}"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(hh, "inline int template_::MDL_Barrier() { return template_MDL_Barrier(this); }"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(src, "MDL_STATIC_ASSERT_((MDL_CXX_(new, new_)) == 4,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(src, "#ifdef __cplusplus\n#undef new_\n#else\n#undef new\n#endif\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(src, "offsetof(struct MDL_CXX_(template, template_), k)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(src, "offsetof(struct MDL_CXX_(class, class_), MDL_CXX_(this, this_))"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(src, "(long)(t->MDL_CXX_(delete, delete_))"));
+    free(c);
+    free(h);
+    free(src);
+    free(hh);
+    rm_dir(dir);
+    mdl_unit_free(&u);
+}
+
+/* A variable named like its task cannot be a member of the class (it has
+ * a constructor): C is unaffected, C++ stops at a clear #error. */
+static void test_cxx_member_like_class(void)
+{
+    mdl_unit_front u;
+    char dir[64];
+    strcpy(dir, "/tmp/medley-unit-emit.XXXXXX");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    mdl_spec *s = mdl_unit_check(&u, "Task son(i) uses { int son; }\n"
+                                     "sends { m = sequence{son}; } receives { m = sequence{son}; }\n");
+    CU_ASSERT_STRING_EQUAL(mdl_unit_diags(&u), "");
+    CU_ASSERT_EQUAL_FATAL(mdl_emit_c(s, dir), 0);
+    char *h = file_in(dir, "sonMDL.h"), *hh = file_in(dir, "sonMDL.hh");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hh);
+    CU_ASSERT_PTR_NOT_NULL(strstr(h, "    int son;\n    struct mdl_rt *mdl_rt_;  /* runtime handle: do not touch */\n"
+                                     "#ifdef __cplusplus\n#error \"task son has a variable named son: C++ cannot"));
+    CU_ASSERT_PTR_NULL(strstr(h, "constexpr"));
+    CU_ASSERT_PTR_NULL(strstr(hh, "inline"));
+    free(h);
+    free(hh);
     rm_dir(dir);
     mdl_unit_free(&u);
 }
@@ -331,13 +475,47 @@ static void test_spec_hash(void)
     CU_ASSERT_NOT_EQUAL(h[0], h[3]); /* another content */
 }
 
+/* S40 holds two S39, each two S38 …: hashing each struct once makes this
+ * linear; walking the nesting at every use took 2^40 steps.  The layout
+ * at the bottom still counts. */
+static unsigned long long deep_hash(const char *s0_fields)
+{
+    enum { DEPTH = 40 };
+    static char src[DEPTH * 64 + 256];
+    size_t n = (size_t)snprintf(src, sizeof src, "struct S0 { %s };\n", s0_fields);
+    for (int i = 1; i <= DEPTH; i++)
+        n += (size_t)snprintf(src + n, sizeof src - n, "struct S%d { struct S%d a, b; };\n", i,
+                              i - 1);
+    snprintf(src + n, sizeof src - n,
+             "Task a(i) uses { struct S%d s; } sends { m = sequence{s}; } "
+             "receives { m = sequence{s}; }\n", DEPTH);
+    mdl_unit_front u;
+    mdl_spec *s = mdl_unit_check(&u, src);
+    CU_ASSERT_STRING_EQUAL(mdl_unit_diags(&u), "");
+    unsigned long long h = cg_spec_hash(s);
+    mdl_unit_free(&u);
+    return h;
+}
+
+static void test_spec_hash_deep_structs(void)
+{
+    unsigned long long a = deep_hash("double x;"), b = deep_hash("double x;");
+    unsigned long long c = deep_hash("double x; int k;");
+    CU_ASSERT_EQUAL(a, b);
+    CU_ASSERT_NOT_EQUAL(a, c);
+}
+
 static const mdl_unit_test tests[] = {
     { "spec_hash", test_spec_hash },
+    { "spec_hash_deep_structs", test_spec_hash_deep_structs },
     { "api_names", test_api_names },
     { "common_section", test_common_section },
     { "common_name", test_common_name },
     { "deterministic", test_deterministic },
     { "source_calls", test_source_calls },
+    { "cxx", test_cxx },
+    { "cxx_keywords", test_cxx_keywords },
+    { "cxx_member_like_class", test_cxx_member_like_class },
     { "atomic_failure", test_atomic_failure },
     { "dot", test_dot },
     { NULL, NULL },

@@ -1,6 +1,7 @@
 /* runtime_common: grid shapes and section layouts, which both runtimes
  * must agree on exactly. */
 #include <CUnit/CUnit.h>
+#include <limits.h>
 #include <string.h>
 #include "unit.h"
 #include "rt_common.h"
@@ -111,6 +112,48 @@ static void test_spans_copy(void)
     CU_ASSERT(V[5][0] == 0 && V[4][4] == 0);
 }
 
+/* A pointer item's bounds come from the call alone: a span whose count,
+ * byte size or end does not fit is an error, never a wrapped size. */
+static void test_span_overflow(void)
+{
+    static const mdl_item_desc p_item = {"p", 0, 1, &dbl, 1, {-1}, 0};
+    double data[4] = {1, 2, 3, 4}, *p = data;
+    mdl_span s;
+    static const long bad[][2] = {
+        {0, LONG_MAX},                  /* hi - lo + 1 overflows */
+        {0, LONG_MAX / 4},              /* bytes overflow */
+        {LONG_MAX / 2, LONG_MAX / 2},   /* offset overflows */
+        {LONG_MAX / 8, LONG_MAX / 8},   /* end beyond PTRDIFF_MAX */
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        CU_ASSERT_EQUAL(mdl_item_span(&p_item, bad[k], &p, &s, why, sizeof why), MDL_ERR_BOUNDS);
+        CU_ASSERT_PTR_NOT_NULL(strstr(why, "spans more than"));
+    }
+    long fine[] = {1, 3};
+    CU_ASSERT_EQUAL(mdl_item_span(&p_item, fine, &p, &s, why, sizeof why), 0);
+    CU_ASSERT_EQUAL(s.bytes, 3 * sizeof(double));
+    CU_ASSERT_PTR_EQUAL(s.base, (char *)&data[1]);
+
+    /* two items each under the limit whose sum is not */
+    static const mdl_item_desc two[2] = {{"p", 0, 1, &dbl, 1, {-1}, 0},
+                                         {"p", 0, 1, &dbl, 1, {-1}, 1}};
+    static const long halves[] = {0, LONG_MAX / 16 + 1, 0, LONG_MAX / 16 + 1};
+    mdl_msg_desc m = {.name = "m", .nitems = 2, .items = two, .npairs = 2,
+                      .fixed_bounds = halves};
+    mdl_span spans[2];
+    size_t total;
+    CU_ASSERT_EQUAL(mdl_msg_spans(&m, &p, NULL, spans, &total, why, sizeof why), MDL_ERR_BOUNDS);
+}
+
+/* Names come from runtime_common/mdl_tables.h, keyed by enumerator. */
+static void test_base_names(void)
+{
+    CU_ASSERT_STRING_EQUAL(mdl_base_name(MDL_T_UINT), "unsigned");
+    CU_ASSERT_STRING_EQUAL(mdl_base_name(MDL_T_ULLONG), "unsigned long long");
+    CU_ASSERT_STRING_EQUAL(mdl_base_name(MDL_T_STRUCT), "struct");
+    CU_ASSERT_STRING_EQUAL(mdl_base_name(MDL_T_NBASE), "?");
+}
+
 static void test_error_strings(void)
 {
     CU_ASSERT_PTR_NOT_NULL(strstr(MDL_Error_string(MDL_ERR_TRUNCATE), "MDL_ERR_TRUNCATE"));
@@ -126,6 +169,8 @@ static const mdl_unit_test tests[] = {
     {"span_layouts", test_span_layouts},
     {"span_bounds", test_span_bounds},
     {"spans_copy", test_spans_copy},
+    {"span_overflow", test_span_overflow},
+    {"base_names", test_base_names},
     {"error_strings", test_error_strings},
     {NULL, NULL},
 };

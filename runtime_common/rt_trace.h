@@ -1,0 +1,209 @@
+/* rt_trace.h — recording the calls of a traced job (MDL_TRACE,
+ * docs/tracing.md) into the instance's image (rt_trace_image.h).
+ *
+ * The validation layer brackets each call that communicates or waits:
+ * rt_trace_begin at entry (ticks, which function), one of the
+ * rt_trace_end* at exit.  Tracing off, the layer's only cost is one test
+ * of mdl_rt_common.tr per call.  On, a call costs two reads of the clock
+ * (rdtsc where the TSC is invariant) and one 32-byte record; flow ids,
+ * names and JSON are made when the job ends.  Backends call
+ * rt_trace_arrived for each async receive a Wait/Test completes (they
+ * alone know its sender), and set up / collect the image (rt_backend.h). */
+#ifndef MDL_RT_TRACE_H
+#define MDL_RT_TRACE_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include "rt_backend.h"
+#include "rt_trace_image.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define RT_HAVE_TSC 1
+#else
+#define RT_HAVE_TSC 0
+#endif
+
+#define RT_BYTES_VARY UINT64_MAX
+
+typedef struct rt_tracer {
+    rt_trace_img *img;
+    rt_trace_rec *rec;          /* the image's records */
+    uint64_t cap;               /* slots still usable: once a call did not fit,
+                                   the used count, so that nothing later is
+                                   recorded either */
+    rt_trace_stat *stats;       /* the image's dropped-call statistics */
+    /* the call in progress (the fatal path closes it) */
+    uint64_t t0;
+    uint32_t func;
+    int in_call;
+    int nmsgs, ncolls;
+    /* message numbers per (message, peer instance): the k of a flow id */
+    uint32_t *seq;
+    uint32_t *seq_at;           /* [nmsgs] first counter of each message */
+    uint64_t *fixed_bytes;      /* [nmsgs] payload when its bounds are fixed */
+    uint32_t *seqs;             /* [maxfam] scratch: numbers of a list's messages */
+    /* async receives completed in the current Wait/Test */
+    rt_trace_pair *done;
+    uint32_t ndone, capdone;
+    /* the last error reported while tracing, for the call's record */
+    int last_err;
+    char last_text[RT_TEXT];
+} rt_tracer;
+
+/* The clock of this job's ticks: the TSC (1) or CLOCK_MONOTONIC in ns (0). */
+MDL_HIDDEN extern int rt_trace_tsc;
+
+static inline uint64_t rt_mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t rt_ticks(void)
+{
+#if RT_HAVE_TSC
+    if (__builtin_expect(rt_trace_tsc, 1))
+        return __rdtsc();
+#endif
+    return rt_mono_ns();
+}
+
+/* ---------------------------------------------------------------- function ids */
+
+static inline uint32_t rt_fn_wait(const rt_tracer *t, const mdl_msg_desc *m, int wait)
+{
+    return (uint32_t)((wait ? 1 : 2) * t->nmsgs + m->index);
+}
+
+static inline uint32_t rt_fn_coll(const rt_tracer *t, const mdl_coll_desc *c)
+{
+    return (uint32_t)(3 * t->nmsgs + c->index);
+}
+
+static inline uint32_t rt_fn_sync(const rt_tracer *t, int which)
+{
+    return (uint32_t)(3 * t->nmsgs + t->ncolls + which);
+}
+
+/* ---------------------------------------------------------------- the calls */
+
+static inline void rt_trace_begin(rt_tracer *t, uint32_t func)
+{
+    t->func = func;
+    t->in_call = 1;
+    t->ndone = 0;
+    t->t0 = rt_ticks();
+}
+
+/* The next message number of m with instance `peer`. */
+static inline uint32_t rt_trace_seq(rt_tracer *t, const mdl_msg_desc *m, int peer)
+{
+    return t->seq[t->seq_at[m->index] + (uint32_t)peer]++;
+}
+
+/* Payload of one message of m with these bounds (checked by the call). */
+static inline uint64_t rt_trace_bytes(const rt_tracer *t, const mdl_msg_desc *m,
+                                      const long *bounds)
+{
+    uint64_t b = t->fixed_bytes[m->index];
+    if (b != RT_BYTES_VARY)
+        return b;
+    b = 0;
+    for (int i = 0; i < m->nitems; i++) {
+        const mdl_item_desc *it = &m->items[i];
+        const long *p = bounds + 2 * it->first_pair;
+        uint64_t n = it->type->size;
+        for (int d = 0; d < it->ndims; d++)
+            n *= (uint64_t)(p[2 * d + 1] - p[2 * d] + 1);
+        b += n;
+    }
+    return b;
+}
+
+MDL_HIDDEN void rt_trace_put(rt_tracer *t, uint64_t t1, int32_t peer, uint32_t seq,
+                             uint64_t bytes, uint16_t flags, int err, const int *insts,
+                             const uint32_t *seqs, uint32_t npairs);
+
+/* The call ended with at most one peer (-1: none) and no error. */
+static inline void rt_trace_end(rt_tracer *t, int32_t peer, uint32_t seq, uint64_t bytes,
+                                uint16_t flags)
+{
+    uint64_t t1 = rt_ticks();
+    rt_trace_img *img = t->img;
+    uint64_t n = img->used, d = t1 - t->t0;
+    t->in_call = 0;
+    if (__builtin_expect(n < t->cap && d < UINT32_MAX && bytes < UINT32_MAX, 1)) {
+        rt_trace_rec *r = &t->rec[n];
+        r->t0 = t->t0;
+        r->dur = (uint32_t)d;
+        r->func = t->func;
+        r->peer = peer;
+        r->seq = seq;
+        r->bytes = (uint32_t)bytes;
+        r->flags = flags;
+        r->ncont = 0;
+        __atomic_store_n(&img->used, n + 1, __ATOMIC_RELEASE);
+        return;
+    }
+    rt_trace_put(t, t1, peer, seq, bytes, flags, 0, NULL, NULL, 0);
+}
+
+/* The call failed with rc (its text, if reported, is t->last_text). */
+MDL_HIDDEN void rt_trace_end_error(rt_tracer *t, int rc);
+
+/* A call with no peer: its result. */
+static inline int rt_trace_end_rc(rt_tracer *t, int rc)
+{
+    if (rc < 0)
+        rt_trace_end_error(t, rc);
+    else
+        rt_trace_end(t, -1, 0, 0, 0);
+    return rc;
+}
+
+/* The call ended with a list of peers: `insts` with their message numbers
+ * `seqs` (NULL: none, for Mcast members), or, for a Wait/Test, the
+ * senders of the async receives it completed (t->done). */
+MDL_HIDDEN void rt_trace_end_list(rt_tracer *t, uint64_t bytes, const int *insts,
+                                  const uint32_t *seqs, uint32_t n);
+MDL_HIDDEN void rt_trace_end_done(rt_tracer *t);
+
+/* ---------------------------------------------------------------- backends */
+
+/* An async receive of m from instance `inst` completed (in the Wait/Test
+ * in progress): the flow ends there. */
+MDL_HIDDEN void rt_trace_arrived(mdl_rt *rt, const mdl_msg_desc *m, int inst);
+
+
+/* Builds the instance's image in memory from alloc(rt, size, arg) (the
+ * backend's: the job segment, or the process heap) and starts recording:
+ * slot = the job-wide number, clock = enum rt_trace_clock of the job.
+ * Called by be_init once the instance is identified.  0 or an error
+ * (reported). */
+MDL_HIDDEN int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock,
+                               void *(*alloc)(mdl_rt *, size_t, void *), void *arg);
+/* Frees what rt_trace_attach allocated besides the image (rt_common_free). */
+MDL_HIDDEN void rt_trace_detach(mdl_rt *rt);
+/* Samples the clock pair of the image: at the start (end = 0: MPI after a
+ * barrier) or at the end (at least a millisecond after the start). */
+MDL_HIDDEN void rt_trace_clock(rt_trace_img *img, int end);
+
+/* MDL_End reached: the image is complete. */
+MDL_HIDDEN void rt_trace_finish(mdl_rt *rt);
+/* A fault is being reported (rt_vfail): its text is kept for the call's
+ * record; fatal: the instance stops here (rt_trace_stop, then
+ * be_trace_fatal). */
+MDL_HIDDEN void rt_trace_error(mdl_rt *rt, const char *fn, int code, const char *fmt,
+                               va_list ap);
+MDL_HIDDEN void rt_trace_errorf(mdl_rt *rt, const char *fn, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* The instance stops on an error (the last one passed to rt_trace_error):
+ * the call in progress is recorded with it and the image marked.
+ * reported: this instance printed it (the job's error); else it stops
+ * because of another's. */
+MDL_HIDDEN void rt_trace_stop(mdl_rt *rt, int code, int reported);
+
+#endif

@@ -1,0 +1,771 @@
+/* rt_trace_write.c — the job's trace file from the instances' images
+ * (rt_trace_write.h; the format: docs/tracing.md §2).  Runs once, when
+ * the job ends, outside any measured path; it formats with its own few
+ * helpers into one buffer because a traced job can hold millions of
+ * events. */
+#include "rt_trace_write.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+/* ---------------------------------------------------------------- images */
+
+int rt_trace_tsc_usable(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    /* CPUID 0x80000007 EDX bit 8 (Linux's constant_tsc + nonstop_tsc) */
+    unsigned a, b, c, d;
+    if (__get_cpuid(0x80000000u, &a, &b, &c, &d) && a >= 0x80000007u &&
+        __get_cpuid(0x80000007u, &a, &b, &c, &d))
+        return (d >> 8) & 1;
+#endif
+    return 0;
+}
+
+static int area_ok(uint64_t off, uint64_t n, uint64_t elem, uint64_t size)
+{
+    return off % 8 == 0 && off <= size && (elem == 0 || n <= (size - off) / elem);
+}
+
+const char *rt_trace_img_check(const rt_trace_img *img, uint64_t avail, int with_records)
+{
+    if (avail < sizeof *img || img->magic != RT_TRACE_MAGIC)
+        return "not a trace image";
+    if (img->version != RT_TRACE_VERSION)
+        return "a trace image of another version";
+    /* the head ends where the records begin; the records are read up to
+     * `used` */
+    uint64_t size = img->recs;
+    if (size > avail || img->recs > img->size || img->cap > (img->size - img->recs) / sizeof(rt_trace_rec) ||
+        img->used > img->cap || (with_records && img->used * sizeof(rt_trace_rec) > avail - size) ||
+        img->ntasks <= 0 || img->ntasks > 1 << 20 || img->nfuncs < RT_NSYNC || img->nmsgs < 0 ||
+        img->ncolls < 0 ||
+        (int64_t)img->nfuncs != 3 * (int64_t)img->nmsgs + img->ncolls + RT_NSYNC ||
+        img->task < 0 || img->task >= img->ntasks || img->inst < 0 || img->slot < 0)
+        return "its header is damaged";
+    if (!area_ok(img->tasks, (uint64_t)img->ntasks, sizeof(uint32_t), size) ||
+        !area_ok(img->funcs, (uint64_t)img->nfuncs, sizeof(rt_trace_func), size) ||
+        !area_ok(img->stats, (uint64_t)img->nfuncs, sizeof(rt_trace_stat), size) ||
+        !area_ok(img->texts, RT_TEXTS, RT_TEXT, size) || img->ntexts > RT_TEXTS ||
+        img->recs % 8)
+        return "its areas lie outside it";
+    if (!rt_trace_img_str(img, img->spec))
+        return "its names are damaged";
+    const uint32_t *tasks = (const uint32_t *)((const char *)img + img->tasks);
+    if (!rt_trace_img_str(img, tasks[img->task]))
+        return "its names are damaged";
+    const rt_trace_func *f = (const rt_trace_func *)((const char *)img + img->funcs);
+    for (int i = 0; i < img->nfuncs; i++)
+        if (!rt_trace_img_str(img, f[i].name) || (f[i].msg && !rt_trace_img_str(img, f[i].msg)) ||
+            f[i].cat > RT_CAT_SYNC || f[i].peer_task >= img->ntasks)
+            return "its function table is damaged";
+    return NULL;
+}
+
+const char *rt_trace_img_str(const rt_trace_img *img, uint32_t off)
+{
+    if (off < sizeof *img || off >= img->recs || off >= img->size)
+        return NULL;
+    const char *s = (const char *)img + off;
+    return memchr(s, '\0', (size_t)(img->recs - off)) ? s : NULL;
+}
+
+static const rt_trace_func *funcs_of(const rt_trace_img *img)
+{
+    return (const rt_trace_func *)((const char *)img + img->funcs);
+}
+
+static const char *text_of(const rt_trace_img *img, int32_t i)
+{
+    if (i < 0 || (uint32_t)i >= img->ntexts)
+        return NULL;
+    const char *t = (const char *)img + img->texts + (size_t)i * RT_TEXT;
+    return memchr(t, '\0', RT_TEXT) ? t : NULL;
+}
+
+/* ---------------------------------------------------------------- output */
+
+struct rt_trace_total {
+    uint32_t func;
+    uint64_t calls, msgs, bytes;
+    double dur_ns;
+};
+
+struct rt_trace_out {
+    int fd;
+    char *path, *tmp;
+    int failed;                 /* errno of the first failed write, or 0 */
+    int first;                  /* no event written yet */
+    int ntasks;                 /* names of tasks known from the heads */
+    const char **task_names;
+    char buf[1 << 16];
+    size_t len;
+};
+
+static void flush(rt_trace_out *o)
+{
+    size_t done = 0;
+    while (done < o->len && !o->failed) {
+        ssize_t w = write(o->fd, o->buf + done, o->len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            o->failed = w < 0 ? errno : EIO;
+        else
+            done += (size_t)w;
+    }
+    o->len = 0;
+}
+
+static void put(rt_trace_out *o, const char *s, size_t n)
+{
+    if (o->len + n > sizeof o->buf)
+        flush(o);
+    if (n > sizeof o->buf) {
+        while (n && !o->failed) {
+            size_t k = n < sizeof o->buf ? n : sizeof o->buf;
+            memcpy(o->buf, s, k);
+            o->len = k;
+            flush(o);
+            s += k;
+            n -= k;
+        }
+        return;
+    }
+    memcpy(o->buf + o->len, s, n);
+    o->len += n;
+}
+
+static void puts_(rt_trace_out *o, const char *s)
+{
+    put(o, s, strlen(s));
+}
+
+static void put_u64(rt_trace_out *o, uint64_t v)
+{
+    char d[24];
+    int n = 0;
+    do
+        d[sizeof d - 1 - n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    put(o, d + sizeof d - n, (size_t)n);
+}
+
+static void put_i64(rt_trace_out *o, int64_t v)
+{
+    if (v < 0) {
+        put(o, "-", 1);
+        put_u64(o, (uint64_t)0 - (uint64_t)v);
+    } else {
+        put_u64(o, (uint64_t)v);
+    }
+}
+
+/* Nanoseconds as microseconds with three decimals. */
+static void put_us(rt_trace_out *o, uint64_t ns)
+{
+    char d[4] = { '.', (char)('0' + ns / 100 % 10), (char)('0' + ns / 10 % 10),
+                  (char)('0' + ns % 10) };
+    put_u64(o, ns / 1000);
+    put(o, d, 4);
+}
+
+/* A JSON string: `"` and `\` escaped, control characters as spaces (the
+ * format allows no other escape: docs/tracing.md §3). */
+static void put_str(rt_trace_out *o, const char *s)
+{
+    put(o, "\"", 1);
+    for (const char *p = s; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '"' || c == '\\') {
+            char e[2] = { '\\', (char)c };
+            put(o, e, 2);
+        } else {
+            char e = c < 0x20 || c == 0x7f ? ' ' : (char)c;
+            put(o, &e, 1);
+        }
+    }
+    put(o, "\"", 1);
+}
+
+static void put_hex(rt_trace_out *o, uint64_t v)
+{
+    char d[16];
+    int n = 0;
+    do
+        d[sizeof d - 1 - n++] = "0123456789abcdef"[v & 15];
+    while ((v >>= 4) != 0);
+    put(o, d + sizeof d - n, (size_t)n);
+}
+
+/* ---------------------------------------------------------------- names */
+
+static const char *task_name(const rt_trace_out *o, int task, char *buf, size_t len)
+{
+    if (task >= 0 && task < o->ntasks && o->task_names[task])
+        return o->task_names[task];
+    snprintf(buf, len, "task%d", task);
+    return buf;
+}
+
+/* "son[2]" */
+static void put_inst_name(rt_trace_out *o, int task, int inst)
+{
+    char b[32];
+    const char *t = task_name(o, task, b, sizeof b);
+    char s[32];
+    snprintf(s, sizeof s, "[%d]", inst);
+    put(o, "\"", 1);
+    put(o, t, strlen(t));           /* task names are identifiers */
+    puts_(o, s);
+    put(o, "\"", 1);
+}
+
+static void put_track_name(rt_trace_out *o, const rt_trace_inst *in)
+{
+    if (in->task >= 0) {
+        put_inst_name(o, in->task, in->inst);
+        return;
+    }
+    char s[300];
+    snprintf(s, sizeof s, "%.255s?[%d]", in->prog ? in->prog : "", in->inst);
+    put_str(o, s);
+}
+
+/* ---------------------------------------------------------------- open, meta */
+
+rt_trace_out *rt_trace_out_open(const char *path, char *why, size_t len)
+{
+    rt_trace_out *o = calloc(1, sizeof *o);
+    size_t n = strlen(path) + 32;
+    char *tmp = malloc(n);
+    char *p = strdup(path);
+    if (!o || !tmp || !p) {
+        free(o);
+        free(tmp);
+        free(p);
+        snprintf(why, len, "out of memory");
+        return NULL;
+    }
+    snprintf(tmp, n, "%s.%ld.tmp", path, (long)getpid());
+    o->fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (o->fd < 0) {
+        snprintf(why, len, "cannot create '%s': %s", tmp, strerror(errno));
+        free(o);
+        free(tmp);
+        free(p);
+        return NULL;
+    }
+    o->tmp = tmp;
+    o->path = p;
+    o->first = 1;
+    return o;
+}
+
+static void event_sep(rt_trace_out *o)
+{
+    puts_(o, o->first ? "\n" : ",\n");
+    o->first = 0;
+}
+
+static void meta(rt_trace_out *o, const char *what, int32_t pid, int32_t tid)
+{
+    event_sep(o);
+    puts_(o, "{\"ph\":\"M\",\"ts\":0,\"pid\":");
+    put_i64(o, pid);
+    puts_(o, ",\"tid\":");
+    put_i64(o, tid);
+    puts_(o, ",\"name\":\"");
+    puts_(o, what);
+    puts_(o, "\",\"args\":{\"name\":");
+}
+
+void rt_trace_out_meta(rt_trace_out *o, rt_trace_job *job)
+{
+    /* Task names from every head: an instance names its peers' tasks too,
+     * so a task whose instances were all lost is usually still named. */
+    int nt = 0;
+    for (int i = 0; i < job->ninst; i++) {
+        const rt_trace_img *h = job->inst[i].head;
+        if (h && h->ntasks > nt)
+            nt = h->ntasks;
+        if (job->inst[i].task + 1 > nt)
+            nt = job->inst[i].task + 1;
+    }
+    o->task_names = calloc((size_t)nt + 1, sizeof *o->task_names);
+    o->ntasks = o->task_names ? nt : 0;
+    for (int i = 0; i < job->ninst; i++) {
+        const rt_trace_img *h = job->inst[i].head;
+        if (!h)
+            continue;
+        const uint32_t *tn = (const uint32_t *)((const char *)h + h->tasks);
+        for (int t = 0; t < h->ntasks && t < o->ntasks; t++)
+            if (!o->task_names[t])
+                o->task_names[t] = rt_trace_img_str(h, tn[t]);
+    }
+    puts_(o, "{\"traceEvents\":[");
+    /* one process per task, named with the tid of its lowest instance */
+    int32_t ntasks = 0, npids, nprogs = 0;
+    for (int i = 0; i < job->ninst; i++)
+        if (job->inst[i].task + 1 > ntasks)
+            ntasks = job->inst[i].task + 1;
+    /* Instances whose task is unknown (they died before MDL_Init): one
+     * process per program after the tasks, named `prog?` (no task name has
+     * a `?`, so no track name is taken twice), numbered in slot order. */
+    int *progs = malloc(sizeof(int) * ((size_t)job->ninst + 1));
+    int *count = calloc((size_t)job->ninst + 1, sizeof(int));
+    for (int i = 0; i < job->ninst; i++) {
+        rt_trace_inst *in = &job->inst[i];
+        if (in->task >= 0) {
+            in->pid = in->task + 1;
+            continue;
+        }
+        int p = 0;
+        while (progs && p < nprogs &&
+               !(in->prog && job->inst[progs[p]].prog && strcmp(in->prog, job->inst[progs[p]].prog) == 0))
+            p++;
+        if (progs && p == nprogs)
+            progs[nprogs++] = i;
+        in->pid = ntasks + 1 + p;
+        if (count)
+            in->inst = count[p]++;
+    }
+    free(progs);
+    free(count);
+    npids = ntasks + 1 + nprogs;
+    int *lowest = malloc(sizeof(int) * ((size_t)npids + 1));
+    for (int p = 0; lowest && p <= npids; p++)
+        lowest[p] = -1;
+    for (int i = 0; lowest && i < job->ninst; i++) {
+        int *l = &lowest[job->inst[i].pid];
+        if (*l < 0 || job->inst[i].inst < job->inst[*l].inst)
+            *l = i;
+    }
+    for (int p = 0; lowest && p <= npids; p++) {
+        if (lowest[p] < 0)
+            continue;
+        const rt_trace_inst *in = &job->inst[lowest[p]];
+        meta(o, "process_name", p, in->slot + 1);
+        if (in->task >= 0) {
+            char b[32];
+            put_str(o, task_name(o, in->task, b, sizeof b));
+        } else {
+            char b[300];
+            snprintf(b, sizeof b, "%.255s?", in->prog ? in->prog : "");
+            put_str(o, b);
+        }
+        puts_(o, "}}");
+    }
+    free(lowest);
+    /* then one thread per instance */
+    for (int i = 0; i < job->ninst; i++) {
+        const rt_trace_inst *in = &job->inst[i];
+        meta(o, "thread_name", in->pid, in->slot + 1);
+        put_track_name(o, in);
+        puts_(o, "}}");
+    }
+}
+
+/* ---------------------------------------------------------------- events */
+
+/* A flow's id: the same at both ends, which know the sender, the
+ * receiver, the channel and the message's number on it (splitmix64's
+ * finaliser over the six numbers). */
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebull;
+    h ^= h >> 31;
+    return h;
+}
+
+static uint64_t flow_id(int stask, int sinst, int rtask, int rinst, int channel, uint32_t seq)
+{
+    uint64_t h = 0x4d444cull;
+    h = mix(h, (uint64_t)(uint32_t)stask);
+    h = mix(h, (uint64_t)(uint32_t)sinst);
+    h = mix(h, (uint64_t)(uint32_t)rtask);
+    h = mix(h, (uint64_t)(uint32_t)rinst);
+    h = mix(h, (uint64_t)(uint32_t)channel);
+    return mix(h, seq);
+}
+
+static void flow(rt_trace_out *o, char ph, uint64_t ts, int32_t pid, int32_t tid, uint64_t id)
+{
+    event_sep(o);
+    puts_(o, ph == 's' ? "{\"ph\":\"s\",\"ts\":" : "{\"ph\":\"f\",\"ts\":");
+    put_us(o, ts);
+    puts_(o, ",\"pid\":");
+    put_i64(o, pid);
+    puts_(o, ",\"tid\":");
+    put_i64(o, tid);
+    puts_(o, ",\"name\":\"message\",\"cat\":\"mdl\",\"id\":\"");
+    put_hex(o, id);
+    puts_(o, ph == 's' ? "\"}" : "\",\"bp\":\"e\"}");
+}
+
+static const char *const cat_names[] = { "send", "recv", "wait", "coll", "sync" };
+
+static double ns_of(const rt_trace_inst *in, uint64_t tick)
+{
+    return in->ns_at + (double)(int64_t)(tick - in->tick_at) * in->ns_per_tick;
+}
+
+static uint64_t floor_ns(double ns)
+{
+    return ns <= 0 ? 0 : (uint64_t)ns;     /* truncation: the floor of a positive */
+}
+
+void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_trace_img *img)
+{
+    rt_trace_inst *in = &job->inst[idx];
+    const rt_trace_func *fn = funcs_of(img);
+    const rt_trace_rec *r = (const rt_trace_rec *)((const char *)img + img->recs);
+    const rt_trace_stat *dropped = (const rt_trace_stat *)((const char *)img + img->stats);
+    int32_t pid = in->pid, tid = in->slot + 1;
+    int me_task = img->task, me = img->inst;
+    struct rt_trace_total *tot = NULL;
+    if (img->dropped) {
+        tot = calloc((size_t)img->nfuncs, sizeof *tot);
+        for (int f = 0; tot && f < img->nfuncs; f++) {
+            tot[f].func = (uint32_t)f;
+            tot[f].calls = dropped[f].calls;
+            tot[f].msgs = dropped[f].msgs;
+            tot[f].bytes = dropped[f].bytes;
+            tot[f].dur_ns = (double)dropped[f].ticks * in->ns_per_tick;
+        }
+    }
+    uint64_t prev_end = 0, events = 0;
+    for (uint64_t k = 0; k < img->used;) {
+        const rt_trace_rec *rec = &r[k];
+        uint64_t next = k + 1 + rec->ncont;
+        if (next > img->used || rec->func >= (uint32_t)img->nfuncs)
+            break;                      /* damaged: what follows cannot be read */
+        const rt_trace_ext *ext = rec->flags & RT_F_EXT ? (const rt_trace_ext *)&r[k + 1] : NULL;
+        const rt_trace_pair *pairs =
+            (const rt_trace_pair *)&r[k + 1 + (ext ? 1 : 0)];
+        uint32_t npairs = rec->flags & RT_F_PAIRS ? rec->seq : 0;
+        if ((ext ? 1u : 0u) + rt_trace_pair_slots(npairs) > rec->ncont)
+            break;
+        const rt_trace_func *f = &fn[rec->func];
+        uint64_t dur = ext ? ext->dur : rec->dur;
+        uint64_t bytes = ext ? ext->bytes : rec->bytes;
+        const char *err = NULL;
+        char errbuf[64];
+        if (ext && ext->err) {
+            err = text_of(img, ext->text);
+            if (!err) {
+                snprintf(errbuf, sizeof errbuf, "error %d", ext->err);
+                err = errbuf;
+            }
+        }
+        /* Integer ns, monotonic per instance, and at least 2 ns per call so
+         * that a flow fits strictly inside it. */
+        uint64_t ts = floor_ns(ns_of(in, rec->t0)), end = floor_ns(ns_of(in, rec->t0 + dur));
+        if (ts < prev_end)
+            ts = prev_end;
+        if (end < ts + 2)
+            end = ts + 2;
+        prev_end = end;
+        uint64_t mid = ts + (end - ts) / 2;
+        events++;
+
+        event_sep(o);
+        puts_(o, "{\"ph\":\"X\",\"ts\":");
+        put_us(o, ts);
+        puts_(o, ",\"dur\":");
+        put_us(o, end - ts);
+        puts_(o, ",\"pid\":");
+        put_i64(o, pid);
+        puts_(o, ",\"tid\":");
+        put_i64(o, tid);
+        puts_(o, ",\"name\":");
+        put_str(o, rt_trace_img_str(img, f->name));
+        puts_(o, ",\"cat\":\"");
+        puts_(o, cat_names[f->cat]);
+        puts_(o, "\"");
+        int peer_task = f->peer_task >= 0 ? f->peer_task : me_task;
+        uint64_t msgs = 0;
+        const char *msg = f->msg ? rt_trace_img_str(img, f->msg) : NULL;
+        if (msg || err) {
+            puts_(o, ",\"args\":{");
+            const char *sep = "";
+            if (msg) {
+                puts_(o, "\"msg\":");
+                put_str(o, msg);
+                sep = ",";
+            }
+            if (f->cat == RT_CAT_SEND || f->cat == RT_CAT_RECV || f->cat == RT_CAT_COLL) {
+                puts_(o, sep);
+                puts_(o, "\"bytes\":");
+                put_u64(o, bytes);
+                sep = ",";
+            }
+            if (f->cat == RT_CAT_COLL && f->rooted) {
+                puts_(o, ",\"root\":");
+                put_inst_name(o, me_task, f->root);
+            }
+            if (npairs && f->cat != RT_CAT_WAIT) {
+                puts_(o, ",\"peer\":[");
+                for (uint32_t p = 0; p < npairs; p++) {
+                    if (p)
+                        puts_(o, ",");
+                    put_inst_name(o, peer_task, pairs[p].inst);
+                }
+                puts_(o, "]");
+                msgs = f->cat == RT_CAT_SEND ? npairs : 0;
+            } else if (rec->peer >= 0 && f->cat != RT_CAT_WAIT) {
+                puts_(o, ",\"peer\":");
+                put_inst_name(o, peer_task, rec->peer);
+                msgs = f->cat == RT_CAT_SEND || f->cat == RT_CAT_RECV;
+            }
+            if (rec->flags & RT_F_ANYPOST) {
+                puts_(o, ",\"msgs\":1");
+                msgs = 1;
+            }
+            if (err) {
+                puts_(o, sep);
+                puts_(o, "\"error\":");
+                put_str(o, err);
+            }
+            puts_(o, "}");
+        }
+        puts_(o, "}");
+        if (tot) {
+            struct rt_trace_total *t = &tot[rec->func];
+            t->calls++;
+            t->msgs += msgs;
+            t->bytes += f->cat == RT_CAT_COLL ? bytes : bytes * msgs;
+            t->dur_ns += (double)(end - ts);
+        }
+        /* flows: sends start them, receives and completions end them */
+        if (f->cat == RT_CAT_SEND && !(ext && ext->err)) {
+            if (npairs)
+                for (uint32_t p = 0; p < npairs; p++)
+                    flow(o, 's', mid, pid, tid,
+                         flow_id(me_task, me, peer_task, pairs[p].inst, f->channel, pairs[p].seq));
+            else if (rec->peer >= 0)
+                flow(o, 's', mid, pid, tid,
+                     flow_id(me_task, me, peer_task, rec->peer, f->channel, rec->seq));
+        } else if (f->cat == RT_CAT_RECV && rec->peer >= 0 && !(ext && ext->err) &&
+                   !(rec->flags & (RT_F_PAIRS | RT_F_POSTED))) {
+            flow(o, 'f', mid, pid, tid,
+                 flow_id(peer_task, rec->peer, me_task, me, f->channel, rec->seq));
+        } else if (f->cat == RT_CAT_WAIT) {
+            for (uint32_t p = 0; p < npairs; p++)
+                flow(o, 'f', mid, pid, tid,
+                     flow_id(peer_task, pairs[p].inst, me_task, me, f->channel, pairs[p].seq));
+        }
+        k = next;
+    }
+    in->events = events;
+    if (tot) {
+        /* only the functions that were called */
+        int32_t n = 0;
+        for (int f = 0; f < img->nfuncs; f++)
+            if (tot[f].calls)
+                tot[n++] = tot[f];
+        in->totals = tot;
+        in->ntotals = n;
+    }
+}
+
+/* ---------------------------------------------------------------- otherData */
+
+static const char *const end_names[] = { "normal", "error", "lost" };
+
+static void put_totals(rt_trace_out *o, const rt_trace_inst *in)
+{
+    const rt_trace_img *h = in->head;
+    const rt_trace_func *fn = funcs_of(h);
+    puts_(o, ",\"totals\":[");
+    for (int32_t i = 0; i < in->ntotals; i++) {
+        const struct rt_trace_total *t = &in->totals[i];
+        const rt_trace_func *f = &fn[t->func];
+        puts_(o, i ? ",\n  {\"name\":" : "\n  {\"name\":");
+        put_str(o, rt_trace_img_str(h, f->name));
+        if (f->msg) {
+            puts_(o, ",\"msg\":");
+            put_str(o, rt_trace_img_str(h, f->msg));
+        }
+        puts_(o, ",\"cat\":\"");
+        puts_(o, cat_names[f->cat]);
+        puts_(o, "\",\"calls\":");
+        put_u64(o, t->calls);
+        puts_(o, ",\"msgs\":");
+        put_u64(o, t->msgs);
+        puts_(o, ",\"bytes\":");
+        put_u64(o, t->bytes);
+        puts_(o, ",\"dur_us\":");
+        put_us(o, floor_ns(t->dur_ns));
+        puts_(o, "}");
+    }
+    puts_(o, "]");
+}
+
+static void other_data(rt_trace_out *o, const rt_trace_job *job)
+{
+    const rt_trace_img *any = NULL;
+    for (int i = 0; i < job->ninst && !any; i++)
+        any = job->inst[i].head;
+    puts_(o, "\n],\n\"otherData\":{\"format\":\"medley-trace\",\"version\":1,\"spec\":");
+    put_str(o, any ? rt_trace_img_str(any, any->spec) : "?");
+    char hash[24];
+    snprintf(hash, sizeof hash, "%016llx", any ? (unsigned long long)any->spec_hash : 0ull);
+    puts_(o, ",\"spec_hash\":\"");
+    puts_(o, hash);
+    puts_(o, "\",\"runtime\":");
+    put_str(o, job->runtime);
+    if (job->command) {
+        puts_(o, ",\"command\":");
+        put_str(o, job->command);
+    }
+    if (job->clock) {
+        puts_(o, ",\"clock\":");
+        put_str(o, job->clock);
+    }
+    puts_(o, ",\"buffer_events\":");
+    put_u64(o, job->buffer_events);
+    puts_(o, job->ended_by_error ? ",\"end\":\"error\",\"error\":" : ",\"end\":\"normal\"");
+    if (job->ended_by_error)
+        put_str(o, job->error && *job->error ? job->error : "the job ended by an error");
+    puts_(o, ",\"instances\":[");
+    for (int i = 0; i < job->ninst; i++) {
+        const rt_trace_inst *in = &job->inst[i];
+        puts_(o, i ? ",\n {\"name\":" : "\n {\"name\":");
+        put_track_name(o, in);
+        puts_(o, ",\"pid\":");
+        put_i64(o, in->pid);
+        puts_(o, ",\"tid\":");
+        put_i64(o, in->slot + 1);
+        puts_(o, ",\"events\":");
+        put_u64(o, in->end == RT_INST_LOST ? 0 : in->events);
+        puts_(o, ",\"dropped\":");
+        put_u64(o, in->head && in->end != RT_INST_LOST ? in->head->dropped : 0);
+        puts_(o, ",\"end\":\"");
+        puts_(o, end_names[in->end]);
+        puts_(o, "\"");
+        if (in->totals && in->end != RT_INST_LOST)
+            put_totals(o, in);
+        puts_(o, "}");
+    }
+    puts_(o, "]}}\n");
+}
+
+static void free_out(rt_trace_out *o, rt_trace_job *job)
+{
+    for (int i = 0; i < job->ninst; i++) {
+        free(job->inst[i].totals);
+        job->inst[i].totals = NULL;
+    }
+    free(o->task_names);
+    free(o->tmp);
+    free(o->path);
+    free(o);
+}
+
+int rt_trace_out_close(rt_trace_out *o, rt_trace_job *job, char *why, size_t len)
+{
+    other_data(o, job);
+    flush(o);
+    int rc = 0;
+    if (o->failed) {
+        snprintf(why, len, "cannot write '%s': %s", o->tmp, strerror(o->failed));
+        rc = -1;
+    }
+    if (close(o->fd) < 0 && !rc) {
+        snprintf(why, len, "cannot write '%s': %s", o->tmp, strerror(errno));
+        rc = -1;
+    }
+    if (!rc && rename(o->tmp, o->path) < 0) {
+        snprintf(why, len, "cannot rename '%s' to '%s': %s", o->tmp, o->path, strerror(errno));
+        rc = -1;
+    }
+    if (rc)
+        unlink(o->tmp);
+    free_out(o, job);
+    return rc;
+}
+
+void rt_trace_out_abandon(rt_trace_out *o, rt_trace_job *job)
+{
+    close(o->fd);
+    unlink(o->tmp);
+    free_out(o, job);
+}
+
+/* ---------------------------------------------------------------- paths */
+
+int rt_trace_request(const char **file, uint64_t *slots, char *why, size_t len)
+{
+    const char *f = getenv("MDL_TRACE");
+    if (!f || !*f)
+        return 0;
+    *file = f;
+    *slots = RT_TRACE_DEFAULT_SLOTS;
+    const char *b = getenv("MDL_TRACE_BUFFER");
+    if (b && *b) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(b, &end, 10);
+        if (errno || end == b || *end || v < 1 || v > 1ull << 31) {
+            snprintf(why, len, "MDL_TRACE_BUFFER=%s is not a number of events between 1 and 2^31",
+                     b);
+            return -1;
+        }
+        *slots = v;
+    }
+    return 1;
+}
+
+char *rt_trace_abspath(const char *path)
+{
+    if (path[0] == '/')
+        return strdup(path);
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        return strdup(path);
+    size_t n = strlen(cwd) + strlen(path) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s", cwd, path);
+    return p;
+}
+
+int rt_trace_writable(const char *path, char *why, size_t len)
+{
+    size_t n = strlen(path);
+    if (n == 0 || path[n - 1] == '/') {
+        snprintf(why, len, "MDL_TRACE=%s is not a file name", path);
+        return -1;
+    }
+    char *dir = strdup(path);
+    if (!dir) {
+        snprintf(why, len, "out of memory");
+        return -1;
+    }
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == dir)
+        slash[1] = '\0';
+    else
+        *slash = '\0';
+    int rc = access(dir, W_OK | X_OK);
+    if (rc < 0)
+        snprintf(why, len, "cannot write the trace to '%s': %s: %s", path, dir, strerror(errno));
+    free(dir);
+    return rc < 0 ? -1 : 0;
+}

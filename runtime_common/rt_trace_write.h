@@ -1,0 +1,79 @@
+/* rt_trace_write.h — the job's trace file (docs/tracing.md §2) from the
+ * instances' images (rt_trace_image.h).  Used where the job ends: by mdlrun
+ * for the shared-memory runtime, by world rank 0 (or by an instance on the
+ * fatal path) for MPI.  Nothing here knows either runtime.
+ *
+ * The file is written in three steps so that a writer never needs every
+ * instance's records at once: the metadata (from the images' heads), then
+ * each instance's events, then otherData.  It goes to a temporary file
+ * next to the target, renamed over it at the end: a reader never sees half
+ * a trace. */
+#ifndef MDL_RT_TRACE_WRITE_H
+#define MDL_RT_TRACE_WRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rt_trace_image.h"
+
+enum rt_inst_end { RT_INST_NORMAL, RT_INST_ERROR, RT_INST_LOST };
+
+typedef struct rt_trace_inst {
+    const rt_trace_img *head;   /* its image (at least the head, checked), or
+                                   NULL: nothing of it can be collected */
+    int32_t slot;               /* job-wide number: tid - 1 */
+    int32_t task, inst;         /* task -1: unknown (it died before MDL_Init) */
+    const char *prog;           /* task unknown: the program, to name it */
+    int end;                    /* enum rt_inst_end */
+    /* its ticks as ns since the job's origin:
+       ns = ns_at + (tick - tick_at) * ns_per_tick */
+    uint64_t tick_at;
+    double ns_at, ns_per_tick;
+    /* set by the writer */
+    int32_t pid;                /* its process in the file: task + 1 */
+    uint64_t events;
+    struct rt_trace_total *totals;  /* when it dropped calls */
+    int32_t ntotals;
+} rt_trace_inst;
+
+typedef struct rt_trace_job {
+    const char *runtime;        /* "mpi" or "shm" */
+    const char *command;        /* how the job was started, or NULL */
+    const char *clock;          /* the clock and its origin, or NULL */
+    uint64_t buffer_events;
+    int ended_by_error;
+    const char *error;          /* the first error reported (ended_by_error) */
+    int ninst;
+    rt_trace_inst *inst;        /* every instance of the job, by slot */
+} rt_trace_job;
+
+typedef struct rt_trace_out rt_trace_out;
+
+/* Opens the temporary file.  NULL on failure, with the reason in why. */
+rt_trace_out *rt_trace_out_open(const char *path, char *why, size_t len);
+/* The tracks: every instance, from the heads. */
+void rt_trace_out_meta(rt_trace_out *o, rt_trace_job *job);
+/* Instance i's calls and flows; img holds its records (checked). */
+void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int i, const rt_trace_img *img);
+/* otherData, then the rename.  Returns 0, or -1 with the reason in why
+ * (nothing is left behind).  Frees o. */
+int rt_trace_out_close(rt_trace_out *o, rt_trace_job *job, char *why, size_t len);
+/* Gives up: the temporary file is removed.  Frees o. */
+void rt_trace_out_abandon(rt_trace_out *o, rt_trace_job *job);
+
+/* MDL_TRACE and MDL_TRACE_BUFFER of the environment: 0 when no trace is
+ * asked for; 1 with the file (not yet checked) and the record slots per
+ * instance; -1 with the reason in why. */
+#define RT_TRACE_DEFAULT_SLOTS (1u << 18)       /* 8 MiB of records */
+int rt_trace_request(const char **file, uint64_t *slots, char *why, size_t len);
+
+/* A path made absolute against the current directory (so that the file
+ * lands where the job was started even if a program changes directory);
+ * malloc'd, NULL when out of memory. */
+char *rt_trace_abspath(const char *path);
+
+/* Whether a file can be created at path (its directory exists and is
+ * writable).  0, or -1 with the reason in why. */
+int rt_trace_writable(const char *path, char *why, size_t len);
+
+#endif

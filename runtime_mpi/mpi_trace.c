@@ -1,0 +1,293 @@
+/* mpi_trace.c — MDL_TRACE on the MPI runtime (docs/tracing.md): every
+ * instance records into an image in its own memory; at MDL_End world rank
+ * 0 receives the images one by one and writes the job's file.  On the
+ * fatal path (MPI_Abort follows, and takes the other processes down) the
+ * failing instance writes the file alone: its own calls, the others lost. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_rt.h"
+#include "rt_trace.h"
+#include "rt_trace_write.h"
+
+#define CHUNK (1 << 30)         /* bytes per message: MPI counts are int */
+
+int mpi_trace_wanted(mdl_rt *rt)
+{
+    const char *file;
+    uint64_t slots;
+    int want = rt_trace_request(&file, &slots, rt->trace_why, sizeof rt->trace_why);
+    if (want <= 0)
+        return want ? MPI_TRACE_BAD : MPI_TRACE_OFF;
+    if (rt_trace_writable(file, rt->trace_why, sizeof rt->trace_why) < 0)
+        return MPI_TRACE_BAD;
+    rt->trace_path = rt_trace_abspath(file);
+    rt->trace_slots = slots;
+    if (!rt->trace_path)
+        snprintf(rt->trace_why, sizeof rt->trace_why, "out of memory");
+    return rt->trace_path ? MPI_TRACE_ON : MPI_TRACE_BAD;
+}
+
+int mpi_trace_agree(mdl_rt *rt, const unsigned long long *all, int stride)
+{
+    static const char fn[] = "MDL_Init";
+    int on = 0, off = 0, bad = -1;
+    for (int r = 0; r < rt->world_size; r++) {
+        unsigned long long w = all[stride * r + 2];
+        on += w == MPI_TRACE_ON;
+        off += w == MPI_TRACE_OFF;
+        if (w == MPI_TRACE_BAD && bad < 0)
+            bad = r;
+    }
+    if (bad >= 0) {
+        if (all[stride * rt->world_rank + 2] == MPI_TRACE_BAD)
+            return rt_fail(rt, fn, MDL_ERR_LAUNCH, "%s", rt->trace_why);
+        return rt_fail(rt, fn, MDL_ERR_LAUNCH, "process %d of the job cannot trace (MDL_TRACE)",
+                       bad);
+    }
+    if (on && off) {
+        int with = -1, without = -1;
+        for (int r = 0; r < rt->world_size; r++) {
+            if (all[stride * r + 2] == MPI_TRACE_ON && with < 0)
+                with = r;
+            if (all[stride * r + 2] == MPI_TRACE_OFF && without < 0)
+                without = r;
+        }
+        return rt_fail(rt, fn, MDL_ERR_LAUNCH,
+                       "MDL_TRACE is set for process %d but not for process %d: set it for the "
+                       "whole job (mpiexec -genv MDL_TRACE FILE)", with, without);
+    }
+    rt->trace_on = on > 0;
+    return 0;
+}
+
+static void *trace_alloc(mdl_rt *rt, size_t size, void *arg)
+{
+    (void)rt;
+    (void)arg;
+    void *p = NULL;
+    return posix_memalign(&p, 64, size) == 0 ? p : NULL;
+}
+
+int mpi_trace_start(mdl_rt *rt)
+{
+    int clock = rt_trace_tsc_usable() ? RT_CLOCK_TSC : RT_CLOCK_MONO;
+    int rc = rt_trace_attach(rt, rt->trace_slots, rt->world_rank, clock, trace_alloc, NULL);
+    if (rc)
+        return rc;
+    rt->trace_img = rt->c.tr->img;
+    /* One moment every process agrees on, for processes on other hosts,
+     * whose CLOCK_MONOTONIC has another origin. */
+    int mpirc = MPI_Barrier(rt->world);
+    if (mpirc != MPI_SUCCESS)
+        return rt_mpi_fail(rt, "MDL_Init", mpirc, "MPI_Barrier");
+    rt_trace_clock(rt->trace_img, 0);
+    return 0;
+}
+
+void mpi_trace_free(mdl_rt *rt)
+{
+    free(rt->trace_img);
+    free(rt->trace_path);
+    rt->trace_img = NULL;
+    rt->trace_path = NULL;
+    rt->trace_on = 0;
+}
+
+/* ---------------------------------------------------------------- writing */
+
+/* ticks -> ns since the job's origin, per instance: its own calibration;
+ * a process on another host than rank 0 is aligned on the barrier of
+ * MDL_Init. */
+static void set_clocks(rt_trace_job *job, const rt_trace_img *ref)
+{
+    double origin = 0;
+    for (int i = 0; i < job->ninst; i++) {
+        rt_trace_inst *in = &job->inst[i];
+        const rt_trace_img *h = in->head;
+        if (!h)
+            continue;
+        uint64_t dt = h->tick1 - h->tick0;
+        in->ns_per_tick = h->tick1 > h->tick0 ? (double)(h->ns1 - h->ns0) / (double)dt : 1.0;
+        in->tick_at = h->tick0;
+        in->ns_at = (double)h->ns0;
+        if (ref && strncmp(h->host, ref->host, sizeof h->host) != 0)
+            in->ns_at = (double)ref->ns0;
+        if (in->ns_at < origin || origin == 0)
+            origin = in->ns_at;
+    }
+    for (int i = 0; i < job->ninst; i++)
+        job->inst[i].ns_at -= origin;
+}
+
+static void init_job(mdl_rt *rt, rt_trace_job *job, rt_trace_inst *insts)
+{
+    memset(job, 0, sizeof *job);
+    job->runtime = "mpi";
+    job->clock = rt->trace_img->clock == RT_CLOCK_TSC
+                     ? "TSC of each process calibrated against its CLOCK_MONOTONIC; processes on "
+                       "other hosts than rank 0 aligned at MDL_Init; 0 = the first MDL_Init"
+                     : "CLOCK_MONOTONIC; processes on other hosts than rank 0 aligned at "
+                       "MDL_Init; 0 = the first MDL_Init";
+    job->buffer_events = rt->trace_slots;
+    job->ninst = rt->world_size;
+    job->inst = insts;
+    for (int r = 0; r < rt->world_size; r++) {
+        insts[r] = (rt_trace_inst){ 0 };
+        insts[r].slot = r;
+        insts[r].task = rt->task_of[r];
+        insts[r].inst = rt->inst_of[r];
+        insts[r].end = RT_INST_NORMAL;
+    }
+}
+
+static void warn(mdl_rt *rt, const char *why)
+{
+    fprintf(stderr, "%s[%d]: MDL_End: the trace was not written: %s\n", rt->c.who.task,
+            rt->c.who.inst, why);
+    fflush(stderr);
+}
+
+static int send_bytes(mdl_rt *rt, const char *p, uint64_t n, int tag)
+{
+    int mpirc = MPI_SUCCESS;
+    do {
+        int k = n > CHUNK ? CHUNK : (int)n;
+        mpirc = MPI_Send(p, k, MPI_BYTE, 0, tag, rt->world);
+        p += k;
+        n -= (uint64_t)k;
+    } while (n && mpirc == MPI_SUCCESS);
+    return mpirc;
+}
+
+static int recv_bytes(mdl_rt *rt, char *p, uint64_t n, int from, int tag)
+{
+    int mpirc = MPI_SUCCESS;
+    do {
+        int k = n > CHUNK ? CHUNK : (int)n;
+        mpirc = MPI_Recv(p, k, MPI_BYTE, from, tag, rt->world, MPI_STATUS_IGNORE);
+        p += k;
+        n -= (uint64_t)k;
+    } while (n && mpirc == MPI_SUCCESS);
+    return mpirc;
+}
+
+/* Rank 0's part: every head first (the tracks), then each process's
+ * records, written and freed before the next one's are received, so that
+ * rank 0 never holds more than one process's records. */
+static int gather_and_write(mdl_rt *rt, rt_trace_img **heads, uint64_t *recbytes,
+                            rt_trace_inst *insts)
+{
+    static const char fn[] = "MDL_End";
+    int tag = rt->tag_trace, n = rt->world_size, mpirc = MPI_SUCCESS;
+    char why[512] = "";
+    heads[0] = rt->trace_img;
+    for (int r = 1; r < n && mpirc == MPI_SUCCESS; r++) {
+        uint64_t sz[2];
+        mpirc = MPI_Recv(sz, 2, MPI_UINT64_T, r, tag, rt->world, MPI_STATUS_IGNORE);
+        if (mpirc != MPI_SUCCESS)
+            break;
+        if (!(heads[r] = malloc(sz[0] + sz[1] + 1)))
+            return rt_fail_oom(rt, fn);
+        recbytes[r] = sz[1];
+        mpirc = recv_bytes(rt, (char *)heads[r], sz[0], r, tag);
+        const char *bad = rt_trace_img_check(heads[r], sz[0], 0);
+        if (!bad && sz[1] != heads[r]->used * sizeof(rt_trace_rec))
+            bad = "its records do not match its head";
+        if (bad && !*why)
+            snprintf(why, sizeof why, "the trace of process %d is damaged: %s", r, bad);
+    }
+    if (mpirc != MPI_SUCCESS)
+        return rt_mpi_fail(rt, fn, mpirc, "receiving the traces");
+    rt_trace_job job;
+    init_job(rt, &job, insts);
+    for (int r = 0; r < n; r++)
+        insts[r].head = heads[r];
+    set_clocks(&job, rt->trace_img);
+    rt_trace_out *o = *why ? NULL : rt_trace_out_open(rt->trace_path, why, sizeof why);
+    if (o)
+        rt_trace_out_meta(o, &job);
+    for (int r = 0; r < n && mpirc == MPI_SUCCESS; r++) {
+        if (r > 0)
+            mpirc = recv_bytes(rt, (char *)heads[r] + heads[r]->recs, recbytes[r], r, tag);
+        if (o && mpirc == MPI_SUCCESS)
+            rt_trace_out_events(o, &job, r, heads[r]);
+        if (r > 0) {
+            /* the head stays for otherData */
+            void *h = realloc(heads[r], heads[r]->recs);
+            if (h)
+                insts[r].head = heads[r] = h;
+        }
+    }
+    if (mpirc != MPI_SUCCESS) {
+        if (o)
+            rt_trace_out_abandon(o, &job);
+        return rt_mpi_fail(rt, fn, mpirc, "receiving the traces");
+    }
+    if (!o || rt_trace_out_close(o, &job, why, sizeof why) < 0)
+        warn(rt, why);
+    return 0;
+}
+
+/* MDL_End: each process sends rank 0 its head, then its records; rank 0
+ * writes.  Every process of the job is in MDL_End. */
+int mpi_trace_collect(mdl_rt *rt)
+{
+    static const char fn[] = "MDL_End";
+    int tag = rt->tag_trace, n = rt->world_size;
+    rt_trace_img *img = rt->trace_img;
+    if (rt->world_rank != 0) {
+        uint64_t sizes[2] = { img->recs, img->used * sizeof(rt_trace_rec) };
+        int mpirc = MPI_Send(sizes, 2, MPI_UINT64_T, 0, tag, rt->world);
+        if (mpirc == MPI_SUCCESS)
+            mpirc = send_bytes(rt, (const char *)img, sizes[0], tag);
+        if (mpirc == MPI_SUCCESS)
+            mpirc = send_bytes(rt, (const char *)img + img->recs, sizes[1], tag);
+        return mpirc == MPI_SUCCESS ? 0 : rt_mpi_fail(rt, fn, mpirc, "sending the trace");
+    }
+    rt_trace_inst *insts = calloc((size_t)n, sizeof *insts);
+    rt_trace_img **heads = calloc((size_t)n, sizeof *heads);
+    uint64_t *recbytes = calloc((size_t)n, sizeof *recbytes);
+    int rc = insts && heads && recbytes ? gather_and_write(rt, heads, recbytes, insts)
+                                        : rt_fail_oom(rt, fn);
+    for (int r = 1; heads && r < n; r++)
+        free(heads[r]);
+    free(heads);
+    free(insts);
+    free(recbytes);
+    return rc;
+}
+
+/* The fatal path: this instance's calls, the others lost (MPI_Abort ends
+ * them before they could send theirs). */
+void be_trace_fatal(mdl_rt *rt)
+{
+    if (!rt->trace_img || !rt->trace_path)
+        return;
+    rt_trace_inst *insts = calloc((size_t)rt->world_size, sizeof *insts);
+    if (!insts)
+        return;
+    rt_trace_job job;
+    init_job(rt, &job, insts);
+    for (int r = 0; r < rt->world_size; r++)
+        insts[r].end = r == rt->world_rank ? RT_INST_ERROR : RT_INST_LOST;
+    insts[rt->world_rank].head = rt->trace_img;
+    set_clocks(&job, NULL);
+    job.ended_by_error = 1;
+    const rt_trace_img *img = rt->trace_img;
+    if (img->error_text >= 0)
+        job.error = (const char *)img + img->texts + (size_t)img->error_text * RT_TEXT;
+    char why[512];
+    rt_trace_out *o = rt_trace_out_open(rt->trace_path, why, sizeof why);
+    if (o) {
+        rt_trace_out_meta(o, &job);
+        rt_trace_out_events(o, &job, rt->world_rank, img);
+    }
+    if (!o || rt_trace_out_close(o, &job, why, sizeof why) < 0) {
+        fprintf(stderr, "%s[%d]: the trace was not written: %s\n", rt->c.who.task,
+                rt->c.who.inst, why);
+        fflush(stderr);
+    }
+    free(insts);
+}

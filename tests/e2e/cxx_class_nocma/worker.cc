@@ -1,0 +1,1 @@
+../cxx_class/worker.cc

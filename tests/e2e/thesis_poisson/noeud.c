@@ -1,0 +1,1 @@
+../ref_poisson/noeud.c

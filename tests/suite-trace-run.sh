@@ -1,0 +1,306 @@
+#!/usr/bin/env bash
+# MDL_TRACE on both runtimes (docs/tracing.md): real jobs traced, their one
+# file checked by mdltrace --check and by content.
+#   montecarlo   examples/montecarlo, 1 father + 3 sons, 60 results: tracks,
+#                60 MDL_RecvFrom_son_inMessage with bytes, >= 64 flows, the
+#                report, the matrix SVG, --spec; then a buffer of 16 events
+#                (counts and totals exact)
+#   poisson      examples/poisson on a 2 x 2 grid: neighbours, MDL_PROC_NULL,
+#                Allreduce, Grid_Create
+#   async_many, ref_mcast   (tests/e2e) async receives from MDL_ANY polled
+#                with Test, Mcast members, Scatter, subset barriers
+#   fail         tests/trace/run/fail: a fatal truncation (job ended by an
+#                error), an error returned (MDL_ERRORS=return), an instance
+#                killed by a signal (shm: mdlrun still writes the file)
+#   misuse       MDL_TRACE that cannot be written, a bad MDL_TRACE_BUFFER,
+#                (MPI) MDL_TRACE set for some processes only
+# One line per check: PASS/FAIL: trace-run/<rt>/<name>.
+set -u
+cd "$(dirname "$0")/.."
+: "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
+S=$MEDLEY_STAGE
+T=$S/bin/mdltrace
+export PKG_CONFIG_PATH=$S/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+CFLAGS_T=(-std=c11 -Wall -Wextra -Werror -g)
+[ "${SANITIZE:-}" = 1 ] && CFLAGS_T+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/rt/lsan-mpich.supp}
+unset MDL_TRACE MDL_TRACE_BUFFER MDL_ERRORS
+W=$(mktemp -d "${TMPDIR:-/tmp}/medley-trace-run.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+
+pass() { echo "PASS: trace-run/$rt/$1"; }
+fail() { echo "FAIL: trace-run/$rt/$1: $2"; }
+
+# build NAME SPEC "MEDLEYC ARGS" PROG.c...: the programs in $W/NAME/$rt/.
+build() {
+    local name=$1 spec=$2 margs=$3 d=$W/$1/$rt p
+    shift 3
+    mkdir -p "$d/gen"
+    # shellcheck disable=SC2086
+    "$S/bin/medleyc" $margs -o "$d/gen" "$spec" > "$d/build.log" 2>&1 || return 1
+    for p in "$@"; do
+        # shellcheck disable=SC2046
+        cc "${CFLAGS_T[@]}" -I"$d/gen" "$p" "$d"/gen/*MDL.c $(pkg-config --cflags --libs "medley-$rt") \
+            -lm -o "$d/$(basename "$p" .c)" >> "$d/build.log" 2>&1 || return 1
+    done
+}
+
+# job DIR ARGS...: the launcher of $rt on ARGS (program names are in DIR),
+# stdout in $W/out, stderr in $W/err, status in $rc.  The environment of
+# the caller (MDL_TRACE …) passes through.
+job() {
+    local d=$1
+    shift
+    local launcher=mpiexec
+    [ "$rt" = shm ] && launcher=$S/bin/mdlrun
+    (cd "$d" && exec timeout -k 5 60 $launcher "$@") > "$W/out" 2> "$W/err" < /dev/null
+    rc=$?
+}
+
+# valid NAME FILE: mdltrace --check accepts it.
+valid() {
+    if [ ! -s "$2" ]; then
+        fail "$1" "no trace file (status $rc: $(tail -c 300 "$W/err" | tr '\n' ' '))"
+        return 1
+    fi
+    if ! "$T" --check "$2" > "$W/check" 2>&1; then
+        fail "$1" "mdltrace --check: $(head -5 "$W/check" | tr '\n' '|')"
+        return 1
+    fi
+    pass "$1"
+}
+
+# count FILE REGEX: lines of FILE matching (one event per line).
+count() { grep -cE -- "$2" "$1"; }
+
+# instance FILE NAME: its otherData entry, as `events dropped end`.
+instance() {
+    sed -n "s/.*{\"name\":\"$2\",\"pid\":[0-9]*,\"tid\":[0-9]*,\"events\":\([0-9]*\),\"dropped\":\([0-9]*\),\"end\":\"\([a-z]*\)\".*/\1 \2 \3/p" "$1"
+}
+
+. tests/trace/svg_ok.sh
+
+for rt in mpi shm; do
+    # ------------------------------------------------------------ Monte Carlo
+    mc=$W/montecarlo/$rt
+    if ! build montecarlo examples/montecarlo/montecarlo.mdl "-D BATCHES=20" \
+            examples/montecarlo/father.c examples/montecarlo/son.c; then
+        fail montecarlo_build "$(tail -c 400 "$W/montecarlo/$rt/build.log" | tr '\n' ' ')"
+        continue
+    fi
+    f=$W/mc-$rt.json
+    MDL_TRACE=$f job "$mc" -n 1 ./father 200 : -n 3 ./son
+    if [ $rc -eq 0 ] && grep -q "son 2: 20 of 60 batches" "$W/out"; then
+        pass montecarlo_run
+    else
+        fail montecarlo_run "status $rc: $(tail -c 300 "$W/err" | tr '\n' ' ')"
+    fi
+    if valid montecarlo_check "$f"; then
+        for i in 'father[0]' 'son[0]' 'son[1]' 'son[2]'; do
+            grep -qF "\"name\":\"thread_name\",\"args\":{\"name\":\"$i\"}" "$f" ||
+                { fail montecarlo_tracks "no track '$i'"; break; }
+        done && pass montecarlo_tracks
+        n=$(count "$f" '"ph":"X".*"name":"MDL_RecvFrom_son_inMessage","cat":"recv","args":\{"msg":"inMessage","bytes":12,"peer":"son\[[0-2]\]"')
+        [ "$n" = 60 ] && [ "$(count "$f" 'MDL_RecvFrom_son_inMessage')" = 60 ] &&
+            pass montecarlo_60_receives || fail montecarlo_60_receives "$n complete events with 12 bytes and a son"
+        ns=$(count "$f" '"ph":"s"') nf=$(count "$f" '"ph":"f",.*"bp":"e"')
+        [ "$ns" -ge 64 ] && [ "$nf" -ge 64 ] && pass montecarlo_flows ||
+            fail montecarlo_flows "$ns flow starts, $nf flow ends"
+        "$T" "$f" > "$W/report" 2>&1
+        grep -qE '^inMessage +father +MDL_RecvFrom_son_inMessage +60 +60 +720 ' "$W/report" &&
+            grep -qF "messages traced: 64, all received" "$W/report" &&
+            grep -qF "4 instances (father[0], son[0..2]), ended normally" "$W/report" &&
+            pass montecarlo_report || fail montecarlo_report "$(head -4 "$W/report" | tr '\n' '|')"
+        if "$T" --matrix "$W/mc-$rt.svg" "$f" > "$W/out" 2>&1; then
+            svg_ok montecarlo_matrix "$W/mc-$rt.svg" 'father[0]' 'son[0]' 'son[1]' 'son[2]'
+        else
+            fail montecarlo_matrix "$(head -2 "$W/out" | tr '\n' '|')"
+        fi
+        "$T" --spec examples/montecarlo/montecarlo.mdl -D BATCHES=20 "$f" > "$W/spec" 2>&1 &&
+            pass montecarlo_spec || fail montecarlo_spec "$(tail -3 "$W/spec" | tr '\n' '|')"
+    fi
+
+    # a buffer of 16 slots: most calls dropped, counted exactly
+    f=$W/mc16-$rt.json
+    MDL_TRACE=$f MDL_TRACE_BUFFER=16 job "$mc" -n 1 ./father 200 : -n 3 ./son
+    if [ $rc -eq 0 ] && valid full_buffer_check "$f"; then
+        # calls per instance: father 1 + 2 + 60, son 0: 1 + 1 + 20 sends + 21 waits
+        ok=1
+        for e in 'father\[0\] 63' 'son\[0\] 43' 'son\[1\] 42' 'son\[2\] 42'; do
+            set -- $e
+            read -r ev dr end <<< "$(instance "$f" "$1")"
+            if [ -z "${ev:-}" ] || [ $((ev + dr)) -ne "$2" ] || [ "$dr" -eq 0 ] || [ "$end" != normal ]; then
+                fail full_buffer_counts "$1: events ${ev:-?} + dropped ${dr:-?} != $2 calls (end ${end:-?})"
+                ok=0
+                break
+            fi
+        done
+        [ $ok = 1 ] && pass full_buffer_counts
+        grep -qF '"buffer_events":16,' "$f" && grep -qF '"totals":[' "$f" ||
+            fail full_buffer_counts "no buffer_events or totals in otherData"
+        "$T" "$f" > "$W/report" 2>&1
+        grep -qF "the table below is exact (the runtime's totals)" "$W/report" &&
+            grep -qE '^inMessage +father +MDL_RecvFrom_son_inMessage +60 +60 +720 ' "$W/report" &&
+            pass full_buffer_report || fail full_buffer_report "$(head -5 "$W/report" | tr '\n' '|')"
+    elif [ $rc -ne 0 ]; then
+        fail full_buffer_check "status $rc: $(tail -c 300 "$W/err" | tr '\n' ' ')"
+    fi
+
+    # MDL_TRACE empty: no tracing (and nothing written)
+    (cd "$W" && MDL_TRACE= job "$mc" -n 1 ./father 200 : -n 3 ./son)
+    [ -z "$(ls "$mc"/*.json 2>/dev/null)" ] && pass untraced_no_file || fail untraced_no_file "a file appeared"
+
+    # ------------------------------------------------------------ Poisson
+    po=$W/poisson/$rt
+    if build poisson examples/poisson/poisson.mdl "" examples/poisson/noeud.c; then
+        f=$W/po-$rt.json
+        MDL_TRACE=$f job "$po" -n 4 ./noeud 16 2 2 1e-30 10
+        if [ $rc -eq 0 ] && valid poisson_check "$f"; then
+            # 2 x 2, not periodic: each instance has 2 neighbours, 2 MDL_PROC_NULL
+            na=$(count "$f" '"name":"MDL_Allreduce_m9","cat":"coll","args":\{"msg":"m9","bytes":8\}')
+            ng=$(count "$f" '"name":"MDL_Grid_Create","cat":"sync"')
+            nnull=$(count "$f" '"name":"MDL_SendTo_noeud_m[1-4]","cat":"send","args":\{"msg":"m[1-4]","bytes":0\}')
+            npeer=$(count "$f" '"name":"MDL_SendTo_noeud_m[1-4]","cat":"send","args":\{"msg":"m[1-4]","bytes":64,"peer":"noeud\[[0-3]\]"\}')
+            if [ "$na" = 40 ] && [ "$ng" = 4 ] && [ "$nnull" = 80 ] && [ "$npeer" = 80 ] &&
+               [ "$(count "$f" '"ph":"s"')" = 80 ] && [ "$(count "$f" '"ph":"f"')" = 80 ]; then
+                pass poisson_events
+            else
+                fail poisson_events "Allreduce $na, Grid_Create $ng, sends to MDL_PROC_NULL $nnull, to a neighbour $npeer"
+            fi
+            "$T" --spec examples/poisson/poisson.mdl "$f" > "$W/spec" 2>&1 &&
+                pass poisson_spec || fail poisson_spec "$(tail -3 "$W/spec" | tr '\n' '|')"
+            "$T" --matrix "$W/po-$rt.svg" "$f" > /dev/null 2>&1
+            svg_ok poisson_matrix "$W/po-$rt.svg" 'noeud[0]' 'noeud[1]' 'noeud[2]' 'noeud[3]'
+        elif [ $rc -ne 0 ]; then
+            fail poisson_check "status $rc: $(tail -c 300 "$W/err" | tr '\n' ' ')"
+        fi
+    else
+        fail poisson_build "$(tail -c 400 "$W/poisson/$rt/build.log" | tr '\n' ' ')"
+    fi
+
+    # ------------------------------------------------------------ async, Test, Mcast
+    d=$W/async/$rt
+    if build async tests/e2e/async_many/spec.mdl "" tests/e2e/async_many/boss.c tests/e2e/async_many/worker.c; then
+        f=$W/async-$rt.json
+        MDL_TRACE=$f job "$d" -n 1 ./boss : -n 3 ./worker
+        if [ $rc -eq 0 ] && grep -q '^async_many: OK$' "$W/out" && valid async_check "$f"; then
+            # every answer (async, MDL_ANY) ends its flow in the Test that completed it
+            nt=$(count "$f" '"name":"MDL_doneTest","cat":"wait"')
+            "$T" "$f" > "$W/report" 2>&1
+            [ "$nt" -ge 3 ] && [ "$(count "$f" '"ph":"f"')" = "$(count "$f" '"ph":"s"')" ] &&
+                grep -qF "all received" "$W/report" && pass async_test_flows ||
+                fail async_test_flows "$nt completing Tests; $(sed -n 3p "$W/report")"
+        elif [ $rc -ne 0 ]; then
+            fail async_check "status $rc: $(tail -c 300 "$W/err" | tr '\n' ' ')"
+        fi
+    else
+        fail async_build "$(tail -c 400 "$W/async/$rt/build.log" | tr '\n' ' ')"
+    fi
+    d=$W/mcast/$rt
+    if build mcast tests/e2e/ref_mcast/spec.mdl "" tests/e2e/ref_mcast/worker.c; then
+        f=$W/mcast-$rt.json
+        MDL_TRACE=$f job "$d" -n 3 ./worker
+        if [ $rc -eq 0 ] && valid mcast_check "$f"; then
+            count "$f" '"name":"MDL_Mcast_tab","cat":"coll","args":\{"msg":"tab","bytes":40,"root":"worker\[0\]","peer":\["worker\[0\]","worker\[2\]"\]\}' > /dev/null &&
+                count "$f" '"name":"MDL_Scatter_sc","cat":"coll"' > /dev/null &&
+                pass mcast_events || fail mcast_events "no Mcast with its members, or no Scatter"
+        elif [ $rc -ne 0 ]; then
+            fail mcast_check "status $rc: $(tail -c 300 "$W/err" | tr '\n' ' ')"
+        fi
+    else
+        fail mcast_build "$(tail -c 400 "$W/mcast/$rt/build.log" | tr '\n' ' ')"
+    fi
+
+    # ------------------------------------------------------------ errors
+    d=$W/fail/$rt
+    if ! build fail tests/trace/run/fail/spec.mdl "" tests/trace/run/fail/father.c tests/trace/run/fail/son.c; then
+        fail fail_build "$(tail -c 400 "$W/fail/$rt/build.log" | tr '\n' ' ')"
+        continue
+    fi
+    # a fatal error: the job ends, its file is written
+    f=$W/truncate-$rt.json
+    MDL_TRACE=$f job "$d" -n 1 ./father truncate : -n 3 ./son truncate
+    if [ $rc -ne 0 ] && valid error_check "$f"; then
+        msg='father\[0\]: MDL_RecvFrom_son_res: the message from son\[1\] is larger than the receive \(16 bytes\) \(MDL_ERR_TRUNCATE\)'
+        others=$( [ "$rt" = mpi ] && echo lost || echo '(error|normal|lost)' )
+        if grep -qE "\"end\":\"error\",\"error\":\"$msg\"" "$f" &&
+           grep -qE "\"name\":\"MDL_RecvFrom_son_res\",\"cat\":\"recv\",\"args\":\{\"msg\":\"res\",\"bytes\":0,\"error\":\"$msg\"\}" "$f" &&
+           [ "$(instance "$f" 'father\[0\]' | cut -d' ' -f3)" = error ] &&
+           instance "$f" 'son\[1\]' | grep -qE " $others\$"; then
+            pass error_content
+        else
+            fail error_content "no job error, failing call or instance ends as expected"
+        fi
+        "$T" "$f" > "$W/report" 2>&1
+        grep -qF "ended by an error:" "$W/report" && grep -qF "(MDL_ERR_TRUNCATE)" "$W/report" &&
+            pass error_report || fail error_report "$(head -3 "$W/report" | tr '\n' '|')"
+    elif [ $rc -eq 0 ]; then
+        fail error_check "the job did not fail"
+    fi
+    # an error returned: recorded with the call, the job ends normally
+    f=$W/return-$rt.json
+    MDL_ERRORS=return MDL_TRACE=$f job "$d" -n 1 ./father badrank : -n 3 ./son ok
+    if [ $rc -eq 0 ] && valid error_returned_check "$f"; then
+        grep -qF '"name":"MDL_RecvFrom_son_res","cat":"recv","args":{"msg":"res","bytes":0,"error":"father[0]: MDL_RecvFrom_son_res: instance 7 of son does not exist (0..2) (MDL_ERR_RANK)"}' "$f" &&
+            grep -qF '"end":"normal"' "$f" && pass error_returned_call ||
+            fail error_returned_call "no failed call with its error"
+    elif [ $rc -ne 0 ]; then
+        fail error_returned_check "status $rc: $(tail -c 300 "$W/err" | tr '\n' ' ')"
+    fi
+    if [ "$rt" = shm ]; then
+        # an instance killed by a signal: mdlrun writes the file all the same
+        f=$W/kill-$rt.json
+        MDL_TRACE=$f job "$d" -n 1 ./father kill : -n 3 ./son kill
+        if [ $rc -eq 137 ] && valid killed_check "$f"; then
+            grep -qE '"end":"error","error":"son\[2\] \(pid [0-9]+\) killed by signal 9 \(Killed\)"' "$f" &&
+                [ "$(instance "$f" 'son\[2\]')" = "0 0 lost" ] &&
+                [ "$(instance "$f" 'father\[0\]' | cut -d' ' -f3)" = error ] &&
+                pass killed_content || fail killed_content "$(tail -c 600 "$f" | tr '\n' '|')"
+        elif [ $rc -ne 137 ]; then
+            fail killed_check "status $rc, expected 137"
+        fi
+    fi
+
+    # ------------------------------------------------------------ misuse
+    MDL_TRACE=$W/no/such/dir/t.json job "$mc" -n 1 ./father 200 : -n 3 ./son
+    if [ "$rt" = shm ]; then
+        [ $rc -eq 2 ] && grep -qxF "mdlrun: cannot write the trace to '$W/no/such/dir/t.json': $W/no/such/dir: No such file or directory" "$W/err" &&
+            [ ! -s "$W/out" ] && pass unwritable || fail unwritable "status $rc: $(head -2 "$W/err" | tr '\n' '|')"
+    else
+        [ $rc -ne 0 ] && grep -qE "^(father|son)\[[0-3]\]: MDL_Init: cannot write the trace to '$W/no/such/dir/t.json': .*No such file or directory \(MDL_ERR_LAUNCH\)$" "$W/err" &&
+            pass unwritable || fail unwritable "status $rc: $(head -2 "$W/err" | tr '\n' '|')"
+    fi
+    MDL_TRACE=$W/t.json MDL_TRACE_BUFFER=lots job "$mc" -n 1 ./father 200 : -n 3 ./son
+    [ $rc -ne 0 ] && grep -qF "MDL_TRACE_BUFFER=lots is not a number of events between 1 and 2^31" "$W/err" &&
+        pass bad_buffer || fail bad_buffer "status $rc: $(head -2 "$W/err" | tr '\n' '|')"
+    if [ "$rt" = mpi ]; then
+        job "$mc" -n 1 env MDL_TRACE=$W/t.json ./father 200 : -n 3 ./son
+        [ $rc -ne 0 ] && grep -qF "MDL_TRACE is set for process 0 but not for process 1: set it for the whole job" "$W/err" &&
+            pass partly_traced || fail partly_traced "status $rc: $(head -2 "$W/err" | tr '\n' '|')"
+    fi
+done
+
+# the real trace of docs/tracing.md §6 and its matrix picture
+rt=docs
+if "$T" --check docs/poisson-trace.json > "$W/check" 2>&1 &&
+   "$T" --csv docs/poisson-trace.json > "$W/csv" 2>&1 &&
+   [ "$(sed -n 2p "$W/csv")" = "noeud[0],0,480,480,0" ] &&
+   grep -qF 'poisson-trace.json — poisson.mdl, runtime shm' docs/poisson-matrix.svg; then
+    svg_ok poisson_example docs/poisson-matrix.svg 'noeud[0]' 'noeud[1]' 'noeud[2]' 'noeud[3]'
+else
+    fail poisson_example "$(head -3 "$W/check" "$W/csv" | tr '\n' '|')"
+fi
+
+# mdlrun reads the images and writes the file without a memory error
+if command -v valgrind >/dev/null && [ "${SANITIZE:-}" != 1 ]; then
+    rt=shm
+    f=$W/vg.json
+    (cd "$W/montecarlo/shm" && MDL_TRACE=$f MDL_TRACE_BUFFER=40 valgrind -q --leak-check=full \
+        --errors-for-leak-kinds=all --error-exitcode=99 "$S/bin/mdlrun" -n 1 ./father 200 : -n 3 ./son) \
+        > "$W/out" 2> "$W/vg" < /dev/null
+    rc=$?
+    [ $rc -eq 0 ] && ! grep -q '^==[0-9]*==' "$W/vg" && valid mdlrun_valgrind "$f" > /dev/null &&
+        pass mdlrun_valgrind || fail mdlrun_valgrind "status $rc: $(grep '^==' "$W/vg" | head -4 | tr '\n' '|')"
+fi
+exit 0
