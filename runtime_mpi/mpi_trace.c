@@ -185,7 +185,10 @@ static int gather_and_write(mdl_rt *rt, rt_trace_img **heads, uint64_t *recbytes
     heads[0] = rt->trace_img;
     for (int r = 1; r < n && mpirc == MPI_SUCCESS; r++) {
         uint64_t sz[2];
+        /* waits for process r to reach MDL_End (a hang report names it) */
+        rt_block_begin();
         mpirc = MPI_Recv(sz, 2, MPI_UINT64_T, r, tag, rt->world, MPI_STATUS_IGNORE);
+        rt_block_end();
         if (mpirc != MPI_SUCCESS)
             break;
         if (!(heads[r] = malloc(sz[0] + sz[1] + 1)))
@@ -239,11 +242,13 @@ int mpi_trace_collect(mdl_rt *rt)
     rt_trace_img *img = rt->trace_img;
     if (rt->world_rank != 0) {
         uint64_t sizes[2] = { img->recs, img->used * sizeof(rt_trace_rec) };
+        rt_block_begin();       /* rank 0 takes the traces one process at a time */
         int mpirc = MPI_Send(sizes, 2, MPI_UINT64_T, 0, tag, rt->world);
         if (mpirc == MPI_SUCCESS)
             mpirc = send_bytes(rt, (const char *)img, sizes[0], tag);
         if (mpirc == MPI_SUCCESS)
             mpirc = send_bytes(rt, (const char *)img + img->recs, sizes[1], tag);
+        rt_block_end();
         return mpirc == MPI_SUCCESS ? 0 : rt_mpi_fail(rt, fn, mpirc, "sending the trace");
     }
     rt_trace_inst *insts = calloc((size_t)n, sizeof *insts);
