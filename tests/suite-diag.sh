@@ -5,7 +5,9 @@
 #         Wait, MDL_End waiting for its receiver, a receiver that has
 #         ended, barrier, Sbarrier, a collective an instance never reaches)
 #         ends the job by itself: mdlrun exit 125 and exactly one line per
-#         instance involved; mdlrun --timeout names every instance's call;
+#         instance involved; traced (MDL_TRACE), the trace is still written
+#         with the report as the job's error; mdlrun --timeout names every
+#         instance's call;
 #   mpi   MDL_HANG_SECONDS=1 prints one line per waiting instance (the job
 #         is then stopped here with timeout(1): MPI cannot end it);
 #   both  no report while an instance computes, sleeps or does I/O (the
@@ -60,6 +62,9 @@ run() {
 }
 
 pass() { echo "PASS: diag/$1"; }
+# How many instances printed "<scenario> <instance>: OK" (under mpiexec two
+# processes' lines may come out run together: matched anywhere, once each).
+oks() { grep -oE "$1 [0-9]+: OK" "$OUT" | sort -u | wc -l; }
 fail() { echo "FAIL: diag/$1: $2; stderr: $(tail -c 400 "$ERR" | tr '\n' ' ')"; }
 
 # The lines of the shm runtime's deadlock report, in slot order.
@@ -101,6 +106,24 @@ for c in cycle ended any anyended ssend wait selfwait endwait barrier sbarrier c
     else pass "deadlock-$c/shm"; fi
 done
 
+# A deadlocked job run with MDL_TRACE still writes its trace (mdlrun, after
+# the tear-down): the report is the job's error, each instance keeps the
+# call it made before blocking (the posted receive) and ends in error.
+run shm wait-traced 30 MDL_TRACE=wait.json -- -n 2 ./d wait
+want=$(sed 's/^/mdlrun: deadlock: /' <<< "${DEADLOCK[wait]}")
+f=$work/shm/wait.json
+ends() { sed -n "s/.*{\"name\":\"$1\",\"pid\":[0-9]*,\"tid\":[0-9]*,\"events\":[0-9]*,\"dropped\":0,\"end\":\"\([a-z]*\)\".*/\1/p" "$f"; }
+if [ $RC -ne 125 ]; then fail trace/shm "exit $RC, expected 125"
+elif [ "$(cat "$ERR")" != "$want" ]; then fail trace/shm "stderr differs"
+elif [ ! -s "$f" ] || ! "$MEDLEY_STAGE/bin/mdltrace" --check "$f" > "$work/shm/check" 2>&1; then
+    fail trace/shm "no valid trace: $(head -3 "$work/shm/check" 2>/dev/null | tr '\n' ' ')"
+elif ! grep -qF '"end":"error","error":"deadlock: d[0] waits in MDL_aWait for d[1]; d[1] waits in MDL_aWait for d[0]"' "$f"; then
+    fail trace/shm "the job's error is not the deadlock"
+elif [ "$(grep -c '"name":"MDL_RecvFrom_d_a","cat":"recv"' "$f")" -ne 2 ] ||
+     [ "$(ends 'd\[0\]')" != error ] || [ "$(ends 'd\[1\]')" != error ]; then
+    fail trace/shm "calls or instance ends differ: $(ends 'd\[0\]'), $(ends 'd\[1\]')"
+else pass trace/shm; fi
+
 # mdlrun --timeout: every instance's call
 run shm timeout 30 -- --timeout 1.5 -n 2 ./d timeout
 if [ $RC -ne 124 ]; then fail timeout/shm "exit $RC, expected 124"
@@ -112,7 +135,7 @@ else pass timeout/shm; fi
 run shm busy 60 -- -n 3 ./d busy
 if [ $RC -ne 0 ]; then fail busy/shm "exit $RC"
 elif grep -q deadlock "$ERR"; then fail busy/shm "a deadlock was reported"
-elif [ "$(grep -c ': OK$' "$OUT")" -ne 3 ]; then fail busy/shm "$(tr '\n' ' ' < "$OUT")"
+elif [ "$(oks busy)" -ne 3 ]; then fail busy/shm "$(tr '\n' ' ' < "$OUT")"
 else pass busy/shm; fi
 
 for rt in mpi shm; do
@@ -126,13 +149,13 @@ d[0]: waiting 2 s in MDL_RecvFrom_d_r for d[1]'
     elif [ "$got" != "$want" ] && [ "$got" != "$(head -1 <<< "$want")" ]; then
         fail hang/$rt "hang lines differ"
     elif grep -q deadlock "$ERR"; then fail hang/$rt "a deadlock was reported"
-    elif [ "$(grep -c ': OK$' "$OUT")" -ne 2 ]; then fail hang/$rt "$(tr '\n' ' ' < "$OUT")"
+    elif [ "$(oks hang)" -ne 2 ]; then fail hang/$rt "$(tr '\n' ' ' < "$OUT")"
     else pass hang/$rt; fi
 
     # sync sends to itself, 8 B and 1 MiB: complete at once
     run $rt self 30 -- -n 2 ./d self
     if [ $RC -ne 0 ]; then fail self/$rt "exit $RC"
-    elif [ "$(grep -c '^self [01]: OK$' "$OUT")" -ne 2 ]; then fail self/$rt "$(tr '\n' ' ' < "$OUT")"
+    elif [ "$(oks self)" -ne 2 ]; then fail self/$rt "$(tr '\n' ' ' < "$OUT")"
     else pass self/$rt; fi
 
     # a call through a NULL task pointer before MDL_Init: fatal by default…
@@ -145,7 +168,7 @@ d[0]: waiting 2 s in MDL_RecvFrom_d_r for d[1]'
     # … returned with MDL_ERRORS=return (the lines: tests/suite-errors.sh)
     run $rt null-return 30 MDL_ERRORS=return -- -n 2 ./d null
     if [ $RC -ne 0 ]; then fail null-return/$rt "exit $RC: $(tr '\n' ' ' < "$OUT")"
-    elif [ "$(grep -c '^null: OK$' "$OUT")" -ne 2 ]; then fail null-return/$rt "$(tr '\n' ' ' < "$OUT")"
+    elif [ "$(oks null)" -ne 2 ]; then fail null-return/$rt "$(tr '\n' ' ' < "$OUT")"
     else pass null-return/$rt; fi
 
     # an instance returns from main without MDL_End while the other waits

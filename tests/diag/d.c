@@ -104,7 +104,7 @@ int main(int argc, char **argv)
             return 1;
         if ((rc = MDL_Barrier(t = NULL)) != MDL_ERR_STATE)
             return fail("a barrier through NULL after MDL_End", rc);
-        printf("null: OK\n");
+        printf("null %d: OK\n", me);
         return 0;
     }
     if (strcmp(mode, "cycle") == 0) {               /* each waits for the other */
