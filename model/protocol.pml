@@ -106,7 +106,7 @@ inline futex_wait() {
 /* shm_notify(rt, slot): one load of sleeping; if set, the doorbell
  * increment (__atomic_fetch_add) and futex_wake. */
 inline notify(slot) {
-    if
+    if          /* shm_notify: fence(SEQ_CST), then load(sleeping) */
     :: sleeping[slot] ->
         rang[slot] = 1;
         asleep[slot] = 0
@@ -379,7 +379,7 @@ inline post_msg(to, kind, val) {
         cval[CELL(me, to, t)] = val;
 #else
         atomic { z = 0; ckind[CELL(me, to, t)] = kind; cval[CELL(me, to, t)] = val };
-        tail[P(me, to)] = t + 1;        /* __atomic_store_n(tail, SEQ_CST) */
+        tail[P(me, to)] = t + 1;        /* __atomic_store_n(tail, RELEASE) */
 #endif
         t = 0;
         notify(to)
@@ -412,7 +412,7 @@ inline post_msg(to, kind, val) {
             osent[to]++;
             off = 0
         };
-        ov_sent[P(me, to)] = osent[to]; /* __atomic_store_n(ov_sent, SEQ_CST) */
+        ov_sent[P(me, to)] = osent[to]; /* __atomic_store_n(ov_sent, RELEASE) */
         notify(to)
     fi
 }

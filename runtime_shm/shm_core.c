@@ -58,9 +58,14 @@ void shm_notify_all(mdl_rt *rt)
 void shm_notify(mdl_rt *rt, int slot)
 {
     /* The sleeper sets `sleeping`, then a seq_cst fence, then reads the
-     * doorbell and re-checks; we changed its condition with a seq_cst
-     * store or RMW before this seq_cst load, so either it sees the change
-     * or we see it sleeping (shm_wait). */
+     * doorbell and re-checks; we changed its condition before this fence
+     * (tail and ov_sent with release stores, the other conditions with
+     * seq_cst stores or RMWs), so either it sees the change or we see it
+     * sleeping (shm_wait).  A fence here, not a seq_cst store of `tail`:
+     * on x86 that store is an xchg on the line the receiver polls, which
+     * made a bare two-process ping-pong of an index and a data line 3
+     * times slower than a release store and this fence (docs/performance.md). */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (__atomic_load_n(&rt->info[slot].sleeping, __ATOMIC_SEQ_CST)) {
         __atomic_fetch_add(&rt->hdr->slots[slot].doorbell, 1, __ATOMIC_SEQ_CST);
         shm_futex_wake(&rt->hdr->slots[slot].doorbell);
@@ -222,18 +227,25 @@ static int wait_loop(mdl_rt *rt, const shm_waiting *how, void *arg, int *slept)
     int (*cond)(mdl_rt *, void *) = how->cond;
     uint32_t *bell = &rt->hdr->slots[rt->me].doorbell;
     uint32_t *sleeping = &rt->info[rt->me].sleeping;
-    uint64_t checked = now_ns();    /* peers' pids looked at; the wait's start */
+    uint64_t checked = 0;           /* peers' pids looked at; the wait's start */
     for (;;) {
-        /* Poll for spin_ns (at least MIN_POLLS times): a pause costs from
-         * a few to 150 cycles depending on the CPU, so count time. */
-        uint64_t t0 = now_ns();
+        /* Poll for spin_ns after MIN_POLLS polls: a pause costs from a few
+         * to 150 cycles depending on the CPU, so count time.  The clock is
+         * read only once those polls have failed: most waits of small
+         * messages end sooner, and need no clock read at all. */
+        uint64_t t0 = 0;
         for (int i = 0;; i++) {
             shm_progress(rt);
             if (cond(rt, arg))
                 return 0;
             cpu_relax();
-            if (i >= MIN_POLLS && (i & 31) == 0 && now_ns() - t0 >= rt->spin_ns)
+            if (i == MIN_POLLS) {
+                t0 = now_ns();
+                if (!checked)
+                    checked = t0;
+            } else if (i > MIN_POLLS && (i & 31) == 0 && now_ns() - t0 >= rt->spin_ns) {
                 break;
+            }
         }
         /* The peer may be waiting for this very CPU (a loaded machine):
          * offer it before paying for a sleep and a wake-up. */

@@ -10,8 +10,14 @@
 #include "rt_backend.h"
 #include "shm_segment.h"
 
-/* The sender's own view of its overflow list towards one receiver. */
+/* The sender's own view of its ring and overflow list towards one
+ * receiver.  head_seen and done_seen are the receiver's counters as last
+ * read: they only grow, so a check that the old value passes the current
+ * one passes too, and the receiver's line (which it writes at every
+ * message) is read only when the old value fails (shm_p2p.c: post_msg). */
 typedef struct shm_ovs {
+    uint64_t head_seen;         /* the ring's head */
+    uint64_t done_seen;         /* ov_done */
     uint64_t sent;              /* nodes appended */
     uint64_t last;              /* newest node (kept: the receiver reads its next) */
     uint64_t oldest;            /* oldest node not yet freed */

@@ -40,13 +40,15 @@
 
 enum { CELL_EAGER = 1, CELL_RDV = 2 };
 
+/* The payload follows the header on its line: a message of up to 40
+ * bytes is one line for the receiver to fetch, not two. */
 typedef struct shm_cell {
     uint32_t channel;
     uint32_t kind;              /* CELL_EAGER or CELL_RDV */
     uint64_t bytes;             /* message size */
     uint64_t rdv;               /* CELL_RDV: segment offset of the shm_rdv */
-    uint64_t pad_[5];
     char data[SHM_EAGER];       /* CELL_EAGER: the packed message */
+    char pad_[SHM_LINE - 24];   /* to whole lines (SHM_EAGER is whole lines) */
 } shm_cell;
 
 /* When the ring is full, messages go to an overflow list of nodes in the
@@ -99,7 +101,7 @@ typedef struct shm_rdv {
  * job linked with different builds of the library (static linking) are
  * refused.  Change it with the layout. */
 #ifndef SHM_LAYOUT
-#define SHM_LAYOUT 0x4d444c0000000002ull
+#define SHM_LAYOUT 0x4d444c0000000003ull
 #endif
 
 typedef struct shm_lib {
@@ -133,7 +135,8 @@ typedef struct shm_info {
 } shm_info;
 
 /* The hand-counted padding: one line per writer. */
-_Static_assert(offsetof(shm_cell, data) == SHM_LINE, "shm_cell header is one line");
+_Static_assert(offsetof(shm_cell, data) == 24, "shm_cell: the payload starts on the header's line");
+_Static_assert(SHM_EAGER % SHM_LINE == 0, "SHM_EAGER is whole lines");
 _Static_assert(sizeof(shm_cell) % SHM_LINE == 0, "shm_cell is whole lines");
 _Static_assert(offsetof(shm_ring, head) == SHM_LINE, "ring: sender and receiver lines apart");
 _Static_assert(offsetof(shm_ring, cells) == 2 * SHM_LINE, "ring: cells on their own lines");
