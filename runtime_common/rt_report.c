@@ -108,11 +108,3 @@ const char *rt_completion_fn(const mdl_msg_desc *m, int wait, char *buf, size_t 
     snprintf(buf, len, "MDL_%s%s", m && m->name ? m->name : "?", wait ? "Wait" : "Test");
     return buf;
 }
-
-int rt_spans(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds,
-             mdl_span *spans, size_t *total)
-{
-    char why[256];
-    int rc = mdl_msg_spans(m, task, bounds, spans, total, why, sizeof why);
-    return rc < 0 ? rt_fail(rt, m->fn, rc, "%s", why) : 0;
-}

@@ -31,7 +31,8 @@ typedef struct shm_rreq {
     int channel;
     int want;                   /* sender slot, or -1 for any */
     int nspans;
-    mdl_span *spans;
+    const mdl_span *spans;      /* inl, malloc'd (async), or the message's
+                                   cache (sync: no other call of it meanwhile) */
     size_t total;
     int done;
     int err;                    /* MDL_ERR_TRUNCATE */
@@ -92,6 +93,7 @@ struct mdl_rt {
     shm_umsg *unexp, **unexp_tail;
     shm_sreq **sends;           /* per message index: async sends in flight */
     shm_rreq **recvs;           /* per message index: async receives posted */
+    rt_spans_cache *spans;      /* per message index: its layout (rt_spans) */
     int rr;                     /* next sender polled first (fairness) */
     shm_ovs *ov_out;            /* per receiver slot */
     uint64_t *ov_last;          /* per sender slot: last overflow node consumed */

@@ -642,29 +642,20 @@ int be_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, c
             int n)
 {
     int sinl[16], *slots = sinl;
-    mdl_span spinl[8], *spans = spinl;
-    int rc = 0;
-    if ((n > 16 && !(slots = malloc((size_t)n * sizeof(int)))) ||
-        (m->nitems > 8 && !(spans = malloc((size_t)m->nitems * sizeof *spans)))) {
-        rc = rt_fail_oom(rt, m->fn);
-        goto out;
-    }
+    if (n > 16 && !(slots = malloc((size_t)n * sizeof(int))))
+        return rt_fail_oom(rt, m->fn);
     for (int i = 0; i < n; i++)
         slots[i] = shm_slot_of(rt, m->peer_task, to[i]);
+    const mdl_span *spans;
     size_t total;
-    if ((rc = rt_spans(rt, m, task, bounds, spans, &total)) < 0)
-        goto out;
-    if (total <= SHM_EAGER) {
+    int rc = rt_spans(rt, rt->spans, m, task, bounds, &spans, &total);
+    if (rc == 0 && total <= SHM_EAGER)
         for (int i = 0; i < n && rc == 0; i++)
             rc = post_msg(rt, slots[i], m, CELL_EAGER, total, spans, 0);
-    } else if (n > 0) {
+    else if (rc == 0 && n > 0)
         rc = send_large(rt, m, spans, total, slots, n);
-    }
-out:
     if (slots != sinl)
         free(slots);
-    if (spans != spinl)
-        free(spans);
     return rc < 0 ? rc : MDL_SUCCESS;
 }
 
@@ -708,7 +699,7 @@ static const shm_waiting received = { recv_done, awaits_recv };
 static void rreq_free(shm_rreq *q)
 {
     if (q->spans != q->inl)
-        free(q->spans);
+        free((void *)q->spans);
     free(q);
 }
 
@@ -732,32 +723,34 @@ static int recv_result(mdl_rt *rt, const mdl_msg_desc *m, const shm_rreq *q, con
 
 int be_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, int from)
 {
+    const mdl_span *spans;
+    size_t total;
+    int rc = rt_spans(rt, rt->spans, m, task, bounds, &spans, &total);
+    if (rc < 0)
+        return rc;
     int want = from == MDL_ANY ? -1 : shm_slot_of(rt, m->peer_task, from);
     shm_rreq local, *q = &local;
     if (m->async && !(q = malloc(sizeof *q)))
         return rt_fail_oom(rt, m->fn);
-    /* Field by field: the inline spans (half a KiB) are filled by rt_spans,
-     * and zeroing them was ≈ 90 of a small receive's ≈ 490 instructions. */
+    /* Field by field: zeroing the inline spans (half a KiB) was ≈ 90 of a
+     * small receive's ≈ 490 instructions. */
     q->next = q->mnext = NULL;
     q->done = q->err = q->sender = 0;
     q->got = 0;
     q->channel = m->channel;
     q->want = want;
     q->nspans = m->nitems;
-    q->spans = q->inl;
-    if (m->nitems > 4 && !(q->spans = malloc((size_t)m->nitems * sizeof *q->spans))) {
-        q->spans = q->inl;
-        if (q != &local)
+    q->spans = spans;
+    q->total = total;
+    if (m->async) {
+        /* pending past this call: its own copy of the layout */
+        mdl_span *own = m->nitems > 4 ? malloc((size_t)m->nitems * sizeof *own) : q->inl;
+        if (!own) {
             free(q);
-        return rt_fail_oom(rt, m->fn);
-    }
-    int rc = rt_spans(rt, m, task, bounds, q->spans, &q->total);
-    if (rc < 0) {
-        if (q->spans != q->inl)
-            free(q->spans);
-        if (q != &local)
-            free(q);
-        return rc;
+            return rt_fail_oom(rt, m->fn);
+        }
+        memcpy(own, spans, (size_t)m->nitems * sizeof *own);
+        q->spans = own;
     }
     post_recv(rt, q);
     if (m->async) {
@@ -772,8 +765,6 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, i
         unpost(rt, q);
     else
         rc = recv_result(rt, m, q, m->fn, 0);
-    if (q->spans != q->inl)
-        free(q->spans);
     return rc;
 }
 

@@ -45,6 +45,19 @@ int main(int argc, char **argv)
                 return fail("ptr values");
     }
 
+    /* the same bounds again, the pointer moved to another array on both
+       sides: the runtime must not reuse the previous call's layout */
+    double *first = t->p, other[10];
+    t->p = other;
+    for (int k = 0; k < 10; k++)
+        other[k] = me == 0 ? k * 2.5 : -1;
+    if (me == 0 ? MDL_SendTo_w_ptr(t, 1) != MDL_SUCCESS : MDL_RecvFrom_w_ptr(t, 0) != 0)
+        return fail("ptr moved");
+    for (int k = 0; me == 1 && k < 10; k++)
+        if (other[k] != (k < 5 ? (k + 1) * 2.5 : -1) || first[k] != (k < 5 ? (k + 1) * 1.5 : -1))
+            return fail("ptr moved values");
+    t->p = first;
+
     /* Mcast to the instances of the table (instance 1; a negative entry
        ends the list) */
     t->members[0] = 1;
