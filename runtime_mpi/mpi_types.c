@@ -205,6 +205,7 @@ static int build_msg_type(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, v
     if (s->dt != MPI_DATATYPE_NULL)
         MPI_Type_free(&s->dt);
     s->dt = dt;
+    s->last_ok = 0;             /* checked against the old dt */
     s->layout_bytes = total;
     /* payload, not span bytes: struct padding does not travel */
     MPI_Count size = 0;
