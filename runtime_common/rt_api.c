@@ -294,13 +294,19 @@ MDL_API int mdl_sbarrier(mdl_rt *rt, const int *insts, int n)
 
 /* ---------------------------------------------------------------- point to point */
 
-/* A descriptor of this task of the right direction (the task's own table
- * holds it), the task struct of MDL_Init, and bounds if it needs them. */
+/* A message descriptor of this task: its own table holds it. */
+static inline int task_msg(const mdl_rt_common *c, const mdl_msg_desc *m)
+{
+    return m && (unsigned)m->index < (unsigned)c->d->nmsgs && c->d->msgs[m->index] == m;
+}
+
+/* ... of the right direction, the task struct of MDL_Init, and bounds if
+ * it needs them. */
 static inline int msg_ok(const mdl_rt_common *c, const mdl_msg_desc *m, int is_send,
                          const void *task, const long *bounds)
 {
-    return m && (unsigned)m->index < (unsigned)c->d->nmsgs && c->d->msgs[m->index] == m &&
-           !m->is_send == !is_send && task == c->task && (bounds || m->fixed_bounds || !m->npairs);
+    return task_msg(c, m) && !m->is_send == !is_send && task == c->task &&
+           (bounds || m->fixed_bounds || !m->npairs);
 }
 
 static __attribute__((cold)) int bad_msg(mdl_rt *rt, const mdl_msg_desc *m, int is_send,
@@ -308,8 +314,7 @@ static __attribute__((cold)) int bad_msg(mdl_rt *rt, const mdl_msg_desc *m, int 
 {
     const mdl_rt_common *c = rt_c(rt);
     const char *fn = m && m->fn ? m->fn : is_send ? "MDL_SendTo" : "MDL_RecvFrom";
-    if (!m || (unsigned)m->index >= (unsigned)c->d->nmsgs || c->d->msgs[m->index] != m ||
-        !m->is_send != !is_send)
+    if (!task_msg(c, m) || !m->is_send != !is_send)
         return rt_fail(rt, fn, MDL_ERR_ARG, "not a %s of this task", is_send ? "send" : "receive");
     if (task != c->task)
         return rt_fail(rt, fn, MDL_ERR_ARG, "not the task struct of MDL_Init");
@@ -471,8 +476,7 @@ static __attribute__((cold)) int bad_completion(mdl_rt *rt, const mdl_msg_desc *
 
 static inline int completion_ok(mdl_rt *rt, const mdl_msg_desc *m)
 {
-    return rt == rt_live && m && (unsigned)m->index < (unsigned)rt_c(rt)->d->nmsgs &&
-           rt_c(rt)->d->msgs[m->index] == m;
+    return rt == rt_live && task_msg(rt_c(rt), m);
 }
 
 /* A Test is recorded when it completes something: a polling loop would

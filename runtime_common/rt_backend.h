@@ -197,62 +197,6 @@ MDL_HIDDEN int rt_fail_oom(mdl_rt *rt, const char *fn);
 MDL_HIDDEN const char *rt_completion_fn(const mdl_msg_desc *m, int wait, char *buf,
                                        size_t len);
 
-/* The layout of one message (mdl_msg_spans) as last computed, and
- * validated, for a task struct, bounds and pointer values.  The layout
- * depends on nothing else (the extents are constants), so while they stay
- * the same a send or receive compares them instead of computing it again
- * (≈ 220 instructions: docs/performance.md, "what a message costs"). */
-typedef struct rt_spans_cache {
-    void *task;                 /* NULL: nothing valid cached */
-    int nbounds;                /* bounds compared: 2 * npairs, 0 when fixed */
-    int nptr;                   /* pointer items: their values follow in key */
-    long *key;                  /* [nbounds + nptr] */
-    mdl_span *spans;            /* [nitems] */
-    size_t total;
-} rt_spans_cache;
-
-/* One cache per message of d, empty; NULL when out of memory. */
-MDL_HIDDEN rt_spans_cache *rt_spans_caches_new(const mdl_task_desc *d);
-MDL_HIDDEN void rt_spans_caches_free(const mdl_task_desc *d, rt_spans_cache *caches);
-/* Computes and caches the layout, or reports a bound outside its variable
- * as MDL_ERR_BOUNDS under m->fn (then nothing stays cached). */
-MDL_HIDDEN int rt_spans_compute(mdl_rt *rt, rt_spans_cache *c, const mdl_msg_desc *m,
-                                void *task, const long *bounds);
-
-static inline int rt_spans_cached(const rt_spans_cache *c, const mdl_msg_desc *m,
-                                  void *task, const long *bounds)
-{
-    if (c->task != task)
-        return 0;
-    for (int i = 0; i < c->nbounds; i++)
-        if (c->key[i] != bounds[i])
-            return 0;
-    const long *ptr = c->key + c->nbounds;
-    for (int i = 0; ptr < c->key + c->nbounds + c->nptr; i++)
-        if (m->items[i].is_pointer &&
-            *ptr++ != (long)(intptr_t) * (void **)((char *)task + m->items[i].offset))
-            return 0;
-    return 1;
-}
-
-/* Layout of message m for these bounds in *spans (owned by the cache of
- * m, caches[m->index]: valid until the next call for m), its bytes in
- * *total; 0, or the error reported by rt_spans_compute. */
-static inline int rt_spans(mdl_rt *rt, rt_spans_cache *caches, const mdl_msg_desc *m,
-                           void *task, const long *bounds, const mdl_span **spans,
-                           size_t *total)
-{
-    rt_spans_cache *c = &caches[m->index];
-    if (!rt_spans_cached(c, m, task, bounds)) {
-        int rc = rt_spans_compute(rt, c, m, task, bounds);
-        if (rc < 0)
-            return rc;
-    }
-    *spans = c->spans;
-    *total = c->total;
-    return 0;
-}
-
 /* ---------------------------------------------------------------- collectives */
 
 /* A collective, checked and resolved by rt_coll.c. */

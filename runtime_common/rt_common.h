@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 #include "mdl_rt.h"
 
@@ -86,6 +87,33 @@ MDL_HIDDEN int mdl_item_span(const mdl_item_desc *it, const long *pairs,
 MDL_HIDDEN int mdl_msg_spans(const mdl_msg_desc *m, void *task,
                              const long *bounds, mdl_span *spans,
                              size_t *total, char *why, size_t whylen);
+
+/* What a message's layout depends on besides the task struct, as a key
+ * both runtimes cache it by: nbounds bounds, then the value of each
+ * pointer item (with_ptrs) -- a pointer moved under unchanged bounds is
+ * another layout. */
+static inline void mdl_msg_key_put(const mdl_msg_desc *m, const void *task, const long *bounds,
+                                   int nbounds, long *key)
+{
+    for (int i = 0; i < nbounds; i++)
+        *key++ = bounds[i];
+    for (int i = 0; i < m->nitems; i++)
+        if (m->items[i].is_pointer)
+            *key++ = (long)(intptr_t) * (void *const *)((const char *)task + m->items[i].offset);
+}
+
+static inline int mdl_msg_key_same(const mdl_msg_desc *m, const void *task, const long *bounds,
+                                   int nbounds, int with_ptrs, const long *key)
+{
+    for (int i = 0; i < nbounds; i++)
+        if (*key++ != bounds[i])
+            return 0;
+    for (int i = 0; with_ptrs && i < m->nitems; i++)
+        if (m->items[i].is_pointer &&
+            *key++ != (long)(intptr_t) * (void *const *)((const char *)task + m->items[i].offset))
+            return 0;
+    return 1;
+}
 
 /* Copy between the layouts of several spans and a contiguous buffer. */
 MDL_HIDDEN void mdl_spans_pack(const mdl_span *spans, int n, void *dst);

@@ -105,17 +105,7 @@ static int add_struct(mdl_rt *rt, const mdl_type_desc *t)
 static int key_same(const mdl_msg_desc *m, const mdl_msg_state *s, void *task,
                     const long *pairs)
 {
-    const long *key = s->key;
-    int n = 2 * m->npairs;
-    for (int i = 0; i < n; i++)
-        if (key[i] != pairs[i])
-            return 0;
-    if (s->absolute)
-        for (int i = 0; i < m->nitems; i++)
-            if (m->items[i].is_pointer &&
-                key[n++] != (long)(intptr_t) * (void **)((char *)task + m->items[i].offset))
-                return 0;
-    return 1;
+    return mdl_msg_key_same(m, task, pairs, 2 * m->npairs, s->absolute, s->key);
 }
 
 static void key_set(const mdl_msg_desc *m, mdl_msg_state *s, void *task, const long *pairs)
@@ -126,12 +116,7 @@ static void key_set(const mdl_msg_desc *m, mdl_msg_state *s, void *task, const l
             key[d] = pairs[2 * d + 1] - pairs[2 * d];
         return;
     }
-    int n = 2 * m->npairs;
-    for (int i = 0; i < n; i++)
-        key[i] = pairs[i];
-    for (int i = 0; i < m->nitems; i++)
-        if (m->items[i].is_pointer)
-            key[n++] = (long)(intptr_t) * (void **)((char *)task + m->items[i].offset);
+    mdl_msg_key_put(m, task, pairs, 2 * m->npairs, key);
 }
 
 /* Builds the datatype of m for the current bounds into s->dt (by_shape:

@@ -648,7 +648,7 @@ int be_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, c
         slots[i] = shm_slot_of(rt, m->peer_task, to[i]);
     const mdl_span *spans;
     size_t total;
-    int rc = rt_spans(rt, rt->spans, m, task, bounds, &spans, &total);
+    int rc = shm_spans(rt, rt->spans, m, task, bounds, &spans, &total);
     if (rc == 0 && total <= SHM_EAGER)
         for (int i = 0; i < n && rc == 0; i++)
             rc = post_msg(rt, slots[i], m, CELL_EAGER, total, spans, 0);
@@ -725,7 +725,7 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, i
 {
     const mdl_span *spans;
     size_t total;
-    int rc = rt_spans(rt, rt->spans, m, task, bounds, &spans, &total);
+    int rc = shm_spans(rt, rt->spans, m, task, bounds, &spans, &total);
     if (rc < 0)
         return rc;
     int want = from == MDL_ANY ? -1 : shm_slot_of(rt, m->peer_task, from);
