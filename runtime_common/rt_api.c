@@ -380,12 +380,19 @@ static __attribute__((noinline)) int traced_send(mdl_rt *rt, const mdl_msg_desc 
 {
     mdl_rt_common *c = rt_c(rt);
     rt_tracer *t = c->tr;
-    rt_trace_begin(t, (uint32_t)m->index);
+    /* late: stamped by the backend if it waits or copies long, else now
+     * that the message is published (rt_trace.h) */
+    rt_trace_begin_at(t, (uint32_t)m->index, be_stamps_late ? 0 : rt_ticks());
     int rc = send_body(rt, c, m, task, inst, insts, n, bounds);
+    uint64_t t1 = rt_ticks();
+    if (t->pend)
+        rt_trace_flush(t);
     if (rc < 0) {
         rt_trace_end_error(t, rc);
         return rc;
     }
+    if (!t->t0)
+        t->t0 = t1;
     int to = RT_GET(peer);
     if (to == RT_PEER_ALL || to == RT_PEER_LIST) {
         const int *list = RT_GET(list);
@@ -394,9 +401,9 @@ static __attribute__((noinline)) int traced_send(mdl_rt *rt, const mdl_msg_desc 
             t->seqs[i] = rt_trace_seq(t, m, list[i]);
         rt_trace_end_list(t, rt_trace_bytes(t, m, bounds), list, t->seqs, (uint32_t)k);
     } else if (to >= 0) {
-        rt_trace_end(t, to, rt_trace_seq(t, m, to), rt_trace_bytes(t, m, bounds), 0);
+        rt_trace_end_at(t, t1, to, rt_trace_seq(t, m, to), rt_trace_bytes(t, m, bounds), 0);
     } else {
-        rt_trace_end(t, -1, 0, 0, 0);
+        rt_trace_end_at(t, t1, -1, 0, 0, 0);
     }
     return rc;
 }
@@ -437,6 +444,9 @@ static __attribute__((noinline)) int traced_recv(mdl_rt *rt, const mdl_msg_desc 
     mdl_rt_common *c = rt_c(rt);
     rt_tracer *t = c->tr;
     rt_trace_begin(t, (uint32_t)m->index);
+    uint64_t bytes = rt_trace_bytes(t, m, bounds);  /* before the wait (rt_trace.h) */
+    int late = be_stamps_late && bytes <= RT_LATE_MAX_BYTES;
+    t->seen = t->t0;            /* the end if the message is there: no poll */
     int rc = recv_body(rt, c, m, task, inst, bounds);
     int from = RT_GET(peer);    /* the instance posted for, or MDL_ANY */
     if (rc == MDL_PROC_NULL)
@@ -444,10 +454,20 @@ static __attribute__((noinline)) int traced_recv(mdl_rt *rt, const mdl_msg_desc 
     else if (rc < 0)
         rt_trace_end_error(t, rc);
     else if (m->async)          /* posted: the flow ends in its Wait/Test */
-        rt_trace_end(t, from, 0, rt_trace_bytes(t, m, bounds),
+        rt_trace_end(t, from, 0, bytes,
                      from == MDL_ANY ? RT_F_POSTED | RT_F_ANYPOST : RT_F_POSTED);
-    else
-        rt_trace_end(t, rc, rt_trace_seq(t, m, rc), rt_trace_bytes(t, m, bounds), 0);
+    else if (late) {            /* recorded off the message's path (rt_trace.h) */
+        t->pend_t0 = t->t0;
+        t->pend_t1 = t->seen;
+        t->pend_func = t->func;
+        t->pend_peer = rc;
+        t->pend_bytes = bytes;
+        t->pend_m = m;
+        t->pend = 1;
+        t->in_call = 0;
+    } else {
+        rt_trace_end(t, rc, rt_trace_seq(t, m, rc), bytes, 0);
+    }
     return rc;
 }
 
@@ -485,14 +505,20 @@ static __attribute__((noinline)) int traced_completion(mdl_rt *rt, const mdl_msg
                                                        int wait)
 {
     rt_tracer *t = rt_c(rt)->tr;
-    rt_trace_begin(t, rt_fn_wait(t, m, wait));
+    if (t->pend)
+        rt_trace_flush(t);
+    /* late: stamped by the backend's first poll if it waits (rt_trace.h) */
+    rt_trace_begin_at(t, rt_fn_wait(t, m, wait), be_stamps_late ? 0 : rt_ticks());
     int rc = wait ? be_wait(rt, m) : be_test(rt, m);
+    uint64_t t1 = rt_ticks();
+    if (!t->t0)
+        t->t0 = t1;
     if (rc < 0)
         rt_trace_end_error(t, rc);
     else if (t->ndone)
         rt_trace_end_done(t);
     else if (wait || rc)
-        rt_trace_end(t, -1, 0, 0, 0);
+        rt_trace_end_at(t, t1, -1, 0, 0, 0);
     else
         t->in_call = 0;
     return rc;

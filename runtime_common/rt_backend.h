@@ -242,6 +242,10 @@ MDL_HIDDEN void be_abort(int code) __attribute__((noreturn));
 /* Tracing, on the fatal path, just before be_abort: the instance's trace
  * (rt_trace_stop has closed it) goes where the job's file is written. */
 MDL_HIDDEN void be_trace_fatal(mdl_rt *rt);
+/* Tracing: whether the backend waits by polling memory and tells the
+ * tracer when (rt_trace_poll, rt_trace_start): the calls of small
+ * messages are then stamped off the message's path (rt_trace.h). */
+MDL_HIDDEN extern const int be_stamps_late;
 
 MDL_HIDDEN int be_barrier(mdl_rt *rt);
 /* insts: n >= 2 distinct instances of the own family, this one among them. */

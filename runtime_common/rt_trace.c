@@ -297,6 +297,8 @@ void rt_trace_put(rt_tracer *t, uint64_t t1, int32_t peer, uint32_t seq, uint64_
                   uint32_t npairs)
 {
     rt_trace_img *img = t->img;
+    if (!t->t0)                 /* a late send ended before it was stamped */
+        t->t0 = t1;
     uint64_t dur = t1 - t->t0, n = img->used;
     t->in_call = 0;
     int ext = err || dur >= UINT32_MAX || bytes >= UINT32_MAX;
@@ -360,9 +362,26 @@ void rt_trace_arrived(mdl_rt *rt, const mdl_msg_desc *m, int inst)
 
 /* ---------------------------------------------------------------- the end */
 
+void rt_trace_flush(rt_tracer *t)
+{
+    uint64_t t0 = t->t0;
+    uint32_t func = t->func;
+    int in_call = t->in_call;
+    t->pend = 0;
+    t->t0 = t->pend_t0;
+    t->func = t->pend_func;
+    rt_trace_end_at(t, t->pend_t1, t->pend_peer, rt_trace_seq(t, t->pend_m, t->pend_peer),
+                    t->pend_bytes, 0);
+    t->t0 = t0;
+    t->func = func;
+    t->in_call = in_call;
+}
+
 void rt_trace_finish(mdl_rt *rt)
 {
     rt_tracer *t = rt_c(rt)->tr;
+    if (t->pend)
+        rt_trace_flush(t);
     rt_trace_clock(t->img, 1);
     t->img->end = RT_END_NORMAL;
 }
@@ -402,6 +421,8 @@ void rt_trace_stop(mdl_rt *rt, int code, int reported)
     rt_trace_img *img = t->img;
     if (img->end == RT_END_ERROR)
         return;
+    if (t->pend)
+        rt_trace_flush(t);
     uint64_t now = rt_ticks();
     if (t->in_call)
         rt_trace_put(t, now, -1, 0, 0, 0, code, NULL, NULL, t->ndone);

@@ -8,7 +8,17 @@
  * (rdtsc where the TSC is invariant) and one 32-byte record; flow ids,
  * names and JSON are made when the job ends.  Backends call
  * rt_trace_arrived for each async receive a Wait/Test completes (they
- * alone know its sender), and set up / collect the image (rt_backend.h). */
+ * alone know its sender), and set up / collect the image (rt_backend.h).
+ *
+ * Point-to-point calls of at most RT_LATE_MAX_BYTES on a backend that
+ * polls (be_stamps_late) keep the clock and the bookkeeping off the
+ * message's path: between a message seen and the next one published, a
+ * ping-pong's critical path, any work of ≈ 25 ns costs a whole poll
+ * period, ≈ 90 ns on the machine of docs/performance.md.  A send is
+ * stamped once its message is published (its start: then, or when it
+ * first waited, or before a long copy); a receive ends at its wait's last
+ * poll (or at its start when the message was there), and its payload is
+ * computed before it waits. */
 #ifndef MDL_RT_TRACE_H
 #define MDL_RT_TRACE_H
 
@@ -35,7 +45,15 @@ typedef struct rt_tracer {
                                    recorded either */
     rt_trace_stat *stats;       /* the image's dropped-call statistics */
     /* the call in progress (the fatal path closes it) */
-    uint64_t t0;
+    uint64_t t0;                /* 0: not stamped yet (a late send) */
+    uint64_t seen;              /* a late receive: its wait's last poll */
+    /* a late receive ended: recorded when the next call starts, or after
+     * a late send published (rt_trace_flush) */
+    int pend;
+    int32_t pend_peer;
+    uint32_t pend_func;
+    uint64_t pend_t0, pend_t1, pend_bytes;
+    const mdl_msg_desc *pend_m;
     uint32_t func;
     int in_call;
     int nmsgs, ncolls;
@@ -90,12 +108,45 @@ static inline uint32_t rt_fn_sync(const rt_tracer *t, int which)
 
 /* ---------------------------------------------------------------- the calls */
 
-static inline void rt_trace_begin(rt_tracer *t, uint32_t func)
+/* Records the late receive that ended last. */
+MDL_HIDDEN void rt_trace_flush(rt_tracer *t);
+
+/* A call starts at t0 (0: stamped later, rt_trace_start).  A late send
+ * records the last receive only once it has published (rt_trace_flush). */
+static inline void rt_trace_begin_at(rt_tracer *t, uint32_t func, uint64_t t0)
 {
     t->func = func;
     t->in_call = 1;
     t->ndone = 0;
-    t->t0 = rt_ticks();
+    t->t0 = t0;
+}
+
+static inline void rt_trace_begin(rt_tracer *t, uint32_t func)
+{
+    if (t->pend)
+        rt_trace_flush(t);
+    rt_trace_begin_at(t, func, rt_ticks());
+}
+
+/* Largest payload of a late call: its copy takes well under a microsecond. */
+#define RT_LATE_MAX_BYTES 4096
+
+/* Backends that stamp late: something long starts (a wait, a large
+ * copy); the call starts now if it has not started yet. */
+static inline void rt_trace_start(rt_tracer *t)
+{
+    if (__builtin_expect(t != NULL, 0) && !t->t0)
+        t->t0 = rt_ticks();
+}
+
+/* Backends that stamp late: one poll of a wait. */
+static inline void rt_trace_poll(rt_tracer *t)
+{
+    if (__builtin_expect(t != NULL, 0)) {
+        t->seen = rt_ticks();
+        if (!t->t0)
+            t->t0 = t->seen;
+    }
 }
 
 /* The next message number of m with instance `peer`. */
@@ -128,10 +179,9 @@ MDL_HIDDEN void rt_trace_put(rt_tracer *t, uint64_t t1, int32_t peer, uint32_t s
                              const uint32_t *seqs, uint32_t npairs);
 
 /* The call ended with at most one peer (-1: none) and no error. */
-static inline void rt_trace_end(rt_tracer *t, int32_t peer, uint32_t seq, uint64_t bytes,
-                                uint16_t flags)
+static inline void rt_trace_end_at(rt_tracer *t, uint64_t t1, int32_t peer, uint32_t seq,
+                                   uint64_t bytes, uint16_t flags)
 {
-    uint64_t t1 = rt_ticks();
     rt_trace_img *img = t->img;
     uint64_t n = img->used, d = t1 - t->t0;
     t->in_call = 0;
@@ -151,6 +201,11 @@ static inline void rt_trace_end(rt_tracer *t, int32_t peer, uint32_t seq, uint64
     rt_trace_put(t, t1, peer, seq, bytes, flags, 0, NULL, NULL, 0);
 }
 
+static inline void rt_trace_end(rt_tracer *t, int32_t peer, uint32_t seq, uint64_t bytes,
+                                uint16_t flags)
+{
+    rt_trace_end_at(t, rt_ticks(), peer, seq, bytes, flags);
+}
 /* The call failed with rc (its text, if reported, is t->last_text). */
 MDL_HIDDEN void rt_trace_end_error(rt_tracer *t, int rc);
 

@@ -266,6 +266,9 @@ int mpi_trace_collect(mdl_rt *rt)
 
 /* The fatal path: this instance's calls, the others lost (MPI_Abort ends
  * them before they could send theirs). */
+/* MPI waits inside MPICH: every call is stamped at entry and exit. */
+const int be_stamps_late = 0;
+
 void be_trace_fatal(mdl_rt *rt)
 {
     if (!rt->trace_img || !rt->trace_path)

@@ -235,6 +235,7 @@ static int wait_loop(mdl_rt *rt, const shm_waiting *how, void *arg, int *slept)
          * messages end sooner, and need no clock read at all. */
         uint64_t t0 = 0;
         for (int i = 0;; i++) {
+            rt_trace_poll(rt->c.tr);
             shm_progress(rt);
             if (cond(rt, arg))
                 return 0;
@@ -251,6 +252,7 @@ static int wait_loop(mdl_rt *rt, const shm_waiting *how, void *arg, int *slept)
          * offer it before paying for a sleep and a wake-up. */
         for (int i = 0; i < rt->yields; i++) {
             sched_yield();
+            rt_trace_poll(rt->c.tr);
             shm_progress(rt);
             if (cond(rt, arg))
                 return 0;
@@ -263,6 +265,7 @@ static int wait_loop(mdl_rt *rt, const shm_waiting *how, void *arg, int *slept)
          * loads only through seq_cst loads or a seq_cst fence. */
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
         uint32_t v = __atomic_load_n(bell, __ATOMIC_SEQ_CST);
+        rt_trace_poll(rt->c.tr);
         int more = shm_progress(rt);
         if (cond(rt, arg)) {
             __atomic_store_n(sleeping, 0, __ATOMIC_SEQ_CST);
@@ -280,6 +283,7 @@ static int wait_loop(mdl_rt *rt, const shm_waiting *how, void *arg, int *slept)
             publish_awake(rt, 0);
         }
         __atomic_store_n(sleeping, 0, __ATOMIC_SEQ_CST);
+        rt_trace_poll(rt->c.tr);
         shm_progress(rt);
         if (cond(rt, arg))
             return 0;

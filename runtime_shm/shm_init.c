@@ -17,6 +17,8 @@
 
 mdl_rt *shm_the_rt;
 
+const int be_stamps_late = 1;
+
 /* The trace stays in the segment, where mdlrun reads it after the job:
  * nothing to hand over on the fatal path. */
 void be_trace_fatal(mdl_rt *rt)

@@ -9,6 +9,9 @@
 #                Allreduce, Grid_Create
 #   async_many, ref_mcast   (tests/e2e) async receives from MDL_ANY polled
 #                with Test, Mcast members, Scatter, subset barriers
+#   timing       tests/trace/run/timing: a receive that waits 100 ms and a
+#                sync send that waits 100 ms last that long; the sends and
+#                receives that do not wait do not
 #   fail         tests/trace/run/fail: a fatal truncation (job ended by an
 #                error), an error returned (MDL_ERRORS=return), an instance
 #                killed by a signal (shm: mdlrun still writes the file)
@@ -73,6 +76,9 @@ valid() {
 
 # count FILE REGEX: lines of FILE matching (one event per line).
 count() { grep -cE -- "$2" "$1"; }
+
+# dur_of FILE NAME: the duration (µs) of the complete event NAME.
+dur_of() { sed -n "s/.*\"dur\":\([0-9.]*\),\"pid\":[0-9]*,\"tid\":[0-9]*,\"name\":\"$2\".*/\1/p" "$1" | head -1; }
 
 # instance FILE NAME: its otherData entry, as `events dropped end`.
 instance() {
@@ -210,6 +216,27 @@ for rt in mpi shm; do
         fi
     else
         fail mcast_build "$(tail -c 400 "$W/mcast/$rt/build.log" | tr '\n' ' ')"
+    fi
+
+    # ------------------------------------------------------------ durations
+    # waits inside the calls' events, computations outside, whichever way
+    # the clock was read (late on shm for 8 bytes, at entry for 64 KiB)
+    d=$W/timing/$rt
+    if build timing tests/trace/run/timing/spec.mdl "" tests/trace/run/timing/timing.c; then
+        f=$W/timing-$rt.json
+        MDL_TRACE=$f job "$d" -n 2 ./timing
+        if [ $rc -eq 0 ] && valid timing_check "$f"; then
+            d_ss=$(dur_of "$f" MDL_SendTo_p_small) d_rs=$(dur_of "$f" MDL_RecvFrom_p_small)
+            d_sb=$(dur_of "$f" MDL_SendTo_p_big) d_rb=$(dur_of "$f" MDL_RecvFrom_p_big)
+            awk -v ss="$d_ss" -v rs="$d_rs" -v sb="$d_sb" -v rb="$d_rb" \
+                'BEGIN { exit !(ss != "" && rb != "" && rs >= 80000 && sb >= 80000 && ss < 50000 && rb < 50000) }' &&
+                pass timing_durations ||
+                fail timing_durations "µs: send small $d_ss, receive small $d_rs (>= 80000), send big $d_sb (>= 80000), receive big $d_rb"
+        elif [ $rc -ne 0 ]; then
+            fail timing_check "status $rc: $(tail -c 300 "$W/err" | tr '\n' ' ')"
+        fi
+    else
+        fail timing_build "$(tail -c 400 "$W/timing/$rt/build.log" | tr '\n' ' ')"
     fi
 
     # ------------------------------------------------------------ errors
