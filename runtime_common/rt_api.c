@@ -380,19 +380,13 @@ static __attribute__((noinline)) int traced_send(mdl_rt *rt, const mdl_msg_desc 
 {
     mdl_rt_common *c = rt_c(rt);
     rt_tracer *t = c->tr;
-    /* late: stamped by the backend if it waits or copies long, else now
-     * that the message is published (rt_trace.h) */
-    rt_trace_begin_at(t, (uint32_t)m->index, be_stamps_late ? 0 : rt_ticks());
+    rt_trace_begin_late(t, (uint32_t)m->index);
     int rc = send_body(rt, c, m, task, inst, insts, n, bounds);
-    uint64_t t1 = rt_ticks();
-    if (t->pend)
-        rt_trace_flush(t);
+    uint64_t t1 = rt_trace_body_done(t);    /* the message is published */
     if (rc < 0) {
         rt_trace_end_error(t, rc);
         return rc;
     }
-    if (!t->t0)
-        t->t0 = t1;
     int to = RT_GET(peer);
     if (to == RT_PEER_ALL || to == RT_PEER_LIST) {
         const int *list = RT_GET(list);
@@ -463,7 +457,6 @@ static __attribute__((noinline)) int traced_recv(mdl_rt *rt, const mdl_msg_desc 
         t->pend_peer = rc;
         t->pend_bytes = bytes;
         t->pend_m = m;
-        t->pend = 1;
         t->in_call = 0;
     } else {
         rt_trace_end(t, rc, rt_trace_seq(t, m, rc), bytes, 0);
@@ -505,14 +498,9 @@ static __attribute__((noinline)) int traced_completion(mdl_rt *rt, const mdl_msg
                                                        int wait)
 {
     rt_tracer *t = rt_c(rt)->tr;
-    if (t->pend)
-        rt_trace_flush(t);
-    /* late: stamped by the backend's first poll if it waits (rt_trace.h) */
-    rt_trace_begin_at(t, rt_fn_wait(t, m, wait), be_stamps_late ? 0 : rt_ticks());
+    rt_trace_begin_late(t, rt_fn_wait(t, m, wait));
     int rc = wait ? be_wait(rt, m) : be_test(rt, m);
-    uint64_t t1 = rt_ticks();
-    if (!t->t0)
-        t->t0 = t1;
+    uint64_t t1 = rt_trace_body_done(t);
     if (rc < 0)
         rt_trace_end_error(t, rc);
     else if (t->ndone)

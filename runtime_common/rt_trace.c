@@ -297,7 +297,7 @@ void rt_trace_put(rt_tracer *t, uint64_t t1, int32_t peer, uint32_t seq, uint64_
                   uint32_t npairs)
 {
     rt_trace_img *img = t->img;
-    if (!t->t0)                 /* a late send ended before it was stamped */
+    if (!t->t0)                 /* a late call stopped before it was stamped */
         t->t0 = t1;
     uint64_t dur = t1 - t->t0, n = img->used;
     t->in_call = 0;
@@ -367,10 +367,12 @@ void rt_trace_flush(rt_tracer *t)
     uint64_t t0 = t->t0;
     uint32_t func = t->func;
     int in_call = t->in_call;
-    t->pend = 0;
+    const mdl_msg_desc *m = t->pend_m;
+    t->pend_m = NULL;
+    /* the record is made from the call in progress: lend it the receive's */
     t->t0 = t->pend_t0;
     t->func = t->pend_func;
-    rt_trace_end_at(t, t->pend_t1, t->pend_peer, rt_trace_seq(t, t->pend_m, t->pend_peer),
+    rt_trace_end_at(t, t->pend_t1, t->pend_peer, rt_trace_seq(t, m, t->pend_peer),
                     t->pend_bytes, 0);
     t->t0 = t0;
     t->func = func;
@@ -380,7 +382,7 @@ void rt_trace_flush(rt_tracer *t)
 void rt_trace_finish(mdl_rt *rt)
 {
     rt_tracer *t = rt_c(rt)->tr;
-    if (t->pend)
+    if (t->pend_m)
         rt_trace_flush(t);
     rt_trace_clock(t->img, 1);
     t->img->end = RT_END_NORMAL;
@@ -421,7 +423,7 @@ void rt_trace_stop(mdl_rt *rt, int code, int reported)
     rt_trace_img *img = t->img;
     if (img->end == RT_END_ERROR)
         return;
-    if (t->pend)
+    if (t->pend_m)
         rt_trace_flush(t);
     uint64_t now = rt_ticks();
     if (t->in_call)

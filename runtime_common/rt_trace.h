@@ -47,13 +47,12 @@ typedef struct rt_tracer {
     /* the call in progress (the fatal path closes it) */
     uint64_t t0;                /* 0: not stamped yet (a late send) */
     uint64_t seen;              /* a late receive: its wait's last poll */
-    /* a late receive ended: recorded when the next call starts, or after
-     * a late send published (rt_trace_flush) */
-    int pend;
+    /* a late receive ended (NULL: none): recorded when the next call
+     * starts, or when a late call waits or is done (rt_trace_flush) */
+    const mdl_msg_desc *pend_m;
     int32_t pend_peer;
     uint32_t pend_func;
     uint64_t pend_t0, pend_t1, pend_bytes;
-    const mdl_msg_desc *pend_m;
     uint32_t func;
     int in_call;
     int nmsgs, ncolls;
@@ -108,11 +107,9 @@ static inline uint32_t rt_fn_sync(const rt_tracer *t, int which)
 
 /* ---------------------------------------------------------------- the calls */
 
-/* Records the late receive that ended last. */
+/* Records the late receive that ended last (t->pend_m). */
 MDL_HIDDEN void rt_trace_flush(rt_tracer *t);
 
-/* A call starts at t0 (0: stamped later, rt_trace_start).  A late send
- * records the last receive only once it has published (rt_trace_flush). */
 static inline void rt_trace_begin_at(rt_tracer *t, uint32_t func, uint64_t t0)
 {
     t->func = func;
@@ -123,9 +120,32 @@ static inline void rt_trace_begin_at(rt_tracer *t, uint32_t func, uint64_t t0)
 
 static inline void rt_trace_begin(rt_tracer *t, uint32_t func)
 {
-    if (t->pend)
+    if (t->pend_m)
         rt_trace_flush(t);
     rt_trace_begin_at(t, func, rt_ticks());
+}
+
+/* A send or a completion: on a backend that stamps late, not stamped at
+ * entry (the backend's first poll or a long copy may do it, else
+ * rt_trace_body_done), and the last receive is recorded when it waits or
+ * after the body. */
+static inline void rt_trace_begin_late(rt_tracer *t, uint32_t func)
+{
+    if (be_stamps_late)
+        rt_trace_begin_at(t, func, 0);
+    else
+        rt_trace_begin(t, func);
+}
+
+/* The body of a call begun with rt_trace_begin_late returned: its end. */
+static inline uint64_t rt_trace_body_done(rt_tracer *t)
+{
+    uint64_t t1 = rt_ticks();
+    if (t->pend_m)
+        rt_trace_flush(t);
+    if (!t->t0)
+        t->t0 = t1;
+    return t1;
 }
 
 /* Largest payload of a late call: its copy takes well under a microsecond. */
@@ -139,13 +159,17 @@ static inline void rt_trace_start(rt_tracer *t)
         t->t0 = rt_ticks();
 }
 
-/* Backends that stamp late: one poll of a wait. */
+/* Backends that stamp late: one poll of a wait.  Waiting, the call is
+ * off any message's path: the last receive is recorded now, so that a
+ * call that never returns (a deadlock torn down) does not lose it. */
 static inline void rt_trace_poll(rt_tracer *t)
 {
     if (__builtin_expect(t != NULL, 0)) {
         t->seen = rt_ticks();
         if (!t->t0)
             t->t0 = t->seen;
+        if (t->pend_m)
+            rt_trace_flush(t);
     }
 }
 
