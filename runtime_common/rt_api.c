@@ -438,10 +438,10 @@ static __attribute__((noinline)) int traced_recv(mdl_rt *rt, const mdl_msg_desc 
     mdl_rt_common *c = rt_c(rt);
     rt_tracer *t = c->tr;
     rt_trace_begin(t, (uint32_t)m->index);
-    uint64_t bytes = rt_trace_bytes(t, m, bounds);  /* before the wait (rt_trace.h) */
-    int late = be_stamps_late && bytes <= RT_LATE_MAX_BYTES;
     t->seen = t->t0;            /* the end if the message is there: no poll */
     int rc = recv_body(rt, c, m, task, inst, bounds);
+    uint64_t bytes = rt_trace_bytes(t, m, bounds);  /* rt_trace_payload: no work */
+    int late = be_stamps_late && bytes <= RT_LATE_MAX_BYTES;
     int from = RT_GET(peer);    /* the instance posted for, or MDL_ANY */
     if (rc == MDL_PROC_NULL)
         rt_trace_end(t, -1, 0, 0, 0);

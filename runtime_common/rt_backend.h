@@ -243,7 +243,7 @@ MDL_HIDDEN void be_abort(int code) __attribute__((noreturn));
  * (rt_trace_stop has closed it) goes where the job's file is written. */
 MDL_HIDDEN void be_trace_fatal(mdl_rt *rt);
 /* Tracing: whether the backend waits by polling memory and tells the
- * tracer when (rt_trace_poll, rt_trace_start): the calls of small
+ * tracer when (rt_trace_poll, rt_trace_payload): the calls of small
  * messages are then stamped off the message's path (rt_trace.h). */
 MDL_HIDDEN extern const int be_stamps_late;
 

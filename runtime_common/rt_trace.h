@@ -47,6 +47,8 @@ typedef struct rt_tracer {
     /* the call in progress (the fatal path closes it) */
     uint64_t t0;                /* 0: not stamped yet (a late send) */
     uint64_t seen;              /* a late receive: its wait's last poll */
+    uint64_t bytes;             /* the payload, when the backend said it
+                                   (rt_trace_payload), else RT_BYTES_VARY */
     /* a late receive ended (NULL: none): recorded when the next call
      * starts, or when a late call waits or is done (rt_trace_flush) */
     const mdl_msg_desc *pend_m;
@@ -115,6 +117,7 @@ static inline void rt_trace_begin_at(rt_tracer *t, uint32_t func, uint64_t t0)
     t->func = func;
     t->in_call = 1;
     t->ndone = 0;
+    t->bytes = RT_BYTES_VARY;
     t->t0 = t0;
 }
 
@@ -151,12 +154,17 @@ static inline uint64_t rt_trace_body_done(rt_tracer *t)
 /* Largest payload of a late call: its copy takes well under a microsecond. */
 #define RT_LATE_MAX_BYTES 4096
 
-/* Backends that stamp late: something long starts (a wait, a large
- * copy); the call starts now if it has not started yet. */
-static inline void rt_trace_start(rt_tracer *t)
+/* A backend knows the payload of the send or receive in progress (its
+ * layout cache computed it): the layer need not compute it again.  On a
+ * backend that stamps late, a send of more than RT_LATE_MAX_BYTES starts
+ * now, before its copy. */
+static inline void rt_trace_payload(rt_tracer *t, uint64_t bytes)
 {
-    if (__builtin_expect(t != NULL, 0) && !t->t0)
-        t->t0 = rt_ticks();
+    if (__builtin_expect(t != NULL, 0)) {
+        t->bytes = bytes;
+        if (be_stamps_late && bytes > RT_LATE_MAX_BYTES && !t->t0)
+            t->t0 = rt_ticks();
+    }
 }
 
 /* Backends that stamp late: one poll of a wait.  Waiting, the call is
@@ -183,7 +191,7 @@ static inline uint32_t rt_trace_seq(rt_tracer *t, const mdl_msg_desc *m, int pee
 static inline uint64_t rt_trace_bytes(const rt_tracer *t, const mdl_msg_desc *m,
                                       const long *bounds)
 {
-    uint64_t b = t->fixed_bytes[m->index];
+    uint64_t b = t->bytes != RT_BYTES_VARY ? t->bytes : t->fixed_bytes[m->index];
     if (b != RT_BYTES_VARY)
         return b;
     b = 0;

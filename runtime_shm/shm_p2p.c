@@ -649,8 +649,8 @@ int be_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, c
     const mdl_span *spans;
     size_t total;
     int rc = shm_spans(rt, rt->spans, m, task, bounds, &spans, &total);
-    if (rc == 0 && total > RT_LATE_MAX_BYTES)
-        rt_trace_start(rt->c.tr);
+    if (rc == 0)
+        rt_trace_payload(rt->c.tr, total);
     if (rc == 0 && total <= SHM_EAGER)
         for (int i = 0; i < n && rc == 0; i++)
             rc = post_msg(rt, slots[i], m, CELL_EAGER, total, spans, 0);
@@ -730,6 +730,7 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, i
     int rc = shm_spans(rt, rt->spans, m, task, bounds, &spans, &total);
     if (rc < 0)
         return rc;
+    rt_trace_payload(rt->c.tr, total);
     int want = from == MDL_ANY ? -1 : shm_slot_of(rt, m->peer_task, from);
     shm_rreq local, *q = &local;
     if (m->async && !(q = malloc(sizeof *q)))
