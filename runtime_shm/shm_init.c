@@ -299,6 +299,7 @@ static void tune_waiting(mdl_rt *rt)
      * without a sleep and a wake-up, measured in docs/runtime-shm.md. */
     rt->spin_ns = ncpu > 0 && n > ncpu ? 0 : 100000;
     rt->yields = ncpu > 0 && n > ncpu ? 0 : 20;
+    rt->relax_pauses = shm_relax_pauses();
     const char *es = getenv("MDL_SHM_SPIN_US");
     if (es && *es)
         rt->spin_ns = atoi(es) > 0 ? (uint64_t)atoi(es) * 1000 : 0;

@@ -128,6 +128,7 @@ struct mdl_rt {
     int nslots, me;             /* slots of the job, this instance's slot */
     uint64_t spin_ns;           /* polling time before sleeping */
     int yields;                 /* then polls with sched_yield */
+    int relax_pauses;           /* pauses between two polls (shm_relax_pauses) */
     int cma;                    /* every instance can read every other's memory */
 
     int *fam_first;             /* per task: index into fam_slots */
@@ -179,6 +180,8 @@ MDL_HIDDEN extern mdl_rt *shm_the_rt;
 /* shm_core.c */
 MDL_HIDDEN void shm_futex_wait(uint32_t *word, uint32_t val, long ns);
 MDL_HIDDEN void shm_futex_wake(uint32_t *word);
+/* Pauses a spinning wait leaves between two polls (≈ 20 ns), measured. */
+MDL_HIDDEN int shm_relax_pauses(void);
 MDL_HIDDEN void shm_notify(mdl_rt *rt, int slot);
 MDL_HIDDEN void shm_notify_all(mdl_rt *rt);
 /* A peer that exited without MDL_End (looked for when check_pids), or a
