@@ -18,6 +18,7 @@
  * Compile-time shape errors (count beyond a buffer, different element
  * types, non-int counts, a reduction of structs) are reported here. */
 #include <string.h>
+#include <strings.h>
 
 #include "check_internal.h"
 
@@ -182,9 +183,15 @@ static void check_op(mdl_checker *c, mdl_msg *m, mdl_item *it)
                 m->cargs.op = op_values[i];
                 return;
             }
-    if (it->kind == MDL_IT_REF && it->name)
-        mdl_error(c->diag, it->loc, "unknown reduction operator '%s' in '%s'%s",
-                  it->name, m->name, mdl_did_you_mean(c, it->name, op_names, 4));
+    if (it->kind == MDL_IT_REF && it->name) {
+        /* `sum`, `max`: the operator without its MDL_ prefix */
+        const char *hint = NULL;
+        for (int i = 0; i < 4 && !hint; i++)
+            if (strcasecmp(it->name, op_names[i] + 4) == 0)
+                hint = mdl_hint(c, op_names[i]);
+        mdl_error(c->diag, it->loc, "unknown reduction operator '%s' in '%s'%s", it->name,
+                  m->name, hint ? hint : mdl_did_you_mean(c, it->name, op_names, 4));
+    }
     else
         mdl_error(c->diag, it->loc,
                   "the operator of reduction '%s' must be MDL_SUM, MDL_PROD, MDL_MAX or MDL_MIN",
