@@ -17,8 +17,9 @@
  * period, ≈ 90 ns on the machine of docs/performance.md.  A send is
  * stamped once its message is published (its start: then, or when it
  * first waited, or before a long copy); a receive ends at its wait's last
- * poll (or at its start when the message was there), and its payload is
- * computed before it waits. */
+ * poll (or at its start when the message was there) and is recorded
+ * during the next call (rt_trace_flush).  Their payload comes from the
+ * backend's layout cache (rt_trace_payload). */
 #ifndef MDL_RT_TRACE_H
 #define MDL_RT_TRACE_H
 
@@ -45,7 +46,7 @@ typedef struct rt_tracer {
                                    recorded either */
     rt_trace_stat *stats;       /* the image's dropped-call statistics */
     /* the call in progress (the fatal path closes it) */
-    uint64_t t0;                /* 0: not stamped yet (a late send) */
+    uint64_t t0;                /* 0: not stamped yet (rt_trace_begin_late) */
     uint64_t seen;              /* a late receive: its wait's last poll */
     uint64_t bytes;             /* the payload, when the backend said it
                                    (rt_trace_payload), else RT_BYTES_VARY */
