@@ -453,6 +453,7 @@ static __attribute__((noinline)) int traced_recv(mdl_rt *rt, const mdl_msg_desc 
     else if (late) {            /* recorded off the message's path (rt_trace.h) */
         t->pend_t0 = t->t0;
         t->pend_t1 = t->seen;
+        t->pend_wait0 = t->wait0;
         t->pend_func = t->func;
         t->pend_peer = rc;
         t->pend_bytes = bytes;

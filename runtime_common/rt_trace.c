@@ -228,6 +228,7 @@ int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock,
     img->recs = o_recs;
     img->cap = slots;
     img->error_text = -1;
+    img->waits_timed = be_stamps_late != 0;
     gethostname(img->host, sizeof img->host - 1);
     rt_trace_tsc = clock == RT_CLOCK_TSC;
     rt_trace_clock(img, 0);
@@ -270,13 +271,14 @@ static int32_t keep_text(rt_tracer *t, const char *text)
 }
 
 /* A call that is not recorded: only counted. */
-static void drop(rt_tracer *t, uint64_t dur, uint64_t bytes, uint64_t msgs)
+static void drop(rt_tracer *t, uint64_t dur, uint64_t wait, uint64_t bytes, uint64_t msgs)
 {
     rt_trace_stat *s = &t->stats[t->func];
     s->calls++;
     s->msgs += msgs;
     s->bytes += bytes;
     s->ticks += dur;
+    s->wait_ticks += wait;
     t->img->dropped++;
     t->cap = t->img->used;      /* nothing later either: no holes */
 }
@@ -300,13 +302,16 @@ void rt_trace_put(rt_tracer *t, uint64_t t1, int32_t peer, uint32_t seq, uint64_
     if (!t->t0)                 /* a late call stopped before it was stamped */
         t->t0 = t1;
     uint64_t dur = t1 - t->t0, n = img->used;
+    /* blocked: its first poll to its last, within the call */
+    uint64_t last = t->seen < t1 ? t->seen : t1;
+    uint64_t wait = t->wait0 && last > t->wait0 ? last - t->wait0 : 0;
     t->in_call = 0;
-    int ext = err || dur >= UINT32_MAX || bytes >= UINT32_MAX;
+    int ext = err || dur >= UINT32_MAX || bytes >= UINT32_MAX || t->wait0;
     uint64_t slots = 1 + (uint64_t)ext + rt_trace_pair_slots(npairs);
     const rt_trace_func *f = (const rt_trace_func *)((const char *)img + img->funcs) + t->func;
     uint64_t msgs = msgs_of(t, peer, flags, npairs);
     if (slots > 1 + 0xffffu || n + slots > t->cap) {
-        drop(t, dur, f->cat == RT_CAT_COLL ? bytes : bytes * msgs, msgs);
+        drop(t, dur, wait, f->cat == RT_CAT_COLL ? bytes : bytes * msgs, msgs);
         return;
     }
     rt_trace_rec *r = &t->rec[n];
@@ -317,7 +322,7 @@ void rt_trace_put(rt_tracer *t, uint64_t t1, int32_t peer, uint32_t seq, uint64_
     rt_trace_rec *next = r + 1;
     if (ext) {
         rt_trace_ext *e = (rt_trace_ext *)next++;
-        *e = (rt_trace_ext){ dur, bytes, err, -1, 0 };
+        *e = (rt_trace_ext){ dur, bytes, err, -1, wait };
         if (err)
             e->text = keep_text(t, t->last_err == err ? t->last_text : NULL);
     }
@@ -369,14 +374,19 @@ void rt_trace_flush(rt_tracer *t)
     int in_call = t->in_call;
     const mdl_msg_desc *m = t->pend_m;
     t->pend_m = NULL;
+    uint64_t seen = t->seen, wait0 = t->wait0;
     /* the record is made from the call in progress: lend it the receive's */
     t->t0 = t->pend_t0;
     t->func = t->pend_func;
+    t->seen = t->pend_t1;
+    t->wait0 = t->pend_wait0;
     rt_trace_end_at(t, t->pend_t1, t->pend_peer, rt_trace_seq(t, m, t->pend_peer),
                     t->pend_bytes, 0);
     t->t0 = t0;
     t->func = func;
     t->in_call = in_call;
+    t->seen = seen;
+    t->wait0 = wait0;
 }
 
 void rt_trace_finish(mdl_rt *rt)

@@ -48,7 +48,7 @@ typedef struct rt_trace_func {
 } rt_trace_func;
 
 typedef struct rt_trace_stat {  /* the calls of one function that were dropped */
-    uint64_t calls, msgs, bytes, ticks;
+    uint64_t calls, msgs, bytes, ticks, wait_ticks;
 } rt_trace_stat;
 
 /* One call: 32 bytes, then `ncont` continuation slots (an rt_trace_ext
@@ -78,7 +78,9 @@ typedef struct rt_trace_ext {
     uint64_t bytes;
     int32_t err;                /* the call's error code, or 0 */
     int32_t text;               /* its text: index of an error text, or -1 */
-    uint64_t pad_;
+    uint64_t wait;              /* ticks blocked on peers: from the first to
+                                   the last poll of the call's waits (0: it
+                                   did not wait; images with waits_timed) */
 } rt_trace_ext;
 
 typedef struct rt_trace_pair {
@@ -107,7 +109,8 @@ typedef struct rt_trace_img {
     uint32_t funcs, stats;      /* offsets */
     uint32_t texts;             /* offset of the error texts */
     uint32_t ntexts;            /* texts written, at most RT_TEXTS */
-    uint32_t pad0_;
+    uint32_t waits_timed;       /* the runtime's waits poll and are timed: a
+                                   call that waited has an rt_trace_ext */
     uint64_t recs;              /* offset of the records */
     uint64_t cap;               /* record slots */
     uint64_t used;              /* slots written; each call's slots are

@@ -97,7 +97,7 @@ static const char *text_of(const rt_trace_img *img, int32_t i)
 struct rt_trace_total {
     uint32_t func;
     uint64_t calls, msgs, bytes;
-    double dur_ns;
+    double dur_ns, wait_ns;
 };
 
 struct rt_trace_out {
@@ -445,6 +445,7 @@ void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_t
             tot[f].msgs = dropped[f].msgs;
             tot[f].bytes = dropped[f].bytes;
             tot[f].dur_ns = (double)dropped[f].ticks * in->ns_per_tick;
+            tot[f].wait_ns = (double)dropped[f].wait_ticks * in->ns_per_tick;
         }
     }
     uint64_t prev_end = 0, events = 0;
@@ -480,6 +481,10 @@ void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_t
             end = ts + 2;
         prev_end = end;
         uint64_t mid = ts + (end - ts) / 2;
+        /* within the event as written (ts may have moved to prev_end) */
+        uint64_t wait = ext ? floor_ns((double)ext->wait * in->ns_per_tick) : 0;
+        if (wait > end - ts)
+            wait = end - ts;
         events++;
 
         event_sep(o);
@@ -499,7 +504,7 @@ void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_t
         int peer_task = f->peer_task >= 0 ? f->peer_task : me_task;
         uint64_t msgs = 0;
         const char *msg = f->msg ? rt_trace_img_str(img, f->msg) : NULL;
-        if (msg || err) {
+        if (msg || err || img->waits_timed) {
             puts_(o, ",\"args\":{");
             const char *sep = "";
             if (msg) {
@@ -535,6 +540,12 @@ void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_t
                 puts_(o, ",\"msgs\":1");
                 msgs = 1;
             }
+            if (img->waits_timed) {
+                puts_(o, sep);
+                puts_(o, "\"wait_us\":");
+                put_us(o, wait);
+                sep = ",";
+            }
             if (err) {
                 puts_(o, sep);
                 puts_(o, "\"error\":");
@@ -549,6 +560,7 @@ void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_t
             t->msgs += msgs;
             t->bytes += f->cat == RT_CAT_COLL ? bytes : bytes * msgs;
             t->dur_ns += (double)(end - ts);
+            t->wait_ns += (double)wait;
         }
         /* flows: sends start them, receives and completions end them */
         if (f->cat == RT_CAT_SEND && !(ext && ext->err)) {
@@ -610,6 +622,10 @@ static void put_totals(rt_trace_out *o, const rt_trace_inst *in)
         put_u64(o, t->bytes);
         puts_(o, ",\"dur_us\":");
         put_us(o, floor_ns(t->dur_ns));
+        if (h->waits_timed) {
+            puts_(o, ",\"wait_us\":");
+            put_us(o, floor_ns(t->wait_ns));
+        }
         puts_(o, "}");
     }
     puts_(o, "]");

@@ -77,8 +77,12 @@ valid() {
 # count FILE REGEX: lines of FILE matching (one event per line).
 count() { grep -cE -- "$2" "$1"; }
 
+# An event's wait_us: written by the runtimes whose waits are timed (shm).
+WAIT='(,"wait_us":[0-9.]+)?'
 # dur_of FILE NAME: the duration (µs) of the complete event NAME.
 dur_of() { sed -n "s/.*\"dur\":\([0-9.]*\),\"pid\":[0-9]*,\"tid\":[0-9]*,\"name\":\"$2\".*/\1/p" "$1" | head -1; }
+# wait_of FILE NAME: its wait_us (empty: none written).
+wait_of() { sed -n "s/.*\"name\":\"$2\".*\"wait_us\":\([0-9.]*\).*/\1/p" "$1" | head -1; }
 
 # instance FILE NAME: its otherData entry, as `events dropped end`.
 instance() {
@@ -164,10 +168,10 @@ for rt in mpi shm; do
         MDL_TRACE=$f job "$po" -n 4 ./noeud 16 2 2 1e-30 10
         if [ $rc -eq 0 ] && valid poisson_check "$f"; then
             # 2 x 2, not periodic: each instance has 2 neighbours, 2 MDL_PROC_NULL
-            na=$(count "$f" '"name":"MDL_Allreduce_m9","cat":"coll","args":\{"msg":"m9","bytes":8\}')
+            na=$(count "$f" '"name":"MDL_Allreduce_m9","cat":"coll","args":\{"msg":"m9","bytes":8'"$WAIT"'\}')
             ng=$(count "$f" '"name":"MDL_Grid_Create","cat":"sync"')
-            nnull=$(count "$f" '"name":"MDL_SendTo_noeud_m[1-4]","cat":"send","args":\{"msg":"m[1-4]","bytes":0\}')
-            npeer=$(count "$f" '"name":"MDL_SendTo_noeud_m[1-4]","cat":"send","args":\{"msg":"m[1-4]","bytes":64,"peer":"noeud\[[0-3]\]"\}')
+            nnull=$(count "$f" '"name":"MDL_SendTo_noeud_m[1-4]","cat":"send","args":\{"msg":"m[1-4]","bytes":0'"$WAIT"'\}')
+            npeer=$(count "$f" '"name":"MDL_SendTo_noeud_m[1-4]","cat":"send","args":\{"msg":"m[1-4]","bytes":64,"peer":"noeud\[[0-3]\]"'"$WAIT"'\}')
             if [ "$na" = 40 ] && [ "$ng" = 4 ] && [ "$nnull" = 80 ] && [ "$npeer" = 80 ] &&
                [ "$(count "$f" '"ph":"s"')" = 80 ] && [ "$(count "$f" '"ph":"f"')" = 80 ]; then
                 pass poisson_events
@@ -208,7 +212,7 @@ for rt in mpi shm; do
         f=$W/mcast-$rt.json
         MDL_TRACE=$f job "$d" -n 3 ./worker
         if [ $rc -eq 0 ] && valid mcast_check "$f"; then
-            count "$f" '"name":"MDL_Mcast_tab","cat":"coll","args":\{"msg":"tab","bytes":40,"root":"worker\[0\]","peer":\["worker\[0\]","worker\[2\]"\]\}' > /dev/null &&
+            count "$f" '"name":"MDL_Mcast_tab","cat":"coll","args":\{"msg":"tab","bytes":40,"root":"worker\[0\]","peer":\["worker\[0\]","worker\[2\]"\]'"$WAIT"'\}' > /dev/null &&
                 count "$f" '"name":"MDL_Scatter_sc","cat":"coll"' > /dev/null &&
                 pass mcast_events || fail mcast_events "no Mcast with its members, or no Scatter"
         elif [ $rc -ne 0 ]; then
@@ -232,6 +236,23 @@ for rt in mpi shm; do
                 'BEGIN { exit !(ss != "" && rb != "" && rs >= 80000 && sb >= 80000 && ss < 50000 && rb < 50000) }' &&
                 pass timing_durations ||
                 fail timing_durations "µs: send small $d_ss, receive small $d_rs (>= 80000), send big $d_sb (>= 80000), receive big $d_rb"
+            # shm times the waits (the polls' clock reads): the two that
+            # waited 100 ms say so, the others waited for nothing; MPI
+            # waits inside MPICH and writes no wait_us
+            w_ss=$(wait_of "$f" MDL_SendTo_p_small) w_rs=$(wait_of "$f" MDL_RecvFrom_p_small)
+            w_sb=$(wait_of "$f" MDL_SendTo_p_big) w_rb=$(wait_of "$f" MDL_RecvFrom_p_big)
+            if [ "$rt" = shm ]; then
+                awk -v ss="$w_ss" -v rs="$w_rs" -v sb="$w_sb" -v rb="$w_rb" -v drs="$d_rs" -v dsb="$d_sb" \
+                    'BEGIN { exit !(ss != "" && rb != "" && rs >= 80000 && sb >= 80000 && rs <= drs &&
+                                    sb <= dsb && ss < 1000 && rb < 1000) }' &&
+                    pass timing_waits ||
+                    fail timing_waits "wait µs: send small $w_ss, receive small $w_rs (>= 80000, <= $d_rs), send big $w_sb (>= 80000, <= $d_sb), receive big $w_rb"
+                "$T" "$f" | grep -qE '^small +p +MDL_RecvFrom_p_small +1 +1 +8 +[0-9.]+ +[0-9.]+ +[0-9]{5,}\.[0-9] +- *$' &&
+                    pass timing_wait_table || fail timing_wait_table "$("$T" "$f" | grep MDL_RecvFrom_p_small)"
+            else
+                [ -z "$w_ss$w_rs$w_sb$w_rb" ] && ! grep -q '"wait_us"' "$f" &&
+                    pass timing_no_waits || fail timing_no_waits "wait_us written on MPI"
+            fi
         elif [ $rc -ne 0 ]; then
             fail timing_check "status $rc: $(tail -c 300 "$W/err" | tr '\n' ' ')"
         fi
@@ -252,7 +273,7 @@ for rt in mpi shm; do
         msg='father\[0\]: MDL_RecvFrom_son_res: the message from son\[1\] is larger than the receive \(16 bytes\) \(MDL_ERR_TRUNCATE\)'
         others=$( [ "$rt" = mpi ] && echo lost || echo '(error|normal|lost)' )
         if grep -qE "\"end\":\"error\",\"error\":\"$msg\"" "$f" &&
-           grep -qE "\"name\":\"MDL_RecvFrom_son_res\",\"cat\":\"recv\",\"args\":\{\"msg\":\"res\",\"bytes\":0,\"error\":\"$msg\"\}" "$f" &&
+           grep -qE "\"name\":\"MDL_RecvFrom_son_res\",\"cat\":\"recv\",\"args\":\{\"msg\":\"res\",\"bytes\":0$WAIT,\"error\":\"$msg\"\}" "$f" &&
            [ "$(instance "$f" 'father\[0\]' | cut -d' ' -f3)" = error ] &&
            instance "$f" 'son\[1\]' | grep -qE " $others\$"; then
             pass error_content
@@ -269,7 +290,7 @@ for rt in mpi shm; do
     f=$W/return-$rt.json
     MDL_ERRORS=return MDL_TRACE=$f job "$d" -n 1 ./father badrank : -n 3 ./son ok
     if [ $rc -eq 0 ] && valid error_returned_check "$f"; then
-        grep -qF '"name":"MDL_RecvFrom_son_res","cat":"recv","args":{"msg":"res","bytes":0,"error":"father[0]: MDL_RecvFrom_son_res: instance 7 of son does not exist (0..2) (MDL_ERR_RANK)"}' "$f" &&
+        grep -qE '"name":"MDL_RecvFrom_son_res","cat":"recv","args":\{"msg":"res","bytes":0'"$WAIT"',"error":"father\[0\]: MDL_RecvFrom_son_res: instance 7 of son does not exist \(0\.\.2\) \(MDL_ERR_RANK\)"\}' "$f" &&
             grep -qF '"end":"normal"' "$f" && pass error_returned_call ||
             fail error_returned_call "no failed call with its error"
     elif [ $rc -ne 0 ]; then
