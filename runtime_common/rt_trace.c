@@ -369,19 +369,21 @@ void rt_trace_arrived(mdl_rt *rt, const mdl_msg_desc *m, int inst)
 
 void rt_trace_flush(rt_tracer *t)
 {
-    uint64_t t0 = t->t0;
-    uint32_t func = t->func;
-    int in_call = t->in_call;
     const mdl_msg_desc *m = t->pend_m;
     t->pend_m = NULL;
-    uint64_t seen = t->seen, wait0 = t->wait0;
-    /* the record is made from the call in progress: lend it the receive's */
+    uint32_t seq = rt_trace_seq(t, m, t->pend_peer);
+    if (rt_trace_rec_put(t, t->pend_t0, t->pend_t1, t->pend_func, t->pend_peer, seq,
+                         t->pend_bytes, 0, t->pend_wait0, t->pend_t1))
+        return;
+    /* the general path reads the call in progress: lend it the receive's */
+    uint64_t t0 = t->t0, seen = t->seen, wait0 = t->wait0;
+    uint32_t func = t->func;
+    int in_call = t->in_call;
     t->t0 = t->pend_t0;
     t->func = t->pend_func;
     t->seen = t->pend_t1;
     t->wait0 = t->pend_wait0;
-    rt_trace_end_at(t, t->pend_t1, t->pend_peer, rt_trace_seq(t, m, t->pend_peer),
-                    t->pend_bytes, 0);
+    rt_trace_put(t, t->pend_t1, t->pend_peer, seq, t->pend_bytes, 0, 0, NULL, NULL, 0);
     t->t0 = t0;
     t->func = func;
     t->in_call = in_call;
