@@ -157,6 +157,15 @@ static inline uint64_t rt_trace_body_done(rt_tracer *t)
 /* Largest payload of a late call: its copy takes well under a microsecond. */
 #define RT_LATE_MAX_BYTES 4096
 
+/* Backends that stamp late: the call in progress, if not stamped yet,
+ * starts now, before work of its own that takes long (a long copy, a
+ * system call to wake a sleeping peer). */
+static inline void rt_trace_start(rt_tracer *t)
+{
+    if (__builtin_expect(t != NULL, 0) && !t->t0)
+        t->t0 = rt_ticks();
+}
+
 /* A backend knows the payload of the send or receive in progress (its
  * layout cache computed it): the layer need not compute it again.  On a
  * backend that stamps late, a send of more than RT_LATE_MAX_BYTES starts
@@ -165,8 +174,8 @@ static inline void rt_trace_payload(rt_tracer *t, uint64_t bytes)
 {
     if (__builtin_expect(t != NULL, 0)) {
         t->bytes = bytes;
-        if (be_stamps_late && bytes > RT_LATE_MAX_BYTES && !t->t0)
-            t->t0 = rt_ticks();
+        if (be_stamps_late && bytes > RT_LATE_MAX_BYTES)
+            rt_trace_start(t);
     }
 }
 

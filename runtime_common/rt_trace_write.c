@@ -480,11 +480,21 @@ void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_t
         if (end < ts + 2)
             end = ts + 2;
         prev_end = end;
-        uint64_t mid = ts + (end - ts) / 2;
         /* within the event as written (ts may have moved to prev_end) */
         uint64_t wait = ext ? floor_ns((double)ext->wait * in->ns_per_tick) : 0;
         if (wait > end - ts)
             wait = end - ts;
+        /* A flow starts at its send's first nanosecond (the message
+         * leaves during the call, not before it started) and ends where
+         * it had come: in the middle of what follows the call's wait when
+         * the runtime timed it, else at the call's last nanosecond (the
+         * middle of a receive that waited would draw the arrow back in
+         * time).  Strictly inside the call either way. */
+        uint64_t arrived = img->waits_timed ? ts + wait + (end - ts - wait) / 2 : end - 1;
+        if (arrived >= end)
+            arrived = end - 1;
+        if (arrived <= ts)
+            arrived = ts + 1;
         events++;
 
         event_sep(o);
@@ -566,18 +576,18 @@ void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_t
         if (f->cat == RT_CAT_SEND && !(ext && ext->err)) {
             if (npairs)
                 for (uint32_t p = 0; p < npairs; p++)
-                    flow(o, 's', mid, pid, tid,
+                    flow(o, 's', ts + 1, pid, tid,
                          flow_id(me_task, me, peer_task, pairs[p].inst, f->channel, pairs[p].seq));
             else if (rec->peer >= 0)
-                flow(o, 's', mid, pid, tid,
+                flow(o, 's', ts + 1, pid, tid,
                      flow_id(me_task, me, peer_task, rec->peer, f->channel, rec->seq));
         } else if (f->cat == RT_CAT_RECV && rec->peer >= 0 && !(ext && ext->err) &&
                    !(rec->flags & (RT_F_PAIRS | RT_F_POSTED))) {
-            flow(o, 'f', mid, pid, tid,
+            flow(o, 'f', arrived, pid, tid,
                  flow_id(peer_task, rec->peer, me_task, me, f->channel, rec->seq));
         } else if (f->cat == RT_CAT_WAIT) {
             for (uint32_t p = 0; p < npairs; p++)
-                flow(o, 'f', mid, pid, tid,
+                flow(o, 'f', arrived, pid, tid,
                      flow_id(peer_task, pairs[p].inst, me_task, me, f->channel, pairs[p].seq));
         }
         k = next;

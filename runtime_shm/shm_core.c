@@ -89,6 +89,9 @@ void shm_notify(mdl_rt *rt, int slot)
      * times slower than a release store and this fence (docs/performance.md). */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (__atomic_load_n(&rt->info[slot].sleeping, __ATOMIC_SEQ_CST)) {
+        /* the wake-up (a system call) is the call's work, and the peer
+         * may see the message before it returns */
+        rt_trace_start(rt->c.tr);
         __atomic_fetch_add(&rt->hdr->slots[slot].doorbell, 1, __ATOMIC_SEQ_CST);
         shm_futex_wake(&rt->hdr->slots[slot].doorbell);
     }

@@ -81,6 +81,12 @@ count() { grep -cE -- "$2" "$1"; }
 WAIT='(,"wait_us":[0-9.]+)?'
 # dur_of FILE NAME: the duration (µs) of the complete event NAME.
 dur_of() { sed -n "s/.*\"dur\":\([0-9.]*\),\"pid\":[0-9]*,\"tid\":[0-9]*,\"name\":\"$2\".*/\1/p" "$1" | head -1; }
+# flows_forward FILE: every flow ends after it starts (the receive's end
+# of a message that it waited for is not drawn before the send).
+flows_forward() {
+    awk -F'"ts":|,"pid"|"id":"|"}|","bp"' '/"ph":"s"/ { s[$4] = $2 } /"ph":"f"/ { f[$4] = $2 }
+        END { n = 0; for (id in f) { n++; if (!(id in s) || f[id] + 0 <= s[id] + 0) exit 1 } exit n == 0 }' "$1"
+}
 # wait_of FILE NAME: its wait_us (empty: none written).
 wait_of() { sed -n "s/.*\"name\":\"$2\".*\"wait_us\":\([0-9.]*\).*/\1/p" "$1" | head -1; }
 
@@ -236,6 +242,8 @@ for rt in mpi shm; do
                 'BEGIN { exit !(ss != "" && rb != "" && rs >= 80000 && sb >= 80000 && ss < 50000 && rb < 50000) }' &&
                 pass timing_durations ||
                 fail timing_durations "µs: send small $d_ss, receive small $d_rs (>= 80000), send big $d_sb (>= 80000), receive big $d_rb"
+            flows_forward "$f" && pass timing_flows_forward ||
+                fail timing_flows_forward "$(grep '"ph":"[sf]"' "$f" | tr '\n' ' ')"
             # shm times the waits (the polls' clock reads): the two that
             # waited 100 ms say so, the others waited for nothing; MPI
             # waits inside MPICH and writes no wait_us

@@ -70,6 +70,9 @@ else
     fail montecarlo_facts "no line 'inMessage … 60 calls, 60 messages, 720 bytes'"
 fi
 golden poisson $T $D/poisson.json
+# a line per instance: son[0..2] each with its own calls and times
+golden montecarlo_instances $T --instances $D/montecarlo.json
+golden dropped_instances $T --instances $D/dropped.json
 golden dropped $T $D/dropped.json
 run $T $D/dropped.json
 has dropped_exact "$W/out" "7 dropped (buffer of 8 events full on father[0], son[1])" \
@@ -241,6 +244,7 @@ usage two 2 "more than one trace file ('b.json')" a.json b.json
 usage option 2 "unknown option '--nope'" --nope x.json
 usage noarg 2 "option '--matrix' needs an argument" --matrix
 usage define 2 "-D is for --spec" -D N=1 x.json
+usage instances 2 "--instances is for the table" --instances --csv x.json
 usage baddefine 2 "invalid -D 'N'" --spec x.mdl -D N x.json
 usage help 0 "usage: mdltrace [options] TRACE" --help
 usage version 0 "mdltrace 0." --version

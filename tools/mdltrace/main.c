@@ -23,6 +23,7 @@ static const char usage_text[] =
     "options:\n"
     "  --matrix OUT.svg  draw the instance-by-instance matrix of bytes sent\n"
     "  --csv             print that matrix as CSV instead of the table\n"
+    "  --instances       the table with a line per instance instead of per task\n"
     "  --spec SPEC.mdl   compare bytes per call with the sizes the spec declares\n"
     "  -D NAME=VALUE     with --spec: the -D given to medleyc\n"
     "  --check           check that TRACE follows the trace format\n"
@@ -40,13 +41,14 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
-enum { OPT_MATRIX = 256, OPT_CSV, OPT_SPEC, OPT_CHECK, OPT_VERSION, OPT_HELP };
+enum { OPT_MATRIX = 256, OPT_CSV, OPT_INSTANCES, OPT_SPEC, OPT_CHECK, OPT_VERSION, OPT_HELP };
 
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
         { "matrix", required_argument, NULL, OPT_MATRIX },
         { "csv", no_argument, NULL, OPT_CSV },
+        { "instances", no_argument, NULL, OPT_INSTANCES },
         { "spec", required_argument, NULL, OPT_SPEC },
         { "check", no_argument, NULL, OPT_CHECK },
         { "version", no_argument, NULL, OPT_VERSION },
@@ -54,7 +56,7 @@ int main(int argc, char **argv)
         { NULL, 0, NULL, 0 },
     };
     const char *svg = NULL, *spec = NULL;
-    int csv = 0, check = 0, opt, status = 2;
+    int csv = 0, by_instance = 0, check = 0, opt, status = 2;
     mdl_define *defs = calloc((size_t)argc, sizeof *defs);
     int ndefs = 0;
     if (!defs) {
@@ -69,6 +71,9 @@ int main(int argc, char **argv)
             break;
         case OPT_CSV:
             csv = 1;
+            break;
+        case OPT_INSTANCES:
+            by_instance = 1;
             break;
         case OPT_SPEC:
             spec = optarg;
@@ -109,6 +114,10 @@ int main(int argc, char **argv)
     }
     if (ndefs && !spec) {
         usage_error("%s", "-D is for --spec");
+        goto out;
+    }
+    if (by_instance && (svg || csv || spec || check)) {
+        usage_error("%s", "--instances is for the table (no --matrix, --csv, --spec, --check)");
         goto out;
     }
 
@@ -160,7 +169,7 @@ int main(int argc, char **argv)
     }
     if (!svg && !csv && !spec && !check) {
         mt_report_header(&t, stdout);
-        mt_report_table(&t, stdout);
+        mt_report_table(&t, by_instance, stdout);
     }
     mt_trace_free(&t);
     if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -224,7 +224,7 @@ static void put_row(mt_table *tab, const mt_trace *t, const char *msg, const cha
     (void)t;
 }
 
-void mt_report_table(const mt_trace *t, FILE *out)
+void mt_report_table(const mt_trace *t, int by_instance, FILE *out)
 {
     row *rows = NULL;
     size_t nrows = 0, caprows = 0;
@@ -235,7 +235,8 @@ void mt_report_table(const mt_trace *t, FILE *out)
         int inst = mt_agg_inst(t, a);
         if (inst < 0)
             continue;
-        int task = t->insts[inst].task;
+        /* by_instance: a row per instance, named as its track ("son[2]") */
+        int task = by_instance ? t->insts[inst].name : t->insts[inst].task;
         mt_key k = mt_key4(a->msg, task, a->fn, a->cat);
         int added;
         uint32_t r = mt_map_put(&map, &k, (uint32_t)nrows, &added);
@@ -263,16 +264,16 @@ void mt_report_table(const mt_trace *t, FILE *out)
     }
     for (size_t i = 0; i < nrows; i++)
         for (size_t k = 0; k < t->ninsts; k++)
-            if (t->insts[k].task == rows[i].task) {
+            if ((by_instance ? t->insts[k].name : t->insts[k].task) == rows[i].task) {
                 rows[i].task_order = (long long)k;
                 break;
             }
     cmp_trace = t;
     qsort(rows, nrows, sizeof *rows, row_cmp);
 
-    static const char *const heads[] = { "message", "task", "function", "calls", "msgs",
-                                         "bytes", "time µs", "mean µs", "wait µs",
-                                         "copy µs", "errors" };
+    const char *const heads[] = { "message", by_instance ? "instance" : "task", "function",
+                                  "calls", "msgs", "bytes", "time µs", "mean µs", "wait µs",
+                                  "copy µs", "errors" };
     int errcol = errors > 0;
     mt_table *tab = mt_table_new(errcol ? 11 : 10, heads, "lllrrrrrrrr");
     row all;

@@ -11,7 +11,7 @@
  * recorded and dropped, messages traced. */
 void mt_report_header(const mt_trace *t, FILE *out);
 /* Calls, messages, bytes and times per message, per task and in total. */
-void mt_report_table(const mt_trace *t, FILE *out);
+void mt_report_table(const mt_trace *t, int by_instance, FILE *out);
 
 /* "father[0], son[0..2]", at most max_groups groups. */
 void mt_inst_list(const mt_trace *t, FILE *out, size_t max_groups);
