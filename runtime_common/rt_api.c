@@ -333,7 +333,7 @@ static int neighbor(mdl_rt *rt, const mdl_msg_desc *m)
 /* Where the send goes is recorded as the current call (rt_enter*): one
  * instance, a list, or nowhere (a neighbour that is MDL_PROC_NULL); the
  * hang reports and the trace both read it there. */
-static inline int send_body(mdl_rt *rt, mdl_rt_common *c, const mdl_msg_desc *m, void *task,
+static inline __attribute__((always_inline)) int send_body(mdl_rt *rt, mdl_rt_common *c, const mdl_msg_desc *m, void *task,
                             int inst, const int *insts, int n, const long *bounds)
 {
     if (__builtin_expect(m->peer_kind == MDL_PEER_ONE, 1)) {
@@ -415,7 +415,7 @@ MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
     return send_body(rt, c, m, task, inst, insts, n, bounds);
 }
 
-static inline int recv_body(mdl_rt *rt, mdl_rt_common *c, const mdl_msg_desc *m, void *task,
+static inline __attribute__((always_inline)) int recv_body(mdl_rt *rt, mdl_rt_common *c, const mdl_msg_desc *m, void *task,
                             int inst, const long *bounds)
 {
     int from = inst;
