@@ -454,6 +454,8 @@ static __attribute__((noinline)) int traced_recv(mdl_rt *rt, const mdl_msg_desc 
         t->pend_t0 = t->t0;
         t->pend_t1 = t->seen;
         t->pend_wait0 = t->wait0;
+        t->pend_copy_w = t->copy_w1 - t->copy_w0;
+        t->pend_copy = t->copy;
         t->pend_func = t->func;
         t->pend_peer = rc;
         t->pend_bytes = bytes;

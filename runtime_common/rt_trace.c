@@ -271,22 +271,22 @@ static int32_t keep_text(rt_tracer *t, const char *text)
 }
 
 /* A call that is not recorded: only counted. */
-static void drop(rt_tracer *t, uint64_t dur, uint64_t wait, uint64_t bytes, uint64_t msgs)
+static void drop(rt_tracer *t, uint32_t func, uint64_t dur, uint64_t wait, uint64_t copy,
+                 uint64_t bytes, uint64_t msgs)
 {
-    rt_trace_stat *s = &t->stats[t->func];
+    rt_trace_stat *s = &t->stats[func];
     s->calls++;
     s->msgs += msgs;
     s->bytes += bytes;
     s->ticks += dur;
     s->wait_ticks += wait;
+    s->copy_ticks += copy;
     t->img->dropped++;
     t->cap = t->img->used;      /* nothing later either: no holes */
 }
 
-static uint64_t msgs_of(const rt_tracer *t, int32_t peer, uint16_t flags, uint32_t npairs)
+static uint64_t msgs_of(const rt_trace_func *f, int32_t peer, uint16_t flags, uint32_t npairs)
 {
-    const rt_trace_func *f =
-        (const rt_trace_func *)((const char *)t->img + t->img->funcs) + t->func;
     if (f->cat == RT_CAT_SEND)
         return npairs ? npairs : peer >= 0;
     if (f->cat == RT_CAT_RECV)
@@ -294,43 +294,53 @@ static uint64_t msgs_of(const rt_tracer *t, int32_t peer, uint16_t flags, uint32
     return 0;
 }
 
-void rt_trace_put(rt_tracer *t, uint64_t t1, int32_t peer, uint32_t seq, uint64_t bytes,
-                  uint16_t flags, int err, const int *insts, const uint32_t *seqs,
-                  uint32_t npairs)
+/* One call's record in any form: extension, times, pairs. */
+static void put_rec(rt_tracer *t, uint64_t t0, uint64_t t1, uint32_t func, int32_t peer,
+                    uint32_t seq, uint64_t bytes, uint16_t flags, int err, const int *insts,
+                    const uint32_t *seqs, uint32_t npairs, uint64_t wait, uint64_t copy)
 {
     rt_trace_img *img = t->img;
-    if (!t->t0)                 /* a late call stopped before it was stamped */
-        t->t0 = t1;
-    uint64_t dur = t1 - t->t0, n = img->used;
-    /* blocked: its first poll to its last, within the call */
-    uint64_t last = t->seen < t1 ? t->seen : t1;
-    uint64_t wait = t->wait0 && last > t->wait0 ? last - t->wait0 : 0;
-    t->in_call = 0;
-    int ext = err || dur >= UINT32_MAX || bytes >= UINT32_MAX || t->wait0;
-    uint64_t slots = 1 + (uint64_t)ext + rt_trace_pair_slots(npairs);
-    const rt_trace_func *f = (const rt_trace_func *)((const char *)img + img->funcs) + t->func;
-    uint64_t msgs = msgs_of(t, peer, flags, npairs);
+    uint64_t dur = t1 - t0, n = img->used;
+    int ext = err || dur >= UINT32_MAX || bytes >= UINT32_MAX;
+    int timed = (wait | copy) != 0;
+    uint64_t slots = 1 + (uint64_t)ext + (uint64_t)timed + rt_trace_pair_slots(npairs);
+    const rt_trace_func *f = (const rt_trace_func *)((const char *)img + img->funcs) + func;
+    uint64_t msgs = msgs_of(f, peer, flags, npairs);
     if (slots > 1 + 0xffffu || n + slots > t->cap) {
-        drop(t, dur, wait, f->cat == RT_CAT_COLL ? bytes : bytes * msgs, msgs);
+        drop(t, func, dur, wait, copy, f->cat == RT_CAT_COLL ? bytes : bytes * msgs, msgs);
         return;
     }
     rt_trace_rec *r = &t->rec[n];
-    *r = (rt_trace_rec){ t->t0, ext ? 0 : (uint32_t)dur, t->func, peer, npairs ? npairs : seq,
+    *r = (rt_trace_rec){ t0, ext ? 0 : (uint32_t)dur, func, peer, npairs ? npairs : seq,
                          ext ? 0 : (uint32_t)bytes,
-                         (uint16_t)(flags | (ext ? RT_F_EXT : 0) | (npairs ? RT_F_PAIRS : 0)),
+                         (uint16_t)(flags | (ext ? RT_F_EXT : 0) | (timed ? RT_F_TIMES : 0) |
+                                    (npairs ? RT_F_PAIRS : 0)),
                          (uint16_t)(slots - 1) };
     rt_trace_rec *next = r + 1;
     if (ext) {
         rt_trace_ext *e = (rt_trace_ext *)next++;
-        *e = (rt_trace_ext){ dur, bytes, err, -1, wait };
+        *e = (rt_trace_ext){ dur, bytes, err, -1, 0 };
         if (err)
             e->text = keep_text(t, t->last_err == err ? t->last_text : NULL);
     }
+    if (timed)
+        *(rt_trace_times *)next++ = (rt_trace_times){ wait, copy, { 0, 0 } };
     rt_trace_pair *p = (rt_trace_pair *)next;
     for (uint32_t i = 0; i < npairs; i++)
         p[i] = (rt_trace_pair){ insts ? insts[i] : t->done[i].inst,
                                 insts ? (seqs ? seqs[i] : 0) : t->done[i].seq };
     __atomic_store_n(&img->used, n + slots, __ATOMIC_RELEASE);
+}
+
+void rt_trace_put(rt_tracer *t, uint64_t t1, int32_t peer, uint32_t seq, uint64_t bytes,
+                  uint16_t flags, int err, const int *insts, const uint32_t *seqs,
+                  uint32_t npairs)
+{
+    if (!t->t0)                 /* a late call stopped before it was stamped */
+        t->t0 = t1;
+    t->in_call = 0;
+    put_rec(t, t->t0, t1, t->func, peer, seq, bytes, flags, err, insts, seqs, npairs,
+            rt_trace_wait_ticks(t, t1), t->copy);
 }
 
 void rt_trace_end_error(rt_tracer *t, int rc)
@@ -372,23 +382,11 @@ void rt_trace_flush(rt_tracer *t)
     const mdl_msg_desc *m = t->pend_m;
     t->pend_m = NULL;
     uint32_t seq = rt_trace_seq(t, m, t->pend_peer);
-    if (rt_trace_rec_put(t, t->pend_t0, t->pend_t1, t->pend_func, t->pend_peer, seq,
-                         t->pend_bytes, 0, t->pend_wait0, t->pend_t1))
-        return;
-    /* the general path reads the call in progress: lend it the receive's */
-    uint64_t t0 = t->t0, seen = t->seen, wait0 = t->wait0;
-    uint32_t func = t->func;
-    int in_call = t->in_call;
-    t->t0 = t->pend_t0;
-    t->func = t->pend_func;
-    t->seen = t->pend_t1;
-    t->wait0 = t->pend_wait0;
-    rt_trace_put(t, t->pend_t1, t->pend_peer, seq, t->pend_bytes, 0, 0, NULL, NULL, 0);
-    t->t0 = t0;
-    t->func = func;
-    t->in_call = in_call;
-    t->seen = seen;
-    t->wait0 = wait0;
+    uint64_t wait = rt_trace_blocked(t->pend_wait0, t->pend_t1, t->pend_copy_w);
+    if (!rt_trace_rec_put(t, t->pend_t0, t->pend_t1, t->pend_func, t->pend_peer, seq,
+                          t->pend_bytes, 0, wait, t->pend_copy))
+        put_rec(t, t->pend_t0, t->pend_t1, t->pend_func, t->pend_peer, seq, t->pend_bytes, 0, 0,
+                NULL, NULL, 0, wait, t->pend_copy);
 }
 
 void rt_trace_finish(mdl_rt *rt)

@@ -49,6 +49,8 @@ typedef struct rt_tracer {
     uint64_t t0;                /* 0: not stamped yet (rt_trace_begin_late) */
     uint64_t seen;              /* the last poll of the call's waits */
     uint64_t wait0;             /* their first poll (0: it has not waited) */
+    uint64_t copy;              /* ticks of its timed copies (rt_trace_copy_*) */
+    uint64_t copy_w0, copy_w1;  /* `copy` at its first and last polls */
     uint64_t bytes;             /* the payload, when the backend said it
                                    (rt_trace_payload), else RT_BYTES_VARY */
     /* a late receive ended (NULL: none): recorded when the next call
@@ -56,7 +58,7 @@ typedef struct rt_tracer {
     const mdl_msg_desc *pend_m;
     int32_t pend_peer;
     uint32_t pend_func;
-    uint64_t pend_t0, pend_t1, pend_wait0, pend_bytes;
+    uint64_t pend_t0, pend_t1, pend_wait0, pend_copy_w, pend_copy, pend_bytes;
     uint32_t func;
     int in_call;
     int nmsgs, ncolls;
@@ -120,6 +122,7 @@ static inline void rt_trace_begin_at(rt_tracer *t, uint32_t func, uint64_t t0)
     t->in_call = 1;
     t->ndone = 0;
     t->wait0 = 0;
+    t->copy = 0;
     t->bytes = RT_BYTES_VARY;
     t->t0 = t0;
 }
@@ -179,6 +182,26 @@ static inline void rt_trace_payload(rt_tracer *t, uint64_t bytes)
     }
 }
 
+/* Backends that stamp late: a copy of `bytes` that they time begins (the
+ * call's copy_us; it starts the call if not stamped yet).  Its start, or
+ * 0 when tracing is off or the copy is too short to be worth two clock
+ * reads (at most RT_LATE_MAX_BYTES). */
+static inline uint64_t rt_trace_copy_begin(rt_tracer *t, uint64_t bytes)
+{
+    if (__builtin_expect(t == NULL, 1) || bytes <= RT_LATE_MAX_BYTES)
+        return 0;
+    uint64_t c0 = rt_ticks();
+    if (!t->t0)
+        t->t0 = c0;
+    return c0;
+}
+
+static inline void rt_trace_copy_end(rt_tracer *t, uint64_t c0)
+{
+    if (__builtin_expect(c0 != 0, 0))
+        t->copy += rt_ticks() - c0;
+}
+
 /* Backends that stamp late: one poll of a wait, which also times the
  * wait (its first and last polls).  Waiting, the call is off any
  * message's path: the last receive is recorded now, so that a call that
@@ -187,8 +210,10 @@ static inline void rt_trace_poll(rt_tracer *t)
 {
     if (__builtin_expect(t != NULL, 0)) {
         t->seen = rt_ticks();
+        t->copy_w1 = t->copy;
         if (!t->wait0) {
             t->wait0 = t->seen;
+            t->copy_w0 = t->copy;
             if (!t->t0)
                 t->t0 = t->seen;
         }
@@ -226,43 +251,50 @@ MDL_HIDDEN void rt_trace_put(rt_tracer *t, uint64_t t1, int32_t peer, uint32_t s
                              uint64_t bytes, uint16_t flags, int err, const int *insts,
                              const uint32_t *seqs, uint32_t npairs);
 
+/* Ticks a call was blocked: from its first poll wait0 (0: none) to its
+ * last, `last`, less the ticks copy_w it copied in between. */
+static inline uint64_t rt_trace_blocked(uint64_t wait0, uint64_t last, uint64_t copy_w)
+{
+    uint64_t w = wait0 && last > wait0 ? last - wait0 : 0;
+    return w > copy_w ? w - copy_w : 0;
+}
+
+/* The same for the call in progress, if it ended at t1. */
+static inline uint64_t rt_trace_wait_ticks(const rt_tracer *t, uint64_t t1)
+{
+    return rt_trace_blocked(t->wait0, t->seen < t1 ? t->seen : t1, t->copy_w1 - t->copy_w0);
+}
+
 /* Writes one call's record when it takes the common form — it fits, no
- * error, one peer at most; the extension slot only for its wait — and
- * says whether it did (else: rt_trace_put).  The fields come as
- * arguments so that a late receive's record (rt_trace_flush) is written
- * from its saved ones as directly as a call's own. */
+ * error, one peer at most; a second slot only for its wait and copy
+ * times — and says whether it did (else: rt_trace_put).  The fields come
+ * as arguments so that a late receive's record (rt_trace_flush) is
+ * written from its saved ones as directly as a call's own. */
 static inline int rt_trace_rec_put(rt_tracer *t, uint64_t t0, uint64_t t1, uint32_t func,
                                    int32_t peer, uint32_t seq, uint64_t bytes, uint16_t flags,
-                                   uint64_t wait0, uint64_t seen)
+                                   uint64_t wait, uint64_t copy)
 {
     rt_trace_img *img = t->img;
     uint64_t n = img->used, d = t1 - t0;
-    int waited = wait0 != 0;
-    if (!__builtin_expect(n + (uint64_t)waited < t->cap && d < UINT32_MAX && bytes < UINT32_MAX,
+    int timed = (wait | copy) != 0;
+    if (!__builtin_expect(n + (uint64_t)timed < t->cap && d < UINT32_MAX && bytes < UINT32_MAX,
                           1))
         return 0;
     rt_trace_rec *r = &t->rec[n];
     r->t0 = t0;
+    r->dur = (uint32_t)d;
     r->func = func;
     r->peer = peer;
     r->seq = seq;
-    r->flags = flags;
-    r->ncont = (uint16_t)waited;
-    if (!waited) {
-        r->dur = (uint32_t)d;
-        r->bytes = (uint32_t)bytes;
-    } else {
-        uint64_t last = seen < t1 ? seen : t1;
-        rt_trace_ext *e = (rt_trace_ext *)(r + 1);
-        r->dur = r->bytes = 0;
-        r->flags |= RT_F_EXT;
-        e->dur = d;
-        e->bytes = bytes;
-        e->err = 0;
-        e->text = -1;
-        e->wait = last > wait0 ? last - wait0 : 0;
+    r->bytes = (uint32_t)bytes;
+    r->flags = (uint16_t)(flags | (timed ? RT_F_TIMES : 0));
+    r->ncont = (uint16_t)timed;
+    if (timed) {
+        rt_trace_times *x = (rt_trace_times *)(r + 1);
+        x->wait = wait;
+        x->copy = copy;
     }
-    __atomic_store_n(&img->used, n + 1 + (uint64_t)waited, __ATOMIC_RELEASE);
+    __atomic_store_n(&img->used, n + 1 + (uint64_t)timed, __ATOMIC_RELEASE);
     return 1;
 }
 
@@ -271,7 +303,8 @@ static inline void rt_trace_end_at(rt_tracer *t, uint64_t t1, int32_t peer, uint
                                    uint64_t bytes, uint16_t flags)
 {
     t->in_call = 0;
-    if (!rt_trace_rec_put(t, t->t0, t1, t->func, peer, seq, bytes, flags, t->wait0, t->seen))
+    if (!rt_trace_rec_put(t, t->t0, t1, t->func, peer, seq, bytes, flags,
+                          rt_trace_wait_ticks(t, t1), t->copy))
         rt_trace_put(t, t1, peer, seq, bytes, flags, 0, NULL, NULL, 0);
 }
 

@@ -48,11 +48,12 @@ typedef struct rt_trace_func {
 } rt_trace_func;
 
 typedef struct rt_trace_stat {  /* the calls of one function that were dropped */
-    uint64_t calls, msgs, bytes, ticks, wait_ticks;
+    uint64_t calls, msgs, bytes, ticks, wait_ticks, copy_ticks;
 } rt_trace_stat;
 
 /* One call: 32 bytes, then `ncont` continuation slots (an rt_trace_ext
- * first when RT_F_EXT, then rt_trace_pair slots when RT_F_PAIRS). */
+ * first when RT_F_EXT, an rt_trace_times when RT_F_TIMES, then
+ * rt_trace_pair slots when RT_F_PAIRS). */
 typedef struct rt_trace_rec {
     uint64_t t0;                /* ticks at entry */
     uint32_t dur;               /* ticks in the call (RT_F_EXT: in the extension) */
@@ -72,16 +73,26 @@ typedef struct rt_trace_rec {
 #define RT_F_POSTED  4u         /* an async receive posted (its flow ends in
                                    the Wait/Test that completes it) */
 #define RT_F_ANYPOST 8u         /* ... posted with MDL_ANY: one message */
+#define RT_F_TIMES   16u        /* an rt_trace_times follows */
 
 typedef struct rt_trace_ext {
     uint64_t dur;               /* ticks */
     uint64_t bytes;
     int32_t err;                /* the call's error code, or 0 */
     int32_t text;               /* its text: index of an error text, or -1 */
-    uint64_t wait;              /* ticks blocked on peers: from the first to
-                                   the last poll of the call's waits (0: it
-                                   did not wait; images with waits_timed) */
+    uint64_t pad_;
 } rt_trace_ext;
+
+/* Where a call's time went, on a runtime whose waits poll (waits_timed):
+ * written when either is not 0. */
+typedef struct rt_trace_times {
+    uint64_t wait;              /* ticks blocked on peers: from the first to
+                                   the last poll of its waits, less the
+                                   copies made between them */
+    uint64_t copy;              /* ticks of the large copies the backend
+                                   times (shm: rendezvous messages) */
+    uint64_t pad_[2];
+} rt_trace_times;
 
 typedef struct rt_trace_pair {
     int32_t inst;
@@ -109,8 +120,8 @@ typedef struct rt_trace_img {
     uint32_t funcs, stats;      /* offsets */
     uint32_t texts;             /* offset of the error texts */
     uint32_t ntexts;            /* texts written, at most RT_TEXTS */
-    uint32_t waits_timed;       /* the runtime's waits poll and are timed: a
-                                   call that waited has an rt_trace_ext */
+    uint32_t waits_timed;       /* the runtime's waits poll and are timed, and
+                                   so are its large copies (rt_trace_times) */
     uint64_t recs;              /* offset of the records */
     uint64_t cap;               /* record slots */
     uint64_t used;              /* slots written; each call's slots are

@@ -97,7 +97,7 @@ static const char *text_of(const rt_trace_img *img, int32_t i)
 struct rt_trace_total {
     uint32_t func;
     uint64_t calls, msgs, bytes;
-    double dur_ns, wait_ns;
+    double dur_ns, wait_ns, copy_ns;
 };
 
 struct rt_trace_out {
@@ -446,6 +446,7 @@ void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_t
             tot[f].bytes = dropped[f].bytes;
             tot[f].dur_ns = (double)dropped[f].ticks * in->ns_per_tick;
             tot[f].wait_ns = (double)dropped[f].wait_ticks * in->ns_per_tick;
+            tot[f].copy_ns = (double)dropped[f].copy_ticks * in->ns_per_tick;
         }
     }
     uint64_t prev_end = 0, events = 0;
@@ -455,10 +456,12 @@ void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_t
         if (next > img->used || rec->func >= (uint32_t)img->nfuncs)
             break;                      /* damaged: what follows cannot be read */
         const rt_trace_ext *ext = rec->flags & RT_F_EXT ? (const rt_trace_ext *)&r[k + 1] : NULL;
-        const rt_trace_pair *pairs =
-            (const rt_trace_pair *)&r[k + 1 + (ext ? 1 : 0)];
+        uint32_t nx = ext ? 1u : 0u;
+        const rt_trace_times *times =
+            rec->flags & RT_F_TIMES ? (const rt_trace_times *)&r[k + 1 + nx++] : NULL;
+        const rt_trace_pair *pairs = (const rt_trace_pair *)&r[k + 1 + nx];
         uint32_t npairs = rec->flags & RT_F_PAIRS ? rec->seq : 0;
-        if ((ext ? 1u : 0u) + rt_trace_pair_slots(npairs) > rec->ncont)
+        if (nx + rt_trace_pair_slots(npairs) > rec->ncont)
             break;
         const rt_trace_func *f = &fn[rec->func];
         uint64_t dur = ext ? ext->dur : rec->dur;
@@ -481,9 +484,12 @@ void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_t
             end = ts + 2;
         prev_end = end;
         /* within the event as written (ts may have moved to prev_end) */
-        uint64_t wait = ext ? floor_ns((double)ext->wait * in->ns_per_tick) : 0;
-        if (wait > end - ts)
-            wait = end - ts;
+        uint64_t wait = times ? floor_ns((double)times->wait * in->ns_per_tick) : 0;
+        uint64_t copy = times ? floor_ns((double)times->copy * in->ns_per_tick) : 0;
+        if (copy > end - ts)
+            copy = end - ts;
+        if (wait > end - ts - copy)
+            wait = end - ts - copy;
         /* A flow starts at its send's first nanosecond (the message
          * leaves during the call, not before it started) and ends where
          * it had come: in the middle of what follows the call's wait when
@@ -556,6 +562,10 @@ void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_t
                 put_us(o, wait);
                 sep = ",";
             }
+            if (copy) {             /* timed copies only: those of large messages */
+                puts_(o, ",\"copy_us\":");
+                put_us(o, copy);
+            }
             if (err) {
                 puts_(o, sep);
                 puts_(o, "\"error\":");
@@ -571,6 +581,7 @@ void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_t
             t->bytes += f->cat == RT_CAT_COLL ? bytes : bytes * msgs;
             t->dur_ns += (double)(end - ts);
             t->wait_ns += (double)wait;
+            t->copy_ns += (double)copy;
         }
         /* flows: sends start them, receives and completions end them */
         if (f->cat == RT_CAT_SEND && !(ext && ext->err)) {
@@ -635,6 +646,10 @@ static void put_totals(rt_trace_out *o, const rt_trace_inst *in)
         if (h->waits_timed) {
             puts_(o, ",\"wait_us\":");
             put_us(o, floor_ns(t->wait_ns));
+        }
+        if (t->copy_ns >= 1) {
+            puts_(o, ",\"copy_us\":");
+            put_us(o, floor_ns(t->copy_ns));
         }
         puts_(o, "}");
     }

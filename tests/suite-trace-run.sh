@@ -87,8 +87,9 @@ flows_forward() {
     awk -F'"ts":|,"pid"|"id":"|"}|","bp"' '/"ph":"s"/ { s[$4] = $2 } /"ph":"f"/ { f[$4] = $2 }
         END { n = 0; for (id in f) { n++; if (!(id in s) || f[id] + 0 <= s[id] + 0) exit 1 } exit n == 0 }' "$1"
 }
-# wait_of FILE NAME: its wait_us (empty: none written).
+# wait_of / copy_of FILE NAME: its wait_us / copy_us (empty: none written).
 wait_of() { sed -n "s/.*\"name\":\"$2\".*\"wait_us\":\([0-9.]*\).*/\1/p" "$1" | head -1; }
+copy_of() { sed -n "s/.*\"name\":\"$2\".*\"copy_us\":\([0-9.]*\).*/\1/p" "$1" | head -1; }
 
 # instance FILE NAME: its otherData entry, as `events dropped end`.
 instance() {
@@ -245,21 +246,29 @@ for rt in mpi shm; do
             flows_forward "$f" && pass timing_flows_forward ||
                 fail timing_flows_forward "$(grep '"ph":"[sf]"' "$f" | tr '\n' ' ')"
             # shm times the waits (the polls' clock reads): the two that
-            # waited 100 ms say so, the others waited for nothing; MPI
-            # waits inside MPICH and writes no wait_us
+            # waited 100 ms say so, the others waited for nothing; and the
+            # copy of 64 KiB (rendezvous), within the call with its wait;
+            # of 8 bytes (eager), none.  MPI waits and copies inside MPICH and writes neither
             w_ss=$(wait_of "$f" MDL_SendTo_p_small) w_rs=$(wait_of "$f" MDL_RecvFrom_p_small)
             w_sb=$(wait_of "$f" MDL_SendTo_p_big) w_rb=$(wait_of "$f" MDL_RecvFrom_p_big)
+            c_rb=$(copy_of "$f" MDL_RecvFrom_p_big) c_rs=$(copy_of "$f" MDL_RecvFrom_p_small)
             if [ "$rt" = shm ]; then
+                awk -v c="$c_rb" -v w="$w_rb" -v d="$d_rb" -v cs="$c_rs" \
+                    'BEGIN { exit !(c != "" && c > 0 && c + w <= d + 0.002 && cs == "") }' &&
+                    pass timing_copy ||
+                    fail timing_copy "copy µs: receive big $c_rb (wait $w_rb, dur $d_rb), receive small '$c_rs' (none)"
                 awk -v ss="$w_ss" -v rs="$w_rs" -v sb="$w_sb" -v rb="$w_rb" -v drs="$d_rs" -v dsb="$d_sb" \
                     'BEGIN { exit !(ss != "" && rb != "" && rs >= 80000 && sb >= 80000 && rs <= drs &&
                                     sb <= dsb && ss < 1000 && rb < 1000) }' &&
                     pass timing_waits ||
                     fail timing_waits "wait µs: send small $w_ss, receive small $w_rs (>= 80000, <= $d_rs), send big $w_sb (>= 80000, <= $d_sb), receive big $w_rb"
-                "$T" "$f" | grep -qE '^small +p +MDL_RecvFrom_p_small +1 +1 +8 +[0-9.]+ +[0-9.]+ +[0-9]{5,}\.[0-9] +- *$' &&
-                    pass timing_wait_table || fail timing_wait_table "$("$T" "$f" | grep MDL_RecvFrom_p_small)"
+                "$T" "$f" > "$W/table"
+                grep -qE '^small +p +MDL_RecvFrom_p_small +1 +1 +8 +[0-9.]+ +[0-9.]+ +[0-9]{5,}\.[0-9] +- *$' "$W/table" &&
+                    grep -qE '^big +p +MDL_RecvFrom_p_big +1 +1 +65536 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+\.[0-9] *$' "$W/table" &&
+                    pass timing_wait_table || fail timing_wait_table "$(grep MDL_RecvFrom "$W/table" | tr '\n' '|')"
             else
-                [ -z "$w_ss$w_rs$w_sb$w_rb" ] && ! grep -q '"wait_us"' "$f" &&
-                    pass timing_no_waits || fail timing_no_waits "wait_us written on MPI"
+                [ -z "$w_ss$w_rs$w_sb$w_rb$c_rb" ] && ! grep -qE '"(wait|copy)_us"' "$f" &&
+                    pass timing_no_waits || fail timing_no_waits "wait_us or copy_us written on MPI"
             fi
         elif [ $rc -ne 0 ]; then
             fail timing_check "status $rc: $(tail -c 300 "$W/err" | tr '\n' ' ')"
