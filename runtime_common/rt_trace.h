@@ -259,9 +259,12 @@ static inline uint64_t rt_trace_blocked(uint64_t wait0, uint64_t last, uint64_t 
     return w > copy_w ? w - copy_w : 0;
 }
 
-/* The same for the call in progress, if it ended at t1. */
+/* The same for the call in progress, if it ended at t1 (most calls did
+ * not wait: one test). */
 static inline uint64_t rt_trace_wait_ticks(const rt_tracer *t, uint64_t t1)
 {
+    if (__builtin_expect(!t->wait0, 1))
+        return 0;
     return rt_trace_blocked(t->wait0, t->seen < t1 ? t->seen : t1, t->copy_w1 - t->copy_w0);
 }
 
