@@ -206,6 +206,11 @@ int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst,
  * also checks the size of what arrived. */
 int mdl_test(mdl_rt *rt, const mdl_msg_desc *m);
 int mdl_wait(mdl_rt *rt, const mdl_msg_desc *m);
+/* The same for a name that is both an async send (m) and an async
+ * receive (m2) of the task: one call, one traced event.  Test is 1 when
+ * both are complete; Wait waits for both. */
+int mdl_test2(mdl_rt *rt, const mdl_msg_desc *m, const mdl_msg_desc *m2);
+int mdl_wait2(mdl_rt *rt, const mdl_msg_desc *m, const mdl_msg_desc *m2);
 
 /* Collectives.  count: elements per instance/block, or -1 when the
  * operation has none in the spec (Scatter, Allgather: derived from the

@@ -495,14 +495,36 @@ static inline int completion_ok(mdl_rt *rt, const mdl_msg_desc *m)
     return rt == rt_live && task_msg(rt_c(rt), m);
 }
 
-/* A Test is recorded when it completes something: a polling loop would
- * otherwise fill the buffer with empty tests. */
+/* Wait (wait) or Test for m, and m2 (NULL: none) when one name is both
+ * an async send and an async receive of the task: Test is 1 when both
+ * are complete, Wait waits for both. */
+static inline int completion_body(mdl_rt *rt, const mdl_msg_desc *m, const mdl_msg_desc *m2,
+                                  int wait)
+{
+    if (wait) {
+        rt_enter_wait(m);
+        int rc = be_wait(rt, m);
+        if (rc < 0 || !m2)
+            return rc;
+        rt_enter_wait(m2);
+        return be_wait(rt, m2);
+    }
+    int s = be_test(rt, m);
+    if (s < 0 || !m2)
+        return s;
+    int r = be_test(rt, m2);
+    return r < 0 ? r : s && r;
+}
+
+/* One call, one event, also for a pair.  A Test is recorded when it
+ * completes something: a polling loop would otherwise fill the buffer
+ * with empty tests. */
 static __attribute__((noinline)) int traced_completion(mdl_rt *rt, const mdl_msg_desc *m,
-                                                       int wait)
+                                                       const mdl_msg_desc *m2, int wait)
 {
     rt_tracer *t = rt_c(rt)->tr;
     rt_trace_begin_late(t, rt_fn_wait(t, m, wait));
-    int rc = wait ? be_wait(rt, m) : be_test(rt, m);
+    int rc = completion_body(rt, m, m2, wait);
     uint64_t t1 = rt_trace_body_done(t);
     if (rc < 0)
         rt_trace_end_error(t, rc);
@@ -520,7 +542,7 @@ MDL_API int mdl_test(mdl_rt *rt, const mdl_msg_desc *m)
     if (!completion_ok(rt, m))
         return bad_completion(rt, m, 0);
     if (__builtin_expect(rt_c(rt)->tr != NULL, 0))
-        return traced_completion(rt, m, 0);
+        return traced_completion(rt, m, NULL, 0);
     return be_test(rt, m);
 }
 
@@ -530,6 +552,27 @@ MDL_API int mdl_wait(mdl_rt *rt, const mdl_msg_desc *m)
         return bad_completion(rt, m, 1);
     rt_enter_wait(m);
     if (__builtin_expect(rt_c(rt)->tr != NULL, 0))
-        return traced_completion(rt, m, 1);
+        return traced_completion(rt, m, NULL, 1);
     return be_wait(rt, m);
+}
+
+static int completion2(mdl_rt *rt, const mdl_msg_desc *m, const mdl_msg_desc *m2, int wait)
+{
+    if (!completion_ok(rt, m))
+        return bad_completion(rt, m, wait);
+    if (!completion_ok(rt, m2))
+        return bad_completion(rt, m2, wait);
+    if (__builtin_expect(rt_c(rt)->tr != NULL, 0))
+        return traced_completion(rt, m, m2, wait);
+    return completion_body(rt, m, m2, wait);
+}
+
+MDL_API int mdl_test2(mdl_rt *rt, const mdl_msg_desc *m, const mdl_msg_desc *m2)
+{
+    return completion2(rt, m, m2, 0);
+}
+
+MDL_API int mdl_wait2(mdl_rt *rt, const mdl_msg_desc *m, const mdl_msg_desc *m2)
+{
+    return completion2(rt, m, m2, 1);
 }

@@ -9,6 +9,9 @@
 #                Allreduce, Grid_Create
 #   async_many, ref_mcast   (tests/e2e) async receives from MDL_ANY polled
 #                with Test, Mcast members, Scatter, subset barriers
+#   pair         tests/trace/run/pair: the Wait and the Test of a name that
+#                is both an async send and an async receive are one event
+#                per call
 #   timing       tests/trace/run/timing: a receive that waits 100 ms and a
 #                sync send that waits 100 ms last that long; the sends and
 #                receives that do not wait do not
@@ -275,6 +278,33 @@ for rt in mpi shm; do
         fi
     else
         fail timing_build "$(tail -c 400 "$W/timing/$rt/build.log" | tr '\n' ' ')"
+    fi
+
+    # ------------------------------------------------------------ pair
+    # one name both an async send and an async receive: one Wait call is
+    # one event, and a Test loop records at most the Test that completed
+    # the receive and the one that completed both, not every poll
+    d=$W/pair/$rt
+    if build pair tests/trace/run/pair/spec.mdl "" tests/trace/run/pair/pair.c; then
+        f=$W/pair-$rt.json
+        MDL_TRACE=$f job "$d" -n 2 ./pair
+        if [ $rc -eq 0 ] && valid pair_check "$f"; then
+            nw=$(count "$f" '"name":"MDL_swapWait"') nt=$(count "$f" '"name":"MDL_swapTest"')
+            nf=$(count "$f" '"ph":"f"')
+            # 2 instances x 3 Waits; Tests: 3 to 6 per instance; 12 flows
+            if [ "$nw" = 6 ] && [ "$nt" -ge 6 ] && [ "$nt" -le 12 ] && [ "$nf" = 12 ]; then
+                pass pair_events
+            else
+                fail pair_events "MDL_swapWait $nw (want 6), MDL_swapTest $nt (6..12), flow ends $nf (12)"
+            fi
+            "$T" "$f" | grep -qE '^ +p +MDL_swapTest +([6-9]|1[0-2]) ' &&
+                "$T" "$f" | grep -qE '^ +p +MDL_swapWait +6 ' &&
+                pass pair_table || fail pair_table "$("$T" "$f" | grep -E 'swap(Wait|Test)' | tr '\n' '|')"
+        elif [ $rc -ne 0 ]; then
+            fail pair_check "status $rc: $(tail -c 300 "$W/err" | tr '\n' ' ')"
+        fi
+    else
+        fail pair_build "$(tail -c 400 "$W/pair/$rt/build.log" | tr '\n' ' ')"
     fi
 
     # ------------------------------------------------------------ errors

@@ -313,6 +313,7 @@ void mt_report_table(const mt_trace *t, int by_instance, FILE *out)
           "sending side\ntime: inside the calls; wait: blocked on a peer; copy: moving data; "
           "-: not recorded\n", out);
     if (any_partial)
-        fputs("*: recorded for some of the calls only\n", out);
+        fputs("*: not every call of the row has the figure (copy: the calls that copied a "
+              "large message)\n", out);
     free(rows);
 }
