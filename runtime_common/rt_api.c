@@ -537,42 +537,35 @@ static __attribute__((noinline)) int traced_completion(mdl_rt *rt, const mdl_msg
     return rc;
 }
 
-MDL_API int mdl_test(mdl_rt *rt, const mdl_msg_desc *m)
-{
-    if (!completion_ok(rt, m))
-        return bad_completion(rt, m, 0);
-    if (__builtin_expect(rt_c(rt)->tr != NULL, 0))
-        return traced_completion(rt, m, NULL, 0);
-    return be_test(rt, m);
-}
-
-MDL_API int mdl_wait(mdl_rt *rt, const mdl_msg_desc *m)
-{
-    if (!completion_ok(rt, m))
-        return bad_completion(rt, m, 1);
-    rt_enter_wait(m);
-    if (__builtin_expect(rt_c(rt)->tr != NULL, 0))
-        return traced_completion(rt, m, NULL, 1);
-    return be_wait(rt, m);
-}
-
-static int completion2(mdl_rt *rt, const mdl_msg_desc *m, const mdl_msg_desc *m2, int wait)
+/* The four entry points: m alone, or the pair of one name (m2). */
+static inline int completion(mdl_rt *rt, const mdl_msg_desc *m, const mdl_msg_desc *m2,
+                             int wait)
 {
     if (!completion_ok(rt, m))
         return bad_completion(rt, m, wait);
-    if (!completion_ok(rt, m2))
+    if (m2 && !completion_ok(rt, m2))
         return bad_completion(rt, m2, wait);
     if (__builtin_expect(rt_c(rt)->tr != NULL, 0))
         return traced_completion(rt, m, m2, wait);
     return completion_body(rt, m, m2, wait);
 }
 
+MDL_API int mdl_test(mdl_rt *rt, const mdl_msg_desc *m)
+{
+    return completion(rt, m, NULL, 0);
+}
+
+MDL_API int mdl_wait(mdl_rt *rt, const mdl_msg_desc *m)
+{
+    return completion(rt, m, NULL, 1);
+}
+
 MDL_API int mdl_test2(mdl_rt *rt, const mdl_msg_desc *m, const mdl_msg_desc *m2)
 {
-    return completion2(rt, m, m2, 0);
+    return completion(rt, m, m2, 0);
 }
 
 MDL_API int mdl_wait2(mdl_rt *rt, const mdl_msg_desc *m, const mdl_msg_desc *m2)
 {
-    return completion2(rt, m, m2, 1);
+    return completion(rt, m, m2, 1);
 }

@@ -182,13 +182,12 @@ static inline void rt_trace_payload(rt_tracer *t, uint64_t bytes)
     }
 }
 
-/* Backends that stamp late: a copy of `bytes` that they time begins (the
- * call's copy_us; it starts the call if not stamped yet).  Its start, or
- * 0 when tracing is off or the copy is too short to be worth two clock
- * reads (at most RT_LATE_MAX_BYTES). */
-static inline uint64_t rt_trace_copy_begin(rt_tracer *t, uint64_t bytes)
+/* Backends that stamp late: a copy they time begins (the call's
+ * copy_us: only copies long enough to be worth two clock reads; it starts
+ * the call if not stamped yet).  Its start, or 0 when tracing is off. */
+static inline uint64_t rt_trace_copy_begin(rt_tracer *t)
 {
-    if (__builtin_expect(t == NULL, 1) || bytes <= RT_LATE_MAX_BYTES)
+    if (!t)
         return 0;
     uint64_t c0 = rt_ticks();
     if (!t->t0)

@@ -497,10 +497,8 @@ void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_t
          * middle of a receive that waited would draw the arrow back in
          * time).  Strictly inside the call either way. */
         uint64_t arrived = img->waits_timed ? ts + wait + (end - ts - wait) / 2 : end - 1;
-        if (arrived >= end)
+        if (arrived == end)     /* all of it waiting (end >= ts + 2) */
             arrived = end - 1;
-        if (arrived <= ts)
-            arrived = ts + 1;
         events++;
 
         event_sep(o);

@@ -228,9 +228,9 @@ static int copy_from_rdv(mdl_rt *rt, const mdl_span *dst, int ndst, const shm_rd
  * the traced 8-byte ping-pong ≈ 10 %, the receiver's poll loop running in
  * lock-step with it. */
 static __attribute__((noinline)) void spans_pack_timed(mdl_rt *rt, const mdl_span *spans, int n,
-                                                       char *dst, uint64_t bytes)
+                                                       char *dst)
 {
-    uint64_t c0 = rt_trace_copy_begin(rt->c.tr, bytes);
+    uint64_t c0 = rt_trace_copy_begin(rt->c.tr);
     spans_pack(spans, n, dst);
     rt_trace_copy_end(rt->c.tr, c0);
 }
@@ -238,7 +238,7 @@ static __attribute__((noinline)) void spans_pack_timed(mdl_rt *rt, const mdl_spa
 static __attribute__((noinline)) int copy_from_rdv_timed(mdl_rt *rt, const mdl_span *dst,
                                                          int ndst, const shm_rdv *r)
 {
-    uint64_t c0 = rt_trace_copy_begin(rt->c.tr, r->bytes);
+    uint64_t c0 = rt_trace_copy_begin(rt->c.tr);
     int rc = copy_from_rdv(rt, dst, ndst, r);
     rt_trace_copy_end(rt->c.tr, c0);
     return rc;
@@ -576,7 +576,7 @@ static int send_rdv(mdl_rt *rt, const mdl_msg_desc *m, const mdl_span *spans, si
                 r->spans[i].s.base = (char *)(uintptr_t)shm_off(rt, spans[i].base);
         }
     } else {
-        spans_pack_timed(rt, spans, m->nitems, shm_ptr(rt, scratch), total);
+        spans_pack_timed(rt, spans, m->nitems, shm_ptr(rt, scratch));
         r->spans[0].s = (mdl_span){(char *)(uintptr_t)scratch, total, 0, {0}, {0}, total};
         r->spans[0].remote = 0;
     }

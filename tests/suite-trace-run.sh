@@ -64,6 +64,31 @@ job() {
     rc=$?
 }
 
+# traced NAME SPEC PROGRAM.c... -- LAUNCH...: builds the programs against
+# SPEC in $d (= $W/NAME/$rt) and runs LAUNCH there traced into $f (=
+# $W/NAME-$rt.json).  0 when the job succeeded and NAME_check passed;
+# else NAME_build or NAME_check fails with the reason.
+traced() {
+    local name=$1 spec=$2 srcs=()
+    shift 2
+    while [ "$1" != -- ]; do
+        srcs+=("$1")
+        shift
+    done
+    shift
+    d=$W/$name/$rt f=$W/$name-$rt.json
+    if ! build "$name" "$spec" "" "${srcs[@]}"; then
+        fail "${name}_build" "$(tail -c 400 "$d/build.log" | tr '\n' ' ')"
+        return 1
+    fi
+    MDL_TRACE=$f job "$d" "$@"
+    if [ $rc -ne 0 ]; then
+        fail "${name}_check" "status $rc: $(tail -c 300 "$W/err" | tr '\n' ' ')"
+        return 1
+    fi
+    valid "${name}_check" "$f"
+}
+
 # valid NAME FILE: mdltrace --check accepts it.
 valid() {
     if [ ! -s "$2" ]; then
@@ -172,139 +197,96 @@ for rt in mpi shm; do
     [ -z "$(ls "$mc"/*.json 2>/dev/null)" ] && pass untraced_no_file || fail untraced_no_file "a file appeared"
 
     # ------------------------------------------------------------ Poisson
-    po=$W/poisson/$rt
-    if build poisson examples/poisson/poisson.mdl "" examples/poisson/noeud.c; then
-        f=$W/po-$rt.json
-        MDL_TRACE=$f job "$po" -n 4 ./noeud 16 2 2 1e-30 10
-        if [ $rc -eq 0 ] && valid poisson_check "$f"; then
-            # 2 x 2, not periodic: each instance has 2 neighbours, 2 MDL_PROC_NULL
-            na=$(count "$f" '"name":"MDL_Allreduce_m9","cat":"coll","args":\{"msg":"m9","bytes":8'"$WAIT"'\}')
-            ng=$(count "$f" '"name":"MDL_Grid_Create","cat":"sync"')
-            nnull=$(count "$f" '"name":"MDL_SendTo_noeud_m[1-4]","cat":"send","args":\{"msg":"m[1-4]","bytes":0'"$WAIT"'\}')
-            npeer=$(count "$f" '"name":"MDL_SendTo_noeud_m[1-4]","cat":"send","args":\{"msg":"m[1-4]","bytes":64,"peer":"noeud\[[0-3]\]"'"$WAIT"'\}')
-            if [ "$na" = 40 ] && [ "$ng" = 4 ] && [ "$nnull" = 80 ] && [ "$npeer" = 80 ] &&
-               [ "$(count "$f" '"ph":"s"')" = 80 ] && [ "$(count "$f" '"ph":"f"')" = 80 ]; then
-                pass poisson_events
-            else
-                fail poisson_events "Allreduce $na, Grid_Create $ng, sends to MDL_PROC_NULL $nnull, to a neighbour $npeer"
-            fi
-            "$T" --spec examples/poisson/poisson.mdl "$f" > "$W/spec" 2>&1 &&
-                pass poisson_spec || fail poisson_spec "$(tail -3 "$W/spec" | tr '\n' '|')"
-            "$T" --matrix "$W/po-$rt.svg" "$f" > /dev/null 2>&1
-            svg_ok poisson_matrix "$W/po-$rt.svg" 'noeud[0]' 'noeud[1]' 'noeud[2]' 'noeud[3]'
-        elif [ $rc -ne 0 ]; then
-            fail poisson_check "status $rc: $(tail -c 300 "$W/err" | tr '\n' ' ')"
+    if traced poisson examples/poisson/poisson.mdl examples/poisson/noeud.c -- -n 4 ./noeud 16 2 2 1e-30 10; then
+        # 2 x 2, not periodic: each instance has 2 neighbours, 2 MDL_PROC_NULL
+        na=$(count "$f" '"name":"MDL_Allreduce_m9","cat":"coll","args":\{"msg":"m9","bytes":8'"$WAIT"'\}')
+        ng=$(count "$f" '"name":"MDL_Grid_Create","cat":"sync"')
+        nnull=$(count "$f" '"name":"MDL_SendTo_noeud_m[1-4]","cat":"send","args":\{"msg":"m[1-4]","bytes":0'"$WAIT"'\}')
+        npeer=$(count "$f" '"name":"MDL_SendTo_noeud_m[1-4]","cat":"send","args":\{"msg":"m[1-4]","bytes":64,"peer":"noeud\[[0-3]\]"'"$WAIT"'\}')
+        if [ "$na" = 40 ] && [ "$ng" = 4 ] && [ "$nnull" = 80 ] && [ "$npeer" = 80 ] &&
+           [ "$(count "$f" '"ph":"s"')" = 80 ] && [ "$(count "$f" '"ph":"f"')" = 80 ]; then
+            pass poisson_events
+        else
+            fail poisson_events "Allreduce $na, Grid_Create $ng, sends to MDL_PROC_NULL $nnull, to a neighbour $npeer"
         fi
-    else
-        fail poisson_build "$(tail -c 400 "$W/poisson/$rt/build.log" | tr '\n' ' ')"
+        "$T" --spec examples/poisson/poisson.mdl "$f" > "$W/spec" 2>&1 &&
+            pass poisson_spec || fail poisson_spec "$(tail -3 "$W/spec" | tr '\n' '|')"
+        "$T" --matrix "$W/poisson-$rt.svg" "$f" > /dev/null 2>&1
+        svg_ok poisson_matrix "$W/poisson-$rt.svg" 'noeud[0]' 'noeud[1]' 'noeud[2]' 'noeud[3]'
     fi
 
     # ------------------------------------------------------------ async, Test, Mcast
-    d=$W/async/$rt
-    if build async tests/e2e/async_many/spec.mdl "" tests/e2e/async_many/boss.c tests/e2e/async_many/worker.c; then
-        f=$W/async-$rt.json
-        MDL_TRACE=$f job "$d" -n 1 ./boss : -n 3 ./worker
-        if [ $rc -eq 0 ] && grep -q '^async_many: OK$' "$W/out" && valid async_check "$f"; then
-            # every answer (async, MDL_ANY) ends its flow in the Test that completed it
-            nt=$(count "$f" '"name":"MDL_doneTest","cat":"wait"')
-            "$T" "$f" > "$W/report" 2>&1
-            [ "$nt" -ge 3 ] && [ "$(count "$f" '"ph":"f"')" = "$(count "$f" '"ph":"s"')" ] &&
-                grep -qF "all received" "$W/report" && pass async_test_flows ||
-                fail async_test_flows "$nt completing Tests; $(sed -n 3p "$W/report")"
-        elif [ $rc -ne 0 ]; then
-            fail async_check "status $rc: $(tail -c 300 "$W/err" | tr '\n' ' ')"
-        fi
-    else
-        fail async_build "$(tail -c 400 "$W/async/$rt/build.log" | tr '\n' ' ')"
+    if traced async tests/e2e/async_many/spec.mdl tests/e2e/async_many/boss.c \
+            tests/e2e/async_many/worker.c -- -n 1 ./boss : -n 3 ./worker &&
+       grep -q '^async_many: OK$' "$W/out"; then
+        # every answer (async, MDL_ANY) ends its flow in the Test that completed it
+        nt=$(count "$f" '"name":"MDL_doneTest","cat":"wait"')
+        "$T" "$f" > "$W/report" 2>&1
+        [ "$nt" -ge 3 ] && [ "$(count "$f" '"ph":"f"')" = "$(count "$f" '"ph":"s"')" ] &&
+            grep -qF "all received" "$W/report" && pass async_test_flows ||
+            fail async_test_flows "$nt completing Tests; $(sed -n 3p "$W/report")"
     fi
-    d=$W/mcast/$rt
-    if build mcast tests/e2e/ref_mcast/spec.mdl "" tests/e2e/ref_mcast/worker.c; then
-        f=$W/mcast-$rt.json
-        MDL_TRACE=$f job "$d" -n 3 ./worker
-        if [ $rc -eq 0 ] && valid mcast_check "$f"; then
-            count "$f" '"name":"MDL_Mcast_tab","cat":"coll","args":\{"msg":"tab","bytes":40,"root":"worker\[0\]","peer":\["worker\[0\]","worker\[2\]"\]'"$WAIT"'\}' > /dev/null &&
-                count "$f" '"name":"MDL_Scatter_sc","cat":"coll"' > /dev/null &&
-                pass mcast_events || fail mcast_events "no Mcast with its members, or no Scatter"
-        elif [ $rc -ne 0 ]; then
-            fail mcast_check "status $rc: $(tail -c 300 "$W/err" | tr '\n' ' ')"
-        fi
-    else
-        fail mcast_build "$(tail -c 400 "$W/mcast/$rt/build.log" | tr '\n' ' ')"
+    if traced mcast tests/e2e/ref_mcast/spec.mdl tests/e2e/ref_mcast/worker.c -- -n 3 ./worker; then
+        count "$f" '"name":"MDL_Mcast_tab","cat":"coll","args":\{"msg":"tab","bytes":40,"root":"worker\[0\]","peer":\["worker\[0\]","worker\[2\]"\]'"$WAIT"'\}' > /dev/null &&
+            count "$f" '"name":"MDL_Scatter_sc","cat":"coll"' > /dev/null &&
+            pass mcast_events || fail mcast_events "no Mcast with its members, or no Scatter"
     fi
 
     # ------------------------------------------------------------ durations
     # waits inside the calls' events, computations outside, whichever way
     # the clock was read (late on shm for 8 bytes, at entry for 64 KiB)
-    d=$W/timing/$rt
-    if build timing tests/trace/run/timing/spec.mdl "" tests/trace/run/timing/timing.c; then
-        f=$W/timing-$rt.json
-        MDL_TRACE=$f job "$d" -n 2 ./timing
-        if [ $rc -eq 0 ] && valid timing_check "$f"; then
-            d_ss=$(dur_of "$f" MDL_SendTo_p_small) d_rs=$(dur_of "$f" MDL_RecvFrom_p_small)
-            d_sb=$(dur_of "$f" MDL_SendTo_p_big) d_rb=$(dur_of "$f" MDL_RecvFrom_p_big)
-            awk -v ss="$d_ss" -v rs="$d_rs" -v sb="$d_sb" -v rb="$d_rb" \
-                'BEGIN { exit !(ss != "" && rb != "" && rs >= 80000 && sb >= 80000 && ss < 50000 && rb < 50000) }' &&
-                pass timing_durations ||
-                fail timing_durations "µs: send small $d_ss, receive small $d_rs (>= 80000), send big $d_sb (>= 80000), receive big $d_rb"
-            flows_forward "$f" && pass timing_flows_forward ||
-                fail timing_flows_forward "$(grep '"ph":"[sf]"' "$f" | tr '\n' ' ')"
-            # shm times the waits (the polls' clock reads): the two that
-            # waited 100 ms say so, the others waited for nothing; and the
-            # copy of 64 KiB (rendezvous), within the call with its wait;
-            # of 8 bytes (eager), none.  MPI waits and copies inside MPICH and writes neither
-            w_ss=$(wait_of "$f" MDL_SendTo_p_small) w_rs=$(wait_of "$f" MDL_RecvFrom_p_small)
-            w_sb=$(wait_of "$f" MDL_SendTo_p_big) w_rb=$(wait_of "$f" MDL_RecvFrom_p_big)
-            c_rb=$(copy_of "$f" MDL_RecvFrom_p_big) c_rs=$(copy_of "$f" MDL_RecvFrom_p_small)
-            if [ "$rt" = shm ]; then
-                awk -v c="$c_rb" -v w="$w_rb" -v d="$d_rb" -v cs="$c_rs" \
-                    'BEGIN { exit !(c != "" && c > 0 && c + w <= d + 0.002 && cs == "") }' &&
-                    pass timing_copy ||
-                    fail timing_copy "copy µs: receive big $c_rb (wait $w_rb, dur $d_rb), receive small '$c_rs' (none)"
-                awk -v ss="$w_ss" -v rs="$w_rs" -v sb="$w_sb" -v rb="$w_rb" -v drs="$d_rs" -v dsb="$d_sb" \
-                    'BEGIN { exit !(ss != "" && rb != "" && rs >= 80000 && sb >= 80000 && rs <= drs &&
-                                    sb <= dsb && ss < 1000 && rb < 1000) }' &&
-                    pass timing_waits ||
-                    fail timing_waits "wait µs: send small $w_ss, receive small $w_rs (>= 80000, <= $d_rs), send big $w_sb (>= 80000, <= $d_sb), receive big $w_rb"
-                "$T" "$f" > "$W/table"
-                grep -qE '^small +p +MDL_RecvFrom_p_small +1 +1 +8 +[0-9.]+ +[0-9.]+ +[0-9]{5,}\.[0-9] +- *$' "$W/table" &&
-                    grep -qE '^big +p +MDL_RecvFrom_p_big +1 +1 +65536 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+\.[0-9] *$' "$W/table" &&
-                    pass timing_wait_table || fail timing_wait_table "$(grep MDL_RecvFrom "$W/table" | tr '\n' '|')"
-            else
-                [ -z "$w_ss$w_rs$w_sb$w_rb$c_rb" ] && ! grep -qE '"(wait|copy)_us"' "$f" &&
-                    pass timing_no_waits || fail timing_no_waits "wait_us or copy_us written on MPI"
-            fi
-        elif [ $rc -ne 0 ]; then
-            fail timing_check "status $rc: $(tail -c 300 "$W/err" | tr '\n' ' ')"
+    if traced timing tests/trace/run/timing/spec.mdl tests/trace/run/timing/timing.c -- -n 2 ./timing; then
+        d_ss=$(dur_of "$f" MDL_SendTo_p_small) d_rs=$(dur_of "$f" MDL_RecvFrom_p_small)
+        d_sb=$(dur_of "$f" MDL_SendTo_p_big) d_rb=$(dur_of "$f" MDL_RecvFrom_p_big)
+        awk -v ss="$d_ss" -v rs="$d_rs" -v sb="$d_sb" -v rb="$d_rb" \
+            'BEGIN { exit !(ss != "" && rb != "" && rs >= 80000 && sb >= 80000 && ss < 50000 && rb < 50000) }' &&
+            pass timing_durations ||
+            fail timing_durations "µs: send small $d_ss, receive small $d_rs (>= 80000), send big $d_sb (>= 80000), receive big $d_rb"
+        flows_forward "$f" && pass timing_flows_forward ||
+            fail timing_flows_forward "$(grep '"ph":"[sf]"' "$f" | tr '\n' ' ')"
+        # shm times the waits (the polls' clock reads): the two that
+        # waited 100 ms say so, the others waited for nothing; and the
+        # copy of 64 KiB (rendezvous), within the call with its wait;
+        # of 8 bytes (eager), none.  MPI waits and copies inside MPICH and writes neither
+        w_ss=$(wait_of "$f" MDL_SendTo_p_small) w_rs=$(wait_of "$f" MDL_RecvFrom_p_small)
+        w_sb=$(wait_of "$f" MDL_SendTo_p_big) w_rb=$(wait_of "$f" MDL_RecvFrom_p_big)
+        c_rb=$(copy_of "$f" MDL_RecvFrom_p_big) c_rs=$(copy_of "$f" MDL_RecvFrom_p_small)
+        if [ "$rt" = shm ]; then
+            awk -v c="$c_rb" -v w="$w_rb" -v d="$d_rb" -v cs="$c_rs" \
+                'BEGIN { exit !(c != "" && c > 0 && c + w <= d + 0.002 && cs == "") }' &&
+                pass timing_copy ||
+                fail timing_copy "copy µs: receive big $c_rb (wait $w_rb, dur $d_rb), receive small '$c_rs' (none)"
+            awk -v ss="$w_ss" -v rs="$w_rs" -v sb="$w_sb" -v rb="$w_rb" -v drs="$d_rs" -v dsb="$d_sb" \
+                'BEGIN { exit !(ss != "" && rb != "" && rs >= 80000 && sb >= 80000 && rs <= drs &&
+                                sb <= dsb && ss < 1000 && rb < 1000) }' &&
+                pass timing_waits ||
+                fail timing_waits "wait µs: send small $w_ss, receive small $w_rs (>= 80000, <= $d_rs), send big $w_sb (>= 80000, <= $d_sb), receive big $w_rb"
+            "$T" "$f" > "$W/table"
+            grep -qE '^small +p +MDL_RecvFrom_p_small +1 +1 +8 +[0-9.]+ +[0-9.]+ +[0-9]{5,}\.[0-9] +- *$' "$W/table" &&
+                grep -qE '^big +p +MDL_RecvFrom_p_big +1 +1 +65536 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+\.[0-9] *$' "$W/table" &&
+                pass timing_wait_table || fail timing_wait_table "$(grep MDL_RecvFrom "$W/table" | tr '\n' '|')"
+        else
+            [ -z "$w_ss$w_rs$w_sb$w_rb$c_rb" ] && ! grep -qE '"(wait|copy)_us"' "$f" &&
+                pass timing_no_waits || fail timing_no_waits "wait_us or copy_us written on MPI"
         fi
-    else
-        fail timing_build "$(tail -c 400 "$W/timing/$rt/build.log" | tr '\n' ' ')"
     fi
 
     # ------------------------------------------------------------ pair
     # one name both an async send and an async receive: one Wait call is
     # one event, and a Test loop records at most the Test that completed
     # the receive and the one that completed both, not every poll
-    d=$W/pair/$rt
-    if build pair tests/trace/run/pair/spec.mdl "" tests/trace/run/pair/pair.c; then
-        f=$W/pair-$rt.json
-        MDL_TRACE=$f job "$d" -n 2 ./pair
-        if [ $rc -eq 0 ] && valid pair_check "$f"; then
-            nw=$(count "$f" '"name":"MDL_swapWait"') nt=$(count "$f" '"name":"MDL_swapTest"')
-            nf=$(count "$f" '"ph":"f"')
-            # 2 instances x 3 Waits; Tests: 3 to 6 per instance; 12 flows
-            if [ "$nw" = 6 ] && [ "$nt" -ge 6 ] && [ "$nt" -le 12 ] && [ "$nf" = 12 ]; then
-                pass pair_events
-            else
-                fail pair_events "MDL_swapWait $nw (want 6), MDL_swapTest $nt (6..12), flow ends $nf (12)"
-            fi
-            "$T" "$f" | grep -qE '^ +p +MDL_swapTest +([6-9]|1[0-2]) ' &&
-                "$T" "$f" | grep -qE '^ +p +MDL_swapWait +6 ' &&
-                pass pair_table || fail pair_table "$("$T" "$f" | grep -E 'swap(Wait|Test)' | tr '\n' '|')"
-        elif [ $rc -ne 0 ]; then
-            fail pair_check "status $rc: $(tail -c 300 "$W/err" | tr '\n' ' ')"
+    if traced pair tests/trace/run/pair/spec.mdl tests/trace/run/pair/pair.c -- -n 2 ./pair; then
+        nw=$(count "$f" '"name":"MDL_swapWait"') nt=$(count "$f" '"name":"MDL_swapTest"')
+        nf=$(count "$f" '"ph":"f"')
+        # 2 instances x 3 Waits; Tests: 3 to 6 per instance; 12 flows
+        if [ "$nw" = 6 ] && [ "$nt" -ge 6 ] && [ "$nt" -le 12 ] && [ "$nf" = 12 ]; then
+            pass pair_events
+        else
+            fail pair_events "MDL_swapWait $nw (want 6), MDL_swapTest $nt (6..12), flow ends $nf (12)"
         fi
-    else
-        fail pair_build "$(tail -c 400 "$W/pair/$rt/build.log" | tr '\n' ' ')"
+        "$T" "$f" | grep -qE '^ +p +MDL_swapTest +([6-9]|1[0-2]) ' &&
+            "$T" "$f" | grep -qE '^ +p +MDL_swapWait +6 ' &&
+            pass pair_table || fail pair_table "$("$T" "$f" | grep -E 'swap(Wait|Test)' | tr '\n' '|')"
     fi
 
     # ------------------------------------------------------------ errors
