@@ -128,9 +128,11 @@ MDLTRACE     := $(BUILD)/bin/mdltrace
 
 $(BUILD)/tools/mdltrace/%.o: tools/mdltrace/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itools/mdltrace -Imedley -Igrammar -Icodegen \
+	$(CC) $(CFLAGS) -Itools/mdltrace -Imedley -Igrammar -Icodegen -Iruntime_common -Iruntime_mpi \
 	    -DMEDLEY_VERSION='"$(VERSION)"' -c $< -o $@
-$(MDLTRACE): $(MDLTRACE_OBJ) $(filter-out $(BUILD)/medley/main.o,$(COMPILER_OBJ))
+# --recover reads the MPI runtime's trace parts and writes with the libraries' writer.
+$(MDLTRACE): $(MDLTRACE_OBJ) $(filter-out $(BUILD)/medley/main.o,$(COMPILER_OBJ)) \
+             $(BUILD)/mpi/runtime_mpi/mpi_trace_parts.o $(BUILD)/shm/runtime_common/rt_trace_write.o
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 

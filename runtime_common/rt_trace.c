@@ -134,7 +134,7 @@ static int describe(const mdl_task_desc *d, strbuf *b, rt_trace_func *f, uint32_
 }
 
 int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock,
-                    void *(*alloc)(mdl_rt *, size_t, void *), void *arg)
+                    void *(*alloc)(mdl_rt *, size_t, void *arg, char *why, size_t len), void *arg)
 {
     static const char fn[] = "MDL_Init";
     mdl_rt_common *c = rt_c(rt);
@@ -179,8 +179,9 @@ int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock,
     }
     t->seq = calloc(nseq + 1, sizeof(uint32_t));
     t->seqs = malloc(sizeof(uint32_t) * ((size_t)c->maxfam + 1));
+    char why[400] = "";
     rt_trace_img *img = t->seq && t->seqs && t->seq_at && t->fixed_bytes && t->done
-                            ? alloc(rt, size, arg)
+                            ? alloc(rt, size, arg, why, sizeof why)
                             : NULL;
     if (!img) {
         free(funcs);
@@ -188,6 +189,8 @@ int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock,
         free(b.s);
         c->tr = t;
         rt_trace_detach(rt);
+        if (*why)
+            return rt_fail(rt, fn, MDL_ERR_INTERN, "MDL_TRACE: %s", why);
         return rt_fail(rt, fn, MDL_ERR_INTERN,
                        "MDL_TRACE: no room for a trace buffer of %llu events (%zu bytes): set "
                        "MDL_TRACE_BUFFER lower", (unsigned long long)slots, size);

@@ -348,7 +348,8 @@ MDL_HIDDEN void rt_trace_arrived(mdl_rt *rt, const mdl_msg_desc *m, int inst);
  * Called by be_init once the instance is identified.  0 or an error
  * (reported). */
 MDL_HIDDEN int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock,
-                               void *(*alloc)(mdl_rt *, size_t, void *), void *arg);
+                               void *(*alloc)(mdl_rt *, size_t, void *arg, char *why, size_t len),
+                               void *arg);
 /* Frees what rt_trace_attach allocated besides the image (rt_common_free). */
 MDL_HIDDEN void rt_trace_detach(mdl_rt *rt);
 /* Samples the clock pair of the image: at the start (end = 0: MPI after a

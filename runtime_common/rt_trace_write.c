@@ -13,8 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <time.h>
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#include <x86intrin.h>
 #endif
 
 /* ---------------------------------------------------------------- images */
@@ -29,6 +32,33 @@ int rt_trace_tsc_usable(void)
         return (d >> 8) & 1;
 #endif
     return 0;
+}
+
+uint64_t rt_trace_read_clock(uint32_t clock)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    if (clock == RT_CLOCK_TSC)
+        return __rdtsc();
+#endif
+    (void)clock;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+const char *rt_trace_first_error(rt_trace_img *const *imgs, int n)
+{
+    const char *error = NULL;
+    uint64_t error_tick = 0;
+    for (int i = 0; i < n; i++) {
+        const rt_trace_img *h = imgs[i];
+        if (h && h->end == RT_END_ERROR && h->error_reported && h->error_text >= 0 &&
+            (!error || h->error_tick < error_tick)) {
+            error = (const char *)h + h->texts + (size_t)h->error_text * RT_TEXT;
+            error_tick = h->error_tick;
+        }
+    }
+    return error;
 }
 
 static int area_ok(uint64_t off, uint64_t n, uint64_t elem, uint64_t size)

@@ -61,6 +61,14 @@ int rt_trace_out_close(rt_trace_out *o, rt_trace_job *job, char *why, size_t len
 /* Gives up: the temporary file is removed.  Frees o. */
 void rt_trace_out_abandon(rt_trace_out *o, rt_trace_job *job);
 
+/* A reading of the clock of the ticks (enum rt_trace_clock), for the
+ * writers that calibrate them: the TSC, or CLOCK_MONOTONIC in ns. */
+uint64_t rt_trace_read_clock(uint32_t clock);
+
+/* The text of the first error (by the clock) an instance reported itself
+ * among n images (NULL ones skipped), or NULL. */
+const char *rt_trace_first_error(rt_trace_img *const *imgs, int n);
+
 /* MDL_TRACE and MDL_TRACE_BUFFER of the environment: 0 when no trace is
  * asked for; 1 with the file (not yet checked) and the record slots per
  * instance; -1 with the reason in why. */

@@ -101,6 +101,7 @@ struct mdl_rt {
     struct rt_trace_img *trace_img;
     char *trace_path;           /* absolute */
     uint64_t trace_slots;
+    size_t trace_size;          /* bytes of the image's mapping */
     char trace_why[512];        /* why this process cannot trace */
 };
 

@@ -1,15 +1,22 @@
 /* mpi_trace.c — MDL_TRACE on the MPI runtime (docs/tracing.md): every
- * instance records into an image in its own memory; at MDL_End world rank
- * 0 receives the images one by one and writes the job's file.  On the
- * fatal path (MPI_Abort follows, and takes the other processes down) the
- * failing instance writes the file alone: its own calls, the others lost. */
+ * instance records into an image mapped from a file of its own
+ * (mpi_trace_parts.h); at MDL_End world rank 0 receives the images one by
+ * one and writes the job's file, and each process removes its part.  On
+ * the fatal path (MPI_Abort follows, and takes the other processes down)
+ * the failing instance writes the file from its own image and the parts
+ * of the others on its host; a job killed leaves its parts for mdltrace
+ * --recover. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "mpi_rt.h"
+#include "mpi_trace_parts.h"
 #include "rt_trace.h"
-#include "rt_trace_write.h"
 
 #define CHUNK (1 << 30)         /* bytes per message: MPI counts are int */
 
@@ -62,16 +69,50 @@ int mpi_trace_agree(mdl_rt *rt, const unsigned long long *all, int stride)
     return 0;
 }
 
-static void *trace_alloc(mdl_rt *rt, size_t size, void *arg)
+/* The image: FILE.part.<rank>, mapped shared (written back by the kernel
+ * even if the process is killed). */
+static void *trace_alloc(mdl_rt *rt, size_t size, void *arg, char *why, size_t len)
 {
-    (void)rt;
     (void)arg;
-    void *p = NULL;
-    return posix_memalign(&p, 64, size) == 0 ? p : NULL;
+    char *part = mpi_trace_part_path(rt->trace_path, rt->world_rank);
+    int fd = part ? open(part, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666) : -1;
+    void *p = MAP_FAILED;
+    if (fd >= 0 && ftruncate(fd, (off_t)size) == 0)
+        p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) {
+        snprintf(why, len, "cannot make the trace buffer %s: %s", part ? part : "",
+                 part ? strerror(errno) : "out of memory");
+        if (fd >= 0)
+            unlink(part);
+    } else {
+        rt->trace_size = size;
+    }
+    if (fd >= 0)
+        close(fd);
+    free(part);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+/* Removes part `rank` of the job's trace. */
+static void remove_part(mdl_rt *rt, int rank)
+{
+    char *part = mpi_trace_part_path(rt->trace_path, rank);
+    if (part)
+        unlink(part);
+    free(part);
 }
 
 int mpi_trace_start(mdl_rt *rt)
 {
+    /* parts a larger job killed earlier left with the same file name:
+     * not this job's, and mdltrace --recover must not take them */
+    for (int r = rt->world_size; rt->world_rank == 0; r++) {
+        char *part = mpi_trace_part_path(rt->trace_path, r);
+        int gone = !part || unlink(part) != 0;
+        free(part);
+        if (gone)
+            break;
+    }
     int clock = rt_trace_tsc_usable() ? RT_CLOCK_TSC : RT_CLOCK_MONO;
     int rc = rt_trace_attach(rt, rt->trace_slots, rt->world_rank, clock, trace_alloc, NULL);
     if (rc)
@@ -88,7 +129,8 @@ int mpi_trace_start(mdl_rt *rt)
 
 void mpi_trace_free(mdl_rt *rt)
 {
-    free(rt->trace_img);
+    if (rt->trace_img)
+        munmap(rt->trace_img, rt->trace_size);
     free(rt->trace_path);
     rt->trace_img = NULL;
     rt->trace_path = NULL;
@@ -97,39 +139,11 @@ void mpi_trace_free(mdl_rt *rt)
 
 /* ---------------------------------------------------------------- writing */
 
-/* ticks -> ns since the job's origin, per instance: its own calibration;
- * a process on another host than rank 0 is aligned on the barrier of
- * MDL_Init. */
-static void set_clocks(rt_trace_job *job, const rt_trace_img *ref)
-{
-    double origin = 0;
-    for (int i = 0; i < job->ninst; i++) {
-        rt_trace_inst *in = &job->inst[i];
-        const rt_trace_img *h = in->head;
-        if (!h)
-            continue;
-        uint64_t dt = h->tick1 - h->tick0;
-        in->ns_per_tick = h->tick1 > h->tick0 ? (double)(h->ns1 - h->ns0) / (double)dt : 1.0;
-        in->tick_at = h->tick0;
-        in->ns_at = (double)h->ns0;
-        if (ref && strncmp(h->host, ref->host, sizeof h->host) != 0)
-            in->ns_at = (double)ref->ns0;
-        if (in->ns_at < origin || origin == 0)
-            origin = in->ns_at;
-    }
-    for (int i = 0; i < job->ninst; i++)
-        job->inst[i].ns_at -= origin;
-}
-
 static void init_job(mdl_rt *rt, rt_trace_job *job, rt_trace_inst *insts)
 {
     memset(job, 0, sizeof *job);
     job->runtime = "mpi";
-    job->clock = rt->trace_img->clock == RT_CLOCK_TSC
-                     ? "TSC of each process calibrated against its CLOCK_MONOTONIC; processes on "
-                       "other hosts than rank 0 aligned at MDL_Init; 0 = the first MDL_Init"
-                     : "CLOCK_MONOTONIC; processes on other hosts than rank 0 aligned at "
-                       "MDL_Init; 0 = the first MDL_Init";
+    job->clock = rt->trace_img->clock == RT_CLOCK_TSC ? MPI_TRACE_CLOCK_TSC : MPI_TRACE_CLOCK_MONO;
     job->buffer_events = rt->trace_slots;
     job->ninst = rt->world_size;
     job->inst = insts;
@@ -207,7 +221,7 @@ static int gather_and_write(mdl_rt *rt, rt_trace_img **heads, uint64_t *recbytes
     init_job(rt, &job, insts);
     for (int r = 0; r < n; r++)
         insts[r].head = heads[r];
-    set_clocks(&job, rt->trace_img);
+    mpi_trace_set_clocks(&job, rt->trace_img);
     rt_trace_out *o = *why ? NULL : rt_trace_out_open(rt->trace_path, why, sizeof why);
     if (o)
         rt_trace_out_meta(o, &job);
@@ -249,13 +263,18 @@ int mpi_trace_collect(mdl_rt *rt)
         if (mpirc == MPI_SUCCESS)
             mpirc = send_bytes(rt, (const char *)img + img->recs, sizes[1], tag);
         rt_block_end();
-        return mpirc == MPI_SUCCESS ? 0 : rt_mpi_fail(rt, fn, mpirc, "sending the trace");
+        if (mpirc != MPI_SUCCESS)
+            return rt_mpi_fail(rt, fn, mpirc, "sending the trace");
+        remove_part(rt, rt->world_rank);
+        return 0;
     }
     rt_trace_inst *insts = calloc((size_t)n, sizeof *insts);
     rt_trace_img **heads = calloc((size_t)n, sizeof *heads);
     uint64_t *recbytes = calloc((size_t)n, sizeof *recbytes);
     int rc = insts && heads && recbytes ? gather_and_write(rt, heads, recbytes, insts)
                                         : rt_fail_oom(rt, fn);
+    if (!rc)
+        remove_part(rt, 0);
     for (int r = 1; heads && r < n; r++)
         free(heads[r]);
     free(heads);
@@ -264,38 +283,59 @@ int mpi_trace_collect(mdl_rt *rt)
     return rc;
 }
 
-/* The fatal path: this instance's calls, the others lost (MPI_Abort ends
- * them before they could send theirs). */
 /* MPI waits inside MPICH: every call is stamped at entry and exit. */
 const int be_stamps_late = 0;
 
+/* The fatal path (MPI_Abort follows): this instance's calls and those the
+ * others of its host have recorded so far, read from their parts (the
+ * call each is in is not recorded); processes on other hosts are lost.
+ * The parts written into the file are removed. */
 void be_trace_fatal(mdl_rt *rt)
 {
     if (!rt->trace_img || !rt->trace_path)
         return;
-    rt_trace_inst *insts = calloc((size_t)rt->world_size, sizeof *insts);
-    if (!insts)
+    int n = rt->world_size, me = rt->world_rank;
+    rt_trace_inst *insts = calloc((size_t)n, sizeof *insts);
+    rt_trace_img **parts = calloc((size_t)n, sizeof *parts);
+    if (!insts || !parts) {
+        free(insts);
+        free(parts);
         return;
+    }
     rt_trace_job job;
     init_job(rt, &job, insts);
-    for (int r = 0; r < rt->world_size; r++)
-        insts[r].end = r == rt->world_rank ? RT_INST_ERROR : RT_INST_LOST;
-    insts[rt->world_rank].head = rt->trace_img;
-    set_clocks(&job, NULL);
+    char why[512];
+    for (int r = 0; r < n; r++) {
+        if (r != me)
+            parts[r] = mpi_trace_part_read(rt->trace_path, r, why, sizeof why);
+        insts[r].head = r == me ? rt->trace_img : parts[r];
+        insts[r].end = !insts[r].head ? RT_INST_LOST
+                       : insts[r].head->end == RT_END_NORMAL ? RT_INST_NORMAL
+                                                             : RT_INST_ERROR;
+    }
+    mpi_trace_set_clocks(&job, rt->trace_img);
     job.ended_by_error = 1;
     const rt_trace_img *img = rt->trace_img;
     if (img->error_text >= 0)
         job.error = (const char *)img + img->texts + (size_t)img->error_text * RT_TEXT;
-    char why[512];
     rt_trace_out *o = rt_trace_out_open(rt->trace_path, why, sizeof why);
     if (o) {
         rt_trace_out_meta(o, &job);
-        rt_trace_out_events(o, &job, rt->world_rank, img);
+        for (int r = 0; r < n; r++)
+            if (insts[r].head)
+                rt_trace_out_events(o, &job, r, insts[r].head);
     }
-    if (!o || rt_trace_out_close(o, &job, why, sizeof why) < 0) {
+    if (o && rt_trace_out_close(o, &job, why, sizeof why) == 0) {
+        for (int r = 0; r < n; r++)
+            if (insts[r].head)
+                remove_part(rt, r);
+    } else {
         fprintf(stderr, "%s[%d]: the trace was not written: %s\n", rt->c.who.task,
                 rt->c.who.inst, why);
         fflush(stderr);
     }
+    for (int r = 0; r < n; r++)
+        free(parts[r]);
+    free(parts);
     free(insts);
 }

@@ -18,27 +18,6 @@
 #include "mdlrun.h"
 #include "rt_trace_write.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#endif
-
-static unsigned long long mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-}
-
-static unsigned long long ticks(int clock)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    if (clock == RT_CLOCK_TSC)
-        return __rdtsc();
-#endif
-    (void)clock;
-    return mono_ns();
-}
-
 /* The command line as a shell would take it back. */
 static char *command_text(int argc, char **argv)
 {
@@ -91,8 +70,8 @@ int mdlrun_trace_setup(struct mdlrun_job *job, int argc, char **argv, int *statu
     }
     job->trace.slots = slots;
     job->trace.clock = rt_trace_tsc_usable() ? RT_CLOCK_TSC : RT_CLOCK_MONO;
-    job->trace.ns0 = mono_ns();
-    job->trace.tick0 = ticks(job->trace.clock);
+    job->trace.ns0 = rt_trace_read_clock(RT_CLOCK_MONO);
+    job->trace.tick0 = rt_trace_read_clock((uint32_t)job->trace.clock);
     return 0;
 }
 
@@ -189,16 +168,14 @@ void mdlrun_trace_write(struct mdlrun_job *job, int status)
         goto fail;
 
     /* the rate of the ticks, over at least a millisecond */
-    unsigned long long ns1 = mono_ns();
+    unsigned long long ns1 = rt_trace_read_clock(RT_CLOCK_MONO);
     while (ns1 < tr->ns0 + 1000000)
-        ns1 = mono_ns();
-    unsigned long long tick1 = ticks(tr->clock);
+        ns1 = rt_trace_read_clock(RT_CLOCK_MONO);
+    unsigned long long tick1 = rt_trace_read_clock((uint32_t)tr->clock);
     double rate = tick1 > tr->tick0 ? (double)(ns1 - tr->ns0) / (double)(tick1 - tr->tick0) : 1.0;
 
     /* each slot's task and instance: families are slots grouped by task,
      * in slot order (as the library numbers them) */
-    const char *error = NULL;
-    uint64_t error_tick = 0;
     for (unsigned s = 0; s < n; s++) {
         rt_trace_inst *in = &insts[s];
         const struct mdlrun_inst *li = &job->inst[s];
@@ -228,13 +205,8 @@ void mdlrun_trace_write(struct mdlrun_job *job, int status)
         in->tick_at = tr->tick0;
         in->ns_at = 0;
         in->ns_per_tick = rate;
-        const rt_trace_img *h = heads[s];
-        if (h && h->end == RT_END_ERROR && h->error_reported && h->error_text >= 0 &&
-            (!error || h->error_tick < error_tick)) {
-            error = (const char *)h + h->texts + (size_t)h->error_text * RT_TEXT;
-            error_tick = h->error_tick;
-        }
     }
+    const char *error = rt_trace_first_error(heads, (int)n);
     rt_trace_job job_ = {
         .runtime = "shm",
         .command = tr->command,

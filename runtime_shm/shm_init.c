@@ -451,8 +451,10 @@ static int alloc_task_struct(mdl_rt *rt, void *user, size_t user_size)
 
 /* MDL_TRACE (mdlrun says so in the header): the trace image in the heap,
  * published in the slot for mdlrun. */
-static void *trace_alloc(mdl_rt *rt, size_t size, void *arg)
+static void *trace_alloc(mdl_rt *rt, size_t size, void *arg, char *why, size_t len)
 {
+    (void)why;
+    (void)len;
     uint64_t *off = arg;
     *off = shm_bump(rt, size);
     return *off ? shm_ptr(rt, *off) : NULL;

@@ -16,8 +16,10 @@
 #                sync send that waits 100 ms last that long; the sends and
 #                receives that do not wait do not
 #   fail         tests/trace/run/fail: a fatal truncation (job ended by an
-#                error), an error returned (MDL_ERRORS=return), an instance
-#                killed by a signal (shm: mdlrun still writes the file)
+#                error: the others' calls are in the file too), an error
+#                returned (MDL_ERRORS=return), an instance killed by a signal
+#                (shm: mdlrun still writes the file; MPI: the processes'
+#                parts stay, mdltrace --recover writes it from them)
 #   misuse       MDL_TRACE that cannot be written, a bad MDL_TRACE_BUFFER,
 #                (MPI) MDL_TRACE set for some processes only
 # One line per check: PASS/FAIL: trace-run/<rt>/<name>.
@@ -141,6 +143,10 @@ for rt in mpi shm; do
     else
         fail montecarlo_run "status $rc: $(tail -c 300 "$W/err" | tr '\n' ' ')"
     fi
+    # MPI keeps each process's buffer in a part file while the job runs:
+    # a job that ends leaves none
+    ls "$f".part.* > /dev/null 2>&1 && fail montecarlo_no_parts "$(ls "$f".part.* | tr '\n' ' ')" ||
+        pass montecarlo_no_parts
     if valid montecarlo_check "$f"; then
         for i in 'father[0]' 'son[0]' 'son[1]' 'son[2]'; do
             grep -qF "\"name\":\"thread_name\",\"args\":{\"name\":\"$i\"}" "$f" ||
@@ -300,15 +306,18 @@ for rt in mpi shm; do
     MDL_TRACE=$f job "$d" -n 1 ./father truncate : -n 3 ./son truncate
     if [ $rc -ne 0 ] && valid error_check "$f"; then
         msg='father\[0\]: MDL_RecvFrom_son_res: the message from son\[1\] is larger than the receive \(16 bytes\) \(MDL_ERR_TRUNCATE\)'
-        others=$( [ "$rt" = mpi ] && echo lost || echo '(error|normal|lost)' )
+        # son[1] sent its sixth result: at least the go and six sends are
+        # recorded (MPI: read from its part by father[0], which reported)
         if grep -qE "\"end\":\"error\",\"error\":\"$msg\"" "$f" &&
            grep -qE "\"name\":\"MDL_RecvFrom_son_res\",\"cat\":\"recv\",\"args\":\{\"msg\":\"res\",\"bytes\":0$WAIT,\"error\":\"$msg\"\}" "$f" &&
            [ "$(instance "$f" 'father\[0\]' | cut -d' ' -f3)" = error ] &&
-           instance "$f" 'son\[1\]' | grep -qE " $others\$"; then
+           instance "$f" 'son\[1\]' | grep -qE '^([7-9]|[1-9][0-9]+) 0 (error|normal)$'; then
             pass error_content
         else
-            fail error_content "no job error, failing call or instance ends as expected"
+            fail error_content "no job error, failing call or instance ends as expected: son[1] $(instance "$f" 'son\[1\]')"
         fi
+        ls "$f".part.* > /dev/null 2>&1 && fail error_parts "parts left: $(ls "$f".part.* | tr '\n' ' ')" ||
+            pass error_parts
         "$T" "$f" > "$W/report" 2>&1
         grep -qF "ended by an error:" "$W/report" && grep -qF "(MDL_ERR_TRUNCATE)" "$W/report" &&
             pass error_report || fail error_report "$(head -3 "$W/report" | tr '\n' '|')"
@@ -324,6 +333,42 @@ for rt in mpi shm; do
             fail error_returned_call "no failed call with its error"
     elif [ $rc -ne 0 ]; then
         fail error_returned_check "status $rc: $(tail -c 300 "$W/err" | tr '\n' ' ')"
+    fi
+    if [ "$rt" = mpi ]; then
+        # a process killed by a signal: mpiexec ends the job and nobody
+        # writes the file; the processes' parts stay, mdltrace --recover
+        # writes it from them
+        f=$W/kill-$rt.json
+        MDL_TRACE=$f job "$d" -n 1 ./father kill : -n 3 ./son kill
+        nparts=$(ls "$f".part.* 2> /dev/null | wc -l)
+        if [ $rc -ne 0 ] && [ ! -e "$f" ] && [ "$nparts" = 4 ]; then
+            pass killed_parts
+        else
+            fail killed_parts "status $rc, file $( [ -e "$f" ] && echo written || echo absent), $nparts parts (want 4)"
+        fi
+        "$T" "$f" > "$W/out" 2>&1
+        [ $? = 2 ] && grep -qF "mdltrace --recover $f' writes its trace from them" "$W/out" &&
+            pass killed_hint || fail killed_hint "$(tr '\n' '|' < "$W/out")"
+        "$T" --recover "$f" > "$W/out" 2>&1
+        if [ $? = 0 ] && grep -qxF "wrote $f: 4 of 4 processes recovered" "$W/out" &&
+           valid killed_recovered "$f"; then
+            # son[2] received go and sent five results before it was killed
+            # (its part says it had not ended); the father received some
+            if grep -qF '"end":"error","error":"the job did not end: its processes'"'"' buffers were recovered by mdltrace --recover"' "$f" &&
+               [ "$(instance "$f" 'son\[2\]')" = "6 0 error" ] &&
+               [ "$(count "$f" '"pid":2,"tid":[0-9]+,"name":"MDL_SendTo_father_res"')" -ge 15 ] &&
+               [ "$(count "$f" '"name":"MDL_RecvFrom_son_res"')" -ge 1 ] &&
+               ! ls "$f".part.* > /dev/null 2>&1; then
+                pass killed_content
+            else
+                fail killed_content "son[2] $(instance "$f" 'son\[2\]'), parts $(ls "$f".part.* 2> /dev/null | wc -l): $(tail -c 400 "$f" | tr '\n' '|')"
+            fi
+        elif [ ! -s "$f" ]; then
+            fail killed_recovered "$(tr '\n' '|' < "$W/out")"
+        fi
+        "$T" --recover "$f" > "$W/out" 2>&1
+        [ $? = 2 ] && grep -qF "mdltrace: error: no part of '$f' to recover" "$W/out" &&
+            pass recover_nothing || fail recover_nothing "$(tr '\n' '|' < "$W/out")"
     fi
     if [ "$rt" = shm ]; then
         # an instance killed by a signal: mdlrun writes the file all the same

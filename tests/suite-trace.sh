@@ -245,11 +245,26 @@ usage option 2 "unknown option '--nope'" --nope x.json
 usage noarg 2 "option '--matrix' needs an argument" --matrix
 usage define 2 "-D is for --spec" -D N=1 x.json
 usage instances 2 "--instances is for the table" --instances --csv x.json
+usage recover 2 "--recover takes no other option" --recover --csv x.json
 usage baddefine 2 "invalid -D 'N'" --spec x.mdl -D N x.json
 usage help 0 "usage: mdltrace [options] TRACE" --help
 usage version 0 "mdltrace 0." --version
 usage missing 2 "mdltrace: error: cannot open 'nope.json': No such file or directory" nope.json
 usage directory 2 "tests: error: cannot read: Is a directory" tests
+
+# --recover on parts that are not trace buffers: each named, nothing written
+printf 'not a trace' > "$W/junk.json.part.0"
+printf '' > "$W/junk.json.part.1"
+(cd "$W" && "$T" --recover junk.json > out 2> err)
+rc=$?
+if [ $rc = 2 ] && [ ! -e "$W/junk.json" ] &&
+   grep -qxF "mdltrace: process 0 is left out: junk.json.part.0: not a trace image" "$W/err" &&
+   grep -qxF "mdltrace: process 1 is left out: junk.json.part.1: not a trace image" "$W/err" &&
+   grep -qxF "mdltrace: error: no part of 'junk.json' could be read" "$W/err"; then
+    pass recover_junk
+else
+    fail recover_junk "status $rc: $(tr '\n' '|' < "$W/err")"
+fi
 
 # ---------------------------------------------------------------- malformed
 

@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "input.h"
 #include "matrix.h"
+#include "recover.h"
 #include "report.h"
 #include "speccheck.h"
 #include "trace.h"
@@ -27,6 +29,8 @@ static const char usage_text[] =
     "  --spec SPEC.mdl   compare bytes per call with the sizes the spec declares\n"
     "  -D NAME=VALUE     with --spec: the -D given to medleyc\n"
     "  --check           check that TRACE follows the trace format\n"
+    "  --recover         write TRACE from the buffers an MPI job that did not end\n"
+    "                    left (TRACE.part.<rank>), then remove them\n"
     "  --version         print the version and exit\n"
     "  --help            print this help and exit\n"
     "\n"
@@ -41,7 +45,8 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
-enum { OPT_MATRIX = 256, OPT_CSV, OPT_INSTANCES, OPT_SPEC, OPT_CHECK, OPT_VERSION, OPT_HELP };
+enum { OPT_MATRIX = 256, OPT_CSV, OPT_INSTANCES, OPT_SPEC, OPT_CHECK, OPT_RECOVER, OPT_VERSION,
+       OPT_HELP };
 
 int main(int argc, char **argv)
 {
@@ -51,12 +56,13 @@ int main(int argc, char **argv)
         { "instances", no_argument, NULL, OPT_INSTANCES },
         { "spec", required_argument, NULL, OPT_SPEC },
         { "check", no_argument, NULL, OPT_CHECK },
+        { "recover", no_argument, NULL, OPT_RECOVER },
         { "version", no_argument, NULL, OPT_VERSION },
         { "help", no_argument, NULL, OPT_HELP },
         { NULL, 0, NULL, 0 },
     };
     const char *svg = NULL, *spec = NULL;
-    int csv = 0, by_instance = 0, check = 0, opt, status = 2;
+    int csv = 0, by_instance = 0, check = 0, recover = 0, opt, status = 2;
     mdl_define *defs = calloc((size_t)argc, sizeof *defs);
     int ndefs = 0;
     if (!defs) {
@@ -87,6 +93,9 @@ int main(int argc, char **argv)
             break;
         case OPT_CHECK:
             check = 1;
+            break;
+        case OPT_RECOVER:
+            recover = 1;
             break;
         case OPT_VERSION:
             printf("mdltrace %s\n", MEDLEY_VERSION);
@@ -120,10 +129,23 @@ int main(int argc, char **argv)
         usage_error("%s", "--instances is for the table (no --matrix, --csv, --spec, --check)");
         goto out;
     }
+    if (recover && (svg || csv || spec || check || by_instance)) {
+        usage_error("%s", "--recover takes no other option");
+        goto out;
+    }
+    if (recover) {
+        status = mt_recover(argv[optind], stdout);
+        goto out;
+    }
 
     mt_trace t;
     if (mt_trace_read(&t, argv[optind], check) != 0) {
         mt_trace_free(&t);
+        if (strcmp(argv[optind], "-") != 0 && access(argv[optind], F_OK) != 0 &&
+            mt_recover_parts(argv[optind]) > 0)
+            fprintf(stderr, "mdltrace: note: '%s.part.0', … are the buffers of an MPI job that "
+                    "did not end: 'mdltrace --recover %s' writes its trace from them\n",
+                    argv[optind], argv[optind]);
         goto out;
     }
     mt_trace_finish(&t);

@@ -1,0 +1,38 @@
+/* mpi_trace_parts.h — where the MPI runtime keeps each process's trace
+ * while the job runs: its image (rt_trace_image.h) is a file of its own,
+ * FILE.part.<world rank>, mapped shared, so that what a process recorded
+ * outlives it.  The instance that reports a fatal error adds the other
+ * processes' calls to the file it writes, and `mdltrace --recover FILE`
+ * writes the trace of a job that was killed (docs/tracing.md §5.3).
+ * Nothing here calls MPI: mdltrace links it too. */
+#ifndef MDL_MPI_TRACE_PARTS_H
+#define MDL_MPI_TRACE_PARTS_H
+
+#include <stddef.h>
+
+#include "rt_trace_write.h"
+
+/* "FILE.part.<rank>", malloc'd (NULL: out of memory). */
+char *mpi_trace_part_path(const char *file, int rank);
+
+/* Part `rank` of FILE, read whole into memory: the head checked, the
+ * records up to the `used` its head said.  A part whose process has not
+ * ended gets the end of its clock calibration sampled now, which only
+ * this host can do: a part written on another host is refused.  NULL with
+ * the reason in why. */
+rt_trace_img *mpi_trace_part_read(const char *file, int rank, char *why, size_t len);
+
+/* Each instance's ticks as ns since the job's origin, from its own
+ * calibration; a process on another host than `ref` (when not NULL) is
+ * aligned on the barrier of MDL_Init. */
+void mpi_trace_set_clocks(rt_trace_job *job, const rt_trace_img *ref);
+
+/* The origin of the file's clock, for otherData. */
+#define MPI_TRACE_CLOCK_TSC                                                                     \
+    "TSC of each process calibrated against its CLOCK_MONOTONIC; processes on other hosts "     \
+    "than rank 0 aligned at MDL_Init; 0 = the first MDL_Init"
+#define MPI_TRACE_CLOCK_MONO                                                                    \
+    "CLOCK_MONOTONIC; processes on other hosts than rank 0 aligned at MDL_Init; 0 = the "       \
+    "first MDL_Init"
+
+#endif

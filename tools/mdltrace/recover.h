@@ -1,0 +1,16 @@
+/* recover.h — mdltrace --recover: the trace of an MPI job that did not end
+ * (killed, or torn down by its launcher), written from the buffers its
+ * processes left in TRACE.part.<rank> (docs/tracing.md §5.3). */
+#ifndef MDLTRACE_RECOVER_H
+#define MDLTRACE_RECOVER_H
+
+#include <stdio.h>
+
+/* Writes `trace` from its parts and removes them.  0, or 2 with the
+ * reason on stderr. */
+int mt_recover(const char *trace, FILE *out);
+
+/* How many parts of `trace` exist (for a hint when it is missing). */
+int mt_recover_parts(const char *trace);
+
+#endif
