@@ -128,7 +128,7 @@ MDLTRACE     := $(BUILD)/bin/mdltrace
 
 $(BUILD)/tools/mdltrace/%.o: tools/mdltrace/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itools/mdltrace -Imedley -Igrammar -Icodegen -Iruntime_common -Iruntime_mpi \
+	$(CC) $(CFLAGS) -Itools/mdltrace -Imedley -Igrammar -Icodegen -Iinclude -Iruntime_common -Iruntime_mpi \
 	    -DMEDLEY_VERSION='"$(VERSION)"' -c $< -o $@
 # --recover reads the MPI runtime's trace parts and writes with the libraries' writer.
 $(MDLTRACE): $(MDLTRACE_OBJ) $(filter-out $(BUILD)/medley/main.o,$(COMPILER_OBJ)) \

@@ -342,6 +342,8 @@ void rt_trace_put(rt_tracer *t, uint64_t t1, int32_t peer, uint32_t seq, uint64_
     if (!t->t0)                 /* a late call stopped before it was stamped */
         t->t0 = t1;
     t->in_call = 0;
+    if (!be_stamps_late)
+        t->img->open_t0 = 0;
     put_rec(t, t->t0, t1, t->func, peer, seq, bytes, flags, err, insts, seqs, npairs,
             rt_trace_wait_ticks(t, t1), t->copy);
 }

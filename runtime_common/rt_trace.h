@@ -118,6 +118,10 @@ MDL_HIDDEN void rt_trace_flush(rt_tracer *t);
 
 static inline void rt_trace_begin_at(rt_tracer *t, uint32_t func, uint64_t t0)
 {
+    if (!be_stamps_late) {
+        t->img->open_func = func;
+        t->img->open_t0 = t0;
+    }
     t->func = func;
     t->in_call = 1;
     t->ndone = 0;
@@ -305,6 +309,8 @@ static inline void rt_trace_end_at(rt_tracer *t, uint64_t t1, int32_t peer, uint
                                    uint64_t bytes, uint16_t flags)
 {
     t->in_call = 0;
+    if (!be_stamps_late)
+        t->img->open_t0 = 0;
     if (!rt_trace_rec_put(t, t->t0, t1, t->func, peer, seq, bytes, flags,
                           rt_trace_wait_ticks(t, t1), t->copy))
         rt_trace_put(t, t1, peer, seq, bytes, flags, 0, NULL, NULL, 0);

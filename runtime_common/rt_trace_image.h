@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #define RT_TRACE_MAGIC   0x4d444c5452414345ull     /* "MDLTRACE" */
-#define RT_TRACE_VERSION 1u
+#define RT_TRACE_VERSION 2u
 #define RT_TEXT          256        /* bytes of one error text */
 #define RT_TEXTS         32         /* error texts kept per instance */
 
@@ -132,6 +132,12 @@ typedef struct rt_trace_img {
     int32_t error_reported;     /* it reported that error itself (printed) */
     int32_t pad1_;
     uint64_t error_tick;
+    /* the call in progress, on a backend that stamps at entry (MPI): its
+     * start (0: none) and function; a reader of the image of a process
+     * that did not end learns where it was */
+    uint64_t open_t0;
+    uint32_t open_func;
+    uint32_t pad2_;
     /* the clock against CLOCK_MONOTONIC (ns): at MDL_Init (after a barrier
      * on MPI) and at the end */
     uint64_t tick0, ns0, tick1, ns1;

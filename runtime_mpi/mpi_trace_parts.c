@@ -3,6 +3,8 @@
  * and by mdltrace --recover. */
 #include "mpi_trace_parts.h"
 
+#include "mdl.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -73,7 +75,37 @@ static rt_trace_img *read_image(int fd, char *why, size_t len)
     return img;
 }
 
-rt_trace_img *mpi_trace_part_read(const char *file, int rank, char *why, size_t len)
+/* The call the process of img was in, recorded as having failed (the
+ * image grows by a record and its extension).  img, or NULL when out of
+ * memory (img freed). */
+static rt_trace_img *close_open_call(rt_trace_img *img, uint64_t end)
+{
+    uint64_t at = img->recs + img->used * sizeof(rt_trace_rec);
+    rt_trace_img *g = realloc(img, at + 2 * sizeof(rt_trace_rec));
+    if (!g) {
+        free(img);
+        return NULL;
+    }
+    const rt_trace_func *f = (const rt_trace_func *)((const char *)g + g->funcs) + g->open_func;
+    const uint32_t *tasks = (const uint32_t *)((const char *)g + g->tasks);
+    int32_t text = -1;
+    if (g->ntexts < RT_TEXTS) {
+        text = (int32_t)g->ntexts++;
+        snprintf((char *)g + g->texts + (size_t)text * RT_TEXT, RT_TEXT,
+                 "%s[%d]: %s: had not returned when the job ended",
+                 rt_trace_img_str(g, tasks[g->task]), g->inst, rt_trace_img_str(g, f->name));
+    }
+    rt_trace_rec *r = (rt_trace_rec *)((char *)g + at);
+    r[0] = (rt_trace_rec){ g->open_t0, 0, g->open_func, -1, 0, 0, RT_F_EXT, 1 };
+    *(rt_trace_ext *)&r[1] = (rt_trace_ext){ end > g->open_t0 ? end - g->open_t0 : 0, 0,
+                                             MDL_ERR_PEER, text, 0 };
+    g->used += 2;
+    g->cap = g->cap > g->used ? g->cap : g->used;
+    g->open_t0 = 0;
+    return g;
+}
+
+rt_trace_img *mpi_trace_part_read(const char *file, int rank, int alive, char *why, size_t len)
 {
     char *path = mpi_trace_part_path(file, rank);
     int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
@@ -110,6 +142,9 @@ rt_trace_img *mpi_trace_part_read(const char *file, int rank, char *why, size_t 
         uint64_t ns = rt_trace_read_clock(RT_CLOCK_MONO);
         img->tick1 = rt_trace_read_clock(img->clock);
         img->ns1 = (ns + rt_trace_read_clock(RT_CLOCK_MONO)) / 2;
+        if (img->open_t0 && img->open_func < (uint32_t)img->nfuncs &&
+            !(img = close_open_call(img, alive ? img->tick1 : img->open_t0)))
+            snprintf(why, len, "%s: out of memory", path);
     }
     free(path);
     return img;

@@ -18,9 +18,12 @@ char *mpi_trace_part_path(const char *file, int rank);
 /* Part `rank` of FILE, read whole into memory: the head checked, the
  * records up to the `used` its head said.  A part whose process has not
  * ended gets the end of its clock calibration sampled now, which only
- * this host can do: a part written on another host is refused.  NULL with
- * the reason in why. */
-rt_trace_img *mpi_trace_part_read(const char *file, int rank, char *why, size_t len);
+ * this host can do: a part written on another host is refused; and the
+ * call it was in, if any, is added as a call that failed with "had not
+ * returned when the job ended", lasting until now if its process is
+ * `alive` (the job is being ended under it), else no time (when it
+ * stopped is not known).  NULL with the reason in why. */
+rt_trace_img *mpi_trace_part_read(const char *file, int rank, int alive, char *why, size_t len);
 
 /* Each instance's ticks as ns since the job's origin, from its own
  * calibration; a process on another host than `ref` (when not NULL) is

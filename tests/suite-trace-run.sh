@@ -20,6 +20,8 @@
 #                returned (MDL_ERRORS=return), an instance killed by a signal
 #                (shm: mdlrun still writes the file; MPI: the processes'
 #                parts stay, mdltrace --recover writes it from them)
+#   hang         tests/trace/run/hang (MPI): a deadlock stopped with Ctrl-C;
+#                the recovered trace names the receive each process hung in
 #   misuse       MDL_TRACE that cannot be written, a bad MDL_TRACE_BUFFER,
 #                (MPI) MDL_TRACE set for some processes only
 # One line per check: PASS/FAIL: trace-run/<rt>/<name>.
@@ -353,8 +355,10 @@ for rt in mpi shm; do
         if [ $? = 0 ] && grep -qxF "wrote $f: 4 of 4 processes recovered" "$W/out" &&
            valid killed_recovered "$f"; then
             # son[2] received go and sent five results before it was killed
-            # (its part says it had not ended); the father received some
+            # (its part says it had not ended); the father received some,
+            # and the receive it was in when mpiexec ended it is recorded
             if grep -qF '"end":"error","error":"the job did not end: its processes'"'"' buffers were recovered by mdltrace --recover"' "$f" &&
+               grep -qF '"name":"MDL_RecvFrom_son_res","cat":"recv","args":{"msg":"res","bytes":0,"error":"father[0]: MDL_RecvFrom_son_res: had not returned when the job ended"}' "$f" &&
                [ "$(instance "$f" 'son\[2\]')" = "6 0 error" ] &&
                [ "$(count "$f" '"pid":2,"tid":[0-9]+,"name":"MDL_SendTo_father_res"')" -ge 15 ] &&
                [ "$(count "$f" '"name":"MDL_RecvFrom_son_res"')" -ge 1 ] &&
@@ -369,6 +373,24 @@ for rt in mpi shm; do
         "$T" --recover "$f" > "$W/out" 2>&1
         [ $? = 2 ] && grep -qF "mdltrace: error: no part of '$f' to recover" "$W/out" &&
             pass recover_nothing || fail recover_nothing "$(tr '\n' '|' < "$W/out")"
+        # a deadlock stopped with Ctrl-C (SIGINT to mpiexec): the recovered
+        # trace shows where each process hung
+        f=$W/hang-$rt.json
+        if build hang tests/trace/run/hang/spec.mdl "" tests/trace/run/hang/d.c; then
+            (cd "$W/hang/$rt" && MDL_TRACE=$f exec timeout -s INT -k 5 2 mpiexec -n 2 ./d) \
+                > "$W/out" 2> "$W/err" < /dev/null
+            "$T" --recover "$f" > "$W/out" 2>&1
+            if grep -qxF "wrote $f: 2 of 2 processes recovered" "$W/out" && valid hang_recovered "$f"; then
+                for i in 0 1; do
+                    grep -qF "\"name\":\"MDL_RecvFrom_d_r\",\"cat\":\"recv\",\"args\":{\"msg\":\"r\",\"bytes\":0,\"error\":\"d[$i]: MDL_RecvFrom_d_r: had not returned when the job ended\"}" "$f" ||
+                        { fail hang_where "no open receive of d[$i]"; break; }
+                done && [ "$(count "$f" '"name":"MDL_Barrier"')" = 2 ] && pass hang_where
+            elif [ ! -s "$f" ]; then
+                fail hang_recovered "$(tr '\n' '|' < "$W/out")"
+            fi
+        else
+            fail hang_build "$(tail -c 400 "$W/hang/$rt/build.log" | tr '\n' ' ')"
+        fi
     fi
     if [ "$rt" = shm ]; then
         # an instance killed by a signal: mdlrun writes the file all the same

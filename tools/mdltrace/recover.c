@@ -75,7 +75,7 @@ int mt_recover(const char *trace, FILE *out)
         in->inst = r;
         in->prog = "process";
         in->end = RT_INST_LOST;
-        if (!(imgs[r] = mpi_trace_part_read(trace, r, why, sizeof why))) {
+        if (!(imgs[r] = mpi_trace_part_read(trace, r, 0, why, sizeof why))) {
             fprintf(stderr, "mdltrace: process %d is left out: %s\n", r, why);
             continue;
         }
