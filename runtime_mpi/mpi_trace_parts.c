@@ -7,17 +7,41 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#define SHM_DIR "/dev/shm"
+
+char *mpi_trace_part_prefix(const char *file)
+{
+    size_t n = strlen(file);
+    char *p = malloc(sizeof SHM_DIR + n + 48);
+    if (!p)
+        return NULL;
+    int k = snprintf(p, sizeof SHM_DIR + 48, SHM_DIR "/mdltrace.%u.", (unsigned)getuid());
+    /* the name after the directory, the rank's ten digits included */
+    if (n + (size_t)k - sizeof SHM_DIR + 16 > NAME_MAX || access(SHM_DIR, W_OK | X_OK) != 0) {
+        snprintf(p, n + 8, "%s.part.", file);
+        return p;
+    }
+    char *q = p + k;
+    for (const char *c = file; *c; c++)
+        *q++ = *c == '/' ? '%' : *c;
+    strcpy(q, ".part.");
+    return p;
+}
+
 char *mpi_trace_part_path(const char *file, int rank)
 {
-    size_t n = strlen(file) + 32;
-    char *p = malloc(n);
+    char *pre = mpi_trace_part_prefix(file);
+    size_t n = pre ? strlen(pre) + 16 : 0;
+    char *p = pre ? malloc(n) : NULL;
     if (p)
-        snprintf(p, n, "%s.part.%d", file, rank);
+        snprintf(p, n, "%s%d", pre, rank);
+    free(pre);
     return p;
 }
 

@@ -1,6 +1,6 @@
 /* mpi_trace_parts.h — where the MPI runtime keeps each process's trace
  * while the job runs: its image (rt_trace_image.h) is a file of its own,
- * FILE.part.<world rank>, mapped shared, so that what a process recorded
+ * its part (below), mapped shared, so that what a process recorded
  * outlives it.  The instance that reports a fatal error adds the other
  * processes' calls to the file it writes, and `mdltrace --recover FILE`
  * writes the trace of a job that was killed (docs/tracing.md §5.3).
@@ -12,7 +12,16 @@
 
 #include "rt_trace_write.h"
 
-/* "FILE.part.<rank>", malloc'd (NULL: out of memory). */
+/* Where the parts of the trace FILE (an absolute path) are: the start of
+ * their paths, the rank follows; malloc'd (NULL: out of memory).  In
+ * /dev/shm, the node's memory, when it is a writable directory:
+ * /dev/shm/mdltrace.<uid>.<FILE with each / as %>.part.  — no file system
+ * traffic however many processes trace, and a process killed leaves its
+ * part in memory, not half written back to a parallel file system.  Else
+ * (or when that name would be too long) next to FILE: FILE.part. */
+char *mpi_trace_part_prefix(const char *file);
+
+/* The part of `rank`: the prefix and the rank, malloc'd. */
 char *mpi_trace_part_path(const char *file, int rank);
 
 /* Part `rank` of FILE, read whole into memory: the head checked, the

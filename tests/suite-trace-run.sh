@@ -37,7 +37,8 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/rt/lsan-mpich.supp}
 unset MDL_TRACE MDL_TRACE_BUFFER MDL_ERRORS
 W=$(mktemp -d "${TMPDIR:-/tmp}/medley-trace-run.XXXXXX")
-trap 'rm -rf "$W"' EXIT
+# parts of killed jobs that a failed check left (tests/trace/parts.sh)
+trap 'for p in "$W"/*.json; do parts "$p" | xargs -r rm -f; done; rm -rf "$W"' EXIT
 
 pass() { echo "PASS: trace-run/$rt/$1"; }
 fail() { echo "FAIL: trace-run/$rt/$1: $2"; }
@@ -129,6 +130,7 @@ instance() {
 }
 
 . tests/trace/svg_ok.sh
+. tests/trace/parts.sh
 
 for rt in mpi shm; do
     # ------------------------------------------------------------ Monte Carlo
@@ -147,7 +149,7 @@ for rt in mpi shm; do
     fi
     # MPI keeps each process's buffer in a part file while the job runs:
     # a job that ends leaves none
-    ls "$f".part.* > /dev/null 2>&1 && fail montecarlo_no_parts "$(ls "$f".part.* | tr '\n' ' ')" ||
+    [ -n "$(parts "$f")" ] && fail montecarlo_no_parts "$(parts "$f" | tr '\n' ' ')" ||
         pass montecarlo_no_parts
     if valid montecarlo_check "$f"; then
         for i in 'father[0]' 'son[0]' 'son[1]' 'son[2]'; do
@@ -318,7 +320,7 @@ for rt in mpi shm; do
         else
             fail error_content "no job error, failing call or instance ends as expected: son[1] $(instance "$f" 'son\[1\]')"
         fi
-        ls "$f".part.* > /dev/null 2>&1 && fail error_parts "parts left: $(ls "$f".part.* | tr '\n' ' ')" ||
+        [ -n "$(parts "$f")" ] && fail error_parts "parts left: $(parts "$f" | tr '\n' ' ')" ||
             pass error_parts
         "$T" "$f" > "$W/report" 2>&1
         grep -qF "ended by an error:" "$W/report" && grep -qF "(MDL_ERR_TRUNCATE)" "$W/report" &&
@@ -342,7 +344,7 @@ for rt in mpi shm; do
         # writes it from them
         f=$W/kill-$rt.json
         MDL_TRACE=$f job "$d" -n 1 ./father kill : -n 3 ./son kill
-        nparts=$(ls "$f".part.* 2> /dev/null | wc -l)
+        nparts=$(parts "$f" | wc -l)
         if [ $rc -ne 0 ] && [ ! -e "$f" ] && [ "$nparts" = 4 ]; then
             pass killed_parts
         else
@@ -362,10 +364,10 @@ for rt in mpi shm; do
                [ "$(instance "$f" 'son\[2\]')" = "6 0 error" ] &&
                [ "$(count "$f" '"pid":2,"tid":[0-9]+,"name":"MDL_SendTo_father_res"')" -ge 15 ] &&
                [ "$(count "$f" '"name":"MDL_RecvFrom_son_res"')" -ge 1 ] &&
-               ! ls "$f".part.* > /dev/null 2>&1; then
+               [ -z "$(parts "$f")" ]; then
                 pass killed_content
             else
-                fail killed_content "son[2] $(instance "$f" 'son\[2\]'), parts $(ls "$f".part.* 2> /dev/null | wc -l): $(tail -c 400 "$f" | tr '\n' '|')"
+                fail killed_content "son[2] $(instance "$f" 'son\[2\]'), parts $(parts "$f" | wc -l): $(tail -c 400 "$f" | tr '\n' '|')"
             fi
         elif [ ! -s "$f" ]; then
             fail killed_recovered "$(tr '\n' '|' < "$W/out")"

@@ -253,18 +253,26 @@ usage missing 2 "mdltrace: error: cannot open 'nope.json': No such file or direc
 usage directory 2 "tests: error: cannot read: Is a directory" tests
 
 # --recover on parts that are not trace buffers: each named, nothing written
-printf 'not a trace' > "$W/junk.json.part.0"
-printf '' > "$W/junk.json.part.1"
-(cd "$W" && "$T" --recover junk.json > out 2> err)
-rc=$?
-if [ $rc = 2 ] && [ ! -e "$W/junk.json" ] &&
-   grep -qxF "mdltrace: process 0 is left out: junk.json.part.0: not a trace image" "$W/err" &&
-   grep -qxF "mdltrace: process 1 is left out: junk.json.part.1: not a trace image" "$W/err" &&
-   grep -qxF "mdltrace: error: no part of 'junk.json' could be read" "$W/err"; then
-    pass recover_junk
-else
-    fail recover_junk "status $rc: $(tr '\n' '|' < "$W/err")"
-fi
+# (parts in /dev/shm; with a name too long for it, next to the trace)
+. tests/trace/parts.sh
+long=$W/$(printf 'd%.0s' $(seq 230))
+mkdir -p "$long"
+for dir in "$W" "$long"; do
+    junk=$(part_prefix "$dir/junk.json")
+    printf 'not a trace' > "${junk}0"
+    printf '' > "${junk}1"
+    (cd "$dir" && "$T" --recover junk.json > "$W/out" 2> "$W/err")
+    rc=$?
+    if [ $rc = 2 ] && [ ! -e "$dir/junk.json" ] &&
+       grep -qxF "mdltrace: process 0 is left out: ${junk}0: not a trace image" "$W/err" &&
+       grep -qxF "mdltrace: process 1 is left out: ${junk}1: not a trace image" "$W/err" &&
+       grep -qxF "mdltrace: error: no part of 'junk.json' could be read" "$W/err"; then
+        pass "recover_junk$( [ "$dir" = "$long" ] && echo _next_to_trace)"
+    else
+        fail "recover_junk$( [ "$dir" = "$long" ] && echo _next_to_trace)" "status $rc: $(tr '\n' '|' < "$W/err")"
+    fi
+    rm -f "${junk}0" "${junk}1"
+done
 
 # ---------------------------------------------------------------- malformed
 

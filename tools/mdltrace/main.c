@@ -143,8 +143,8 @@ int main(int argc, char **argv)
         mt_trace_free(&t);
         if (strcmp(argv[optind], "-") != 0 && access(argv[optind], F_OK) != 0 &&
             mt_recover_parts(argv[optind]) > 0)
-            fprintf(stderr, "mdltrace: note: '%s.part.0', … are the buffers of an MPI job that "
-                    "did not end: 'mdltrace --recover %s' writes its trace from them\n",
+            fprintf(stderr, "mdltrace: note: an MPI job run with MDL_TRACE=%s did not end and "
+                    "left its buffers: 'mdltrace --recover %s' writes its trace from them\n",
                     argv[optind], argv[optind]);
         goto out;
     }

@@ -15,13 +15,13 @@
 #include "mpi_trace_parts.h"
 #include "util.h"
 
-/* The rank of a directory entry named "<base>.part.<rank>", or -1. */
+/* The rank of a directory entry named "<base><rank>", or -1. */
 static int part_rank(const char *entry, const char *base)
 {
     size_t n = strlen(base);
-    if (strncmp(entry, base, n) != 0 || strncmp(entry + n, ".part.", 6) != 0)
+    if (strncmp(entry, base, n) != 0)
         return -1;
-    const char *d = entry + n + 6;
+    const char *d = entry + n;
     char *end;
     errno = 0;
     long r = strtol(d, &end, 10);
@@ -33,8 +33,13 @@ static int part_rank(const char *entry, const char *base)
 /* The number of processes: one more than the highest part (0: none). */
 static int count_parts(const char *trace)
 {
-    char *a = mt_xstrdup(trace), *b = mt_xstrdup(trace);
+    char *pre = mpi_trace_part_prefix(trace);
+    if (!pre)
+        return 0;
+    /* the directory of the parts, and the start of their names */
+    char *a = mt_xstrdup(pre), *b = mt_xstrdup(pre);
     const char *dir = dirname(a), *base = basename(b);
+    free(pre);
     DIR *d = opendir(dir);
     int n = 0;
     for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
@@ -49,18 +54,33 @@ static int count_parts(const char *trace)
     return n;
 }
 
+/* The trace's absolute path, as the runtime named its parts after it. */
+static char *absolute(const char *trace)
+{
+    char *abs = rt_trace_abspath(trace);
+    if (!abs) {
+        fputs("mdltrace: out of memory\n", stderr);
+        exit(2);
+    }
+    return abs;
+}
+
 int mt_recover_parts(const char *trace)
 {
-    return count_parts(trace);
+    char *abs = absolute(trace);
+    int n = count_parts(abs);
+    free(abs);
+    return n;
 }
 
 int mt_recover(const char *trace, FILE *out)
 {
-    int n = count_parts(trace);
+    char *abs = absolute(trace);
+    int n = count_parts(abs);
     if (n == 0) {
-        fprintf(stderr, "mdltrace: error: no part of '%s' to recover (%s.part.0, …: the buffers "
-                "an MPI job run with MDL_TRACE=%s leaves when it does not end)\n", trace, trace,
-                trace);
+        fprintf(stderr, "mdltrace: error: no part of '%s' to recover (the buffers an MPI job run "
+                "with MDL_TRACE=%s leaves on this host when it does not end)\n", trace, trace);
+        free(abs);
         return 2;
     }
     rt_trace_inst *insts = mt_xcalloc((size_t)n, sizeof *insts);
@@ -75,7 +95,7 @@ int mt_recover(const char *trace, FILE *out)
         in->inst = r;
         in->prog = "process";
         in->end = RT_INST_LOST;
-        if (!(imgs[r] = mpi_trace_part_read(trace, r, 0, why, sizeof why))) {
+        if (!(imgs[r] = mpi_trace_part_read(abs, r, 0, why, sizeof why))) {
             fprintf(stderr, "mdltrace: process %d is left out: %s\n", r, why);
             continue;
         }
@@ -128,7 +148,7 @@ int mt_recover(const char *trace, FILE *out)
         goto done;
     }
     for (int r = 0; r < n; r++) {
-        char *part = imgs[r] ? mpi_trace_part_path(trace, r) : NULL;
+        char *part = imgs[r] ? mpi_trace_part_path(abs, r) : NULL;
         if (part)
             unlink(part);
         free(part);
@@ -140,5 +160,6 @@ done:
         free(imgs[r]);
     free(imgs);
     free(insts);
+    free(abs);
     return status;
 }
