@@ -387,6 +387,10 @@ for rt in mpi shm; do
                     grep -qF "\"name\":\"MDL_RecvFrom_d_r\",\"cat\":\"recv\",\"args\":{\"msg\":\"r\",\"bytes\":0,\"error\":\"d[$i]: MDL_RecvFrom_d_r: had not returned when the job ended\"}" "$f" ||
                         { fail hang_where "no open receive of d[$i]"; break; }
                 done && [ "$(count "$f" '"name":"MDL_Barrier"')" = 2 ] && pass hang_where
+                "$T" "$f" > "$W/report" 2>&1
+                grep -A2 -xF "  calls that failed:" "$W/report" | tail -2 | tr '\n' '|' |
+                    grep -qxF "    d[0]: MDL_RecvFrom_d_r: had not returned when the job ended|    d[1]: MDL_RecvFrom_d_r: had not returned when the job ended|" &&
+                    pass hang_report || fail hang_report "$(head -6 "$W/report" | tr '\n' '|')"
             elif [ ! -s "$f" ]; then
                 fail hang_recovered "$(tr '\n' '|' < "$W/out")"
             fi

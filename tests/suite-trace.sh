@@ -253,6 +253,23 @@ usage missing 2 "mdltrace: error: cannot open 'nope.json': No such file or direc
 usage directory 2 "tests: error: cannot read: Is a directory" tests
 
 # --recover on parts that are not trace buffers: each named, nothing written
+# the report lists the texts of failed calls, ten at most
+{
+    echo '{"traceEvents":['
+    echo '{"ph":"M","ts":0,"pid":1,"tid":1,"name":"thread_name","args":{"name":"a[0]"}},'
+    for i in $(seq 12); do
+        echo '{"ph":"X","ts":'"$i"',"dur":0.5,"pid":1,"tid":1,"name":"MDL_Barrier","cat":"sync","args":{"error":"a[0]: MDL_Barrier: failure '"$i"'"}},'
+    done
+    echo '{"ph":"X","ts":20,"dur":0.5,"pid":1,"tid":1,"name":"MDL_Barrier","cat":"sync","args":{"error":"a[0]: MDL_Barrier: failure 3"}}]}'
+} > "$W/failed.json"
+run $T "$W/failed.json"
+if [ $rc = 0 ] && [ "$(grep -cE '^    a\[0\]: MDL_Barrier: failure ([1-9]|10)$' "$W/out")" = 10 ] &&
+   grep -qxF "    and 2 more" "$W/out" && grep -qxF "  calls that failed:" "$W/out"; then
+    pass failed_calls
+else
+    fail failed_calls "status $rc: $(head -16 "$W/out" | tr '\n' '|')"
+fi
+
 # (parts in /dev/shm; with a name too long for it, next to the trace)
 . tests/trace/parts.sh
 long=$W/$(printf 'd%.0s' $(seq 230))

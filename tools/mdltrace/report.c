@@ -95,6 +95,22 @@ void mt_report_header(const mt_trace *t, FILE *out)
         list_where(t, out, ended_error);
         fputc('\n', out);
     }
+    /* what failed besides the job's own error: calls that returned one
+     * (MDL_ERRORS=return), the others' calls torn down with the job, the
+     * calls each process was in when an MPI job ended under it */
+    size_t shown = 0, more = 0;
+    for (size_t i = 0; i < t->ncall_errors; i++) {
+        if (t->call_errors[i] == t->error)
+            continue;
+        if (shown == 10) {
+            more++;
+            continue;
+        }
+        fprintf(out, "%s%s\n", shown++ ? "    " : "  calls that failed:\n    ",
+                mt_s(t, t->call_errors[i]));
+    }
+    if (more)
+        fprintf(out, "    and %zu more\n", more);
     if (t->command >= 0)
         fprintf(out, "  started as: %s\n", mt_s(t, t->command));
     if (t->any_lost) {

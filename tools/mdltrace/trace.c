@@ -373,6 +373,20 @@ static int is_call_cat(mt_cat c)
     return c == MT_CAT_SEND || c == MT_CAT_RECV || c == MT_CAT_COLL;
 }
 
+/* A failed call's text, kept once (a job whose calls fail in a loop
+ * repeats a few texts: the search stays short; beyond a thousand distinct
+ * ones, the report has long stopped listing them). */
+static void note_call_error(mt_trace *t, int text)
+{
+    if (t->ncall_errors >= 1000)
+        return;
+    for (size_t i = 0; i < t->ncall_errors; i++)
+        if (t->call_errors[i] == text)
+            return;
+    MT_VEC_RESERVE(t->call_errors, t->capcall_errors, t->ncall_errors + 1);
+    t->call_errors[t->ncall_errors++] = text;
+}
+
 static void complete_event(mt_trace *t, event *e)
 {
     if (!e->has_pid || !e->has_tid || !e->has_ts || !e->has_dur || e->name < 0) {
@@ -433,6 +447,8 @@ static void complete_event(mt_trace *t, event *e)
         .nwait = e->has_wait, .ncopy = e->has_copy, .errors = e->a_error >= 0,
     };
     mt_stats_add(&a->st, &one, 1);
+    if (e->a_error >= 0)
+        note_call_error(t, e->a_error);
     /* a no-op call (neighbour MDL_PROC_NULL, failed call) moved nothing:
      * its byte count says nothing about the message's size */
     if (e->has_bytes && (cat == MT_CAT_COLL || (is_call_cat(cat) && msgs > 0)))
@@ -973,6 +989,7 @@ void mt_trace_free(mt_trace *t)
     free(t->fids);
     free(t->flows);
     free(t->infos);
+    free(t->call_errors);
     free(t->insts);
     free(t->inst_of_name);
     mt_strtab_free(&t->str);

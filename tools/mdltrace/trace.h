@@ -130,6 +130,11 @@ typedef struct mt_trace {
     mt_info *infos;
     size_t ninfos, capinfos;
 
+    /* the distinct texts of the calls that failed (args.error), in the
+     * order they were read: string ids */
+    int *call_errors;
+    size_t ncall_errors, capcall_errors;
+
     /* otherData */
     int has_other;
     int format, spec, spec_hash, runtime, end, error, command; /* interned, -1 */
