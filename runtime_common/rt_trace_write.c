@@ -61,6 +61,46 @@ const char *rt_trace_first_error(rt_trace_img *const *imgs, int n)
     return error;
 }
 
+int rt_trace_img_func(const rt_trace_img *img, const char *name)
+{
+    const rt_trace_func *f = (const rt_trace_func *)((const char *)img + img->funcs);
+    for (int i = 0; i < img->nfuncs; i++) {
+        const char *n = rt_trace_img_str(img, f[i].name);
+        if (n && strcmp(n, name) == 0)
+            return i;
+    }
+    return -1;
+}
+
+rt_trace_img *rt_trace_img_add_unfinished(rt_trace_img *img, uint32_t func, uint64_t t0,
+                                          uint64_t t1, int err, const char *text)
+{
+    /* on a runtime that times its waits, the call was blocked throughout */
+    int timed = img->waits_timed != 0;
+    uint64_t at = img->recs + img->used * sizeof(rt_trace_rec);
+    rt_trace_img *g = realloc(img, at + (2 + (uint64_t)timed) * sizeof(rt_trace_rec));
+    if (!g) {
+        free(img);
+        return NULL;
+    }
+    int32_t k = -1;
+    if (g->ntexts < RT_TEXTS) {
+        k = (int32_t)g->ntexts++;
+        snprintf((char *)g + g->texts + (size_t)k * RT_TEXT, RT_TEXT, "%s", text);
+    }
+    rt_trace_rec *r = (rt_trace_rec *)(void *)((char *)g + at);
+    uint64_t dur = t1 > t0 ? t1 - t0 : 0;
+    r[0] = (rt_trace_rec){ t0, 0, func, -1, 0, 0,
+                           (uint16_t)(RT_F_EXT | (timed ? RT_F_TIMES : 0)), (uint16_t)(1 + timed) };
+    *(rt_trace_ext *)(void *)&r[1] = (rt_trace_ext){ dur, 0, err, k, 0 };
+    if (timed)
+        *(rt_trace_times *)(void *)&r[2] = (rt_trace_times){ dur, 0, { 0, 0 } };
+    g->used += 2 + (uint64_t)timed;
+    if (g->cap < g->used)
+        g->cap = g->used;
+    return g;
+}
+
 static int area_ok(uint64_t off, uint64_t n, uint64_t elem, uint64_t size)
 {
     return off % 8 == 0 && off <= size && (elem == 0 || n <= (size - off) / elem);

@@ -69,6 +69,17 @@ uint64_t rt_trace_read_clock(uint32_t clock);
  * among n images (NULL ones skipped), or NULL. */
 const char *rt_trace_first_error(rt_trace_img *const *imgs, int n);
 
+/* The id of the function called `name` in img, or -1. */
+int rt_trace_img_func(const rt_trace_img *img, const char *name);
+
+/* img (malloc'd, records up to `used`) with one call more: func from t0
+ * to t1 (ticks), failed with `err` and `text` — the call an instance was
+ * in when its job ended under it, which it could not record (blocked all
+ * along, for a runtime that times its waits).  The new
+ * image, or NULL when out of memory (img freed). */
+rt_trace_img *rt_trace_img_add_unfinished(rt_trace_img *img, uint32_t func, uint64_t t0,
+                                          uint64_t t1, int err, const char *text);
+
 /* MDL_TRACE and MDL_TRACE_BUFFER of the environment: 0 when no trace is
  * asked for; 1 with the file (not yet checked) and the record slots per
  * instance; -1 with the reason in why. */

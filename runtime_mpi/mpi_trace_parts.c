@@ -99,34 +99,19 @@ static rt_trace_img *read_image(int fd, char *why, size_t len)
     return img;
 }
 
-/* The call the process of img was in, recorded as having failed (the
- * image grows by a record and its extension).  img, or NULL when out of
- * memory (img freed). */
+/* The call the process of img was in, recorded as having failed: until
+ * `end`.  img, or NULL when out of memory (img freed). */
 static rt_trace_img *close_open_call(rt_trace_img *img, uint64_t end)
 {
-    uint64_t at = img->recs + img->used * sizeof(rt_trace_rec);
-    rt_trace_img *g = realloc(img, at + 2 * sizeof(rt_trace_rec));
-    if (!g) {
-        free(img);
-        return NULL;
-    }
-    const rt_trace_func *f = (const rt_trace_func *)((const char *)g + g->funcs) + g->open_func;
-    const uint32_t *tasks = (const uint32_t *)((const char *)g + g->tasks);
-    int32_t text = -1;
-    if (g->ntexts < RT_TEXTS) {
-        text = (int32_t)g->ntexts++;
-        snprintf((char *)g + g->texts + (size_t)text * RT_TEXT, RT_TEXT,
-                 "%s[%d]: %s: had not returned when the job ended",
-                 rt_trace_img_str(g, tasks[g->task]), g->inst, rt_trace_img_str(g, f->name));
-    }
-    rt_trace_rec *r = (rt_trace_rec *)((char *)g + at);
-    r[0] = (rt_trace_rec){ g->open_t0, 0, g->open_func, -1, 0, 0, RT_F_EXT, 1 };
-    *(rt_trace_ext *)&r[1] = (rt_trace_ext){ end > g->open_t0 ? end - g->open_t0 : 0, 0,
-                                             MDL_ERR_PEER, text, 0 };
-    g->used += 2;
-    g->cap = g->cap > g->used ? g->cap : g->used;
-    g->open_t0 = 0;
-    return g;
+    const rt_trace_func *f = (const rt_trace_func *)((const char *)img + img->funcs) +
+                             img->open_func;
+    const uint32_t *tasks = (const uint32_t *)((const char *)img + img->tasks);
+    char text[RT_TEXT];
+    snprintf(text, sizeof text, "%s[%d]: %s: had not returned when the job ended",
+             rt_trace_img_str(img, tasks[img->task]), img->inst, rt_trace_img_str(img, f->name));
+    uint64_t t0 = img->open_t0;
+    img->open_t0 = 0;
+    return rt_trace_img_add_unfinished(img, img->open_func, t0, end, MDL_ERR_PEER, text);
 }
 
 rt_trace_img *mpi_trace_part_read(const char *file, int rank, int alive, char *why, size_t len)

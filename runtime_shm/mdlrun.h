@@ -120,6 +120,16 @@ const char *mdlrun_name(const struct mdlrun_job *job, unsigned slot, char *buf, 
 int mdlrun_deadlock(struct mdlrun_job *job, double now);
 /* One line per running instance: the call it waits in, or none. */
 void mdlrun_report_calls(struct mdlrun_job *job, double now);
+/* The wait each instance was asleep in when the job ended, for the trace:
+ * out[slot] is "task[i]: FN: had not returned when the job ended (waiting
+ * for …)" with its function and start (CLOCK_MONOTONIC ns), or an empty
+ * text when it was in none.  0, or -1 when out of memory. */
+struct mdlrun_open_wait {
+    char fn[MDL_SHM_FN];
+    uint64_t since_ns;
+    char text[256];             /* an error text of the trace (RT_TEXT) */
+};
+int mdlrun_open_waits(struct mdlrun_job *job, struct mdlrun_open_wait *out);
 void mdlrun_scan_free(struct mdlrun_job *job);
 
 /* MDL_TRACE: read and checked before anything starts (-1: mdlrun exits

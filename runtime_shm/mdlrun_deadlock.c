@@ -412,6 +412,30 @@ void mdlrun_report_calls(struct mdlrun_job *job, double now)
     }
 }
 
+int mdlrun_open_waits(struct mdlrun_job *job, struct mdlrun_open_wait *out)
+{
+    if (scan_alloc(job) < 0)
+        return -1;
+    struct mdlrun_look *lk = &job->scan->look[0];
+    take_look(job, lk, 0);
+    for (unsigned s = 0; s < job->nslots; s++) {
+        const struct look_inst *li = &lk->inst[s];
+        out[s].text[0] = '\0';
+        if (!li->active)
+            continue;
+        struct text t = { .len = 0 };
+        char name[96];
+        add(&t, "%s: %s: had not returned when the job ended (waiting for ",
+            mdlrun_name(job, s, name, sizeof name), li->w.fn);
+        add_whom(&t, job, lk, s, 0);
+        add(&t, ")");
+        snprintf(out[s].fn, sizeof out[s].fn, "%s", li->w.fn);
+        snprintf(out[s].text, sizeof out[s].text, "%.*s", (int)sizeof out[s].text - 1, t.s);
+        out[s].since_ns = li->w.since_ns;
+    }
+    return 0;
+}
+
 void mdlrun_scan_free(struct mdlrun_job *job)
 {
     struct mdlrun_scan *sc = job->scan;

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mdl.h"
 #include "mdlrun.h"
 #include "rt_trace_write.h"
 
@@ -228,11 +229,28 @@ void mdlrun_trace_write(struct mdlrun_job *job, int status)
     if (!o)
         goto fail;
     rt_trace_out_meta(o, &job_);
+    /* the waits instances were asleep in when the job was torn down: their
+     * calls, which they could not record */
+    struct mdlrun_open_wait *open = calloc(n, sizeof *open);
+    if (open && mdlrun_open_waits(job, open) < 0) {
+        free(open);
+        open = NULL;
+    }
     for (unsigned s = 0; s < n; s++) {
         if (!heads[s] || insts[s].end == RT_INST_LOST)
             continue;
         rt_trace_img *all = read_all(job, s, heads[s]);
+        int func = all && open && open[s].text[0] && all->end == RT_END_RUNNING
+                       ? rt_trace_img_func(all, open[s].fn)
+                       : -1;
+        if (func >= 0) {
+            uint64_t since = open[s].since_ns > tr->ns0 ? open[s].since_ns - tr->ns0 : 0;
+            uint64_t t0 = tr->tick0 + (uint64_t)((double)since / rate);
+            all = rt_trace_img_add_unfinished(all, (uint32_t)func, t0, tick1, MDL_ERR_PEER,
+                                              open[s].text);
+        }
         if (!all) {
+            free(open);
             rt_trace_out_abandon(o, &job_);
             snprintf(why, sizeof why, "cannot read the records of slot %u", s);
             goto fail;
@@ -240,6 +258,7 @@ void mdlrun_trace_write(struct mdlrun_job *job, int status)
         rt_trace_out_events(o, &job_, (int)s, all);
         free(all);
     }
+    free(open);
     if (rt_trace_out_close(o, &job_, why, sizeof why) < 0)
         goto fail;
     for (unsigned s = 0; s < n; s++)

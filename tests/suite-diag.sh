@@ -108,7 +108,9 @@ done
 
 # A deadlocked job run with MDL_TRACE still writes its trace (mdlrun, after
 # the tear-down): the report is the job's error, each instance keeps the
-# call it made before blocking (the posted receive) and ends in error.
+# call it made before blocking (the posted receive), the Wait it was
+# blocked in is recorded as not returned (whom it waited for), and it
+# ends in error.
 run shm wait-traced 30 MDL_TRACE=wait.json -- -n 2 ./d wait
 want=$(sed 's/^/mdlrun: deadlock: /' <<< "${DEADLOCK[wait]}")
 f=$work/shm/wait.json
@@ -122,6 +124,9 @@ elif ! grep -qF '"end":"error","error":"deadlock: d[0] waits in MDL_aWait for d[
 elif [ "$(grep -c '"name":"MDL_RecvFrom_d_a","cat":"recv"' "$f")" -ne 2 ] ||
      [ "$(ends 'd\[0\]')" != error ] || [ "$(ends 'd\[1\]')" != error ]; then
     fail trace/shm "calls or instance ends differ: $(ends 'd\[0\]'), $(ends 'd\[1\]')"
+elif ! grep -qE '"name":"MDL_aWait","cat":"wait","args":\{"msg":"a","wait_us":[1-9][0-9.]+,"error":"d\[0\]: MDL_aWait: had not returned when the job ended \(waiting for d\[1\]\)"\}' "$f" ||
+     ! grep -qE '"name":"MDL_aWait","cat":"wait","args":\{"msg":"a","wait_us":[1-9][0-9.]+,"error":"d\[1\]: MDL_aWait: had not returned when the job ended \(waiting for d\[0\]\)"\}' "$f"; then
+    fail trace/shm "the Waits they were blocked in are not recorded: $(grep -o '"name":"MDL_aWait"[^}]*}' "$f" | tr '\n' ' ')"
 else pass trace/shm; fi
 
 # mdlrun --timeout: every instance's call
