@@ -3,6 +3,7 @@
  * calls, lists of peers, errors, a full buffer), and the end of an
  * instance, normal or on an error. */
 #include "rt_trace.h"
+#include "rt_trace_write.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -233,6 +234,8 @@ int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock,
     img->error_text = -1;
     img->waits_timed = be_stamps_late != 0;
     gethostname(img->host, sizeof img->host - 1);
+    img->pid = (int32_t)getpid();
+    img->pid_start = rt_trace_proc_start(img->pid);
     rt_trace_tsc = clock == RT_CLOCK_TSC;
     rt_trace_clock(img, 0);
     __atomic_store_n(&img->magic, RT_TRACE_MAGIC, __ATOMIC_RELEASE);

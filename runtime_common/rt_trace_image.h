@@ -137,7 +137,11 @@ typedef struct rt_trace_img {
      * that did not end learns where it was */
     uint64_t open_t0;
     uint32_t open_func;
-    uint32_t pad2_;
+    int32_t pid;                /* its process, and when it started (clock
+                                   ticks after boot, /proc/PID/stat): MPI's
+                                   mdltrace --recover refuses a part whose
+                                   process still runs */
+    uint64_t pid_start;
     /* the clock against CLOCK_MONOTONIC (ns): at MDL_Init (after a barrier
      * on MPI) and at the end */
     uint64_t tick0, ns0, tick1, ns1;

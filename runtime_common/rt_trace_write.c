@@ -61,6 +61,25 @@ const char *rt_trace_first_error(rt_trace_img *const *imgs, int n)
     return error;
 }
 
+uint64_t rt_trace_proc_start(int pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    /* after the command's ")": state is field 3, starttime field 22 */
+    const char *p = strrchr(buf, ')');
+    for (int field = 2; p && field < 22; field++)
+        p = strchr(p + 1, ' ');
+    return p ? strtoull(p + 1, NULL, 10) : 0;
+}
+
 int rt_trace_img_func(const rt_trace_img *img, const char *name)
 {
     const rt_trace_func *f = (const rt_trace_func *)((const char *)img + img->funcs);
@@ -841,6 +860,21 @@ int rt_trace_request(const char **file, uint64_t *slots, char *why, size_t len)
 
 char *rt_trace_abspath(const char *path)
 {
+    /* its directory resolved (".", "..", symbolic links): one file has one
+     * name, which the MPI runtime's parts are named after */
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
+    char real[PATH_MAX];
+    int ok = dir && realpath(dir, real) != NULL;
+    free(dir);
+    if (ok) {
+        const char *base = slash ? slash + 1 : path;
+        size_t n = strlen(real) + strlen(base) + 2;
+        char *p = malloc(n);
+        if (p)
+            snprintf(p, n, "%s%s%s", real, strcmp(real, "/") == 0 ? "" : "/", base);
+        return p;
+    }
     if (path[0] == '/')
         return strdup(path);
     char cwd[PATH_MAX];

@@ -69,6 +69,10 @@ uint64_t rt_trace_read_clock(uint32_t clock);
  * among n images (NULL ones skipped), or NULL. */
 const char *rt_trace_first_error(rt_trace_img *const *imgs, int n);
 
+/* When process pid started (clock ticks after boot), 0 if unknown (it
+ * does not exist, or no /proc). */
+uint64_t rt_trace_proc_start(int pid);
+
 /* The id of the function called `name` in img, or -1. */
 int rt_trace_img_func(const rt_trace_img *img, const char *name);
 
@@ -87,8 +91,10 @@ rt_trace_img *rt_trace_img_add_unfinished(rt_trace_img *img, uint32_t func, uint
 int rt_trace_request(const char **file, uint64_t *slots, char *why, size_t len);
 
 /* A path made absolute against the current directory (so that the file
- * lands where the job was started even if a program changes directory);
- * malloc'd, NULL when out of memory. */
+ * lands where the job was started even if a program changes directory),
+ * its directory resolved by realpath when it exists (so that every
+ * spelling of one file gives one name); malloc'd, NULL when out of
+ * memory. */
 char *rt_trace_abspath(const char *path);
 
 /* Whether a file can be created at path (its directory exists and is

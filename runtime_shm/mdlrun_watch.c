@@ -83,12 +83,17 @@ static void signal_all(const struct mdlrun_job *job, int sig)
             kill(job->inst[s].pid, sig);
 }
 
-/* Tells the library the job is over (instances blocked on their doorbell
- * wake up and see `aborting`), then asks every instance to stop. */
-static void tear_down(const struct mdlrun_job *job, int sig)
+/* Tells the library the job is over, then asks every instance to stop.
+ * With `wake`, instances blocked on their doorbell wake up, see `aborting`
+ * and stop on MDL_ERR_PEER (another instance failed: theirs is a
+ * consequence worth their trace).  Without (a deadlock, a timeout), they
+ * are left asleep for the signal: the trace then shows the wait each was
+ * in as mdlrun saw it (mdlrun_open_waits), not a failure that did not
+ * happen. */
+static void tear_down(const struct mdlrun_job *job, int sig, int wake)
 {
     __atomic_store_n(&job->hdr->aborting, 1u, __ATOMIC_SEQ_CST);
-    for (unsigned s = 0; s < job->nslots; s++) {
+    for (unsigned s = 0; wake && s < job->nslots; s++) {
         uint32_t *bell = &job->hdr->slots[s].doorbell;
         __atomic_fetch_add(bell, 1u, __ATOMIC_SEQ_CST);
         syscall(SYS_futex, bell, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
@@ -105,6 +110,7 @@ int mdlrun_watch(struct mdlrun_job *job, int status)
     double kill_at = 0;
     double timeout_at = job->timeout > 0 ? now() + job->timeout : 0;
     int stop_sig = 0;           /* non-zero: tear down with this signal */
+    int wake = 1;               /* ... waking the instances asleep */
     if (status)
         stop_sig = SIGTERM;
 
@@ -143,13 +149,15 @@ int mdlrun_watch(struct mdlrun_job *job, int status)
             mdlrun_report_calls(job, t);
             status = MDLRUN_EXIT_TIMEOUT;
             stop_sig = SIGTERM;
+            wake = 0;
         }
         if (!tearing && !stop_sig && mdlrun_deadlock(job, t)) {
             status = MDLRUN_EXIT_DEADLOCK;
             stop_sig = SIGTERM;
+            wake = 0;
         }
         if (stop_sig && !tearing) {
-            tear_down(job, stop_sig);
+            tear_down(job, stop_sig, wake);
             tearing = 1;
             kill_at = t + MDLRUN_GRACE_MS / 1000.0;
         }

@@ -20,7 +20,8 @@
 #                returned (MDL_ERRORS=return), an instance killed by a signal
 #                (shm: mdlrun still writes the file; MPI: the processes'
 #                parts stay, mdltrace --recover writes it from them)
-#   hang         tests/trace/run/hang (MPI): a deadlock stopped with Ctrl-C;
+#   hang         tests/trace/run/hang (MPI): a deadlock stopped with Ctrl-C
+#                (--recover refused while it runs, a stale file noted);
 #                the recovered trace names the receive each process hung in
 #   misuse       MDL_TRACE that cannot be written, a bad MDL_TRACE_BUFFER,
 #                (MPI) MDL_TRACE set for some processes only
@@ -376,14 +377,30 @@ for rt in mpi shm; do
             fail killed_recovered "$(tr '\n' '|' < "$W/out")"
         fi
         "$T" --recover "$f" > "$W/out" 2>&1
-        [ $? = 2 ] && grep -qF "mdltrace: error: no part of '$f' to recover" "$W/out" &&
+        [ $? = 2 ] && grep -qF "mdltrace: error: no part of '$f' ($f) to recover" "$W/out" &&
             pass recover_nothing || fail recover_nothing "$(tr '\n' '|' < "$W/out")"
         # a deadlock stopped with Ctrl-C (SIGINT to mpiexec): the recovered
-        # trace shows where each process hung
+        # trace shows where each process hung.  The job names its trace
+        # with a detour (hang/./../hang-mpi.json), recovered by its plain
+        # name; while the job runs, --recover refuses; an earlier run's
+        # file in the way gets a note
         f=$W/hang-$rt.json
+        cp "$W/mc-$rt.json" "$f"
         if build hang tests/trace/run/hang/spec.mdl "" tests/trace/run/hang/d.c; then
-            (cd "$W/hang/$rt" && MDL_TRACE=$f exec timeout -s INT -k 5 2 mpiexec -n 2 ./d) \
-                > "$W/out" 2> "$W/err" < /dev/null
+            (cd "$W/hang/$rt" && MDL_TRACE=$W/hang/./../hang-$rt.json exec timeout -s INT -k 5 20 mpiexec -n 2 ./d) \
+                > "$W/out" 2> "$W/err" < /dev/null &
+            job_pid=$!
+            for _ in $(seq 150); do [ "$(parts "$f" | wc -l)" = 2 ] && break; sleep 0.1; done
+            "$T" --recover "$f" > "$W/out2" 2>&1
+            [ $? = 2 ] && grep -qE "^mdltrace: error: process [01] of the job \(pid [0-9]+\) is still running: recover its trace once the job has ended$" "$W/out2" &&
+                [ "$(parts "$f" | wc -l)" = 2 ] && pass hang_running ||
+                fail hang_running "$(tr '\n' '|' < "$W/out2"), $(parts "$f" | wc -l) parts"
+            sleep 1             # both past their Barrier, in the receive (hang_where)
+            kill -INT $job_pid  # timeout passes it on to mpiexec: Ctrl-C
+            wait $job_pid
+            "$T" "$f" > /dev/null 2> "$W/out2"
+            grep -qF "mdltrace: note: an MPI job run with MDL_TRACE=$f did not end and left its buffers on this host: this file may be from an earlier run" "$W/out2" &&
+                pass hang_stale_note || fail hang_stale_note "$(tr '\n' '|' < "$W/out2")"
             "$T" --recover "$f" > "$W/out" 2>&1
             if grep -qxF "wrote $f: 2 of 2 processes recovered" "$W/out" && valid hang_recovered "$f"; then
                 for i in 0 1; do

@@ -149,6 +149,10 @@ int main(int argc, char **argv)
         goto out;
     }
     mt_trace_finish(&t);
+    if (strcmp(argv[optind], "-") != 0 && !recover && mt_recover_parts(argv[optind]) > 0)
+        fprintf(stderr, "mdltrace: note: an MPI job run with MDL_TRACE=%s did not end and left its "
+                "buffers on this host: this file may be from an earlier run; 'mdltrace --recover "
+                "%s' writes that job's trace over it\n", argv[optind], argv[optind]);
     status = 0;
     if (check) {
         mt_validate(&t);

@@ -78,13 +78,15 @@ int mt_recover(const char *trace, FILE *out)
     char *abs = absolute(trace);
     int n = count_parts(abs);
     if (n == 0) {
-        fprintf(stderr, "mdltrace: error: no part of '%s' to recover (the buffers an MPI job run "
-                "with MDL_TRACE=%s leaves on this host when it does not end)\n", trace, trace);
+        fprintf(stderr, "mdltrace: error: no part of '%s' (%s) to recover: the buffers an MPI "
+                "job run with MDL_TRACE=%s leaves on this host when it does not end\n", trace, abs,
+                trace);
         free(abs);
         return 2;
     }
     rt_trace_inst *insts = mt_xcalloc((size_t)n, sizeof *insts);
     rt_trace_img **imgs = mt_xcalloc((size_t)n, sizeof *imgs);
+    int status = 2;
     const rt_trace_img *first = NULL;
     int found = 0;
     for (int r = 0; r < n; r++) {
@@ -107,6 +109,11 @@ int mt_recover(const char *trace, FILE *out)
             imgs[r] = NULL;
             continue;
         }
+        if (h->pid > 0 && h->pid_start && rt_trace_proc_start(h->pid) == h->pid_start) {
+            fprintf(stderr, "mdltrace: error: process %d of the job (pid %d) is still running: "
+                    "recover its trace once the job has ended\n", r, (int)h->pid);
+            goto done;
+        }
         if (!first)
             first = h;
         found++;
@@ -115,7 +122,6 @@ int mt_recover(const char *trace, FILE *out)
         in->inst = h->inst;
         in->end = h->end == RT_END_NORMAL ? RT_INST_NORMAL : RT_INST_ERROR;
     }
-    int status = 2;
     if (!found) {
         fprintf(stderr, "mdltrace: error: no part of '%s' could be read\n", trace);
         goto done;
