@@ -381,6 +381,7 @@ static __attribute__((noinline)) int traced_send(mdl_rt *rt, const mdl_msg_desc 
     mdl_rt_common *c = rt_c(rt);
     rt_tracer *t = c->tr;
     rt_trace_begin_late(t, (uint32_t)m->index);
+    rt_trace_open_peer(t, m->peer_kind == MDL_PEER_ONE ? inst : RT_PEER_NONE);
     int rc = send_body(rt, c, m, task, inst, insts, n, bounds);
     uint64_t t1 = rt_trace_body_done(t);    /* the message is published */
     if (rc < 0) {
@@ -438,6 +439,7 @@ static __attribute__((noinline)) int traced_recv(mdl_rt *rt, const mdl_msg_desc 
     mdl_rt_common *c = rt_c(rt);
     rt_tracer *t = c->tr;
     rt_trace_begin(t, (uint32_t)m->index);
+    rt_trace_open_peer(t, m->peer_kind == MDL_PEER_NEIGHBOR ? RT_PEER_NONE : inst);
     t->seen = t->t0;            /* the end if the message is there: no poll */
     int rc = recv_body(rt, c, m, task, inst, bounds);
     uint64_t bytes = rt_trace_bytes(t, m, bounds);  /* rt_trace_payload: no work */

@@ -120,6 +120,7 @@ static inline void rt_trace_begin_at(rt_tracer *t, uint32_t func, uint64_t t0)
 {
     if (!be_stamps_late) {
         t->img->open_func = func;
+        t->img->open_peer = RT_PEER_NONE;
         t->img->open_t0 = t0;
     }
     t->func = func;
@@ -136,6 +137,14 @@ static inline void rt_trace_begin(rt_tracer *t, uint32_t func)
     if (t->pend_m)
         rt_trace_flush(t);
     rt_trace_begin_at(t, func, rt_ticks());
+}
+
+/* The peer instance (or MDL_ANY) of the point-to-point call in progress,
+ * for whoever reads the image of a process that did not end (MPI). */
+static inline void rt_trace_open_peer(rt_tracer *t, int peer)
+{
+    if (!be_stamps_late)
+        t->img->open_peer = peer;
 }
 
 /* A send or a completion: on a backend that stamps late, not stamped at

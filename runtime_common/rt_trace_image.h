@@ -137,6 +137,9 @@ typedef struct rt_trace_img {
      * that did not end learns where it was */
     uint64_t open_t0;
     uint32_t open_func;
+    int32_t open_peer;          /* whom it waits for: the peer instance of a
+                                   point-to-point call, MDL_ANY, else < -1 */
+    int32_t pad2_;
     int32_t pid;                /* its process, and when it started (clock
                                    ticks after boot, /proc/PID/stat): MPI's
                                    mdltrace --recover refuses a part whose

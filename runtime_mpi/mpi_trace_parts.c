@@ -106,9 +106,17 @@ static rt_trace_img *close_open_call(rt_trace_img *img, uint64_t end)
     const rt_trace_func *f = (const rt_trace_func *)((const char *)img + img->funcs) +
                              img->open_func;
     const uint32_t *tasks = (const uint32_t *)((const char *)img + img->tasks);
+    /* whom a point-to-point call waited for, as mdlrun says it on shm */
+    char whom[128] = "";
+    const char *peer_task = f->peer_task >= 0 ? rt_trace_img_str(img, tasks[f->peer_task]) : NULL;
+    if (peer_task && img->open_peer >= 0)
+        snprintf(whom, sizeof whom, " (waiting for %s[%d])", peer_task, img->open_peer);
+    else if (peer_task && img->open_peer == MDL_ANY)
+        snprintf(whom, sizeof whom, " (waiting for %s[any])", peer_task);
     char text[RT_TEXT];
-    snprintf(text, sizeof text, "%s[%d]: %s: had not returned when the job ended",
-             rt_trace_img_str(img, tasks[img->task]), img->inst, rt_trace_img_str(img, f->name));
+    snprintf(text, sizeof text, "%s[%d]: %s: had not returned when the job ended%s",
+             rt_trace_img_str(img, tasks[img->task]), img->inst, rt_trace_img_str(img, f->name),
+             whom);
     uint64_t t0 = img->open_t0;
     img->open_t0 = 0;
     return rt_trace_img_add_unfinished(img, img->open_func, t0, end, MDL_ERR_PEER, text);
