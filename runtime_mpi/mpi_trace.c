@@ -307,7 +307,7 @@ void be_trace_fatal(mdl_rt *rt)
     char why[512];
     for (int r = 0; r < n; r++) {
         if (r != me)
-            parts[r] = mpi_trace_part_read(rt->trace_path, r, 1, why, sizeof why);
+            parts[r] = mpi_trace_part_read(rt->trace_path, r, 1, NULL, why, sizeof why);
         insts[r].head = r == me ? rt->trace_img : parts[r];
         insts[r].end = !insts[r].head ? RT_INST_LOST
                        : insts[r].head->end == RT_END_NORMAL ? RT_INST_NORMAL

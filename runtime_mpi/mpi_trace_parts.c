@@ -122,8 +122,11 @@ static rt_trace_img *close_open_call(rt_trace_img *img, uint64_t end)
     return rt_trace_img_add_unfinished(img, img->open_func, t0, end, MDL_ERR_PEER, text);
 }
 
-rt_trace_img *mpi_trace_part_read(const char *file, int rank, int alive, char *why, size_t len)
+rt_trace_img *mpi_trace_part_read(const char *file, int rank, int alive, int *in_call, char *why,
+                                  size_t len)
 {
+    if (in_call)
+        *in_call = 0;
     char *path = mpi_trace_part_path(file, rank);
     int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
     if (fd < 0) {
@@ -159,9 +162,12 @@ rt_trace_img *mpi_trace_part_read(const char *file, int rank, int alive, char *w
         uint64_t ns = rt_trace_read_clock(RT_CLOCK_MONO);
         img->tick1 = rt_trace_read_clock(img->clock);
         img->ns1 = (ns + rt_trace_read_clock(RT_CLOCK_MONO)) / 2;
-        if (img->open_t0 && img->open_func < (uint32_t)img->nfuncs &&
-            !(img = close_open_call(img, alive ? img->tick1 : img->open_t0)))
-            snprintf(why, len, "%s: out of memory", path);
+        if (img->open_t0 && img->open_func < (uint32_t)img->nfuncs) {
+            if (in_call)
+                *in_call = 1;
+            if (!(img = close_open_call(img, alive ? img->tick1 : img->open_t0)))
+                snprintf(why, len, "%s: out of memory", path);
+        }
     }
     free(path);
     return img;

@@ -31,8 +31,10 @@ char *mpi_trace_part_path(const char *file, int rank);
  * call it was in, if any, is added as a call that failed with "had not
  * returned when the job ended", lasting until now if its process is
  * `alive` (the job is being ended under it), else no time (when it
- * stopped is not known).  NULL with the reason in why. */
-rt_trace_img *mpi_trace_part_read(const char *file, int rank, int alive, char *why, size_t len);
+ * stopped is not known); *in_call (when in_call is not NULL) says whether
+ * it was in one.  NULL with the reason in why. */
+rt_trace_img *mpi_trace_part_read(const char *file, int rank, int alive, int *in_call, char *why,
+                                  size_t len);
 
 /* Each instance's ticks as ns since the job's origin, from its own
  * calibration; a process on another host than `ref` (when not NULL) is

@@ -86,6 +86,7 @@ int mt_recover(const char *trace, FILE *out)
     }
     rt_trace_inst *insts = mt_xcalloc((size_t)n, sizeof *insts);
     rt_trace_img **imgs = mt_xcalloc((size_t)n, sizeof *imgs);
+    int *idle = mt_xcalloc((size_t)n, sizeof *idle), nidle = 0;
     int status = 2;
     const rt_trace_img *first = NULL;
     int found = 0;
@@ -97,7 +98,8 @@ int mt_recover(const char *trace, FILE *out)
         in->inst = r;
         in->prog = "process";
         in->end = RT_INST_LOST;
-        if (!(imgs[r] = mpi_trace_part_read(abs, r, 0, why, sizeof why))) {
+        int in_call;
+        if (!(imgs[r] = mpi_trace_part_read(abs, r, 0, &in_call, why, sizeof why))) {
             fprintf(stderr, "mdltrace: process %d is left out: %s\n", r, why);
             continue;
         }
@@ -121,6 +123,9 @@ int mt_recover(const char *trace, FILE *out)
         in->task = h->task;
         in->inst = h->inst;
         in->end = h->end == RT_END_NORMAL ? RT_INST_NORMAL : RT_INST_ERROR;
+        /* one that ran outside the runtime: computing, or killed there */
+        if (h->end == RT_END_RUNNING && !in_call)
+            idle[nidle++] = r;
     }
     if (!found) {
         fprintf(stderr, "mdltrace: error: no part of '%s' could be read\n", trace);
@@ -160,12 +165,19 @@ int mt_recover(const char *trace, FILE *out)
         free(part);
     }
     fprintf(out, "wrote %s: %d of %d processes recovered\n", trace, found, n);
+    for (int i = 0; i < nidle; i++) {
+        const rt_trace_img *h = imgs[idle[i]];
+        const uint32_t *tasks = (const uint32_t *)((const char *)h + h->tasks);
+        fprintf(out, "%s%s[%d]%s", i ? ", " : "not in an MDL call when the job ended: ",
+                rt_trace_img_str(h, tasks[h->task]), h->inst, i + 1 == nidle ? "\n" : "");
+    }
     status = 0;
 done:
     for (int r = 0; r < n; r++)
         free(imgs[r]);
     free(imgs);
     free(insts);
+    free(idle);
     free(abs);
     return status;
 }
