@@ -120,7 +120,6 @@ static inline void rt_trace_begin_at(rt_tracer *t, uint32_t func, uint64_t t0)
 {
     if (!be_stamps_late) {
         t->img->open_func = func;
-        t->img->open_peer = RT_PEER_NONE;
         t->img->open_t0 = t0;
     }
     t->func = func;
@@ -139,8 +138,9 @@ static inline void rt_trace_begin(rt_tracer *t, uint32_t func)
     rt_trace_begin_at(t, func, rt_ticks());
 }
 
-/* The peer instance (or MDL_ANY) of the point-to-point call in progress,
- * for whoever reads the image of a process that did not end (MPI). */
+/* The peer instance (or MDL_ANY) of the send or receive in progress, for
+ * whoever reads the image of a process that did not end (MPI; read for
+ * those calls only, so other calls leave it as it is). */
 static inline void rt_trace_open_peer(rt_tracer *t, int peer)
 {
     if (!be_stamps_late)

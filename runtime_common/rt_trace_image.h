@@ -137,8 +137,8 @@ typedef struct rt_trace_img {
      * that did not end learns where it was */
     uint64_t open_t0;
     uint32_t open_func;
-    int32_t open_peer;          /* whom it waits for: the peer instance of a
-                                   point-to-point call, MDL_ANY, else < -1 */
+    int32_t open_peer;          /* a send or receive: whom it waits for, the
+                                   peer instance, MDL_ANY, or < -1 (none) */
     int32_t pad2_;
     int32_t pid;                /* its process, and when it started (clock
                                    ticks after boot, /proc/PID/stat): MPI's
@@ -165,6 +165,9 @@ const char *rt_trace_img_check(const rt_trace_img *img, uint64_t avail, int with
 
 /* A string of the image, or NULL when the offset is 0 or invalid. */
 const char *rt_trace_img_str(const rt_trace_img *img, uint32_t off);
+
+/* The name of task `task` (0 <= task < ntasks) in the image, or NULL. */
+const char *rt_trace_img_task(const rt_trace_img *img, int task);
 
 /* Whether this machine's TSC can serve as the job's clock: invariant (a
  * constant rate in every power state, the same on every core). */

@@ -149,8 +149,7 @@ const char *rt_trace_img_check(const rt_trace_img *img, uint64_t avail, int with
         return "its areas lie outside it";
     if (!rt_trace_img_str(img, img->spec))
         return "its names are damaged";
-    const uint32_t *tasks = (const uint32_t *)((const char *)img + img->tasks);
-    if (!rt_trace_img_str(img, tasks[img->task]))
+    if (!rt_trace_img_task(img, img->task))
         return "its names are damaged";
     const rt_trace_func *f = (const rt_trace_func *)((const char *)img + img->funcs);
     for (int i = 0; i < img->nfuncs; i++)
@@ -158,6 +157,12 @@ const char *rt_trace_img_check(const rt_trace_img *img, uint64_t avail, int with
             f[i].cat > RT_CAT_SYNC || f[i].peer_task >= img->ntasks)
             return "its function table is damaged";
     return NULL;
+}
+
+const char *rt_trace_img_task(const rt_trace_img *img, int task)
+{
+    const uint32_t *tasks = (const uint32_t *)((const char *)img + img->tasks);
+    return rt_trace_img_str(img, tasks[task]);
 }
 
 const char *rt_trace_img_str(const rt_trace_img *img, uint32_t off)
@@ -396,10 +401,9 @@ void rt_trace_out_meta(rt_trace_out *o, rt_trace_job *job)
         const rt_trace_img *h = job->inst[i].head;
         if (!h)
             continue;
-        const uint32_t *tn = (const uint32_t *)((const char *)h + h->tasks);
         for (int t = 0; t < h->ntasks && t < o->ntasks; t++)
             if (!o->task_names[t])
-                o->task_names[t] = rt_trace_img_str(h, tn[t]);
+                o->task_names[t] = rt_trace_img_task(h, t);
     }
     puts_(o, "{\"traceEvents\":[");
     /* one process per task, named with the tid of its lowest instance */

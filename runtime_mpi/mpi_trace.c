@@ -93,26 +93,13 @@ static void *trace_alloc(mdl_rt *rt, size_t size, void *arg, char *why, size_t l
     return p == MAP_FAILED ? NULL : p;
 }
 
-/* Removes part `rank` of the job's trace. */
-static void remove_part(mdl_rt *rt, int rank)
-{
-    char *part = mpi_trace_part_path(rt->trace_path, rank);
-    if (part)
-        unlink(part);
-    free(part);
-}
-
 int mpi_trace_start(mdl_rt *rt)
 {
     /* parts a larger job killed earlier left with the same file name:
      * not this job's, and mdltrace --recover must not take them */
-    for (int r = rt->world_size; rt->world_rank == 0; r++) {
-        char *part = mpi_trace_part_path(rt->trace_path, r);
-        int gone = !part || unlink(part) != 0;
-        free(part);
-        if (gone)
+    for (int r = rt->world_size; rt->world_rank == 0; r++)
+        if (mpi_trace_part_remove(rt->trace_path, r) != 0)
             break;
-    }
     int clock = rt_trace_tsc_usable() ? RT_CLOCK_TSC : RT_CLOCK_MONO;
     int rc = rt_trace_attach(rt, rt->trace_slots, rt->world_rank, clock, trace_alloc, NULL);
     if (rc)
@@ -265,7 +252,7 @@ int mpi_trace_collect(mdl_rt *rt)
         rt_block_end();
         if (mpirc != MPI_SUCCESS)
             return rt_mpi_fail(rt, fn, mpirc, "sending the trace");
-        remove_part(rt, rt->world_rank);
+        mpi_trace_part_remove(rt->trace_path, rt->world_rank);
         return 0;
     }
     rt_trace_inst *insts = calloc((size_t)n, sizeof *insts);
@@ -274,7 +261,7 @@ int mpi_trace_collect(mdl_rt *rt)
     int rc = insts && heads && recbytes ? gather_and_write(rt, heads, recbytes, insts)
                                         : rt_fail_oom(rt, fn);
     if (!rc)
-        remove_part(rt, 0);
+        mpi_trace_part_remove(rt->trace_path, 0);
     for (int r = 1; heads && r < n; r++)
         free(heads[r]);
     free(heads);
@@ -328,7 +315,7 @@ void be_trace_fatal(mdl_rt *rt)
     if (o && rt_trace_out_close(o, &job, why, sizeof why) == 0) {
         for (int r = 0; r < n; r++)
             if (insts[r].head)
-                remove_part(rt, r);
+                mpi_trace_part_remove(rt->trace_path, r);
     } else {
         fprintf(stderr, "%s[%d]: the trace was not written: %s\n", rt->c.who.task,
                 rt->c.who.inst, why);

@@ -45,6 +45,14 @@ char *mpi_trace_part_path(const char *file, int rank)
     return p;
 }
 
+int mpi_trace_part_remove(const char *file, int rank)
+{
+    char *part = mpi_trace_part_path(file, rank);
+    int rc = part ? unlink(part) : -1;
+    free(part);
+    return rc;
+}
+
 static int read_at(int fd, void *buf, uint64_t n, uint64_t at)
 {
     char *p = buf;
@@ -105,17 +113,19 @@ static rt_trace_img *close_open_call(rt_trace_img *img, uint64_t end)
 {
     const rt_trace_func *f = (const rt_trace_func *)((const char *)img + img->funcs) +
                              img->open_func;
-    const uint32_t *tasks = (const uint32_t *)((const char *)img + img->tasks);
-    /* whom a point-to-point call waited for, as mdlrun says it on shm */
+    /* whom a send or a receive waited for, as mdlrun says it on shm (only
+     * they set open_peer) */
     char whom[128] = "";
-    const char *peer_task = f->peer_task >= 0 ? rt_trace_img_str(img, tasks[f->peer_task]) : NULL;
+    const char *peer_task = (f->cat == RT_CAT_SEND || f->cat == RT_CAT_RECV) && f->peer_task >= 0
+                                ? rt_trace_img_task(img, f->peer_task)
+                                : NULL;
     if (peer_task && img->open_peer >= 0)
         snprintf(whom, sizeof whom, " (waiting for %s[%d])", peer_task, img->open_peer);
     else if (peer_task && img->open_peer == MDL_ANY)
         snprintf(whom, sizeof whom, " (waiting for %s[any])", peer_task);
     char text[RT_TEXT];
     snprintf(text, sizeof text, "%s[%d]: %s: had not returned when the job ended%s",
-             rt_trace_img_str(img, tasks[img->task]), img->inst, rt_trace_img_str(img, f->name),
+             rt_trace_img_task(img, img->task), img->inst, rt_trace_img_str(img, f->name),
              whom);
     uint64_t t0 = img->open_t0;
     img->open_t0 = 0;

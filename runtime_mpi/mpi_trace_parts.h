@@ -24,6 +24,9 @@ char *mpi_trace_part_prefix(const char *file);
 /* The part of `rank`: the prefix and the rank, malloc'd. */
 char *mpi_trace_part_path(const char *file, int rank);
 
+/* Removes the part of `rank`.  0, or -1 (none, or out of memory). */
+int mpi_trace_part_remove(const char *file, int rank);
+
 /* Part `rank` of FILE, read whole into memory: the head checked, the
  * records up to the `used` its head said.  A part whose process has not
  * ended gets the end of its clock calibration sampled now, which only

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "input.h"
 #include "matrix.h"
@@ -139,20 +138,14 @@ int main(int argc, char **argv)
     }
 
     mt_trace t;
-    if (mt_trace_read(&t, argv[optind], check) != 0) {
+    int read_rc = mt_trace_read(&t, argv[optind], check);
+    if (strcmp(argv[optind], "-") != 0)
+        mt_recover_note(argv[optind], read_rc == 0, stderr);
+    if (read_rc != 0) {
         mt_trace_free(&t);
-        if (strcmp(argv[optind], "-") != 0 && access(argv[optind], F_OK) != 0 &&
-            mt_recover_parts(argv[optind]) > 0)
-            fprintf(stderr, "mdltrace: note: an MPI job run with MDL_TRACE=%s did not end and "
-                    "left its buffers: 'mdltrace --recover %s' writes its trace from them\n",
-                    argv[optind], argv[optind]);
         goto out;
     }
     mt_trace_finish(&t);
-    if (strcmp(argv[optind], "-") != 0 && !recover && mt_recover_parts(argv[optind]) > 0)
-        fprintf(stderr, "mdltrace: note: an MPI job run with MDL_TRACE=%s did not end and left its "
-                "buffers on this host: this file may be from an earlier run; 'mdltrace --recover "
-                "%s' writes that job's trace over it\n", argv[optind], argv[optind]);
     status = 0;
     if (check) {
         mt_validate(&t);

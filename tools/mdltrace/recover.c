@@ -65,12 +65,20 @@ static char *absolute(const char *trace)
     return abs;
 }
 
-int mt_recover_parts(const char *trace)
+void mt_recover_note(const char *trace, int was_read, FILE *out)
 {
     char *abs = absolute(trace);
     int n = count_parts(abs);
     free(abs);
-    return n;
+    if (n == 0)
+        return;
+    if (was_read)
+        fprintf(out, "mdltrace: note: an MPI job run with MDL_TRACE=%s did not end and left its "
+                "buffers on this host: this file may be from an earlier run; 'mdltrace --recover "
+                "%s' writes that job's trace over it\n", trace, trace);
+    else
+        fprintf(out, "mdltrace: note: an MPI job run with MDL_TRACE=%s did not end and left its "
+                "buffers: 'mdltrace --recover %s' writes its trace from them\n", trace, trace);
 }
 
 int mt_recover(const char *trace, FILE *out)
@@ -158,18 +166,14 @@ int mt_recover(const char *trace, FILE *out)
         fprintf(stderr, "mdltrace: error: %s\n", why);
         goto done;
     }
-    for (int r = 0; r < n; r++) {
-        char *part = imgs[r] ? mpi_trace_part_path(abs, r) : NULL;
-        if (part)
-            unlink(part);
-        free(part);
-    }
+    for (int r = 0; r < n; r++)
+        if (imgs[r])
+            mpi_trace_part_remove(abs, r);
     fprintf(out, "wrote %s: %d of %d processes recovered\n", trace, found, n);
     for (int i = 0; i < nidle; i++) {
         const rt_trace_img *h = imgs[idle[i]];
-        const uint32_t *tasks = (const uint32_t *)((const char *)h + h->tasks);
         fprintf(out, "%s%s[%d]%s", i ? ", " : "not in an MDL call when the job ended: ",
-                rt_trace_img_str(h, tasks[h->task]), h->inst, i + 1 == nidle ? "\n" : "");
+                rt_trace_img_task(h, h->task), h->inst, i + 1 == nidle ? "\n" : "");
     }
     status = 0;
 done:

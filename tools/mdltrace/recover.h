@@ -10,7 +10,8 @@
  * reason on stderr. */
 int mt_recover(const char *trace, FILE *out);
 
-/* How many parts of `trace` exist (for a hint when it is missing). */
-int mt_recover_parts(const char *trace);
+/* When parts of `trace` exist, says so and to recover: `trace` was read
+ * (an earlier run's, perhaps) or could not be. */
+void mt_recover_note(const char *trace, int was_read, FILE *out);
 
 #endif
