@@ -499,11 +499,19 @@ static inline int completion_ok(mdl_rt *rt, const mdl_msg_desc *m)
 
 /* Wait (wait) or Test for m, and m2 (NULL: none) when one name is both
  * an async send and an async receive of the task: Test is 1 when both
- * are complete, Wait waits for both. */
+ * are complete, Wait waits for both, the receive first: a large send
+ * between two processes of a host completes when its receiver has copied
+ * it (MPI runtime, mpi_direct.c), which two instances exchanging through
+ * one name do in their Waits. */
 static inline int completion_body(mdl_rt *rt, const mdl_msg_desc *m, const mdl_msg_desc *m2,
                                   int wait)
 {
     if (wait) {
+        if (m2 && m->is_send) {
+            const mdl_msg_desc *send = m;
+            m = m2;
+            m2 = send;
+        }
         rt_enter_wait(m);
         int rc = be_wait(rt, m);
         if (rc < 0 || !m2)

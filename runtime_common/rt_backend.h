@@ -135,14 +135,23 @@ static inline void rt_enter_all(const char *fn, const mdl_msg_desc *m, const int
 
 MDL_HIDDEN extern unsigned long rt_nblocks;
 
+/* A copy of rt_now.blocked that the other processes of the host read (the
+ * MPI runtime's large messages, mpi_direct.c), or NULL. */
+MDL_HIDDEN extern unsigned long *rt_block_shared;
+
 static inline void rt_block_begin(void)
 {
-    RT_SET(blocked, ++rt_nblocks);
+    unsigned long b = ++rt_nblocks;
+    RT_SET(blocked, b);
+    if (rt_block_shared)
+        __atomic_store_n(rt_block_shared, b, __ATOMIC_RELAXED);
 }
 
 static inline void rt_block_end(void)
 {
     RT_SET(blocked, 0);
+    if (rt_block_shared)
+        __atomic_store_n(rt_block_shared, 0, __ATOMIC_RELAXED);
 }
 
 /* The name of the current call ("MDL_RecvFrom_d_r", "MDL_rWait") and whom

@@ -23,6 +23,7 @@
 
 rt_call rt_now;
 unsigned long rt_nblocks;
+unsigned long *rt_block_shared;
 
 const char *rt_call_fn(const rt_call *k, char *buf, size_t len)
 {

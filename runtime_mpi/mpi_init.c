@@ -135,6 +135,8 @@ static int identify(mdl_rt *rt, const char *fn)
     return rc;
 }
 
+static int alloc_task(mdl_rt *rt, const char *fn);
+
 /* Everything after MPI_Init; on failure the caller tears down. */
 static int start(mdl_rt *rt, const char *fn)
 {
@@ -168,27 +170,43 @@ static int start(mdl_rt *rt, const char *fn)
     rt->tag_sb_gather = d->nchannels + d->ncolls;
     rt->tag_sb_release = rt->tag_sb_gather + 1;
     rt->tag_trace = rt->tag_sb_release + 1;
+    rt->tag_withdrawn = rt->tag_trace + 1;
+    int top = rt->tag_withdrawn + d->nchannels;
     int *ub = NULL, flag = 0;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
-    if (flag && ub && rt->tag_trace > *ub)
-        return rt_fail(rt, fn, MDL_ERR_INTERN,
-                       "the spec needs %d tags, MPI allows %d", rt->tag_trace + 1, *ub);
+    if (flag && ub && top > *ub)
+        return rt_fail(rt, fn, MDL_ERR_INTERN, "the spec needs %d tags, MPI allows %d", top + 1,
+                       *ub);
 
-    /* The task struct: zeroed, may be very large; whole pages,
-     * page-aligned, as C++ sees it (the class is page-aligned, TMDL.h).
-     * A caller's own struct (mdl_init_at) is used as it is. */
-    if (rt->task_users)
-        return rt_types_init(rt);
+    /* A caller's own struct (mdl_init_at) is used as it is. */
+    int rc2 = rt->task_users ? 0 : alloc_task(rt, fn);
+    /* collective: every process takes part, whatever its struct */
+    int rc3 = mpi_direct_start(rt, fn);
+    rc2 = rc2 ? rc2 : rc3;
+    if (!rc2)
+        rc2 = rt_types_init(rt);
+    return rc2 || !rt->trace_on || rt->task_users ? rc2 : mpi_trace_start(rt);
+}
+
+/* The task struct: zeroed, may be very large; whole pages, page-aligned,
+ * as C++ sees it (the class is page-aligned, TMDL.h).  A memfd when the
+ * processes of a host can share it (mpi_direct.c), else private. */
+static int alloc_task(mdl_rt *rt, const char *fn)
+{
+    const mdl_task_desc *d = rt->c.d;
     size_t page = 4096;
     size_t size = (d->struct_size + page - 1) / page * page;
-    if (posix_memalign(&rt->c.task, page, size ? size : page) != 0) {
+    if (!size)
+        size = page;
+    if ((rt->c.task = mpi_direct_alloc(rt, size)))
+        return 0;           /* a fresh memfd is zero */
+    if (posix_memalign(&rt->c.task, page, size) != 0) {
         rt->c.task = NULL;
         return rt_fail(rt, fn, MDL_ERR_INTERN, "cannot allocate the task struct (%zu bytes)",
                        d->struct_size);
     }
     memset(rt->c.task, 0, size);
-    int rc2 = rt_types_init(rt);
-    return rc2 || !rt->trace_on ? rc2 : mpi_trace_start(rt);
+    return 0;
 }
 
 static void teardown(mdl_rt *rt)
@@ -201,8 +219,11 @@ static void teardown(mdl_rt *rt)
         MPI_Errhandler_free(&rt->world_eh);
     }
     free_tables(rt);
-    if (!rt->task_users)
+    if (rt->task_mapped)
+        mpi_direct_free(rt);
+    else if (!rt->task_users)
         free(rt->c.task);
+    mpi_direct_unmap_peers(rt);
     rt->c.task = NULL;
     rt_common_free(rt);
     mpi_trace_free(rt);
@@ -227,6 +248,7 @@ int be_init(const mdl_task_desc *d, int *argc, char ***argv, void *user, size_t 
                            "MPI has been finalized by the program: the runtime cannot start");
     memset(rt, 0, sizeof *rt);
     rt->world = rt->family = MPI_COMM_NULL;
+    rt->task_fd = -1;
     rt->c.task = user;
     rt->task_users = user != NULL;
     int rc = rt_common_start(rt, d);

@@ -8,9 +8,10 @@
 #include "mpi_rt.h"
 #include "rt_trace.h"
 
-/* Room for one more async request of message s (grows, never shrinks:
- * warm calls do not allocate). */
-static int reserve(mdl_rt *rt, mdl_msg_state *s, const char *fn, int more)
+/* Room for `more` async requests of message m (grows, never shrinks:
+ * warm calls do not allocate).  With host peers (mpi_direct.c), sends
+ * keep an announcement per request and receives their bounds. */
+static int reserve(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int more)
 {
     if (s->nreq + more <= s->capreq)
         return 0;
@@ -26,8 +27,21 @@ static int reserve(mdl_rt *rt, mdl_msg_state *s, const char *fn, int more)
     size_t *e = realloc(s->expect, sizeof *e * (size_t)cap);
     if (e)
         s->expect = e;
-    if (!r || !st || !e)
-        return rt_fail(rt, fn, MDL_ERR_INTERN, "out of memory");
+    int ok = r && st && e;
+    if (ok && rt->peer_base && m->is_send) {
+        struct mpi_direct_out **n = realloc(s->notes, sizeof *n * (size_t)cap);
+        if ((ok = n != NULL)) {
+            memset(n + s->capreq, 0, sizeof *n * (size_t)(cap - s->capreq));
+            s->notes = n;
+        }
+    }
+    if (ok && rt->peer_base && !m->is_send && m->npairs && !m->fixed_bounds) {
+        long *b = realloc(s->rbounds, sizeof *b * 2 * (size_t)m->npairs * (size_t)cap);
+        if ((ok = b != NULL))
+            s->rbounds = b;
+    }
+    if (!ok)
+        return rt_fail(rt, m->fn, MDL_ERR_INTERN, "out of memory");
     s->capreq = cap;
     return 0;
 }
@@ -81,14 +95,66 @@ static __attribute__((noinline, cold)) int size_fail(mdl_rt *rt, const char *fn,
                         rt_layout_bytes(m, s, got), s->layout_bytes);
 }
 
+/* A receive that got what it expected: the message itself, unless it
+ * may be the announcement of a large one from a host peer. */
+static inline int recv_plain(size_t got, size_t expect)
+{
+    return got == expect && got != MPI_DIRECT_NOTE_BYTES;
+}
+
+/* Any other receive: an announcement (the message is copied from the
+ * sender's struct, mpi_direct.c), or sizes that disagree.  bounds: those
+ * of the receive.  copy 0 (MDL_End): the sender is only released. */
+static __attribute__((noinline, cold)) int recv_odd(mdl_rt *rt, const char *fn,
+                                                    const mdl_msg_desc *m, MPI_Status *st,
+                                                    size_t got, size_t expect,
+                                                    const long *bounds, int copy)
+{
+    if (rt->peer_base && got == MPI_DIRECT_NOTE_BYTES) {
+        mdl_span inl[4], *spans = m->nitems <= 4 ? inl : malloc(sizeof *spans * (size_t)m->nitems);
+        size_t total = 0;
+        char why[8];
+        int rc = 1;
+        if (spans && mdl_msg_spans(m, rt->c.task, m->fixed_bounds ? NULL : bounds, spans, &total,
+                                   why, sizeof why) == 0)
+            rc = mpi_direct_recv(rt, fn, m, st, got, spans, copy);
+        if (spans != inl)
+            free(spans);
+        if (rc != 1)
+            return rc;
+    }
+    if (!copy || got == expect)
+        return 0;
+    return size_fail(rt, fn, m, st, got);
+}
+
 /* Size of what a receive got against what it expected: a message larger
  * than the receive is MPI_ERR_TRUNCATE already; a smaller one is also an
  * error (the two sides' sections disagree), never a silent partial fill. */
-static int check_size(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, MPI_Status *st,
-                      size_t expect)
+static inline int check_size(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, MPI_Status *st,
+                             size_t expect, const long *bounds)
 {
     size_t got = status_bytes(rt, st);
-    return got == expect ? 0 : size_fail(rt, fn, m, st, got);
+    return recv_plain(got, expect) ? 0 : recv_odd(rt, fn, m, st, got, expect, bounds, 1);
+}
+
+/* A send to a host peer that may take the direct path: 1 when it does not
+ * (the caller sends through MPI). */
+static __attribute__((noinline)) int send_direct(mdl_rt *rt, const mdl_msg_desc *m,
+                                                 mdl_msg_state *s, void *task,
+                                                 const long *bounds, int dest)
+{
+    if (m->async) {
+        int rc = reserve(rt, m, s, 1);
+        if (rc)
+            return rc;
+    }
+    return mpi_direct_send(rt, m, s, task, bounds, dest);
+}
+
+static inline int direct_peer(const mdl_rt *rt, const mdl_msg_state *s, int dest)
+{
+    return s->bytes >= MPI_DIRECT_MIN && rt->peer_base && rt->peer_base[dest];
 }
 
 /* A failed receive: a truncation names the sender and the receive's size. */
@@ -173,10 +239,16 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
     mdl_msg_state *s = &rt->msgs[m->index];
     int mpirc = MPI_SUCCESS;
     if (m->async) {
-        rc = reserve(rt, s, fn, n);
+        rc = reserve(rt, m, s, n);
         if (rc)
             return rc;
         for (int k = 0; k < n && mpirc == MPI_SUCCESS; k++) {
+            if (direct_peer(rt, s, rank[to[k]]) &&
+                (rc = send_direct(rt, m, s, task, bounds, rank[to[k]])) != 1) {
+                if (rc < 0)
+                    return rc;
+                continue;
+            }
             mpirc = MPI_Isend(buf, 1, dt, rank[to[k]], m->channel, rt->world, &s->reqs[s->nreq]);
             if (mpirc == MPI_SUCCESS)
                 s->expect[s->nreq++] = 0;
@@ -185,6 +257,9 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
     }
     if (n == 1 && is_self(rt, m, to[0]))
         return send_self(rt, m, buf, dt);
+    if (n == 1 && direct_peer(rt, s, rank[to[0]]) &&
+        (rc = send_direct(rt, m, s, task, bounds, rank[to[0]])) != 1)
+        return rc;
     if (n == 1) {
         rt_block_begin();
         mpirc = MPI_Send(buf, 1, dt, rank[to[0]], m->channel, rt->world);
@@ -228,12 +303,15 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
     mdl_msg_state *s = &rt->msgs[m->index];
     int mpirc;
     if (m->async) {
-        rc = reserve(rt, s, fn, 1);
+        rc = reserve(rt, m, s, 1);
         if (rc)
             return rc;
         mpirc = MPI_Irecv(buf, 1, dt, src, m->channel, rt->world, &s->reqs[s->nreq]);
         if (mpirc != MPI_SUCCESS)
             return rt_mpi_fail(rt, fn, mpirc, "MPI_Irecv");
+        if (s->rbounds)         /* for an announcement (recv_odd) */
+            memcpy(&s->rbounds[2 * m->npairs * s->nreq], bounds,
+                   sizeof *bounds * 2 * (size_t)m->npairs);
         s->expect[s->nreq++] = s->bytes;
         /* The sender of an MDL_ANY receive is known only on completion:
          * answer MDL_SUCCESS, never a negative value that reads as an error. */
@@ -245,7 +323,7 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
     rt_block_end();
     if (mpirc != MPI_SUCCESS)
         return recv_fail(rt, fn, m, mpirc, &st);
-    rc = check_size(rt, fn, m, &st, s->bytes);
+    rc = check_size(rt, fn, m, &st, s->bytes, bounds);
     return rc ? rc : rt->inst_of[st.MPI_SOURCE];
 }
 
@@ -265,6 +343,11 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bound
     MPI_Datatype dt = rt_msg_type_cached(m, s, task, bounds, &buf);
     if (dt != MPI_DATATYPE_NULL) {
         int dest = rt->rank_of[m->peer_task][to];
+        if (direct_peer(rt, s, dest)) {
+            int rc = send_direct(rt, m, s, task, bounds, dest);
+            if (rc != 1)
+                return rc;
+        }
         if (!m->async) {
             if (dest == rt->world_rank)     /* to itself: buffered */
                 return send_general(rt, m, task, bounds, &to, 1);
@@ -298,10 +381,16 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, i
         rt_block_end();
         if (mpirc != MPI_SUCCESS)
             return recv_fail(rt, m->fn, m, mpirc, &st);
-        int rc = check_size(rt, m->fn, m, &st, s->bytes);
+        int rc = check_size(rt, m->fn, m, &st, s->bytes, bounds);
         return rc ? rc : rt->inst_of[st.MPI_SOURCE];
     }
     return recv_general(rt, m, task, bounds, from);
+}
+
+/* The bounds an async receive was posted with (recv_odd). */
+static const long *req_bounds(const mdl_msg_state *s, const mdl_msg_desc *m, int i)
+{
+    return s->rbounds ? &s->rbounds[2 * m->npairs * i] : NULL;
 }
 
 /* After completion of all requests of s: errors and sizes of receives.
@@ -312,6 +401,8 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int wa
     char fn[160];
     int n = s->nreq;
     s->nreq = 0;
+    if (m->is_send)
+        mpi_direct_release(s, n);
     if (mpirc == MPI_ERR_IN_STATUS) {
         for (int i = 0; i < n; i++)
             if (s->sts[i].MPI_ERROR != MPI_SUCCESS && s->sts[i].MPI_ERROR != MPI_ERR_PENDING) {
@@ -326,10 +417,15 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int wa
                                     : recv_fail(rt, fn, m, mpirc, &s->sts[0]);
     }
     if (!m->is_send)
-        for (int i = 0; i < n; i++)
-            if (status_bytes(rt, &s->sts[i]) != s->expect[i])
-                return check_size(rt, rt_completion_fn(m, wait, fn, sizeof fn), m, &s->sts[i],
-                                  s->expect[i]);
+        for (int i = 0; i < n; i++) {
+            size_t got = status_bytes(rt, &s->sts[i]);
+            int rc = recv_plain(got, s->expect[i])
+                         ? 0
+                         : recv_odd(rt, rt_completion_fn(m, wait, fn, sizeof fn), m, &s->sts[i],
+                                    got, s->expect[i], req_bounds(s, m, i), 1);
+            if (rc)
+                return rc;
+        }
     if (!m->is_send && rt->c.tr)        /* in post order: the order of arrival */
         for (int i = 0; i < n; i++)
             rt_trace_arrived(rt, m, rt->inst_of[s->sts[i].MPI_SOURCE]);
@@ -383,6 +479,11 @@ int be_test(mdl_rt *rt, const mdl_msg_desc *m)
     int mpirc = testall(rt, m, s, &flag);
     if (mpirc == MPI_SUCCESS && !flag)
         return 0;
+    if (mpirc == MPI_SUCCESS && s->ndirect) {  /* announced sends: copied yet? */
+        int done = mpi_direct_sends_done(rt, m, s, 0, 0);
+        if (done <= 0)
+            return done;
+    }
     int rc = completed(rt, m, s, 0, mpirc);
     return rc ? rc : 1;
 }
@@ -396,8 +497,13 @@ int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
      * completed with MPI_Wait: MPI_Waitall cost MPICH ~350 instructions
      * for one. */
     int mpirc = waitall(rt, m, s);
+    if (mpirc == MPI_SUCCESS && s->ndirect) {  /* announced sends: until copied */
+        int done = mpi_direct_sends_done(rt, m, s, 1, 1);
+        if (done < 0)
+            return done;
+    }
     if (mpirc == MPI_SUCCESS && s->nreq == 1 &&
-        (m->is_send || status_bytes(rt, &s->sts[0]) == s->expect[0])) {
+        (m->is_send || recv_plain(status_bytes(rt, &s->sts[0]), s->expect[0]))) {
         s->nreq = 0;
         if (!m->is_send && rt->c.tr)
             rt_trace_arrived(rt, m, rt->inst_of[s->sts[0].MPI_SOURCE]);
@@ -422,6 +528,22 @@ int rt_complete_all(mdl_rt *rt)
             for (int k = 0; k < s->nreq; k++)
                 MPI_Cancel(&s->reqs[k]);
         int mpirc = waitall(rt, m, s);
+        /* a large message from a host peer announced but not waited for:
+         * its sender is released (cancel does not take back what matched) */
+        for (int k = 0; !m->is_send && mpirc == MPI_SUCCESS && k < s->nreq; k++) {
+            int cancelled = 0;
+            MPI_Test_cancelled(&s->sts[k], &cancelled);
+            size_t got = status_bytes(rt, &s->sts[k]);
+            if (!cancelled && !recv_plain(got, s->expect[k]))
+                recv_odd(rt, fn, m, &s->sts[k], got, s->expect[k], req_bounds(s, m, k), 0);
+        }
+        if (m->is_send && s->ndirect && mpirc == MPI_SUCCESS) {
+            int done = mpi_direct_sends_done(rt, m, s, 1, 1);
+            if (done < 0 && !rc)
+                rc = done;
+        }
+        if (m->is_send)
+            mpi_direct_release(s, s->nreq);
         s->nreq = 0;
         if (mpirc != MPI_SUCCESS && !rc)
             rc = rt_mpi_fail(rt, fn, mpirc, m->is_send ? "completing an async send"
@@ -450,5 +572,6 @@ int rt_complete_all(mdl_rt *rt)
         free(x);
     }
     rt->self_sends = NULL;
+    mpi_direct_flush(rt);
     return rc;
 }

@@ -14,6 +14,16 @@
 
 /* Per point-to-point message: its datatype (cached for the last bounds
  * and pointer values) and its in-flight async requests. */
+/* Large messages on one host (mpi_direct.c).  Messages of at least
+ * MPI_DIRECT_MIN bytes take it: the size above which MPICH's shared-memory
+ * path is a rendezvous anyway, so a sync send waits for its receiver as it
+ * did.  MPI_DIRECT_SLOTS sends may be announced at once (more go through
+ * MPI); a sender withdraws an announcement when its receiver has been
+ * blocked in another call for MPI_DIRECT_STUCK_US. */
+#define MPI_DIRECT_MIN (64 * 1024)
+#define MPI_DIRECT_SLOTS 500
+#define MPI_DIRECT_STUCK_US 100
+
 typedef struct mdl_msg_state {
     MPI_Datatype dt;            /* MPI_DATATYPE_NULL until first built */
     int absolute;               /* has pointer items: displacements are
@@ -50,6 +60,11 @@ typedef struct mdl_msg_state {
     MPI_Request *reqs;
     MPI_Status *sts;
     size_t *expect;             /* receive: bytes the request must get */
+    /* one host, large messages (mpi_direct.c): per request, a send's
+     * announcement (else NULL) and a receive's bounds (2 * npairs) */
+    struct mpi_direct_out **notes;
+    int ndirect;                /* announced sends in flight (notes[k] set) */
+    long *rbounds;
 } mdl_msg_state;
 
 /* A sync send to the sending instance itself, packed into a buffer of its
@@ -95,6 +110,21 @@ struct mdl_rt {
     int tag_mcast;              /* + collective index */
     int tag_sb_gather, tag_sb_release;
     int tag_trace;              /* MDL_End: the traces to rank 0 */
+    int tag_withdrawn;          /* + channel: a withdrawn direct message */
+
+    /* Large messages on one host (mpi_direct.c): the task struct is a
+     * memfd (task_size bytes, then the control page: task_mapped in all;
+     * task_fd open during MDL_Init only), and peer_base[world rank] maps
+     * the struct and control page of each other process of the host
+     * (NULL: through MPI; peer_base NULL: none of them). */
+    int task_fd;
+    size_t task_size, task_mapped;
+    char **peer_base;
+    size_t *peer_size;          /* struct bytes, the control page after */
+    int nfree_slots;
+    int free_slots[MPI_DIRECT_SLOTS];
+    uint64_t slot_gen[MPI_DIRECT_SLOTS];
+    struct mpi_withdrawn *withdrawn;    /* oldest first */
 
     /* MDL_TRACE (mpi_trace.c) */
     int trace_on;               /* every process traces */
@@ -172,6 +202,39 @@ rt_msg_type_cached(const mdl_msg_desc *m, mdl_msg_state *s, void *task, const lo
             return MPI_DATATYPE_NULL;
     return s->dt;
 }
+
+/* The task struct as a memfd (NULL: allocate it privately). */
+MDL_HIDDEN void *mpi_direct_alloc(mdl_rt *rt, size_t size);
+/* Collective: the host's processes map each other's structs, or none. */
+MDL_HIDDEN int mpi_direct_start(mdl_rt *rt, const char *fn);
+MDL_HIDDEN void mpi_direct_unmap_peers(mdl_rt *rt);
+MDL_HIDDEN void mpi_direct_free(mdl_rt *rt);
+/* A send of m to world rank dest, a host peer: 1 when m cannot take the
+ * direct path (then it goes through MPI), else 0 or an error.  Sync: it
+ * returns once the receiver has copied it or it was withdrawn; async: one
+ * request (the announcement), room reserved by the caller, completed by
+ * mpi_direct_sends_done. */
+MDL_HIDDEN int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s,
+                               void *task, const long *bounds, int dest);
+/* A receive that got `got` bytes, not what it expected: 1 when it is not
+ * an announcement, else the message copied from the sender (0) or an
+ * error.  spans: the receive's layout (m->nitems).  copy 0: the sender is
+ * only released (MDL_End). */
+MDL_HIDDEN int mpi_direct_recv(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
+                               const MPI_Status *st, size_t got, const mdl_span *spans,
+                               int copy);
+/* The announced sends among s's requests (their MPI requests complete):
+ * 1 when all are complete, 0 when not yet (only if !block), or an error
+ * (of the Wait, wait 1, or Test of m). */
+MDL_HIDDEN int mpi_direct_sends_done(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s,
+                                     int wait, int block);
+/* Frees the announcements of the first n requests of s. */
+MDL_HIDDEN void mpi_direct_release(mdl_msg_state *s, int n);
+/* MDL_End: every withdrawn message received. */
+MDL_HIDDEN void mpi_direct_flush(mdl_rt *rt);
+/* Size of an announcement: a receive of exactly this many bytes is looked
+ * at twice (was it the message, or an announcement of a larger one?). */
+#define MPI_DIRECT_NOTE_BYTES (64 + 16 * MDL_MAX_DIMS)
 
 /* MDL_End: every async send completed, every async receive cancelled,
  * sends to itself not received cancelled. */

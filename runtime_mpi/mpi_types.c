@@ -351,6 +351,8 @@ void rt_types_free(mdl_rt *rt)
             free(s->reqs);
             free(s->sts);
             free(s->expect);
+            free(s->notes);
+            free(s->rbounds);
         }
         free(rt->msgs);
         rt->msgs = NULL;

@@ -1,0 +1,47 @@
+/* direct_sizes: instance 1 sends 64 KiB four times; instance 0 receives
+ * with the wrong size each time (each an error it gets back), then
+ * with the right one. */
+#include <stdio.h>
+#include "dMDL.h"
+
+int main(int argc, char **argv)
+{
+    struct d *t;
+    if (MDL_Init(&t, &argc, &argv) != MDL_SUCCESS)
+        return 1;
+    int me = MDL_MyRank(t);
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            t->A[i][j] = i * N + j;
+    /* rows of the receive: 32 KiB, 192 bytes (24 doubles), 128 KiB, 64 KiB */
+    static const int rows[] = { 32, 0, N, 64 }, cols[] = { N, 24, N, N };
+    int bad = 0;
+    for (int k = 0; k < 4; k++) {
+        if (me == 1) {
+            bad += MDL_SendTo_d_blk(t, 0, 0, 63, 0, N - 1) != MDL_SUCCESS;
+            continue;
+        }
+        int rc = MDL_RecvFrom_d_blk(t, 1, 0, rows[k] ? rows[k] - 1 : 0, 0, cols[k] - 1);
+        bad += k < 3 ? rc != MDL_ERR_TRUNCATE : rc != 1;
+    }
+    /* async: too small, then right */
+    for (int k = 0; k < 2; k++) {
+        if (me == 1) {
+            bad += MDL_SendTo_d_ablk(t, 0, 0, 63, 0, N - 1) || MDL_ablkWait(t);
+            continue;
+        }
+        bad += MDL_RecvFrom_d_ablk(t, 1, 0, k ? 63 : 31, 0, N - 1) != 1;
+        bad += MDL_ablkWait(t) != (k ? MDL_SUCCESS : MDL_ERR_TRUNCATE);
+    }
+    if (me == 0)
+        for (int i = 0; i < 64; i++)
+            for (int j = 0; j < N; j++)
+                bad += t->B[i][j] != i * N + j;
+    if (MDL_End(t) != MDL_SUCCESS || bad) {
+        fprintf(stderr, "d %d: %d wrong\n", me, bad);
+        return 1;
+    }
+    if (me == 0)
+        printf("d ok\n");
+    return 0;
+}
