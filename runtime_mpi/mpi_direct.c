@@ -21,22 +21,26 @@
  * for an announcement.
  *
  * A receiver copies when it completes its receive, not when MPI matches
- * it: an async receive posted early is copied at its Wait or Test.  A
- * sender never waits on that alone, or a program that MPI runs (the
- * receiver blocked in another call, a barrier, a receive of something the
- * sender sends next) would hang.  The control page publishes which
- * blocking call its process is in (rt_block_shared); a sender whose
- * receiver has been blocked in one call for MPI_DIRECT_STUCK_US without
- * taking the slot withdraws it (POSTED -> WITHDRAWN, one compare-and-swap
- * against the receiver's) and sends the data through MPI from a buffer of
- * its own, which the receiver then receives on the channel's withdrawal
- * tag.  See docs/runtime-mpi.md, "Large messages on one host". */
+ * it: an async receive posted early is copied at its Wait or Test, or
+ * while its process waits for a send of its own or polls with Test
+ * (mpi_p2p_progress).  A sender never waits on that alone, or a program
+ * that MPI runs (the receiver blocked in another call, a barrier, a
+ * receive of something the sender sends next) would hang.  The control
+ * page publishes which blocking call its process is in (rt_block_shared);
+ * a sender whose receiver has been blocked in one call for
+ * MPI_DIRECT_STUCK_US, or has not taken the slot for
+ * MPI_DIRECT_PATIENCE_US, withdraws it (POSTED -> WITHDRAWN, one
+ * compare-and-swap against the receiver's) and sends the data through MPI
+ * from a buffer of its own, which the receiver then receives on the
+ * channel's withdrawal tag.  See docs/runtime-mpi.md, "Large messages on
+ * one host". */
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -84,6 +88,7 @@ struct mpi_direct_out {
     int channel;
     unsigned long seen;         /* the receiver's blocking call last seen */
     double seen_at;             /* since when (seconds) */
+    double sent_at;
 };
 
 /* A withdrawn message in flight from a buffer of its own. */
@@ -138,6 +143,21 @@ void *mpi_direct_alloc(mdl_rt *rt, size_t size)
     return p;
 }
 
+/* Another process's struct, which this process only reads, then its
+ * control page, where it takes and releases slots. */
+static void *map_peer(int fd, size_t size)
+{
+    char *p = mmap(NULL, size + CTL_BYTES, PROT_READ, MAP_SHARED | MAP_NORESERVE, fd, 0);
+    if (p == MAP_FAILED)
+        return p;
+    if (mmap(p + size, CTL_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
+             (off_t)size) == MAP_FAILED) {
+        munmap(p, size + CTL_BYTES);
+        return MAP_FAILED;
+    }
+    return p;
+}
+
 /* Collective over the job: every process of a host maps the task struct
  * of every other one, or none of them does (then every message of the
  * host goes through MPI).  A process without a memfd struct (the
@@ -176,9 +196,11 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
         int fd = open(path, O_RDWR | O_CLOEXEC);
         size_t size = (size_t)all[N * i + SIZE];
         int peer = (int)all[N * i + RANK];
-        void *p = fd < 0 ? MAP_FAILED
-                         : mmap(NULL, size + CTL_BYTES, PROT_READ | PROT_WRITE,
-                                MAP_SHARED | MAP_NORESERVE, fd, 0);
+        /* the file that process said, whole (a reused pid would show) */
+        struct stat st;
+        void *p = MAP_FAILED;
+        if (fd >= 0 && fstat(fd, &st) == 0 && (size_t)st.st_size == size + CTL_BYTES)
+            p = map_peer(fd, size);
         if (fd >= 0)
             close(fd);
         if (p == MAP_FAILED) {
@@ -352,13 +374,17 @@ static int withdraw(mdl_rt *rt, const mdl_msg_desc *m, int wait, const struct mp
     return 0;
 }
 
-/* Whether o's receiver has been blocked in one call, not taking the slot,
- * for MPI_DIRECT_STUCK_US. */
+/* Whether o is to be withdrawn: its receiver has been blocked in one call
+ * for MPI_DIRECT_STUCK_US, or has not taken the slot for
+ * MPI_DIRECT_PATIENCE_US whatever it does (it may be polling with Test,
+ * or in an MPI call of the program's own: neither shows as blocked). */
 static int receiver_stuck(mdl_rt *rt, struct mpi_direct_out *o)
 {
     unsigned long b = __atomic_load_n(
         &ctl_of(rt->peer_base[o->dest], rt->peer_size[o->dest])->blocked, __ATOMIC_RELAXED);
     double t = now_s();
+    if (t - o->sent_at >= 1e-6 * MPI_DIRECT_PATIENCE_US)
+        return 1;
     if (b == 0 || b != o->seen) {
         o->seen = b;
         o->seen_at = t;
@@ -384,8 +410,12 @@ static int out_progress(mdl_rt *rt, const mdl_msg_desc *m, int wait, struct mpi_
             uint64_t want = SLOT_WORD(gen, SLOT_POSTED);
             if (__atomic_compare_exchange_n(w, &want, SLOT_WORD(gen, SLOT_WITHDRAWN), 0,
                                             __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+                /* a failed withdrawal keeps its slot: the receiver may still
+                 * wait for the data on it */
                 rc = withdraw(rt, m, wait, o);
-                rc = rc ? rc : 1;
+                if (rc < 0)
+                    goto out;
+                rc = 1;
                 break;
             }
             continue;
@@ -396,14 +426,17 @@ static int out_progress(mdl_rt *rt, const mdl_msg_desc *m, int wait, struct mpi_
             rt_block_begin();   /* a sender waiting for its receiver is blocked */
             blocked = 1;
         }
-        /* MPI's progress for the rest of the program meanwhile */
+        /* MPI's progress for the rest of the program meanwhile, and the
+         * copies this process owes: its receiver may be waiting for one */
         int flag;
         MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, rt->world, &flag, MPI_STATUS_IGNORE);
+        mpi_p2p_progress(rt);
     }
+    if (rc > 0)
+        rt->free_slots[rt->nfree_slots++] = (int)o->note.slot;
+out:
     if (blocked)
         rt_block_end();
-    if (rc != 0)
-        rt->free_slots[rt->nfree_slots++] = (int)o->note.slot;
     return rc;
 }
 
@@ -426,6 +459,7 @@ int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, void *t
     o->channel = m->channel;
     o->seen = 0;
     o->seen_at = 0;
+    o->sent_at = now_s();
     __atomic_store_n(own_slot(rt, &o->note), SLOT_WORD(o->note.gen, SLOT_POSTED),
                      __ATOMIC_RELEASE);
     int mpirc;
@@ -453,25 +487,25 @@ int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, void *t
     return MDL_SUCCESS;
 }
 
+/* In order, and no further than the first not complete: the withdrawn
+ * messages of one channel and receiver must leave in the order of their
+ * announcements, which is the order their receiver takes them in. */
 int mpi_direct_sends_done(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int wait,
                           int block)
 {
-    int all = 1;
     for (int k = 0; k < s->nreq; k++) {
         if (!s->notes[k])
             continue;
         int rc = out_progress(rt, m, wait, s->notes[k], block);
-        if (rc < 0)
-            return rc;
-        if (rc == 0) {
-            all = 0;
-            continue;
-        }
-        free(s->notes[k]);
+        if (rc == 0)
+            return 0;
+        free(s->notes[k]);      /* complete, or failed: not waited for again */
         s->notes[k] = NULL;
         s->ndirect--;
+        if (rc < 0)
+            return rc;
     }
-    return all;
+    return 1;
 }
 
 void mpi_direct_release(mdl_msg_state *s, int n)
@@ -545,8 +579,11 @@ int mpi_direct_recv(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, const MPI
     if (memcmp(n.magic, note_magic, sizeof note_magic) != 0)
         return 1;
     mdl_span from;
-    if (n.slot >= MPI_DIRECT_SLOTS ||
-        !note_span(&n, rt->peer_base[src], rt->peer_size[src], &from))
+    int bad = n.slot >= MPI_DIRECT_SLOTS ||
+              !note_span(&n, rt->peer_base[src], rt->peer_size[src], &from);
+    if (copy == MPI_DIRECT_EARLY && (bad || n.bytes != total))
+        return 1;               /* for the receive's own Wait or Test to report */
+    if (bad)
         return rt_fail(rt, fn, MDL_ERR_INTERN, "a large message from %s[%d] was announced "
                        "outside its sender's memory", rt->c.d->tasks[rt->task_of[src]],
                        rt->inst_of[src]);
@@ -562,10 +599,12 @@ int mpi_direct_recv(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, const MPI
         }
         /* the sender is released whatever the outcome, as on shm */
         __atomic_store_n(w, SLOT_WORD(n.gen, SLOT_DONE), __ATOMIC_RELEASE);
+    } else if (copy == MPI_DIRECT_EARLY) {
+        return 1;               /* withdrawn: the receive's Wait receives it */
     } else {
         rc = recv_withdrawn(rt, fn, m, src, &n, spans, fits);
     }
-    if (rc || !copy)
+    if (rc || copy != MPI_DIRECT_COPY)
         return rc;
     if (n.bytes != total)
         return rt_fail_size(rt, fn, rt->task_of[src], rt->inst_of[src], n.bytes,

@@ -171,12 +171,12 @@ static int start(mdl_rt *rt, const char *fn)
     rt->tag_sb_release = rt->tag_sb_gather + 1;
     rt->tag_trace = rt->tag_sb_release + 1;
     rt->tag_withdrawn = rt->tag_trace + 1;
-    int top = rt->tag_withdrawn + d->nchannels;
+    int top = rt->tag_withdrawn + d->nchannels - 1;   /* the highest tag used */
     int *ub = NULL, flag = 0;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
     if (flag && ub && top > *ub)
         return rt_fail(rt, fn, MDL_ERR_INTERN, "the spec needs %d tags, MPI allows %d", top + 1,
-                       *ub);
+                       *ub + 1);
 
     /* A caller's own struct (mdl_init_at) is used as it is. */
     int rc2 = rt->task_users ? 0 : alloc_task(rt, fn);

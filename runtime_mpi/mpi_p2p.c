@@ -40,6 +40,11 @@ static int reserve(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int more
         if ((ok = b != NULL))
             s->rbounds = b;
     }
+    if (ok && rt->peer_base && !m->is_send) {
+        unsigned char *x = realloc(s->early, (size_t)cap);
+        if ((ok = x != NULL))
+            s->early = x;
+    }
     if (!ok)
         return rt_fail(rt, m->fn, MDL_ERR_INTERN, "out of memory");
     s->capreq = cap;
@@ -102,6 +107,23 @@ static inline int recv_plain(size_t got, size_t expect)
     return got == expect && got != MPI_DIRECT_NOTE_BYTES;
 }
 
+/* A receive that got an announcement's size: mpi_direct_recv with the
+ * receive's layout for these bounds (1: not an announcement). */
+static int announced(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, const MPI_Status *st,
+                     size_t got, const long *bounds, int copy)
+{
+    mdl_span inl[4], *spans = m->nitems <= 4 ? inl : malloc(sizeof *spans * (size_t)m->nitems);
+    size_t total = 0;
+    char why[8];
+    int rc = 1;
+    if (spans && mdl_msg_spans(m, rt->c.task, m->fixed_bounds ? NULL : bounds, spans, &total,
+                               why, sizeof why) == 0)
+        rc = mpi_direct_recv(rt, fn, m, st, got, spans, copy);
+    if (spans != inl)
+        free(spans);
+    return rc;
+}
+
 /* Any other receive: an announcement (the message is copied from the
  * sender's struct, mpi_direct.c), or sizes that disagree.  bounds: those
  * of the receive.  copy 0 (MDL_End): the sender is only released. */
@@ -111,19 +133,11 @@ static __attribute__((noinline, cold)) int recv_odd(mdl_rt *rt, const char *fn,
                                                     const long *bounds, int copy)
 {
     if (rt->peer_base && got == MPI_DIRECT_NOTE_BYTES) {
-        mdl_span inl[4], *spans = m->nitems <= 4 ? inl : malloc(sizeof *spans * (size_t)m->nitems);
-        size_t total = 0;
-        char why[8];
-        int rc = 1;
-        if (spans && mdl_msg_spans(m, rt->c.task, m->fixed_bounds ? NULL : bounds, spans, &total,
-                                   why, sizeof why) == 0)
-            rc = mpi_direct_recv(rt, fn, m, st, got, spans, copy);
-        if (spans != inl)
-            free(spans);
+        int rc = announced(rt, fn, m, st, got, bounds, copy);
         if (rc != 1)
             return rc;
     }
-    if (!copy || got == expect)
+    if (copy != MPI_DIRECT_COPY || got == expect)
         return 0;
     return size_fail(rt, fn, m, st, got);
 }
@@ -135,7 +149,8 @@ static inline int check_size(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, 
                              size_t expect, const long *bounds)
 {
     size_t got = status_bytes(rt, st);
-    return recv_plain(got, expect) ? 0 : recv_odd(rt, fn, m, st, got, expect, bounds, 1);
+    return recv_plain(got, expect) ? 0
+                                   : recv_odd(rt, fn, m, st, got, expect, bounds, MPI_DIRECT_COPY);
 }
 
 /* A send to a host peer that may take the direct path: 1 when it does not
@@ -312,6 +327,8 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
         if (s->rbounds)         /* for an announcement (recv_odd) */
             memcpy(&s->rbounds[2 * m->npairs * s->nreq], bounds,
                    sizeof *bounds * 2 * (size_t)m->npairs);
+        if (s->early)
+            s->early[s->nreq] = 0;
         s->expect[s->nreq++] = s->bytes;
         /* The sender of an MDL_ANY receive is known only on completion:
          * answer MDL_SUCCESS, never a negative value that reads as an error. */
@@ -387,10 +404,59 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, i
     return recv_general(rt, m, task, bounds, from);
 }
 
+static void world_errors_returned(mdl_rt *rt, int on);
+
 /* The bounds an async receive was posted with (recv_odd). */
 static const long *req_bounds(const mdl_msg_state *s, const mdl_msg_desc *m, int i)
 {
     return s->rbounds ? &s->rbounds[2 * m->npairs * i] : NULL;
+}
+
+/* Async receive i of s got its message: what it expected, or an
+ * announcement copied already by mpi_p2p_progress. */
+static inline int req_plain(const mdl_msg_state *s, int i, size_t got)
+{
+    return recv_plain(got, s->expect[i]) || (s->early && s->early[i]);
+}
+
+void mpi_p2p_progress(mdl_rt *rt)
+{
+    const mdl_task_desc *d = rt->c.d;
+    for (int i = 0; i < d->nmsgs; i++) {
+        const mdl_msg_desc *m = d->msgs[i];
+        mdl_msg_state *s = &rt->msgs[i];
+        for (int k = 0; s->early && k < s->nreq; k++) {
+            if (s->early[k] || s->expect[k] <= MPI_DIRECT_NOTE_BYTES)
+                continue;
+            /* completed, the request left for the Wait or Test */
+            int flag = 0;
+            MPI_Status st;
+            world_errors_returned(rt, 1);
+            int mpirc = MPI_Request_get_status(s->reqs[k], &flag, &st);
+            world_errors_returned(rt, 0);
+            size_t got = flag && mpirc == MPI_SUCCESS ? status_bytes(rt, &st) : 0;
+            if (got == MPI_DIRECT_NOTE_BYTES &&
+                announced(rt, m->fn, m, &st, got, req_bounds(s, m, k), MPI_DIRECT_EARLY) == 0)
+                s->early[k] = 1;
+        }
+    }
+}
+
+/* A Wait or Test that reports the error of receive `bad`: the senders of
+ * the other receives it completed that were announcements of large
+ * messages from a host peer are released (nothing copied: the call
+ * failed), or they would wait for ever. */
+static __attribute__((cold)) void release_others(mdl_rt *rt, const char *fn,
+                                                 const mdl_msg_desc *m, mdl_msg_state *s,
+                                                 int n, int bad, int in_status)
+{
+    for (int i = 0; rt->peer_base && i < n; i++) {
+        size_t got = status_bytes(rt, &s->sts[i]);
+        if (i != bad && (!in_status || s->sts[i].MPI_ERROR == MPI_SUCCESS) &&
+            !req_plain(s, i, got))
+            recv_odd(rt, fn, m, &s->sts[i], got, s->expect[i], req_bounds(s, m, i),
+                     MPI_DIRECT_RELEASE);
+    }
 }
 
 /* After completion of all requests of s: errors and sizes of receives.
@@ -407,6 +473,8 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int wa
         for (int i = 0; i < n; i++)
             if (s->sts[i].MPI_ERROR != MPI_SUCCESS && s->sts[i].MPI_ERROR != MPI_ERR_PENDING) {
                 rt_completion_fn(m, wait, fn, sizeof fn);
+                if (!m->is_send)
+                    release_others(rt, fn, m, s, n, i, 1);
                 return m->is_send ? rt_mpi_fail(rt, fn, s->sts[i].MPI_ERROR, "completion")
                                   : recv_fail(rt, fn, m, s->sts[i].MPI_ERROR, &s->sts[i]);
             }
@@ -419,12 +487,14 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int wa
     if (!m->is_send)
         for (int i = 0; i < n; i++) {
             size_t got = status_bytes(rt, &s->sts[i]);
-            int rc = recv_plain(got, s->expect[i])
+            int rc = req_plain(s, i, got)
                          ? 0
                          : recv_odd(rt, rt_completion_fn(m, wait, fn, sizeof fn), m, &s->sts[i],
-                                    got, s->expect[i], req_bounds(s, m, i), 1);
-            if (rc)
+                                    got, s->expect[i], req_bounds(s, m, i), MPI_DIRECT_COPY);
+            if (rc) {
+                release_others(rt, fn, m, s, n, i, 0);
                 return rc;
+            }
         }
     if (!m->is_send && rt->c.tr)        /* in post order: the order of arrival */
         for (int i = 0; i < n; i++)
@@ -477,8 +547,12 @@ int be_test(mdl_rt *rt, const mdl_msg_desc *m)
         return 1;
     int flag = 0;
     int mpirc = testall(rt, m, s, &flag);
-    if (mpirc == MPI_SUCCESS && !flag)
+    if (mpirc == MPI_SUCCESS && !flag) {
+        /* a program polling with Test may be what a sender waits for */
+        if (rt->peer_base)
+            mpi_p2p_progress(rt);
         return 0;
+    }
     if (mpirc == MPI_SUCCESS && s->ndirect) {  /* announced sends: copied yet? */
         int done = mpi_direct_sends_done(rt, m, s, 0, 0);
         if (done <= 0)
@@ -503,7 +577,7 @@ int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
             return done;
     }
     if (mpirc == MPI_SUCCESS && s->nreq == 1 &&
-        (m->is_send || recv_plain(status_bytes(rt, &s->sts[0]), s->expect[0]))) {
+        (m->is_send || req_plain(s, 0, status_bytes(rt, &s->sts[0])))) {
         s->nreq = 0;
         if (!m->is_send && rt->c.tr)
             rt_trace_arrived(rt, m, rt->inst_of[s->sts[0].MPI_SOURCE]);
@@ -530,14 +604,16 @@ int rt_complete_all(mdl_rt *rt)
         int mpirc = waitall(rt, m, s);
         /* a large message from a host peer announced but not waited for:
          * its sender is released (cancel does not take back what matched) */
-        for (int k = 0; !m->is_send && mpirc == MPI_SUCCESS && k < s->nreq; k++) {
+        for (int k = 0; !m->is_send && k < s->nreq; k++) {
             int cancelled = 0;
             MPI_Test_cancelled(&s->sts[k], &cancelled);
             size_t got = status_bytes(rt, &s->sts[k]);
-            if (!cancelled && !recv_plain(got, s->expect[k]))
-                recv_odd(rt, fn, m, &s->sts[k], got, s->expect[k], req_bounds(s, m, k), 0);
+            if (!cancelled && (mpirc == MPI_SUCCESS || s->sts[k].MPI_ERROR == MPI_SUCCESS) &&
+                !req_plain(s, k, got))
+                recv_odd(rt, fn, m, &s->sts[k], got, s->expect[k], req_bounds(s, m, k),
+                         MPI_DIRECT_RELEASE);
         }
-        if (m->is_send && s->ndirect && mpirc == MPI_SUCCESS) {
+        if (m->is_send && s->ndirect) {
             int done = mpi_direct_sends_done(rt, m, s, 1, 1);
             if (done < 0 && !rc)
                 rc = done;

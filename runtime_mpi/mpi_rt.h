@@ -19,10 +19,12 @@
  * path is a rendezvous anyway, so a sync send waits for its receiver as it
  * did.  MPI_DIRECT_SLOTS sends may be announced at once (more go through
  * MPI); a sender withdraws an announcement when its receiver has been
- * blocked in another call for MPI_DIRECT_STUCK_US. */
+ * blocked in another call for MPI_DIRECT_STUCK_US, or has not taken it
+ * for MPI_DIRECT_PATIENCE_US. */
 #define MPI_DIRECT_MIN (64 * 1024)
 #define MPI_DIRECT_SLOTS 500
 #define MPI_DIRECT_STUCK_US 100
+#define MPI_DIRECT_PATIENCE_US 10000
 
 typedef struct mdl_msg_state {
     MPI_Datatype dt;            /* MPI_DATATYPE_NULL until first built */
@@ -65,6 +67,9 @@ typedef struct mdl_msg_state {
     struct mpi_direct_out **notes;
     int ndirect;                /* announced sends in flight (notes[k] set) */
     long *rbounds;
+    /* per async receive: its announcement was copied already, while this
+     * process waited for a send of its own (mpi_p2p_progress) */
+    unsigned char *early;
 } mdl_msg_state;
 
 /* A sync send to the sending instance itself, packed into a buffer of its
@@ -218,8 +223,13 @@ MDL_HIDDEN int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state 
                                void *task, const long *bounds, int dest);
 /* A receive that got `got` bytes, not what it expected: 1 when it is not
  * an announcement, else the message copied from the sender (0) or an
- * error.  spans: the receive's layout (m->nitems).  copy 0: the sender is
- * only released (MDL_End). */
+ * error.  spans: the receive's layout (m->nitems).  copy:
+ * MPI_DIRECT_COPY; MPI_DIRECT_RELEASE: the sender is only released
+ * (MDL_End, a failed Wait); MPI_DIRECT_EARLY: copied now if it fits and
+ * its slot is still posted, else 1 and nothing done, never an error (a
+ * receive completed while this process waits for its own send, for its
+ * Wait or Test to report). */
+enum { MPI_DIRECT_RELEASE, MPI_DIRECT_COPY, MPI_DIRECT_EARLY };
 MDL_HIDDEN int mpi_direct_recv(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
                                const MPI_Status *st, size_t got, const mdl_span *spans,
                                int copy);
@@ -230,6 +240,11 @@ MDL_HIDDEN int mpi_direct_sends_done(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_
                                      int wait, int block);
 /* Frees the announcements of the first n requests of s. */
 MDL_HIDDEN void mpi_direct_release(mdl_msg_state *s, int n);
+/* While a sender waits (mpi_p2p.c): the async receives posted by this
+ * process that have completed are completed now, so that an announcement
+ * among them is copied and its sender, which may be waiting for this
+ * one's copy in turn, released. */
+MDL_HIDDEN void mpi_p2p_progress(mdl_rt *rt);
 /* MDL_End: every withdrawn message received. */
 MDL_HIDDEN void mpi_direct_flush(mdl_rt *rt);
 /* Size of an announcement: a receive of exactly this many bytes is looked

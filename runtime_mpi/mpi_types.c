@@ -353,6 +353,7 @@ void rt_types_free(mdl_rt *rt)
             free(s->expect);
             free(s->notes);
             free(s->rbounds);
+            free(s->early);
         }
         free(rt->msgs);
         rt->msgs = NULL;

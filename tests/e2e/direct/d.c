@@ -119,14 +119,50 @@ int main(int argc, char **argv)
         return fail("step 6 send");
     }
 
-    /* 7: a receive MDL_End finds matched: the sender is not left waiting */
+    /* 7: the receiver polling with Test for what the sender sends after */
     fill(t, 7);
+    t->x = 7;
+    if (me == 0) {
+        t->x = 0;
+        if (MDL_RecvFrom_d_s2a(t, 1, 0, 63, 0, N - 1) != 1 || MDL_RecvFrom_d_atiny(t, 1) != 1)
+            return fail("step 7 receive");
+        int done;
+        while ((done = MDL_atinyTest(t)) == 0)
+            ;
+        if (done != 1 || t->x != 7 || MDL_s2aWait(t))
+            return fail("step 7 completion");
+        if (!check(t, 7, 0, 63, 0, N - 1, 64, 0))
+            return 1;
+    } else if (MDL_SendTo_d_s2a(t, 0, 64, N - 1, 0, N - 1) != MDL_SUCCESS ||
+               MDL_SendTo_d_atiny(t, 0) || MDL_atinyWait(t)) {
+        return fail("step 7 send");
+    }
+
+    /* 8: each waits for its send first (p from 0, q from 1): each copies
+     * the other's message while it waits */
+    fill(t, 8 + me);
+    int bad8;
+    if (me == 0)
+        bad8 = MDL_SendTo_d_p(t, 1, 0, 63, 0, N - 1) ||
+               MDL_RecvFrom_d_q(t, 1, 64, N - 1, 0, N - 1) != 1 || MDL_pWait(t) || MDL_qWait(t);
+    else
+        bad8 = MDL_SendTo_d_q(t, 0, 0, 63, 0, N - 1) ||
+               MDL_RecvFrom_d_p(t, 0, 64, N - 1, 0, N - 1) != 0 || MDL_qWait(t) || MDL_pWait(t);
+    if (bad8)
+        return fail("step 8");
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            if (t->B[i][j] != (i < 64 ? -1 : val(8 + other, i - 64, j)))
+                return fail("step 8 values");
+
+    /* 9: a receive MDL_End finds matched: the sender is not left waiting */
+    fill(t, 9);
     if (me == 0) {
         if (MDL_RecvFrom_d_ablk(t, 1, 0, 63, 0, N - 1) != 1 || MDL_RecvFrom_d_tiny(t, 1) != 1)
-            return fail("step 7 receive");
+            return fail("step 9 receive");
     } else if (MDL_SendTo_d_ablk(t, 0, 0, 63, 0, N - 1) || MDL_SendTo_d_tiny(t, 0) ||
                MDL_ablkWait(t)) {
-        return fail("step 7 send");
+        return fail("step 9 send");
     }
     if (MDL_End(t) != MDL_SUCCESS)
         return fail("MDL_End");

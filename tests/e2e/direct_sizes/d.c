@@ -1,6 +1,7 @@
 /* direct_sizes: instance 1 sends 64 KiB four times; instance 0 receives
  * with the wrong size each time (each an error it gets back), then
- * with the right one. */
+ * with the right one; two async sends in flight, the first of 128 KiB
+ * for a receive of 64 KiB; async too small, then right. */
 #include <stdio.h>
 #include "dMDL.h"
 
@@ -23,6 +24,16 @@ int main(int argc, char **argv)
         }
         int rc = MDL_RecvFrom_d_blk(t, 1, 0, rows[k] ? rows[k] - 1 : 0, 0, cols[k] - 1);
         bad += k < 3 ? rc != MDL_ERR_TRUNCATE : rc != 1;
+    }
+    /* two async sends in flight, the first too large for its receive:
+     * the Wait reports it, and the second's sender is not left waiting */
+    if (me == 1) {
+        bad += MDL_SendTo_d_ablk(t, 0, 0, N - 1, 0, N - 1) ||
+               MDL_SendTo_d_ablk(t, 0, 0, 63, 0, N - 1) || MDL_ablkWait(t);
+    } else {
+        bad += MDL_RecvFrom_d_ablk(t, 1, 0, 63, 0, N - 1) != 1 ||
+               MDL_RecvFrom_d_ablk(t, 1, 64, N - 1, 0, N - 1) != 1;
+        bad += MDL_ablkWait(t) != MDL_ERR_TRUNCATE;
     }
     /* async: too small, then right */
     for (int k = 0; k < 2; k++) {
