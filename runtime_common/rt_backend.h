@@ -154,6 +154,9 @@ static inline void rt_block_end(void)
         __atomic_store_n(rt_block_shared, 0, __ATOMIC_RELAXED);
 }
 
+/* CLOCK_MONOTONIC in seconds. */
+MDL_HIDDEN double rt_mono_seconds(void);
+
 /* The name of the current call ("MDL_RecvFrom_d_r", "MDL_rWait") and whom
  * it waits for ("d[1]", "d[any]", "d[all]", "d[0,2]", "d"; "" for none),
  * as the hang reports print them. */

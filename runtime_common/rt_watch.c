@@ -82,7 +82,7 @@ static struct {
     mdl_who who;
 } dog = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
-static double mono(void)
+double rt_mono_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -141,7 +141,7 @@ static void *watch(void *unused)
         if (dog.stop)
             break;
         unsigned long b = RT_GET(blocked);
-        double t = mono();
+        double t = rt_mono_seconds();
         if (b != cur) {
             cur = b;
             since = t;

@@ -41,7 +41,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "mpi_rt.h"
@@ -90,20 +89,6 @@ struct mpi_direct_out {
     double seen_at;             /* since when (seconds) */
     double sent_at;
 };
-
-/* A withdrawn message in flight from a buffer of its own. */
-typedef struct mpi_withdrawn {
-    struct mpi_withdrawn *next;
-    MPI_Request req;
-    char data[];
-} mpi_withdrawn;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static mpi_direct_ctl *ctl_of(char *base, size_t struct_size)
 {
@@ -248,9 +233,6 @@ void mpi_direct_free(mdl_rt *rt)
 {
     rt_block_shared = NULL;
     mpi_direct_unmap_peers(rt);
-    if (rt->task_fd >= 0)
-        close(rt->task_fd);
-    rt->task_fd = -1;
     if (rt->task_mapped && rt->c.task)
         munmap(rt->c.task, rt->task_mapped);
     rt->task_mapped = 0;
@@ -318,29 +300,6 @@ static uint64_t *own_slot(mdl_rt *rt, const mpi_direct_note *n)
     return &ctl_of(rt->c.task, rt->task_size)->slot[n->slot];
 }
 
-/* Withdrawn messages whose send has completed: their buffers are freed. */
-static void reap_withdrawn(mdl_rt *rt, int wait)
-{
-    for (mpi_withdrawn **pp = &rt->withdrawn; *pp;) {
-        mpi_withdrawn *x = *pp;
-        int done = 0;
-        if (wait) {
-            rt_block_begin();
-            MPI_Wait(&x->req, MPI_STATUS_IGNORE);
-            rt_block_end();
-            done = 1;
-        } else {
-            MPI_Test(&x->req, &done, MPI_STATUS_IGNORE);
-        }
-        if (done) {
-            *pp = x->next;
-            free(x);
-        } else {
-            pp = &x->next;
-        }
-    }
-}
-
 /* The function an error of m's send names: the send, or its Wait/Test. */
 static const char *send_fn(const mdl_msg_desc *m, int wait, char *buf, size_t len)
 {
@@ -351,12 +310,12 @@ static const char *send_fn(const mdl_msg_desc *m, int wait, char *buf, size_t le
 static int withdraw(mdl_rt *rt, const mdl_msg_desc *m, int wait, const struct mpi_direct_out *o)
 {
     char fn[160];
-    reap_withdrawn(rt, 0);
+    mpi_buffered_reap(&rt->withdrawn, 0);
     mdl_span sp;
     if (!note_span(&o->note, rt->c.task, rt->task_size, &sp))
         return rt_fail(rt, send_fn(m, wait, fn, sizeof fn), MDL_ERR_INTERN,
                        "a large message's layout was lost");
-    mpi_withdrawn *x = malloc(sizeof *x + o->note.bytes);
+    mdl_self_send *x = malloc(sizeof *x + o->note.bytes);
     if (!x)
         return rt_fail_oom(rt, send_fn(m, wait, fn, sizeof fn));
     mdl_spans_pack(&sp, 1, x->data);
@@ -366,11 +325,8 @@ static int withdraw(mdl_rt *rt, const mdl_msg_desc *m, int wait, const struct mp
         free(x);
         return rt_mpi_fail(rt, send_fn(m, wait, fn, sizeof fn), mpirc, "MPI_Isend");
     }
-    mpi_withdrawn **tail = &rt->withdrawn;
-    while (*tail)
-        tail = &(*tail)->next;
-    x->next = NULL;
-    *tail = x;
+    x->tag = rt->tag_withdrawn + o->channel;
+    mpi_buffered_append(&rt->withdrawn, x);
     return 0;
 }
 
@@ -382,7 +338,7 @@ static int receiver_stuck(mdl_rt *rt, struct mpi_direct_out *o)
 {
     unsigned long b = __atomic_load_n(
         &ctl_of(rt->peer_base[o->dest], rt->peer_size[o->dest])->blocked, __ATOMIC_RELAXED);
-    double t = now_s();
+    double t = rt_mono_seconds();
     if (t - o->sent_at >= 1e-6 * MPI_DIRECT_PATIENCE_US)
         return 1;
     if (b == 0 || b != o->seen) {
@@ -459,7 +415,7 @@ int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, void *t
     o->channel = m->channel;
     o->seen = 0;
     o->seen_at = 0;
-    o->sent_at = now_s();
+    o->sent_at = rt_mono_seconds();
     __atomic_store_n(own_slot(rt, &o->note), SLOT_WORD(o->note.gen, SLOT_POSTED),
                      __ATOMIC_RELEASE);
     int mpirc;
@@ -519,7 +475,7 @@ void mpi_direct_release(mdl_msg_state *s, int n)
 
 void mpi_direct_flush(mdl_rt *rt)
 {
-    reap_withdrawn(rt, 1);
+    mpi_buffered_reap(&rt->withdrawn, 1);
 }
 
 /* ---------------------------------------------------------------- receiver */
@@ -560,11 +516,10 @@ static int recv_withdrawn(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int
 }
 
 int mpi_direct_recv(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, const MPI_Status *st,
-                    size_t got, const mdl_span *spans, int copy)
+                    const mdl_span *spans, int copy)
 {
     int src = st->MPI_SOURCE;
-    if (got != MPI_DIRECT_NOTE_BYTES || !rt->peer_base || src < 0 || src >= rt->world_size ||
-        !rt->peer_base[src] || !spans)
+    if (src < 0 || src >= rt->world_size || !rt->peer_base[src])
         return 1;
     mpi_direct_note n;
     size_t total = 0;

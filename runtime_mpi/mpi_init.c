@@ -179,13 +179,11 @@ static int start(mdl_rt *rt, const char *fn)
                        *ub + 1);
 
     /* A caller's own struct (mdl_init_at) is used as it is. */
-    int rc2 = rt->task_users ? 0 : alloc_task(rt, fn);
+    int rc_task = rt->task_users ? 0 : alloc_task(rt, fn);
     /* collective: every process takes part, whatever its struct */
-    int rc3 = mpi_direct_start(rt, fn);
-    rc2 = rc2 ? rc2 : rc3;
-    if (!rc2)
-        rc2 = rt_types_init(rt);
-    return rc2 || !rt->trace_on || rt->task_users ? rc2 : mpi_trace_start(rt);
+    int rc_direct = mpi_direct_start(rt, fn);
+    rc = rc_task ? rc_task : rc_direct ? rc_direct : rt_types_init(rt);
+    return rc || !rt->trace_on || rt->task_users ? rc : mpi_trace_start(rt);
 }
 
 /* The task struct: zeroed, may be very large; whole pages, page-aligned,
@@ -219,11 +217,11 @@ static void teardown(mdl_rt *rt)
         MPI_Errhandler_free(&rt->world_eh);
     }
     free_tables(rt);
+    /* the host's structs are mapped only with a memfd struct of its own */
     if (rt->task_mapped)
         mpi_direct_free(rt);
     else if (!rt->task_users)
         free(rt->c.task);
-    mpi_direct_unmap_peers(rt);
     rt->c.task = NULL;
     rt_common_free(rt);
     mpi_trace_free(rt);

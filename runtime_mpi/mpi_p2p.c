@@ -107,10 +107,11 @@ static inline int recv_plain(size_t got, size_t expect)
     return got == expect && got != MPI_DIRECT_NOTE_BYTES;
 }
 
-/* A receive that got an announcement's size: mpi_direct_recv with the
- * receive's layout for these bounds (1: not an announcement). */
+/* A receive that got an announcement's size, with host peers:
+ * mpi_direct_recv with the receive's layout for these bounds (1: not an
+ * announcement). */
 static int announced(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, const MPI_Status *st,
-                     size_t got, const long *bounds, int copy)
+                     const long *bounds, int copy)
 {
     mdl_span inl[4], *spans = m->nitems <= 4 ? inl : malloc(sizeof *spans * (size_t)m->nitems);
     size_t total = 0;
@@ -118,7 +119,7 @@ static int announced(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, const MP
     int rc = 1;
     if (spans && mdl_msg_spans(m, rt->c.task, m->fixed_bounds ? NULL : bounds, spans, &total,
                                why, sizeof why) == 0)
-        rc = mpi_direct_recv(rt, fn, m, st, got, spans, copy);
+        rc = mpi_direct_recv(rt, fn, m, st, spans, copy);
     if (spans != inl)
         free(spans);
     return rc;
@@ -126,14 +127,15 @@ static int announced(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, const MP
 
 /* Any other receive: an announcement (the message is copied from the
  * sender's struct, mpi_direct.c), or sizes that disagree.  bounds: those
- * of the receive.  copy 0 (MDL_End): the sender is only released. */
+ * of the receive.  copy: MPI_DIRECT_COPY, or MPI_DIRECT_RELEASE (MDL_End,
+ * a failed Wait: the sender is only released, nothing reported). */
 static __attribute__((noinline, cold)) int recv_odd(mdl_rt *rt, const char *fn,
                                                     const mdl_msg_desc *m, MPI_Status *st,
                                                     size_t got, size_t expect,
                                                     const long *bounds, int copy)
 {
     if (rt->peer_base && got == MPI_DIRECT_NOTE_BYTES) {
-        int rc = announced(rt, fn, m, st, got, bounds, copy);
+        int rc = announced(rt, fn, m, st, bounds, copy);
         if (rc != 1)
             return rc;
     }
@@ -184,13 +186,26 @@ static __attribute__((cold)) int recv_fail(mdl_rt *rt, const char *fn, const mdl
                         RT_SIZE_LARGER, rt->msgs[m->index].layout_bytes);
 }
 
-/* Self-sends whose receive has completed: their buffers are freed. */
-static void reap_self_sends(mdl_rt *rt)
+void mpi_buffered_append(mdl_self_send **list, mdl_self_send *x)
 {
-    for (mdl_self_send **pp = &rt->self_sends; *pp;) {
+    while (*list)
+        list = &(*list)->next;
+    x->next = NULL;
+    *list = x;
+}
+
+void mpi_buffered_reap(mdl_self_send **list, int wait)
+{
+    for (mdl_self_send **pp = list; *pp;) {
         mdl_self_send *x = *pp;
-        int done = 0;
-        MPI_Test(&x->req, &done, MPI_STATUS_IGNORE);
+        int done = 1;
+        if (wait) {
+            rt_block_begin();
+            MPI_Wait(&x->req, MPI_STATUS_IGNORE);
+            rt_block_end();
+        } else {
+            MPI_Test(&x->req, &done, MPI_STATUS_IGNORE);
+        }
         if (done) {
             *pp = x->next;
             free(x);
@@ -210,7 +225,7 @@ static void reap_self_sends(mdl_rt *rt)
 static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m, void *buf,
                                                MPI_Datatype dt)
 {
-    reap_self_sends(rt);
+    mpi_buffered_reap(&rt->self_sends, 0);
     int size = 0, pos = 0;
     int mpirc = MPI_Pack_size(1, dt, rt->world, &size);
     if (mpirc != MPI_SUCCESS)
@@ -227,11 +242,7 @@ static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m
         return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Pack/MPI_Isend");
     }
     x->tag = m->channel;
-    mdl_self_send **tail = &rt->self_sends;
-    while (*tail)
-        tail = &(*tail)->next;
-    x->next = NULL;
-    *tail = x;
+    mpi_buffered_append(&rt->self_sends, x);
     return MDL_SUCCESS;
 }
 
@@ -434,9 +445,8 @@ void mpi_p2p_progress(mdl_rt *rt)
             world_errors_returned(rt, 1);
             int mpirc = MPI_Request_get_status(s->reqs[k], &flag, &st);
             world_errors_returned(rt, 0);
-            size_t got = flag && mpirc == MPI_SUCCESS ? status_bytes(rt, &st) : 0;
-            if (got == MPI_DIRECT_NOTE_BYTES &&
-                announced(rt, m->fn, m, &st, got, req_bounds(s, m, k), MPI_DIRECT_EARLY) == 0)
+            if (flag && mpirc == MPI_SUCCESS && status_bytes(rt, &st) == MPI_DIRECT_NOTE_BYTES &&
+                announced(rt, m->fn, m, &st, req_bounds(s, m, k), MPI_DIRECT_EARLY) == 0)
                 s->early[k] = 1;
         }
     }

@@ -72,8 +72,9 @@ typedef struct mdl_msg_state {
     unsigned char *early;
 } mdl_msg_state;
 
-/* A sync send to the sending instance itself, packed into a buffer of its
- * own and in flight from there (mpi_p2p.c, send_self). */
+/* A message packed into a buffer of its own and in flight from there: a
+ * sync send to the sending instance itself (mpi_p2p.c, send_self), or a
+ * withdrawn large message (mpi_direct.c). */
 typedef struct mdl_self_send {
     struct mdl_self_send *next;
     MPI_Request req;
@@ -129,7 +130,7 @@ struct mdl_rt {
     int nfree_slots;
     int free_slots[MPI_DIRECT_SLOTS];
     uint64_t slot_gen[MPI_DIRECT_SLOTS];
-    struct mpi_withdrawn *withdrawn;    /* oldest first */
+    mdl_self_send *withdrawn;   /* oldest first */
 
     /* MDL_TRACE (mpi_trace.c) */
     int trace_on;               /* every process traces */
@@ -221,9 +222,9 @@ MDL_HIDDEN void mpi_direct_free(mdl_rt *rt);
  * mpi_direct_sends_done. */
 MDL_HIDDEN int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s,
                                void *task, const long *bounds, int dest);
-/* A receive that got `got` bytes, not what it expected: 1 when it is not
- * an announcement, else the message copied from the sender (0) or an
- * error.  spans: the receive's layout (m->nitems).  copy:
+/* A receive that got MPI_DIRECT_NOTE_BYTES, with host peers (peer_base):
+ * 1 when it is not an announcement, else the message copied from the
+ * sender (0) or an error.  spans: the receive's layout (m->nitems).  copy:
  * MPI_DIRECT_COPY; MPI_DIRECT_RELEASE: the sender is only released
  * (MDL_End, a failed Wait); MPI_DIRECT_EARLY: copied now if it fits and
  * its slot is still posted, else 1 and nothing done, never an error (a
@@ -231,13 +232,16 @@ MDL_HIDDEN int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state 
  * Wait or Test to report). */
 enum { MPI_DIRECT_RELEASE, MPI_DIRECT_COPY, MPI_DIRECT_EARLY };
 MDL_HIDDEN int mpi_direct_recv(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
-                               const MPI_Status *st, size_t got, const mdl_span *spans,
-                               int copy);
+                               const MPI_Status *st, const mdl_span *spans, int copy);
 /* The announced sends among s's requests (their MPI requests complete):
  * 1 when all are complete, 0 when not yet (only if !block), or an error
  * (of the Wait, wait 1, or Test of m). */
 MDL_HIDDEN int mpi_direct_sends_done(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s,
                                      int wait, int block);
+/* Buffered sends (mdl_self_send): x appended to *list; those complete
+ * freed (wait: after waiting for each). */
+MDL_HIDDEN void mpi_buffered_append(mdl_self_send **list, mdl_self_send *x);
+MDL_HIDDEN void mpi_buffered_reap(mdl_self_send **list, int wait);
 /* Frees the announcements of the first n requests of s. */
 MDL_HIDDEN void mpi_direct_release(mdl_msg_state *s, int n);
 /* While a sender waits (mpi_p2p.c): the async receives posted by this
