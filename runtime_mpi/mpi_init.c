@@ -164,14 +164,19 @@ static int start(mdl_rt *rt, const char *fn)
         return rt_mpi_fail(rt, fn, rc, "MPI_Comm_split");
     MPI_Comm_set_errhandler(rt->family, MPI_ERRORS_RETURN);
 
-    /* Tags: channels first, then one per collective (Mcast), then the two
-     * of Sbarrier. */
+    /* Tags above the channels.  On the world duplicate, between tasks, so
+     * the same in every program of the job (nchannels is the spec's, ncolls
+     * the task's own): the traces, then one per channel for withdrawn
+     * large messages.  On the family communicator: one per collective
+     * (Mcast), then the two of Sbarrier. */
+    rt->tag_trace = d->nchannels;
+    rt->tag_withdrawn = rt->tag_trace + 1;
     rt->tag_mcast = d->nchannels;
     rt->tag_sb_gather = d->nchannels + d->ncolls;
     rt->tag_sb_release = rt->tag_sb_gather + 1;
-    rt->tag_trace = rt->tag_sb_release + 1;
-    rt->tag_withdrawn = rt->tag_trace + 1;
     int top = rt->tag_withdrawn + d->nchannels - 1;   /* the highest tag used */
+    if (top < rt->tag_sb_release)
+        top = rt->tag_sb_release;
     int *ub = NULL, flag = 0;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
     if (flag && ub && top > *ub)
@@ -183,7 +188,7 @@ static int start(mdl_rt *rt, const char *fn)
     /* collective: every process takes part, whatever its struct */
     int rc_direct = mpi_direct_start(rt, fn);
     rc = rc_task ? rc_task : rc_direct ? rc_direct : rt_types_init(rt);
-    return rc || !rt->trace_on || rt->task_users ? rc : mpi_trace_start(rt);
+    return rc || !rt->trace_on ? rc : mpi_trace_start(rt);
 }
 
 /* The task struct: zeroed, may be very large; whole pages, page-aligned,
