@@ -18,7 +18,11 @@
  * on completion by its size — smaller than any message that takes this
  * path — and its magic words.  So receives, MDL_ANY included, decide
  * nothing before they match, and only the cold size-mismatch path looks
- * for an announcement.
+ * for an announcement.  A receive too small to hold one, on a channel
+ * where some process of the host may announce (agreed at MDL_Init),
+ * goes through a buffer of its own instead (mpi_direct_recv_small):
+ * MPICH writes nothing of a truncated message, and its sender would wait
+ * for ever.
  *
  * A receiver copies when it completes its receive, not when MPI matches
  * it: an async receive posted early is copied at its Wait or Test, or
@@ -143,6 +147,34 @@ static void *map_peer(int fd, size_t size)
     return p;
 }
 
+/* Whether a send of m may ever be announced (make_note, MPI_DIRECT_MIN):
+ * one item of a basic type whose largest section is large enough. */
+static int may_announce(const mdl_msg_desc *m)
+{
+    if (!m->is_send || m->nitems != 1)
+        return 0;
+    const mdl_item_desc *it = &m->items[0];
+    if (it->is_pointer || it->type->base == MDL_T_STRUCT)
+        return 0;
+    uint64_t most = it->type->size;
+    for (int d = 0; d < it->ndims; d++)
+        most *= (uint64_t)(m->fixed_bounds ? m->fixed_bounds[2 * d + 1] - m->fixed_bounds[2 * d] + 1
+                                           : it->extent[d]);
+    return most >= MPI_DIRECT_MIN;
+}
+
+/* The channels on which this process may announce a send (NULL: out of
+ * memory), to be or-ed over the host into rt->note_channels. */
+static unsigned char *announcing_channels(mdl_rt *rt)
+{
+    const mdl_task_desc *d = rt->c.d;
+    unsigned char *mine = calloc((size_t)(d->nchannels ? d->nchannels : 1), 1);
+    for (int i = 0; mine && i < d->nmsgs; i++)
+        if (may_announce(d->msgs[i]))
+            mine[d->msgs[i]->channel] = 1;
+    return mine;
+}
+
 /* Collective over the job: every process of a host maps the task struct
  * of every other one, or none of them does (then every message of the
  * host goes through MPI).  A process without a memfd struct (the
@@ -154,7 +186,7 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
     int rc = MPI_Comm_split_type(rt->world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     if (rc != MPI_SUCCESS)
         return rt_mpi_fail(rt, fn, rc, "MPI_Comm_split_type");
-    int nsize = 0, me = 0;
+    int nsize = 0, me = 0, nchan = rt->c.d->nchannels;
     MPI_Comm_size(node, &nsize);
     MPI_Comm_rank(node, &me);
     enum { OK, PID, FD, SIZE, RANK, N };
@@ -197,15 +229,25 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
     }
     /* all or nothing: the peers' fds stay open until everyone has mapped */
     int all_ok = 0;
+    unsigned char *announcing = ok ? announcing_channels(rt) : NULL;
+    if (!announcing || !(rt->note_channels = calloc((size_t)(nchan ? nchan : 1), 1)))
+        ok = 0;
     int rc2 = MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, node);
-    MPI_Comm_free(&node);
+    /* the channels on which a receive of this process may get an announcement */
+    if (rc2 == MPI_SUCCESS && all_ok)
+        rc2 = MPI_Allreduce(announcing, rt->note_channels, nchan ? nchan : 1,
+                            MPI_UNSIGNED_CHAR, MPI_BOR, node);
+    free(announcing);
     free(all);
     if (rt->task_fd >= 0) {
         close(rt->task_fd);
         rt->task_fd = -1;
     }
+    MPI_Comm_free(&node);
     if (rc2 != MPI_SUCCESS || !all_ok) {
         mpi_direct_unmap_peers(rt);
+        free(rt->note_channels);
+        rt->note_channels = NULL;
     } else {
         mpi_direct_ctl *ctl = ctl_of(rt->c.task, rt->task_size);
         rt->nfree_slots = 0;
@@ -216,6 +258,23 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
     if (rc != MPI_SUCCESS)
         return rt_mpi_fail(rt, fn, rc, "MPI_Allgather");
     return rc2 == MPI_SUCCESS ? 0 : rt_mpi_fail(rt, fn, rc2, "MPI_Allreduce");
+}
+
+/* The receives that may get an announcement larger than themselves
+ * (small_notes, mpi_p2p.c): those of the announcing channels; the
+ * channels are forgotten. */
+void mpi_direct_receives(mdl_rt *rt)
+{
+    const mdl_task_desc *d = rt->c.d;
+    for (int i = 0; rt->note_channels && i < d->nmsgs; i++) {
+        const mdl_msg_desc *m = d->msgs[i];
+        int basic = !m->is_send;
+        for (int k = 0; basic && k < m->nitems; k++)
+            basic = m->items[k].type->base != MDL_T_STRUCT;
+        rt->msgs[i].small_notes = basic && rt->note_channels[m->channel];
+    }
+    free(rt->note_channels);
+    rt->note_channels = NULL;
 }
 
 void mpi_direct_unmap_peers(mdl_rt *rt)
@@ -232,6 +291,8 @@ void mpi_direct_unmap_peers(mdl_rt *rt)
 void mpi_direct_free(mdl_rt *rt)
 {
     rt_block_shared = NULL;
+    free(rt->note_channels);
+    rt->note_channels = NULL;
     mpi_direct_unmap_peers(rt);
     if (rt->task_mapped && rt->c.task)
         munmap(rt->c.task, rt->task_mapped);
@@ -515,11 +576,56 @@ static int recv_withdrawn(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int
     return mpirc == MPI_SUCCESS ? 0 : rt_mpi_fail(rt, fn, mpirc, "MPI_Recv");
 }
 
+/* The announcement n from world rank src for a receive of m whose
+ * layout is `spans`, `total` bytes (spans unused if the message does not
+ * fit): taken, then copied if it fits, or received through MPI if
+ * withdrawn; its sender is released either way. */
+static int take(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int src,
+                const mpi_direct_note *n, const mdl_span *spans, size_t total, int copy)
+{
+    mdl_span from;
+    int bad = n->slot >= MPI_DIRECT_SLOTS ||
+              !note_span(n, rt->peer_base[src], rt->peer_size[src], &from);
+    if (copy == MPI_DIRECT_EARLY && (bad || n->bytes != total))
+        return 1;               /* for the receive's own Wait or Test to report */
+    if (bad)
+        return rt_fail(rt, fn, MDL_ERR_INTERN, "a large message from %s[%d] was announced "
+                       "outside its sender's memory", rt->c.d->tasks[rt->task_of[src]],
+                       rt->inst_of[src]);
+    int fits = copy && n->bytes == total, rc = 0;
+    uint64_t *w = &ctl_of(rt->peer_base[src], rt->peer_size[src])->slot[n->slot];
+    uint64_t want = SLOT_WORD(n->gen, SLOT_POSTED);
+    if (__atomic_compare_exchange_n(w, &want, SLOT_WORD(n->gen, SLOT_COPYING), 0,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        if (fits) {
+            uint64_t c0 = rt_trace_copy_begin(rt->c.tr);
+            mdl_spans_copy(spans, m->nitems, &from, 1);
+            rt_trace_copy_end(rt->c.tr, c0);
+        }
+        /* the sender is released whatever the outcome, as on shm */
+        __atomic_store_n(w, SLOT_WORD(n->gen, SLOT_DONE), __ATOMIC_RELEASE);
+    } else if (copy == MPI_DIRECT_EARLY) {
+        return 1;               /* withdrawn: the receive's Wait receives it */
+    } else {
+        rc = recv_withdrawn(rt, fn, m, src, n, spans, fits);
+    }
+    if (rc || copy != MPI_DIRECT_COPY)
+        return rc;
+    if (n->bytes != total)
+        return rt_fail_size(rt, fn, rt->task_of[src], rt->inst_of[src], n->bytes,
+                            rt->msgs[m->index].layout_bytes);
+    return 0;
+}
+
+static int from_host_peer(const mdl_rt *rt, const MPI_Status *st)
+{
+    return st->MPI_SOURCE >= 0 && st->MPI_SOURCE < rt->world_size && rt->peer_base[st->MPI_SOURCE];
+}
+
 int mpi_direct_recv(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, const MPI_Status *st,
                     const mdl_span *spans, int copy)
 {
-    int src = st->MPI_SOURCE;
-    if (src < 0 || src >= rt->world_size || !rt->peer_base[src])
+    if (!from_host_peer(rt, st))
         return 1;
     mpi_direct_note n;
     size_t total = 0;
@@ -533,36 +639,18 @@ int mpi_direct_recv(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, const MPI
     read_head(spans, m->nitems, &n, sizeof n);
     if (memcmp(n.magic, note_magic, sizeof note_magic) != 0)
         return 1;
-    mdl_span from;
-    int bad = n.slot >= MPI_DIRECT_SLOTS ||
-              !note_span(&n, rt->peer_base[src], rt->peer_size[src], &from);
-    if (copy == MPI_DIRECT_EARLY && (bad || n.bytes != total))
-        return 1;               /* for the receive's own Wait or Test to report */
-    if (bad)
-        return rt_fail(rt, fn, MDL_ERR_INTERN, "a large message from %s[%d] was announced "
-                       "outside its sender's memory", rt->c.d->tasks[rt->task_of[src]],
-                       rt->inst_of[src]);
-    int fits = copy && n.bytes == total, rc = 0;
-    uint64_t *w = &ctl_of(rt->peer_base[src], rt->peer_size[src])->slot[n.slot];
-    uint64_t want = SLOT_WORD(n.gen, SLOT_POSTED);
-    if (__atomic_compare_exchange_n(w, &want, SLOT_WORD(n.gen, SLOT_COPYING), 0,
-                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-        if (fits) {
-            uint64_t c0 = rt_trace_copy_begin(rt->c.tr);
-            mdl_spans_copy(spans, m->nitems, &from, 1);
-            rt_trace_copy_end(rt->c.tr, c0);
-        }
-        /* the sender is released whatever the outcome, as on shm */
-        __atomic_store_n(w, SLOT_WORD(n.gen, SLOT_DONE), __ATOMIC_RELEASE);
-    } else if (copy == MPI_DIRECT_EARLY) {
-        return 1;               /* withdrawn: the receive's Wait receives it */
-    } else {
-        rc = recv_withdrawn(rt, fn, m, src, &n, spans, fits);
-    }
-    if (rc || copy != MPI_DIRECT_COPY)
-        return rc;
-    if (n.bytes != total)
-        return rt_fail_size(rt, fn, rt->task_of[src], rt->inst_of[src], n.bytes,
-                            rt->msgs[m->index].layout_bytes);
-    return 0;
+    return take(rt, fn, m, st->MPI_SOURCE, &n, spans, total, copy);
+}
+
+int mpi_direct_recv_small(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
+                          const MPI_Status *st, const void *got, size_t total, int copy)
+{
+    mpi_direct_note n;
+    if (!from_host_peer(rt, st))
+        return 1;
+    memcpy(&n, got, sizeof n);
+    /* announced messages are larger than any receive that gets here */
+    if (memcmp(n.magic, note_magic, sizeof note_magic) != 0 || n.bytes <= total)
+        return 1;
+    return take(rt, fn, m, st->MPI_SOURCE, &n, NULL, total, copy);
 }

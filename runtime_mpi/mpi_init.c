@@ -188,6 +188,8 @@ static int start(mdl_rt *rt, const char *fn)
     /* collective: every process takes part, whatever its struct */
     int rc_direct = mpi_direct_start(rt, fn);
     rc = rc_task ? rc_task : rc_direct ? rc_direct : rt_types_init(rt);
+    if (!rc)
+        mpi_direct_receives(rt);
     return rc || !rt->trace_on ? rc : mpi_trace_start(rt);
 }
 

@@ -45,6 +45,14 @@ static int reserve(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int more
         if ((ok = x != NULL))
             s->early = x;
     }
+    if (ok && s->small_notes) {
+        /* buffers of their own: MPI writes into those in flight */
+        unsigned char **x = realloc(s->own, sizeof *x * (size_t)cap);
+        if ((ok = x != NULL)) {
+            memset(x + s->capreq, 0, sizeof *x * (size_t)(cap - s->capreq));
+            s->own = x;
+        }
+    }
     if (!ok)
         return rt_fail(rt, m->fn, MDL_ERR_INTERN, "out of memory");
     s->capreq = cap;
@@ -144,15 +152,37 @@ static __attribute__((noinline, cold)) int recv_odd(mdl_rt *rt, const char *fn,
     return size_fail(rt, fn, m, st, got);
 }
 
-/* Size of what a receive got against what it expected: a message larger
- * than the receive is MPI_ERR_TRUNCATE already; a smaller one is also an
- * error (the two sides' sections disagree), never a silent partial fill. */
-static inline int check_size(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, MPI_Status *st,
-                             size_t expect, const long *bounds)
+/* A receive smaller than an announcement that went through a buffer of
+ * its own (small_notes), `own`, and got `got` bytes when it expected
+ * `expect`: an announcement (its sender released; MDL_ERR_TRUNCATE with
+ * copy) or sizes that disagree, as recv_odd.  Sizes that agree are not
+ * odd (place_own). */
+static __attribute__((noinline, cold)) int recv_own(mdl_rt *rt, const char *fn,
+                                                    const mdl_msg_desc *m, MPI_Status *st,
+                                                    const unsigned char *own, size_t got,
+                                                    size_t expect, int copy)
 {
-    size_t got = status_bytes(rt, st);
-    return recv_plain(got, expect) ? 0
-                                   : recv_odd(rt, fn, m, st, got, expect, bounds, MPI_DIRECT_COPY);
+    if (got == MPI_DIRECT_NOTE_BYTES) {
+        int rc = mpi_direct_recv_small(rt, fn, m, st, own, expect, copy);
+        if (rc != 1)
+            return rc;
+    }
+    return copy == MPI_DIRECT_COPY ? size_fail(rt, fn, m, st, got) : 0;
+}
+
+/* The message a receive got whole in its own buffer, put in its place
+ * (buf, dt: the receive's for its bounds): a contiguous section copied,
+ * anything else unpacked by MPI. */
+static int place_own(mdl_rt *rt, const char *fn, const mdl_msg_state *s,
+                     const unsigned char *own, size_t got, void *buf, MPI_Datatype dt)
+{
+    if (s->by_shape && s->spans[0].nloops == 0) {
+        memcpy(buf, own, got);
+        return 0;
+    }
+    int pos = 0;
+    int mpirc = MPI_Unpack(own, (int)got, &pos, buf, 1, dt, rt->world);
+    return mpirc == MPI_SUCCESS ? 0 : rt_mpi_fail(rt, fn, mpirc, "MPI_Unpack");
 }
 
 /* A send to a host peer that may take the direct path: 1 when it does not
@@ -315,6 +345,43 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
     return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, fn, mpirc, "MPI_Isend/MPI_Waitall");
 }
 
+/* Whether a receive of s goes through a buffer of its own (recv_own). */
+static inline int small_receive(const mdl_msg_state *s)
+{
+    return s->small_notes && s->bytes < MPI_DIRECT_NOTE_BYTES;
+}
+
+/* A sync receive of s->bytes < MPI_DIRECT_NOTE_BYTES on a channel that
+ * may carry an announcement (small_notes): through a buffer, then into
+ * buf as dt. */
+static __attribute__((noinline)) int recv_small(mdl_rt *rt, const mdl_msg_desc *m, int src,
+                                                void *buf, MPI_Datatype dt)
+{
+    unsigned char own[MPI_DIRECT_NOTE_BYTES];
+    MPI_Status st;
+    rt_block_begin();
+    int mpirc = MPI_Recv(own, sizeof own, MPI_PACKED, src, m->channel, rt->world, &st);
+    rt_block_end();
+    if (mpirc != MPI_SUCCESS)
+        return recv_fail(rt, m->fn, m, mpirc, &st);
+    const mdl_msg_state *s = &rt->msgs[m->index];
+    size_t got = status_bytes(rt, &st);
+    int rc = got == s->bytes ? place_own(rt, m->fn, s, own, got, buf, dt)
+                             : recv_own(rt, m->fn, m, &st, own, got, s->bytes, MPI_DIRECT_COPY);
+    return rc ? rc : rt->inst_of[st.MPI_SOURCE];
+}
+
+/* Size of what a receive got against what it expected: a message larger
+ * than the receive is MPI_ERR_TRUNCATE already; a smaller one is also an
+ * error (the two sides' sections disagree), never a silent partial fill. */
+static inline int check_size(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, MPI_Status *st,
+                             size_t expect, const long *bounds)
+{
+    size_t got = status_bytes(rt, st);
+    return recv_plain(got, expect) ? 0
+                                   : recv_odd(rt, fn, m, st, got, expect, bounds, MPI_DIRECT_COPY);
+}
+
 /* Every receive but the fast one of be_recv. */
 static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc *m, void *task,
                                                   const long *bounds, int from)
@@ -332,7 +399,12 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
         rc = reserve(rt, m, s, 1);
         if (rc)
             return rc;
-        mpirc = MPI_Irecv(buf, 1, dt, src, m->channel, rt->world, &s->reqs[s->nreq]);
+        int k = s->nreq;
+        if (small_receive(s) && !s->own[k] && !(s->own[k] = malloc(MPI_DIRECT_NOTE_BYTES)))
+            return rt_fail_oom(rt, fn);
+        mpirc = small_receive(s) ? MPI_Irecv(s->own[k], MPI_DIRECT_NOTE_BYTES, MPI_PACKED, src,
+                                             m->channel, rt->world, &s->reqs[k])
+                                 : MPI_Irecv(buf, 1, dt, src, m->channel, rt->world, &s->reqs[k]);
         if (mpirc != MPI_SUCCESS)
             return rt_mpi_fail(rt, fn, mpirc, "MPI_Irecv");
         if (s->rbounds)         /* for an announcement (recv_odd) */
@@ -345,6 +417,8 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
          * answer MDL_SUCCESS, never a negative value that reads as an error. */
         return from == MDL_ANY ? MDL_SUCCESS : from;
     }
+    if (small_receive(s))
+        return recv_small(rt, m, src, buf, dt);
     MPI_Status st;
     rt_block_begin();
     mpirc = MPI_Recv(buf, 1, dt, src, m->channel, rt->world, &st);
@@ -402,6 +476,8 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, i
     MPI_Datatype dt = !m->async && from != MDL_ANY ? rt_msg_type_cached(m, s, task, bounds, &buf)
                                                    : MPI_DATATYPE_NULL;
     if (dt != MPI_DATATYPE_NULL) {
+        if (__builtin_expect(small_receive(s), 0))
+            return recv_small(rt, m, rt->rank_of[m->peer_task][from], buf, dt);
         MPI_Status st;
         rt_block_begin();
         int mpirc = MPI_Recv(buf, 1, dt, rt->rank_of[m->peer_task][from], m->channel,
@@ -417,6 +493,12 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, i
 
 static void world_errors_returned(mdl_rt *rt, int on);
 
+/* Whether async receive i of s went through its own buffer (recv_own). */
+static inline int req_own(const mdl_msg_state *s, int i)
+{
+    return s->small_notes && s->expect[i] < MPI_DIRECT_NOTE_BYTES;
+}
+
 /* The bounds an async receive was posted with (recv_odd). */
 static const long *req_bounds(const mdl_msg_state *s, const mdl_msg_desc *m, int i)
 {
@@ -427,7 +509,28 @@ static const long *req_bounds(const mdl_msg_state *s, const mdl_msg_desc *m, int
  * announcement copied already by mpi_p2p_progress. */
 static inline int req_plain(const mdl_msg_state *s, int i, size_t got)
 {
-    return recv_plain(got, s->expect[i]) || (s->early && s->early[i]);
+    return (recv_plain(got, s->expect[i]) && !req_own(s, i)) || (s->early && s->early[i]);
+}
+
+/* Async receive i of s, not plain: recv_own or recv_odd. */
+static int req_odd(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, mdl_msg_state *s, int i,
+                   size_t got, int copy)
+{
+    return req_own(s, i) ? recv_own(rt, fn, m, &s->sts[i], s->own[i], got, s->expect[i], copy)
+                         : recv_odd(rt, fn, m, &s->sts[i], got, s->expect[i],
+                                    req_bounds(s, m, i), copy);
+}
+
+/* Async receive i of s went through its own buffer and got what it
+ * expected: into its place (1: not that case). */
+static int req_placed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int i, size_t got)
+{
+    if (!req_own(s, i) || got != s->expect[i])
+        return 1;
+    void *buf;
+    MPI_Datatype dt;
+    int rc = rt_msg_type(rt, m, rt->c.task, req_bounds(s, m, i), &buf, &dt);
+    return rc ? rc : place_own(rt, m->fn, s, s->own[i], got, buf, dt);
 }
 
 void mpi_p2p_progress(mdl_rt *rt)
@@ -464,8 +567,7 @@ static __attribute__((cold)) void release_others(mdl_rt *rt, const char *fn,
         size_t got = status_bytes(rt, &s->sts[i]);
         if (i != bad && (!in_status || s->sts[i].MPI_ERROR == MPI_SUCCESS) &&
             !req_plain(s, i, got))
-            recv_odd(rt, fn, m, &s->sts[i], got, s->expect[i], req_bounds(s, m, i),
-                     MPI_DIRECT_RELEASE);
+            req_odd(rt, fn, m, s, i, got, MPI_DIRECT_RELEASE);
     }
 }
 
@@ -497,11 +599,12 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int wa
     if (!m->is_send)
         for (int i = 0; i < n; i++) {
             size_t got = status_bytes(rt, &s->sts[i]);
-            int rc = req_plain(s, i, got)
-                         ? 0
-                         : recv_odd(rt, rt_completion_fn(m, wait, fn, sizeof fn), m, &s->sts[i],
-                                    got, s->expect[i], req_bounds(s, m, i), MPI_DIRECT_COPY);
+            int rc = req_plain(s, i, got) ? 0 : req_placed(rt, m, s, i, got);
+            if (rc == 1)
+                rc = req_odd(rt, rt_completion_fn(m, wait, fn, sizeof fn), m, s, i, got,
+                             MPI_DIRECT_COPY);
             if (rc) {
+                rt_completion_fn(m, wait, fn, sizeof fn);
                 release_others(rt, fn, m, s, n, i, 0);
                 return rc;
             }
@@ -620,8 +723,7 @@ int rt_complete_all(mdl_rt *rt)
             size_t got = status_bytes(rt, &s->sts[k]);
             if (!cancelled && (mpirc == MPI_SUCCESS || s->sts[k].MPI_ERROR == MPI_SUCCESS) &&
                 !req_plain(s, k, got))
-                recv_odd(rt, fn, m, &s->sts[k], got, s->expect[k], req_bounds(s, m, k),
-                         MPI_DIRECT_RELEASE);
+                req_odd(rt, fn, m, s, k, got, MPI_DIRECT_RELEASE);
         }
         if (m->is_send && s->ndirect) {
             int done = mpi_direct_sends_done(rt, m, s, 1, 1);

@@ -70,6 +70,13 @@ typedef struct mdl_msg_state {
     /* per async receive: its announcement was copied already, while this
      * process waited for a send of its own (mpi_p2p_progress) */
     unsigned char *early;
+    /* a receive on a channel where a host peer may announce a large
+     * message (mpi_direct_receives): one smaller than an announcement
+     * goes through a buffer of MPI_DIRECT_NOTE_BYTES, so that an
+     * announcement is never cut short and its sender never left waiting
+     * (own: one per async request, allocated when first used) */
+    int small_notes;
+    unsigned char **own;
 } mdl_msg_state;
 
 /* A message packed into a buffer of its own and in flight from there: a
@@ -131,6 +138,7 @@ struct mdl_rt {
     int free_slots[MPI_DIRECT_SLOTS];
     uint64_t slot_gen[MPI_DIRECT_SLOTS];
     mdl_self_send *withdrawn;   /* oldest first */
+    unsigned char *note_channels;       /* MDL_Init: [nchannels] announcing */
 
     /* MDL_TRACE (mpi_trace.c) */
     int trace_on;               /* every process traces */
@@ -233,6 +241,15 @@ MDL_HIDDEN int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state 
 enum { MPI_DIRECT_RELEASE, MPI_DIRECT_COPY, MPI_DIRECT_EARLY };
 MDL_HIDDEN int mpi_direct_recv(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
                                const MPI_Status *st, const mdl_span *spans, int copy);
+/* The same for a receive smaller than an announcement, which got `got`
+ * (MPI_DIRECT_NOTE_BYTES of it) in a buffer of its own (small_notes);
+ * total: the receive's bytes.  Nothing is copied: an announced message
+ * is always larger than such a receive (MDL_ERR_TRUNCATE with copy). */
+MDL_HIDDEN int mpi_direct_recv_small(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
+                                     const MPI_Status *st, const void *got, size_t total,
+                                     int copy);
+/* After rt_types_init: small_notes of the receives. */
+MDL_HIDDEN void mpi_direct_receives(mdl_rt *rt);
 /* The announced sends among s's requests (their MPI requests complete):
  * 1 when all are complete, 0 when not yet (only if !block), or an error
  * (of the Wait, wait 1, or Test of m). */

@@ -354,6 +354,9 @@ void rt_types_free(mdl_rt *rt)
             free(s->notes);
             free(s->rbounds);
             free(s->early);
+            for (int k = 0; s->own && k < s->capreq; k++)
+                free(s->own[k]);
+            free(s->own);
         }
         free(rt->msgs);
         rt->msgs = NULL;
