@@ -363,3 +363,15 @@ void mdl_spans_copy(const mdl_span *dst, int ndst, const mdl_span *src, int nsrc
         ls -= n;
     }
 }
+
+void mdl_copy_nonzero_pages(char *dst, const char *src, size_t size, size_t page)
+{
+    for (size_t o = 0; o < size; o += page) {
+        const uint64_t *w = (const uint64_t *)(const void *)(src + o);
+        size_t n = page / sizeof *w, i = 0;
+        while (i < n && w[i] == 0)
+            i++;
+        if (i < n)
+            memcpy(dst + o, src + o, page);
+    }
+}

@@ -38,6 +38,14 @@ MDL_HIDDEN int mdl_vfail(mdl_who who, const char *fn, int code,
 /* True when errors are returned (MDL_ERRORS=return or return,print). */
 MDL_HIDDEN int mdl_errors_return(void);
 
+/* ---------------------------------------------------------------- task objects */
+
+/* Copies the pages of src that are not all zero (dst is zero): a caller's
+ * task object (mdl_init_at) moved into a runtime's shared pages and back,
+ * so that a large object the program has not touched yet stays
+ * uncommitted memory on both sides, as the C API's struct does. */
+MDL_HIDDEN void mdl_copy_nonzero_pages(char *dst, const char *src, size_t size, size_t page);
+
 /* ---------------------------------------------------------------- grids */
 
 /* MPI_Dims_create semantics: zero entries of dims are filled so that the

@@ -110,26 +110,76 @@ static int disabled_by_env(void)
     return v && *v && strcmp(v, "0") != 0;
 }
 
-void *mpi_direct_alloc(mdl_rt *rt, size_t size)
+/* A memfd of `size` bytes and the control page, mapped whole (NULL:
+ * not possible); its descriptor in *fd. */
+static char *task_file(size_t size, int *fd)
 {
-    rt->task_fd = -1;
+    *fd = -1;
     if (disabled_by_env())
         return NULL;
-    int fd = memfd_create("mdl-task", MFD_CLOEXEC);
-    if (fd < 0)
+    int f = memfd_create("mdl-task", MFD_CLOEXEC);
+    if (f < 0)
         return NULL;
     void *p = MAP_FAILED;
-    if (ftruncate(fd, (off_t)(size + CTL_BYTES)) == 0)
+    if (ftruncate(f, (off_t)(size + CTL_BYTES)) == 0)
         p = mmap(NULL, size + CTL_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE,
-                 fd, 0);
+                 f, 0);
     if (p == MAP_FAILED) {
-        close(fd);
+        close(f);
         return NULL;
+    }
+    *fd = f;
+    return p;
+}
+
+void *mpi_direct_alloc(mdl_rt *rt, size_t size)
+{
+    char *p = task_file(size, &rt->task_fd);
+    if (!p)
+        return NULL;
+    rt->task_size = size;
+    rt->task_mapped = size + CTL_BYTES;
+    rt->own_ctl = ctl_of(p, size);
+    return p;
+}
+
+/* The object keeps its address; its pages become the memfd's first ones
+ * (a second mapping of the file, at the object), so host peers map it as
+ * any struct.  Its control page is reached through the whole file's
+ * mapping: the page after the object is not the runtime's. */
+void mpi_direct_alias(mdl_rt *rt, void *obj, size_t size)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    rt->task_fd = -1;
+    if (page <= 0 || size == 0 || (uintptr_t)obj % (size_t)page || size % (size_t)page)
+        return;
+    int fd;
+    char *p = task_file(size, &fd);
+    if (!p)
+        return;
+    mdl_copy_nonzero_pages(p, obj, size, (size_t)page);
+    if (mmap(obj, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+        munmap(p, size + CTL_BYTES);
+        close(fd);
+        return;
     }
     rt->task_fd = fd;
     rt->task_size = size;
-    rt->task_mapped = size + CTL_BYTES;
-    return p;
+    rt->alias = p;
+    rt->alias_size = size + CTL_BYTES;
+    rt->own_ctl = ctl_of(p, size);
+}
+
+/* The runtime ends (MDL_End has delivered every announced send): the
+ * object gets private pages again, with its bytes, as it had them. */
+static void unalias(mdl_rt *rt)
+{
+    size_t size = rt->task_size;
+    if (mmap(rt->c.task, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+             -1, 0) != MAP_FAILED)
+        mdl_copy_nonzero_pages(rt->c.task, rt->alias, size, (size_t)sysconf(_SC_PAGESIZE));
+    munmap(rt->alias, rt->alias_size);
+    rt->alias = NULL;
 }
 
 /* Another process's struct, which this process only reads, then its
@@ -249,7 +299,7 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
         free(rt->note_channels);
         rt->note_channels = NULL;
     } else {
-        mpi_direct_ctl *ctl = ctl_of(rt->c.task, rt->task_size);
+        mpi_direct_ctl *ctl = rt->own_ctl;
         rt->nfree_slots = 0;
         for (int k = MPI_DIRECT_SLOTS - 1; k >= 0; k--)
             rt->free_slots[rt->nfree_slots++] = k;
@@ -297,6 +347,9 @@ void mpi_direct_free(mdl_rt *rt)
     if (rt->task_mapped && rt->c.task)
         munmap(rt->c.task, rt->task_mapped);
     rt->task_mapped = 0;
+    if (rt->alias)
+        unalias(rt);
+    rt->own_ctl = NULL;
 }
 
 /* The announcement of m for these bounds, or 0 when m is not one section
@@ -358,7 +411,7 @@ static int note_span(const mpi_direct_note *n, char *base, size_t size, mdl_span
 
 static uint64_t *own_slot(mdl_rt *rt, const mpi_direct_note *n)
 {
-    return &ctl_of(rt->c.task, rt->task_size)->slot[n->slot];
+    return &rt->own_ctl->slot[n->slot];
 }
 
 /* The function an error of m's send names: the send, or its Wait/Test. */

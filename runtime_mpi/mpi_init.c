@@ -183,8 +183,12 @@ static int start(mdl_rt *rt, const char *fn)
         return rt_fail(rt, fn, MDL_ERR_INTERN, "the spec needs %d tags, MPI allows %d", top + 1,
                        *ub + 1);
 
-    /* A caller's own struct (mdl_init_at) is used as it is. */
-    int rc_task = rt->task_users ? 0 : alloc_task(rt, fn);
+    /* A caller's own struct (mdl_init_at) stays where it is. */
+    int rc_task = 0;
+    if (rt->task_users)
+        mpi_direct_alias(rt, rt->c.task, rt->user_size);
+    else
+        rc_task = alloc_task(rt, fn);
     /* collective: every process takes part, whatever its struct */
     int rc_direct = mpi_direct_start(rt, fn);
     rc = rc_task ? rc_task : rc_direct ? rc_direct : rt_types_init(rt);
@@ -224,10 +228,9 @@ static void teardown(mdl_rt *rt)
         MPI_Errhandler_free(&rt->world_eh);
     }
     free_tables(rt);
-    /* the host's structs are mapped only with a memfd struct of its own */
-    if (rt->task_mapped)
-        mpi_direct_free(rt);
-    else if (!rt->task_users)
+    int heap_task = !rt->task_mapped && !rt->task_users;
+    mpi_direct_free(rt);
+    if (heap_task)
         free(rt->c.task);
     rt->c.task = NULL;
     rt_common_free(rt);
@@ -238,7 +241,6 @@ int be_init(const mdl_task_desc *d, int *argc, char ***argv, void *user, size_t 
             mdl_rt **out)
 {
     static const char fn[] = "MDL_Init";
-    (void)user_size;
     mdl_rt *rt = &the_rt;
     mdl_who who = { d->tasks[d->self], -1 };
     if (getenv("MDL_SHM_FD"))
@@ -256,6 +258,7 @@ int be_init(const mdl_task_desc *d, int *argc, char ***argv, void *user, size_t 
     rt->task_fd = -1;
     rt->c.task = user;
     rt->task_users = user != NULL;
+    rt->user_size = user_size;
     int rc = rt_common_start(rt, d);
     if (rc)
         return rc;

@@ -105,6 +105,7 @@ struct mdl_rt {
     int *inst_of;               /* [world_size] instance number of each */
     int **rank_of;              /* [ntasks][fam_size] world rank of (task, inst) */
     int task_users;             /* c.task is the caller's (mdl_init_at): not freed */
+    size_t user_size;           /* its bytes */
 
     mdl_msg_state *msgs;        /* [nmsgs] */
     int nstructs;
@@ -126,12 +127,18 @@ struct mdl_rt {
     int tag_withdrawn;          /* + channel: a withdrawn direct message */
 
     /* Large messages on one host (mpi_direct.c): the task struct is a
-     * memfd (task_size bytes, then the control page: task_mapped in all;
-     * task_fd open during MDL_Init only), and peer_base[world rank] maps
-     * the struct and control page of each other process of the host
-     * (NULL: through MPI; peer_base NULL: none of them). */
+     * memfd (task_size bytes, then the control page, own_ctl: task_mapped
+     * bytes mapped at c.task; task_fd open during MDL_Init only) — or a
+     * caller's object whose pages are those of the memfd (alias: the
+     * whole file mapped at alias, alias_size bytes) — and
+     * peer_base[world rank] maps the struct and control page of each
+     * other process of the host (NULL: through MPI; peer_base NULL: none
+     * of them). */
     int task_fd;
     size_t task_size, task_mapped;
+    struct mpi_direct_ctl *own_ctl;
+    char *alias;
+    size_t alias_size;
     char **peer_base;
     size_t *peer_size;          /* struct bytes, the control page after */
     int nfree_slots;
@@ -219,6 +226,10 @@ rt_msg_type_cached(const mdl_msg_desc *m, mdl_msg_state *s, void *task, const lo
 
 /* The task struct as a memfd (NULL: allocate it privately). */
 MDL_HIDDEN void *mpi_direct_alloc(mdl_rt *rt, size_t size);
+/* A caller's task object (mdl_init_at) of `size` bytes given the pages of
+ * a memfd, when it is whole pages (else it stays as it is, and the host's
+ * large messages go through MPI). */
+MDL_HIDDEN void mpi_direct_alias(mdl_rt *rt, void *obj, size_t size);
 /* Collective: the host's processes map each other's structs, or none. */
 MDL_HIDDEN int mpi_direct_start(mdl_rt *rt, const char *fn);
 MDL_HIDDEN void mpi_direct_unmap_peers(mdl_rt *rt);

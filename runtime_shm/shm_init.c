@@ -57,21 +57,6 @@ void be_abort(int code)
  * memory outside the segment serve (process_vm_readv or packing; scratch
  * blocks in collectives). */
 
-/* Copies the pages of src that are not all zero (dst is zero): a large
- * task object the program has not touched yet (in .bss) stays uncommitted
- * memory on both sides, as the C API's struct does. */
-static void copy_nonzero_pages(char *dst, const char *src, size_t size, uint64_t page)
-{
-    for (size_t o = 0; o < size; o += page) {
-        const uint64_t *w = (const uint64_t *)(const void *)(src + o);
-        size_t n = page / sizeof *w, i = 0;
-        while (i < n && w[i] == 0)
-            i++;
-        if (i < n)
-            memcpy(dst + o, src + o, page);
-    }
-}
-
 static void alias_object(mdl_rt *rt, void *obj, size_t size, uint64_t page)
 {
     const char *e = getenv("MDL_SHM_ALIAS");
@@ -82,7 +67,7 @@ static void alias_object(mdl_rt *rt, void *obj, size_t size, uint64_t page)
     if (!off)
         return;
     void *blk = shm_ptr(rt, off);
-    copy_nonzero_pages(blk, obj, size, page);
+    mdl_copy_nonzero_pages(blk, obj, size, page);
     /* old_size 0 on a shared mapping: a second mapping of the same pages */
     if (mremap(blk, 0, size, MREMAP_MAYMOVE | MREMAP_FIXED, obj) == MAP_FAILED)
         return;
@@ -101,8 +86,8 @@ static void unalias_object(mdl_rt *rt)
         return;
     if (mmap(rt->alias, rt->alias_size, PROT_READ | PROT_WRITE,
              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED)
-        copy_nonzero_pages(rt->alias, shm_ptr(rt, rt->alias_off), rt->alias_size,
-                           (uint64_t)sysconf(_SC_PAGESIZE));
+        mdl_copy_nonzero_pages(rt->alias, shm_ptr(rt, rt->alias_off), rt->alias_size,
+                               (size_t)sysconf(_SC_PAGESIZE));
     rt->alias = NULL;
 }
 

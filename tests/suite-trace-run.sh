@@ -332,6 +332,16 @@ for rt in mpi shm; do
             [ "$(count "$f" '"name":"MDL_RecvFrom_worker_')" -ge 1 ] && pass cxx_objects ||
             fail cxx_objects "$(head -c 300 "$W/out" | tr '\n' ' ')"
     fi
+    # and their large messages between the processes of a host are copied
+    # once by the receiver, as the C API's struct (MPI: the object's pages
+    # are the runtime's memfd while it runs; shm: aliased into the segment)
+    if traced cxx_direct tests/e2e/cxx_direct/spec.mdl tests/e2e/cxx_direct/d.cc \
+            -- -n 1 ./d global : -n 1 ./d stack; then
+        c=$(copy_of "$f" MDL_RecvFrom_d_blk)
+        grep -q '^cxx_direct: ok' "$W/out" && awk -v c="$c" 'BEGIN { exit !(c != "" && c > 0) }' &&
+            pass cxx_objects_one_copy ||
+            fail cxx_objects_one_copy "copy_us of MDL_RecvFrom_d_blk '$c': $(head -c 200 "$W/out" | tr '\n' ' ')"
+    fi
 
     # ------------------------------------------------------------ pair
     # one name both an async send and an async receive: one Wait call is

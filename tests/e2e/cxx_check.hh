@@ -14,9 +14,10 @@
         }                                                                         \
     } while (0)
 
-// Whether p lies in a mapping of the shared-memory runtime's job segment
-// (mdlrun's memfd): a task object the runtime aliased (mdl_init_at).
-inline bool in_job_segment(const void *p)
+// Whether p lies in a mapping of the memfd called `name` ("memfd:mdl-job":
+// the shared-memory runtime's job segment; "memfd:mdl-task": the MPI
+// runtime's task file): a task object the runtime aliased (mdl_init_at).
+inline bool in_memfd(const void *p, const char *name)
 {
     std::FILE *f = std::fopen("/proc/self/maps", "r");
     char line[512];
@@ -24,10 +25,15 @@ inline bool in_job_segment(const void *p)
     unsigned long lo, hi, a = (unsigned long)p;
     while (f && !in && std::fgets(line, sizeof line, f))
         in = std::sscanf(line, "%lx-%lx", &lo, &hi) == 2 && a >= lo && a < hi &&
-             std::strstr(line, "memfd:mdl-job") != nullptr;
+             std::strstr(line, name) != nullptr;
     if (f)
         std::fclose(f);
     return in;
+}
+
+inline bool in_job_segment(const void *p)
+{
+    return in_memfd(p, "memfd:mdl-job");
 }
 
 // On the shared-memory runtime, with aliasing allowed (MDL_SHM_ALIAS unset).
