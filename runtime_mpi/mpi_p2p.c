@@ -412,6 +412,10 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
                    sizeof *bounds * 2 * (size_t)m->npairs);
         if (s->early)
             s->early[s->nreq] = 0;
+        if (s->early && s->bytes > MPI_DIRECT_NOTE_BYTES) {
+            s->nlarge++;        /* mpi_p2p_progress looks at it */
+            rt->nlarge++;
+        }
         s->expect[s->nreq++] = s->bytes;
         /* The sender of an MDL_ANY receive is known only on completion:
          * answer MDL_SUCCESS, never a negative value that reads as an error. */
@@ -493,6 +497,14 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, i
 
 static void world_errors_returned(mdl_rt *rt, int on);
 
+/* The requests of s are done with (completed, or cancelled at MDL_End). */
+static inline void requests_done(mdl_rt *rt, mdl_msg_state *s)
+{
+    s->nreq = 0;
+    rt->nlarge -= s->nlarge;
+    s->nlarge = 0;
+}
+
 /* Whether async receive i of s went through its own buffer (recv_own). */
 static inline int req_own(const mdl_msg_state *s, int i)
 {
@@ -536,10 +548,10 @@ static int req_placed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int i
 void mpi_p2p_progress(mdl_rt *rt)
 {
     const mdl_task_desc *d = rt->c.d;
-    for (int i = 0; i < d->nmsgs; i++) {
+    for (int i = 0; rt->nlarge && i < d->nmsgs; i++) {
         const mdl_msg_desc *m = d->msgs[i];
         mdl_msg_state *s = &rt->msgs[i];
-        for (int k = 0; s->early && k < s->nreq; k++) {
+        for (int k = 0; s->nlarge && k < s->nreq; k++) {
             if (s->early[k] || s->expect[k] <= MPI_DIRECT_NOTE_BYTES)
                 continue;
             /* completed, the request left for the Wait or Test */
@@ -578,7 +590,7 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int wa
 {
     char fn[160];
     int n = s->nreq;
-    s->nreq = 0;
+    requests_done(rt, s);
     if (m->is_send)
         mpi_direct_release(s, n);
     if (mpirc == MPI_ERR_IN_STATUS) {
@@ -691,7 +703,7 @@ int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
     }
     if (mpirc == MPI_SUCCESS && s->nreq == 1 &&
         (m->is_send || req_plain(s, 0, status_bytes(rt, &s->sts[0])))) {
-        s->nreq = 0;
+        requests_done(rt, s);
         if (!m->is_send && rt->c.tr)
             rt_trace_arrived(rt, m, rt->inst_of[s->sts[0].MPI_SOURCE]);
         return MDL_SUCCESS;
@@ -732,7 +744,7 @@ int rt_complete_all(mdl_rt *rt)
         }
         if (m->is_send)
             mpi_direct_release(s, s->nreq);
-        s->nreq = 0;
+        requests_done(rt, s);
         if (mpirc != MPI_SUCCESS && !rc)
             rc = rt_mpi_fail(rt, fn, mpirc, m->is_send ? "completing an async send"
                                                      : "cancelling an async receive");

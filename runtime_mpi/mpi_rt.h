@@ -70,6 +70,8 @@ typedef struct mdl_msg_state {
     /* per async receive: its announcement was copied already, while this
      * process waited for a send of its own (mpi_p2p_progress) */
     unsigned char *early;
+    int nlarge;                 /* of the requests, receives that may get an
+                                   announcement (more than its bytes) */
     /* a receive on a channel where a host peer may announce a large
      * message (mpi_direct_receives): one smaller than an announcement
      * goes through a buffer of MPI_DIRECT_NOTE_BYTES, so that an
@@ -145,6 +147,9 @@ struct mdl_rt {
     int free_slots[MPI_DIRECT_SLOTS];
     uint64_t slot_gen[MPI_DIRECT_SLOTS];
     mdl_self_send *withdrawn;   /* oldest first */
+    int nlarge;                 /* the msgs' nlarge together: none, and a
+                                   process waiting or polling has no copy
+                                   to make (mpi_p2p_progress) */
     unsigned char *note_channels;       /* MDL_Init: [nchannels] announcing */
 
     /* MDL_TRACE (mpi_trace.c) */
