@@ -424,11 +424,13 @@ for rt in mpi shm; do
             # son[2] received go and sent five results before it was killed
             # outside any call (its part says it had not ended, and was in
             # none); the father received some, and the receive it was in
-            # when mpiexec ended it is recorded
+            # when mpiexec ended it is recorded.  Another son may be listed
+            # too: one that had sent its results and was not yet in MDL_End
+            # when mpiexec ended it (about one run in eight)
             if grep -qF '"end":"error","error":"the job did not end: its processes'"'"' buffers were recovered by mdltrace --recover"' "$f" &&
                grep -qF '"name":"MDL_RecvFrom_son_res","cat":"recv","args":{"msg":"res","bytes":0,"error":"father[0]: MDL_RecvFrom_son_res: had not returned when the job ended (waiting for son[any])"}' "$f" &&
                [ "$(instance "$f" 'son\[2\]')" = "6 0 error" ] &&
-               grep -qxF "not in an MDL call when the job ended: son[2]" "$W/out" &&
+               grep -qxE 'not in an MDL call when the job ended: (son\[[01]\], )*son\[2\]' "$W/out" &&
                [ "$(count "$f" '"pid":2,"tid":[0-9]+,"name":"MDL_SendTo_father_res"')" -ge 15 ] &&
                [ "$(count "$f" '"name":"MDL_RecvFrom_son_res"')" -ge 1 ] &&
                [ -z "$(parts "$f")" ]; then
