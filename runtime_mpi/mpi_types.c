@@ -200,14 +200,21 @@ static int build_msg_type(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, v
 }
 
 /* The slow path of rt_msg_type, out of line so that the cached path
- * stays a short leaf. */
+ * stays a short leaf.  A build that fails (bounds refused) has already
+ * overwritten s->spans, which must describe s->dt (the small receives'
+ * placing, sizes in errors): the cached type goes too, and the next call
+ * builds its own. */
 static __attribute__((noinline)) int rebuild(mdl_rt *rt, const mdl_msg_desc *m,
                                              mdl_msg_state *s, void *task,
                                              const long *bounds, const long *pairs)
 {
     int rc = build_msg_type(rt, m, s, task, bounds, m->fn);
-    if (rc)
+    if (rc) {
+        if (s->dt != MPI_DATATYPE_NULL)
+            MPI_Type_free(&s->dt);      /* pending operations keep it alive */
+        s->last_ok = 0;
         return rc;
+    }
     key_set(m, s, task, pairs);
     return 0;
 }
