@@ -723,20 +723,33 @@ int rt_complete_all(mdl_rt *rt)
         mdl_msg_state *s = &rt->msgs[i];
         if (s->nreq == 0)
             continue;
-        if (!m->is_send)
-            for (int k = 0; k < s->nreq; k++)
-                MPI_Cancel(&s->reqs[k]);
-        int mpirc = waitall(rt, m, s);
-        /* a large message from a host peer announced but not waited for:
-         * its sender is released (cancel does not take back what matched) */
+        int mpirc = m->is_send ? waitall(rt, m, s) : MPI_SUCCESS;
+        for (int k = 0; !m->is_send && k < s->nreq; k++)
+            MPI_Cancel(&s->reqs[k]);
+        if (!m->is_send) {     /* every status with its error: Waitall */
+            world_errors_returned(rt, 1);
+            rt_block_begin();
+            mpirc = MPI_Waitall(s->nreq, s->reqs, s->sts);
+            rt_block_end();
+            world_errors_returned(rt, 0);
+        }
+        /* a receive never waited for whose message matched: dropped, as on
+         * shm, even if it did not fit (nothing asked for it); a large one
+         * announced by a host peer releases its sender (cancel does not
+         * take back what matched) */
         for (int k = 0; !m->is_send && k < s->nreq; k++) {
-            int cancelled = 0;
+            int cancelled = 0, err = mpirc == MPI_ERR_IN_STATUS ? s->sts[k].MPI_ERROR : mpirc;
+            int cls = MPI_SUCCESS;
+            MPI_Error_class(err, &cls);
             MPI_Test_cancelled(&s->sts[k], &cancelled);
             size_t got = status_bytes(rt, &s->sts[k]);
-            if (!cancelled && (mpirc == MPI_SUCCESS || s->sts[k].MPI_ERROR == MPI_SUCCESS) &&
-                !req_plain(s, k, got))
+            if (!cancelled && err == MPI_SUCCESS && !req_plain(s, k, got))
                 req_odd(rt, fn, m, s, k, got, MPI_DIRECT_RELEASE);
+            if (cls != MPI_SUCCESS && cls != MPI_ERR_TRUNCATE && !rc)
+                rc = rt_mpi_fail(rt, fn, err, "cancelling an async receive");
         }
+        if (!m->is_send)
+            mpirc = MPI_SUCCESS;
         if (m->is_send && s->ndirect) {
             int done = mpi_direct_sends_done(rt, m, s, 1, 1);
             if (done < 0 && !rc)
