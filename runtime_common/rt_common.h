@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/types.h>
 #include "mdl_rt.h"
 
 #define MDL_HIDDEN __attribute__((visibility("hidden")))
@@ -45,6 +46,14 @@ MDL_HIDDEN int mdl_errors_return(void);
  * so that a large object the program has not touched yet stays
  * uncommitted memory on both sides, as the C API's struct does. */
 MDL_HIDDEN void mdl_copy_nonzero_pages(char *dst, const char *src, size_t size, size_t page);
+
+/* The object back from such pages: src maps bytes [off, off + size) of the
+ * file fd, and only what the file holds there is copied to dst, extent by
+ * extent — reading a hole through a shared mapping would allocate it, so
+ * MDL_End would commit a large object nothing touched.  Without SEEK_DATA
+ * (fd < 0, or a file system without it): mdl_copy_nonzero_pages. */
+MDL_HIDDEN void mdl_copy_file_data(int fd, off_t off, char *dst, const char *src, size_t size,
+                                   size_t page);
 
 /* ---------------------------------------------------------------- grids */
 

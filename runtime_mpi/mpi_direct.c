@@ -164,6 +164,7 @@ void mpi_direct_alias(mdl_rt *rt, void *obj, size_t size)
         return;
     }
     rt->task_fd = fd;
+    rt->alias_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);  /* for unalias; -1: a slower copy */
     rt->task_size = size;
     rt->alias = p;
     rt->alias_size = size + CTL_BYTES;
@@ -177,9 +178,13 @@ static void unalias(mdl_rt *rt)
     size_t size = rt->task_size;
     if (mmap(rt->c.task, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
              -1, 0) != MAP_FAILED)
-        mdl_copy_nonzero_pages(rt->c.task, rt->alias, size, (size_t)sysconf(_SC_PAGESIZE));
+        mdl_copy_file_data(rt->alias_fd, 0, rt->c.task, rt->alias, size,
+                           (size_t)sysconf(_SC_PAGESIZE));
     munmap(rt->alias, rt->alias_size);
     rt->alias = NULL;
+    if (rt->alias_fd >= 0)
+        close(rt->alias_fd);
+    rt->alias_fd = -1;
 }
 
 /* Another process's struct, which this process only reads, then its
@@ -341,6 +346,9 @@ void mpi_direct_unmap_peers(mdl_rt *rt)
 void mpi_direct_free(mdl_rt *rt)
 {
     rt_block_shared = NULL;
+    if (rt->task_fd >= 0)       /* MDL_Init failed before the host mapped it */
+        close(rt->task_fd);
+    rt->task_fd = -1;
     free(rt->note_channels);
     rt->note_channels = NULL;
     mpi_direct_unmap_peers(rt);

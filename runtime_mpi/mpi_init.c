@@ -255,7 +255,7 @@ int be_init(const mdl_task_desc *d, int *argc, char ***argv, void *user, size_t 
                            "MPI has been finalized by the program: the runtime cannot start");
     memset(rt, 0, sizeof *rt);
     rt->world = rt->family = MPI_COMM_NULL;
-    rt->task_fd = -1;
+    rt->task_fd = rt->alias_fd = -1;
     rt->c.task = user;
     rt->task_users = user != NULL;
     rt->user_size = user_size;

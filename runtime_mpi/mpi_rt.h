@@ -141,6 +141,7 @@ struct mdl_rt {
     struct mpi_direct_ctl *own_ctl;
     char *alias;
     size_t alias_size;
+    int alias_fd;               /* the memfd, for its extents at the end */
     char **peer_base;
     size_t *peer_size;          /* struct bytes, the control page after */
     int nfree_slots;

@@ -6,6 +6,7 @@
 #include "rt_trace.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,8 +87,9 @@ static void unalias_object(mdl_rt *rt)
         return;
     if (mmap(rt->alias, rt->alias_size, PROT_READ | PROT_WRITE,
              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED)
-        mdl_copy_nonzero_pages(rt->alias, shm_ptr(rt, rt->alias_off), rt->alias_size,
-                               (size_t)sysconf(_SC_PAGESIZE));
+        mdl_copy_file_data(rt->seg_fd, (off_t)rt->alias_off, rt->alias,
+                           shm_ptr(rt, rt->alias_off), rt->alias_size,
+                           (size_t)sysconf(_SC_PAGESIZE));
     rt->alias = NULL;
 }
 
@@ -107,6 +109,8 @@ static void rt_free(mdl_rt *rt)
     free(rt->ov_out);
     free(rt->ov_last);
     unalias_object(rt);
+    if (rt->seg_fd >= 0)
+        close(rt->seg_fd);
     if (rt->seg)
         munmap(rt->seg, rt->segsize);
     free(rt);
@@ -162,7 +166,10 @@ static int seg_map(mdl_rt *rt, long fd)
         return rt_fail(rt, fn, MDL_ERR_INTERN, "cannot map the job's segment: %s",
                        strerror(errno));
     }
-    close((int)fd);             /* the mapping keeps it; children must not inherit it */
+    /* the mapping keeps it; children must not inherit it (the copy, for
+     * unalias_object, is close-on-exec) */
+    rt->seg_fd = fcntl((int)fd, F_DUPFD_CLOEXEC, 0);
+    close((int)fd);
     rt->seg = seg;
     return 0;
 }
@@ -465,6 +472,7 @@ int be_init(const mdl_task_desc *d, int *argc, char ***argv, void *user, size_t 
     if (!rt)
         return rt_fail_who((mdl_who){ d->tasks[d->self], -1 }, "MDL_Init", MDL_ERR_INTERN,
                            "out of memory");
+    rt->seg_fd = -1;
     long fd = -1, slot = -1;
     int rc = rt_common_start(rt, d);
     if (!rc)

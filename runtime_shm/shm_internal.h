@@ -157,6 +157,7 @@ struct mdl_rt {
      * alias_off (NULL when the object could not be aliased). */
     char *alias;
     uint64_t alias_size, alias_off;
+    int seg_fd;                 /* the segment, for the alias's extents at the end */
 };
 
 static inline void *shm_ptr(const mdl_rt *rt, uint64_t off) { return rt->seg + off; }
