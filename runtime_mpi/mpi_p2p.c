@@ -583,6 +583,50 @@ static __attribute__((cold)) void release_others(mdl_rt *rt, const char *fn,
     }
 }
 
+/* A Wait or Test that failed (MPI_ERR_IN_STATUS) with requests of s still
+ * in flight (MPI_ERR_PENDING: MPICH's Testall leaves the others so when
+ * one failed): those stay, first in the arrays, for the next Wait or Test
+ * of m (MPI may still write into them; one may be an announcement whose
+ * sender waits); the rest are done with. */
+static void keep_pending(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int n)
+{
+    size_t pairs = 2 * (size_t)m->npairs;
+    int kept = 0, large = 0;
+    for (int i = 0; i < n; i++) {
+        if (s->sts[i].MPI_ERROR != MPI_ERR_PENDING) {
+            if (s->notes && s->notes[i]) {
+                free(s->notes[i]);
+                s->notes[i] = NULL;
+                s->ndirect--;
+            }
+            continue;
+        }
+        if (i != kept) {
+            s->reqs[kept] = s->reqs[i];
+            s->expect[kept] = s->expect[i];
+            if (s->rbounds)
+                memcpy(&s->rbounds[pairs * (size_t)kept], &s->rbounds[pairs * (size_t)i],
+                       sizeof *s->rbounds * pairs);
+            if (s->early)
+                s->early[kept] = s->early[i];
+            if (s->own) {       /* buffers are swapped, never lost */
+                unsigned char *x = s->own[kept];
+                s->own[kept] = s->own[i];
+                s->own[i] = x;
+            }
+            if (s->notes) {
+                s->notes[kept] = s->notes[i];
+                s->notes[i] = NULL;
+            }
+        }
+        large += !m->is_send && s->early && s->expect[kept] > MPI_DIRECT_NOTE_BYTES;
+        kept++;
+    }
+    rt->nlarge += large - s->nlarge;
+    s->nlarge = large;
+    s->nreq = kept;
+}
+
 /* After completion of all requests of s: errors and sizes of receives.
  * wait: Test (0) or Wait (1), for the function name of an error (formatted
  * only when there is one: snprintf was ~900 instructions a call). */
@@ -590,19 +634,21 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int wa
 {
     char fn[160];
     int n = s->nreq;
-    requests_done(rt, s);
-    if (m->is_send)
-        mpi_direct_release(s, n);
     if (mpirc == MPI_ERR_IN_STATUS) {
         for (int i = 0; i < n; i++)
             if (s->sts[i].MPI_ERROR != MPI_SUCCESS && s->sts[i].MPI_ERROR != MPI_ERR_PENDING) {
                 rt_completion_fn(m, wait, fn, sizeof fn);
                 if (!m->is_send)
                     release_others(rt, fn, m, s, n, i, 1);
-                return m->is_send ? rt_mpi_fail(rt, fn, s->sts[i].MPI_ERROR, "completion")
-                                  : recv_fail(rt, fn, m, s->sts[i].MPI_ERROR, &s->sts[i]);
+                int rc = m->is_send ? rt_mpi_fail(rt, fn, s->sts[i].MPI_ERROR, "completion")
+                                    : recv_fail(rt, fn, m, s->sts[i].MPI_ERROR, &s->sts[i]);
+                keep_pending(rt, m, s, n);
+                return rc;
             }
     }
+    requests_done(rt, s);
+    if (m->is_send)
+        mpi_direct_release(s, n);
     if (mpirc != MPI_SUCCESS) {
         rt_completion_fn(m, wait, fn, sizeof fn);
         return m->is_send || n != 1 ? rt_mpi_fail(rt, fn, mpirc, "completion")
