@@ -42,8 +42,10 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/rt/lsan-mpich.supp}
 unset MDL_TRACE MDL_TRACE_BUFFER MDL_ERRORS
 W=$(mktemp -d "${TMPDIR:-/tmp}/medley-trace-run.XXXXXX")
-# parts of killed jobs that a failed check left (tests/trace/parts.sh)
-trap 'for p in "$W"/*.json; do parts "$p" | xargs -r rm -f; done; rm -rf "$W"' EXIT
+# parts of killed jobs that a failed check left (tests/trace/parts.sh),
+# their trace file written or not (a job that failed may write none)
+trap 'ls -d "/dev/shm/mdltrace.$(id -u).$(printf %s "$W" | tr / %)%"* 2> /dev/null | xargs -r rm -f
+      rm -rf "$W"' EXIT
 
 pass() { echo "PASS: trace-run/$rt/$1"; }
 fail() { echo "FAIL: trace-run/$rt/$1: $2"; }
