@@ -381,20 +381,17 @@ void mdl_copy_nonzero_pages(char *dst, const char *src, size_t size, size_t page
 void mdl_copy_file_data(int fd, off_t off, char *dst, const char *src, size_t size, size_t page)
 {
     off_t end = off + (off_t)size, pos = off;
-    if (fd < 0 || lseek(fd, pos, SEEK_DATA) < 0) {
-        if (fd < 0 || errno != ENXIO) {     /* ENXIO: no data at all */
-            mdl_copy_nonzero_pages(dst, src, size, page);
-            return;
-        }
-    }
-    while (pos < end) {
+    while (fd >= 0) {
         off_t data = lseek(fd, pos, SEEK_DATA);
+        if (data < 0 && errno != ENXIO)
+            break;              /* no SEEK_DATA here */
         if (data < 0 || data >= end)
-            break;
+            return;             /* ENXIO: no data from pos on */
         off_t hole = lseek(fd, data, SEEK_HOLE);
         if (hole < 0 || hole > end)
             hole = end;
         memcpy(dst + (data - off), src + (data - off), (size_t)(hole - data));
         pos = hole;
     }
+    mdl_copy_nonzero_pages(dst, src, size, page);
 }

@@ -399,22 +399,22 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
         rc = reserve(rt, m, s, 1);
         if (rc)
             return rc;
-        int k = s->nreq;
-        if (small_receive(s) && !s->own[k] && !(s->own[k] = malloc(MPI_DIRECT_NOTE_BYTES)))
+        int k = s->nreq, own = small_receive(s);
+        if (own && !s->own[k] && !(s->own[k] = malloc(MPI_DIRECT_NOTE_BYTES)))
             return rt_fail_oom(rt, fn);
-        mpirc = small_receive(s) ? MPI_Irecv(s->own[k], MPI_DIRECT_NOTE_BYTES, MPI_PACKED, src,
-                                             m->channel, rt->world, &s->reqs[k])
-                                 : MPI_Irecv(buf, 1, dt, src, m->channel, rt->world, &s->reqs[k]);
+        mpirc = own ? MPI_Irecv(s->own[k], MPI_DIRECT_NOTE_BYTES, MPI_PACKED, src, m->channel,
+                                rt->world, &s->reqs[k])
+                    : MPI_Irecv(buf, 1, dt, src, m->channel, rt->world, &s->reqs[k]);
         if (mpirc != MPI_SUCCESS)
             return rt_mpi_fail(rt, fn, mpirc, "MPI_Irecv");
         if (s->rbounds)         /* for an announcement (recv_odd) */
-            memcpy(&s->rbounds[2 * m->npairs * s->nreq], bounds,
-                   sizeof *bounds * 2 * (size_t)m->npairs);
-        if (s->early)
-            s->early[s->nreq] = 0;
-        if (s->early && s->bytes > MPI_DIRECT_NOTE_BYTES) {
-            s->nlarge++;        /* mpi_p2p_progress looks at it */
-            rt->nlarge++;
+            memcpy(&s->rbounds[2 * m->npairs * k], bounds, sizeof *bounds * 2 * (size_t)m->npairs);
+        if (s->early) {
+            s->early[k] = 0;
+            if (s->bytes > MPI_DIRECT_NOTE_BYTES) {
+                s->nlarge++;    /* mpi_p2p_progress looks at it */
+                rt->nlarge++;
+            }
         }
         s->expect[s->nreq++] = s->bytes;
         /* The sender of an MDL_ANY receive is known only on completion:
@@ -800,6 +800,32 @@ int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
 /* MDL_End: what the program handed over is delivered — every async send
  * completes (waiting for its receiver if it must) — and async receives
  * not completed are cancelled: nothing is left to MPI_Finalize. */
+/* MDL_End, the async receives of m not completed: cancelled.  One whose
+ * message matched already is dropped, as on shm, even if it did not fit
+ * (nothing asked for it); a large one announced by a host peer releases
+ * its sender (cancel does not take back what matched).  0 or the first
+ * other error. */
+static int end_receives(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, mdl_msg_state *s)
+{
+    int rc = 0;
+    for (int k = 0; k < s->nreq; k++)
+        MPI_Cancel(&s->reqs[k]);
+    int mpirc = waitall(rt, m, s);
+    for (int k = 0; k < s->nreq; k++) {
+        /* one request: MPI_Wait returned its error; several: their statuses */
+        int cancelled = 0, cls = MPI_SUCCESS,
+            err = mpirc == MPI_ERR_IN_STATUS ? s->sts[k].MPI_ERROR : mpirc;
+        MPI_Error_class(err, &cls);
+        MPI_Test_cancelled(&s->sts[k], &cancelled);
+        size_t got = status_bytes(rt, &s->sts[k]);
+        if (!cancelled && err == MPI_SUCCESS && !req_plain(s, k, got))
+            req_odd(rt, fn, m, s, k, got, MPI_DIRECT_RELEASE);
+        if (cls != MPI_SUCCESS && cls != MPI_ERR_TRUNCATE && !rc)
+            rc = rt_mpi_fail(rt, fn, err, "cancelling an async receive");
+    }
+    return rc;
+}
+
 int rt_complete_all(mdl_rt *rt)
 {
     static const char fn[] = "MDL_End";
@@ -809,44 +835,22 @@ int rt_complete_all(mdl_rt *rt)
         mdl_msg_state *s = &rt->msgs[i];
         if (s->nreq == 0)
             continue;
-        int mpirc = m->is_send ? waitall(rt, m, s) : MPI_SUCCESS;
-        for (int k = 0; !m->is_send && k < s->nreq; k++)
-            MPI_Cancel(&s->reqs[k]);
-        if (!m->is_send) {     /* every status with its error: Waitall */
-            world_errors_returned(rt, 1);
-            rt_block_begin();
-            mpirc = MPI_Waitall(s->nreq, s->reqs, s->sts);
-            rt_block_end();
-            world_errors_returned(rt, 0);
+        if (!m->is_send) {
+            int rrc = end_receives(rt, fn, m, s);
+            rc = rc ? rc : rrc;
+            requests_done(rt, s);
+            continue;
         }
-        /* a receive never waited for whose message matched: dropped, as on
-         * shm, even if it did not fit (nothing asked for it); a large one
-         * announced by a host peer releases its sender (cancel does not
-         * take back what matched) */
-        for (int k = 0; !m->is_send && k < s->nreq; k++) {
-            int cancelled = 0, err = mpirc == MPI_ERR_IN_STATUS ? s->sts[k].MPI_ERROR : mpirc;
-            int cls = MPI_SUCCESS;
-            MPI_Error_class(err, &cls);
-            MPI_Test_cancelled(&s->sts[k], &cancelled);
-            size_t got = status_bytes(rt, &s->sts[k]);
-            if (!cancelled && err == MPI_SUCCESS && !req_plain(s, k, got))
-                req_odd(rt, fn, m, s, k, got, MPI_DIRECT_RELEASE);
-            if (cls != MPI_SUCCESS && cls != MPI_ERR_TRUNCATE && !rc)
-                rc = rt_mpi_fail(rt, fn, err, "cancelling an async receive");
-        }
-        if (!m->is_send)
-            mpirc = MPI_SUCCESS;
-        if (m->is_send && s->ndirect) {
+        int mpirc = waitall(rt, m, s);
+        if (s->ndirect) {
             int done = mpi_direct_sends_done(rt, m, s, 1, 1);
             if (done < 0 && !rc)
                 rc = done;
         }
-        if (m->is_send)
-            mpi_direct_release(s, s->nreq);
+        mpi_direct_release(s, s->nreq);
         requests_done(rt, s);
         if (mpirc != MPI_SUCCESS && !rc)
-            rc = rt_mpi_fail(rt, fn, mpirc, m->is_send ? "completing an async send"
-                                                     : "cancelling an async receive");
+            rc = rt_mpi_fail(rt, fn, mpirc, "completing an async send");
     }
     /* What this instance sent itself and never received is dropped, as on
      * the shm runtime: received here (cancelling a send is not reliable in
