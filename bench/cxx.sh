@@ -12,7 +12,8 @@
 #            messages are read with process_vm_readv (one copy, by the kernel)
 #   cxx-pack outside, and without process_vm_readv (MDL_SHM_CMA=0 too): the
 #            sender packs into the segment (two copies)
-#   (and c / cxx on the MPI runtime, where the object's place changes nothing)
+#   (and c / cxx on the MPI runtime, where the object's pages become the
+#   runtime's memfd: the same single copy between the processes of a host)
 # Prints, per size, the median one-way time of each variant and its ratio
 # to c on the same runtime (median over rounds of the per-round ratio).
 #   MEDLEY_STAGE (default build/stage), BENCH_QUICK=1 (smoke run),

@@ -146,22 +146,22 @@ void *mpi_direct_alloc(mdl_rt *rt, size_t size)
 /* The object keeps its address; its pages become the memfd's first ones
  * (a second mapping of the file, at the object), so host peers map it as
  * any struct.  Its control page is reached through the whole file's
- * mapping: the page after the object is not the runtime's. */
-void mpi_direct_alias(mdl_rt *rt, void *obj, size_t size)
+ * mapping: the page after the object is not the runtime's.  0: not
+ * possible (not whole pages, no memfd, a refused mapping). */
+static int alias_object(mdl_rt *rt, void *obj, size_t size)
 {
     long page = sysconf(_SC_PAGESIZE);
-    rt->task_fd = -1;
     if (page <= 0 || size == 0 || (uintptr_t)obj % (size_t)page || size % (size_t)page)
-        return;
+        return 0;
     int fd;
     char *p = task_file(size, &fd);
     if (!p)
-        return;
+        return 0;
     mdl_copy_nonzero_pages(p, obj, size, (size_t)page);
     if (mmap(obj, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
         munmap(p, size + CTL_BYTES);
         close(fd);
-        return;
+        return 0;
     }
     rt->task_fd = fd;
     rt->alias_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);  /* for unalias; -1: a slower copy */
@@ -169,6 +169,25 @@ void mpi_direct_alias(mdl_rt *rt, void *obj, size_t size)
     rt->alias = p;
     rt->alias_size = size + CTL_BYTES;
     rt->own_ctl = ctl_of(p, size);
+    return 1;
+}
+
+/* A caller's object (mdl_init_at).  One that cannot be aliased is not
+ * shared: its process sends through MPI, but still takes part with a
+ * control page of its own (a memfd of that page alone, task_size 0), so
+ * that it receives its host peers' large messages in one copy and the
+ * path stays on for the rest of the host. */
+void mpi_direct_alias(mdl_rt *rt, void *obj, size_t size)
+{
+    rt->task_fd = -1;
+    if (alias_object(rt, obj, size))
+        return;
+    char *p = task_file(0, &rt->task_fd);
+    if (!p)
+        return;
+    rt->task_size = 0;
+    rt->ctl_only = p;
+    rt->own_ctl = ctl_of(p, 0);
 }
 
 /* The runtime ends (MDL_End has delivered every announced send): the
@@ -224,17 +243,19 @@ static unsigned char *announcing_channels(mdl_rt *rt)
 {
     const mdl_task_desc *d = rt->c.d;
     unsigned char *mine = calloc((size_t)(d->nchannels ? d->nchannels : 1), 1);
-    for (int i = 0; mine && i < d->nmsgs; i++)
+    int shared = rt->task_size > 0;     /* else a control page alone */
+    for (int i = 0; mine && shared && i < d->nmsgs; i++)
         if (may_announce(d->msgs[i]))
             mine[d->msgs[i]->channel] = 1;
     return mine;
 }
 
 /* Collective over the job: every process of a host maps the task struct
- * of every other one, or none of them does (then every message of the
- * host goes through MPI).  A process without a memfd struct (the
- * caller's own struct, MDL_MPI_DIRECT=0, no memfd) takes part and says
- * no. */
+ * and control page of every other one, or none of them does (then every
+ * message of the host goes through MPI).  A process without a memfd
+ * (MDL_MPI_DIRECT=0, none to be had) takes part and says no; one with a
+ * control page alone (a caller's object not aliased) maps its peers and
+ * is mapped, but announces nothing. */
 int mpi_direct_start(mdl_rt *rt, const char *fn)
 {
     MPI_Comm node;
@@ -309,6 +330,7 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
         for (int k = MPI_DIRECT_SLOTS - 1; k >= 0; k--)
             rt->free_slots[rt->nfree_slots++] = k;
         rt_block_shared = &ctl->blocked;
+        rt->announces = rt->task_size > 0;
     }
     if (rc != MPI_SUCCESS)
         return rt_mpi_fail(rt, fn, rc, "MPI_Allgather");
@@ -339,6 +361,7 @@ void mpi_direct_unmap_peers(mdl_rt *rt)
             munmap(rt->peer_base[r], rt->peer_size[r] + CTL_BYTES);
     free(rt->peer_base);
     free(rt->peer_size);
+    rt->announces = 0;
     rt->peer_base = NULL;
     rt->peer_size = NULL;
 }
@@ -357,6 +380,9 @@ void mpi_direct_free(mdl_rt *rt)
     rt->task_mapped = 0;
     if (rt->alias)
         unalias(rt);
+    if (rt->ctl_only)
+        munmap(rt->ctl_only, CTL_BYTES);
+    rt->ctl_only = NULL;
     rt->own_ctl = NULL;
 }
 

@@ -201,7 +201,7 @@ static __attribute__((noinline)) int send_direct(mdl_rt *rt, const mdl_msg_desc 
 
 static inline int direct_peer(const mdl_rt *rt, const mdl_msg_state *s, int dest)
 {
-    return s->bytes >= MPI_DIRECT_MIN && rt->peer_base && rt->peer_base[dest];
+    return s->bytes >= MPI_DIRECT_MIN && rt->announces && rt->peer_base[dest];
 }
 
 /* A failed receive: a truncation names the sender and the receive's size. */

@@ -132,7 +132,8 @@ struct mdl_rt {
      * memfd (task_size bytes, then the control page, own_ctl: task_mapped
      * bytes mapped at c.task; task_fd open during MDL_Init only) — or a
      * caller's object whose pages are those of the memfd (alias: the
-     * whole file mapped at alias, alias_size bytes) — and
+     * whole file mapped at alias, alias_size bytes) or, one that cannot
+     * be, a memfd of the control page alone (task_size 0) — and
      * peer_base[world rank] maps the struct and control page of each
      * other process of the host (NULL: through MPI; peer_base NULL: none
      * of them). */
@@ -142,6 +143,8 @@ struct mdl_rt {
     char *alias;
     size_t alias_size;
     int alias_fd;               /* the memfd, for its extents at the end */
+    char *ctl_only;             /* a caller's object not aliased: its control page alone */
+    int announces;              /* the struct is shared: large sends may be announced */
     char **peer_base;
     size_t *peer_size;          /* struct bytes, the control page after */
     int nfree_slots;
