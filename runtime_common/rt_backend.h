@@ -196,6 +196,11 @@ MDL_HIDDEN int rt_fail_size(mdl_rt *rt, const char *fn, int task, int inst, size
 /* A collective block larger than its place on the receiving side: the
  * instances passed different counts (MDL_ERR_TRUNCATE). */
 MDL_HIDDEN int rt_fail_coll_size(mdl_rt *rt, const char *fn);
+/* MDL_End: n messages sent to this instance that it never received, the
+ * first by instance `inst` of its sender's task, for receive m. */
+MDL_HIDDEN int rt_fail_unreceived(mdl_rt *rt, const mdl_msg_desc *m, int inst, int n);
+/* The send (is_send) or receive of this task on `channel` (NULL: none). */
+MDL_HIDDEN const mdl_msg_desc *rt_msg_on(mdl_rt *rt, int channel, int is_send);
 /* Process `proc` of the job (MPI world rank = mdlrun slot: launch order)
  * runs a program of another spec, or declares a task the spec lacks
  * (MDL_ERR_LAUNCH). */

@@ -81,6 +81,27 @@ int rt_fail_coll_size(mdl_rt *rt, const char *fn)
                    "different counts");
 }
 
+int rt_fail_unreceived(mdl_rt *rt, const mdl_msg_desc *m, int inst, int n)
+{
+    const char *from = rt_c(rt)->d->tasks[m->peer_task];
+    if (n == 1)
+        return rt_fail(rt, "MDL_End", MDL_ERR_STATE,
+                       "message %s from %s[%d] was sent but never received (%s)", m->name, from,
+                       inst, m->fn);
+    return rt_fail(rt, "MDL_End", MDL_ERR_STATE,
+                   "%d messages sent to this instance were never received, the first %s from "
+                   "%s[%d] (%s)", n, m->name, from, inst, m->fn);
+}
+
+const mdl_msg_desc *rt_msg_on(mdl_rt *rt, int channel, int is_send)
+{
+    const mdl_task_desc *d = rt_c(rt)->d;
+    for (int i = 0; i < d->nmsgs; i++)
+        if (!d->msgs[i]->is_send == !is_send && d->msgs[i]->channel == channel)
+            return d->msgs[i];
+    return NULL;
+}
+
 int rt_fail_spec(mdl_rt *rt, int proc, unsigned long long hash)
 {
     const mdl_task_desc *d = rt_c(rt)->d;

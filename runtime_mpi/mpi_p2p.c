@@ -826,16 +826,86 @@ static int end_receives(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, mdl_m
     return rc;
 }
 
+/* A message nothing received, probed: received and dropped (a large
+ * one's sender released).  0: out of memory, left where it is. */
+static int drop_unreceived(mdl_rt *rt, const mdl_msg_desc *m, MPI_Status *st)
+{
+    int bytes = 0;
+    MPI_Get_count(st, MPI_BYTE, &bytes);
+    void *sink = malloc(bytes > 0 ? (size_t)bytes : 1);
+    if (!sink)
+        return 0;
+    MPI_Recv(sink, bytes, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, rt->world, MPI_STATUS_IGNORE);
+    if (rt->peer_base && bytes == MPI_DIRECT_NOTE_BYTES)
+        mpi_direct_recv_small(rt, "MDL_End", m, st, sink, 0, MPI_DIRECT_RELEASE);
+    free(sink);
+    return 1;
+}
+
+/* MDL_End, its own sends complete: messages sent to this instance that
+ * nothing received are an error, not dropped without a word (MPI asks the
+ * same: every message received before MPI_Finalize; MPICH drops them).
+ * A first look finds those that have reached the process (and ends a job
+ * whose sender would wait for ever in its own MDL_End on a large one);
+ * then, once every process has completed its sends (a barrier: MPICH
+ * delivers the messages of a pair in order, the barrier's after them), a
+ * second look finds the rest.  Those of a message whose async receives
+ * MDL_End cancelled (left) are dropped, as those receives' own would have
+ * been. */
+static int probe_unreceived(mdl_rt *rt, const unsigned char *left, const mdl_msg_desc **first,
+                            int *from)
+{
+    const mdl_task_desc *d = rt->c.d;
+    int n = 0;
+    for (int i = 0; left && i < d->nmsgs; i++) {
+        const mdl_msg_desc *m = d->msgs[i];
+        int flag = 1;
+        MPI_Status st;
+        while (!m->is_send && flag) {
+            if (MPI_Iprobe(MPI_ANY_SOURCE, m->channel, rt->world, &flag, &st) != MPI_SUCCESS)
+                break;
+            if (flag && !left[i] && !n++) {
+                *first = m;
+                *from = rt->inst_of[st.MPI_SOURCE];
+            }
+            if (flag && !drop_unreceived(rt, m, &st))
+                break;
+        }
+    }
+    return n;
+}
+
+/* left NULL (out of memory): nothing is looked at, but the barrier,
+ * which every process's MDL_End makes, is. */
+static int unreceived(mdl_rt *rt, const unsigned char *left)
+{
+    const mdl_msg_desc *first = NULL;
+    int from = 0, rc = 0;
+    int n = probe_unreceived(rt, left, &first, &from);
+    if (n)                      /* fatal errors: the job ends here */
+        rc = rt_fail_unreceived(rt, first, from, n);
+    rt_block_begin();
+    int mpirc = MPI_Barrier(rt->world);
+    rt_block_end();
+    if (mpirc != MPI_SUCCESS)
+        return rc ? rc : rt_mpi_fail(rt, "MDL_End", mpirc, "MPI_Barrier");
+    int later = probe_unreceived(rt, left, &first, &from);
+    return rc || !later ? rc : rt_fail_unreceived(rt, first, from, later);
+}
+
 int rt_complete_all(mdl_rt *rt)
 {
     static const char fn[] = "MDL_End";
     int rc = 0;
+    unsigned char *left = calloc((size_t)rt->c.d->nmsgs + 1, 1);
     for (int i = 0; i < rt->c.d->nmsgs; i++) {
         const mdl_msg_desc *m = rt->c.d->msgs[i];
         mdl_msg_state *s = &rt->msgs[i];
         if (s->nreq == 0)
             continue;
         if (!m->is_send) {
+            if (left)
+                left[i] = 1;
             int rrc = end_receives(rt, fn, m, s);
             rc = rc ? rc : rrc;
             requests_done(rt, s);
@@ -852,9 +922,13 @@ int rt_complete_all(mdl_rt *rt)
         if (mpirc != MPI_SUCCESS && !rc)
             rc = rt_mpi_fail(rt, fn, mpirc, "completing an async send");
     }
-    /* What this instance sent itself and never received is dropped, as on
-     * the shm runtime: received here (cancelling a send is not reliable in
-     * MPICH once a network module carries it), then the send completes. */
+    int urc = unreceived(rt, left);
+    rc = rc ? rc : urc;
+    free(left);
+    /* What this instance sent itself and never received was received
+     * above (unreceived), unless memory ran out there: then here
+     * (cancelling a send is not reliable in MPICH once a network module
+     * carries it), and the send completes. */
     for (mdl_self_send *x = rt->self_sends, *nx; x; x = nx) {
         nx = x->next;
         int done = 0;

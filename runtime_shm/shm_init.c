@@ -527,11 +527,16 @@ int be_end(mdl_rt *rt)
      * the state only once the process has exited).  Its own sends are
      * then delivered; the task struct and heap blocks stay in the segment,
      * which mdlrun frees with the job (a C++ task object gets its private
-     * pages back, rt_free). */
-    shm_p2p_cancel_recvs(rt);
+     * pages back, rt_free).  Then what was sent to it and never received
+     * is reported. */
+    unsigned char *left = calloc((size_t)rt->c.d->nmsgs + 1, 1);
+    shm_p2p_cancel_recvs(rt, left);
     __atomic_store_n(&rt->hdr->slots[rt->me].state, MDL_SLOT_ENDED, __ATOMIC_SEQ_CST);
     shm_notify_all(rt);         /* a sender waiting in its own MDL_End sees it */
     int rc = shm_p2p_flush_sends(rt);
+    if (!rc && left)            /* out of memory: not looked at */
+        rc = shm_p2p_unreceived(rt, left);
+    free(left);
     __atomic_store_n(&rt->wait->left, 1, __ATOMIC_RELEASE);
     shm_the_rt = NULL;
     rt_free(rt);

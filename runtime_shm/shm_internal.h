@@ -231,7 +231,8 @@ MDL_HIDDEN int shm_subset_barrier(mdl_rt *rt, const int *slots, int n, const cha
 MDL_HIDDEN int shm_progress(mdl_rt *rt);
 /* MDL_End: cancels the async receives, then delivers every async send in
  * flight (MDL_ERR_PEER, reported, if a receiver has ended without it). */
-MDL_HIDDEN void shm_p2p_cancel_recvs(mdl_rt *rt);
+MDL_HIDDEN void shm_p2p_cancel_recvs(mdl_rt *rt, unsigned char *left);
+MDL_HIDDEN int shm_p2p_unreceived(mdl_rt *rt, const unsigned char *left);
 MDL_HIDDEN int shm_p2p_flush_sends(mdl_rt *rt);
 MDL_HIDDEN void shm_p2p_free(mdl_rt *rt);
 

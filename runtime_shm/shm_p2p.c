@@ -900,7 +900,9 @@ int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
 
 /* ---------------------------------------------------------------- MDL_End */
 
-void shm_p2p_cancel_recvs(mdl_rt *rt)
+/* left[i]: message i had async receives the program never completed
+ * (NULL: not asked). */
+void shm_p2p_cancel_recvs(mdl_rt *rt, unsigned char *left)
 {
     for (int i = 0; i < rt->c.d->nmsgs; i++)
         for (shm_rreq *q = rt->recvs[i], *nx; q; q = nx) {
@@ -908,8 +910,66 @@ void shm_p2p_cancel_recvs(mdl_rt *rt)
             if (!q->done)
                 unpost(rt, q);
             rreq_free(q);
+            if (left)
+                left[i] = 1;
         }
     memset(rt->recvs, 0, (size_t)rt->c.d->nmsgs * sizeof *rt->recvs);
+}
+
+/* The channel of the first message this instance sent to `to` that is
+ * still in that instance's ring or overflow list (-1: none). */
+static int first_unconsumed(mdl_rt *rt, int to)
+{
+    const shm_ring *r = ring_of(rt, rt->me, to);
+    const shm_ovs *o = &rt->ov_out[to];
+    uint64_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+    if (head != r->tail)
+        return (int)r->cells[head % SHM_NCELLS].channel;
+    uint64_t done = __atomic_load_n(&r->ov_done, __ATOMIC_ACQUIRE);
+    if (done == o->sent || !o->oldest || done < o->oldest_idx)
+        return -1;
+    uint64_t off = o->oldest;
+    for (uint64_t k = o->oldest_idx; k < done && off; k++)
+        off = __atomic_load_n(&((shm_node *)shm_ptr(rt, off))->next, __ATOMIC_ACQUIRE);
+    return off ? (int)((shm_node *)shm_ptr(rt, off))->channel : -1;
+}
+
+/* MDL_End, its own sends delivered: no message may be lost without a
+ * word (MPI asks the same: every message received before MPI_Finalize).
+ * Messages sent to this instance that it never received are its error;
+ * those of a message whose async receives MDL_End cancelled (left) are
+ * dropped, as those receives' own would have been.  A message that
+ * reaches an instance after its own look finds it ended: its sender
+ * reports it here (it is still in that instance's ring). */
+int shm_p2p_unreceived(mdl_rt *rt, const unsigned char *left)
+{
+    while (shm_progress(rt))
+        ;                       /* what was sent to it has arrived */
+    const mdl_msg_desc *first = NULL;
+    int n = 0, from = 0;
+    for (const shm_umsg *u = rt->unexp; u; u = u->next) {
+        const mdl_msg_desc *m = rt_msg_on(rt, u->channel, 0);
+        if (!m || left[m->index])
+            continue;
+        if (!n++) {
+            first = m;
+            from = u->slot;
+        }
+    }
+    if (n)
+        return rt_fail_unreceived(rt, first, rt->slot_rank[from], n);
+    for (int to = 0; to < rt->nslots; to++) {
+        if (to == rt->me ||
+            __atomic_load_n(&rt->hdr->slots[to].state, __ATOMIC_SEQ_CST) != MDL_SLOT_ENDED)
+            continue;
+        const mdl_msg_desc *m = rt_msg_on(rt, first_unconsumed(rt, to), 1);
+        if (m)
+            return rt_fail(rt, "MDL_End", MDL_ERR_PEER,
+                           "message %s (%s) can no longer be received: %s[%d] ended without "
+                           "receiving it", m->name, m->fn, rt->c.d->tasks[m->peer_task],
+                           rt->slot_rank[to]);
+    }
+    return 0;
 }
 
 /* Can the receiver in `slot` still copy a message?  Not once it has ended

@@ -12,7 +12,8 @@
 #         is then stopped here with timeout(1): MPI cannot end it);
 #   both  no report while an instance computes, sleeps or does I/O (the
 #         other instances waiting), hang lines for a long wait, sync sends
-#         to oneself of 8 B and 1 MiB complete, calls through a NULL task
+#         to oneself of 8 B and 1 MiB complete (one never received is
+#         reported by MDL_End), calls through a NULL task
 #         pointer are reported (fatal, or returned), an instance returning
 #         without MDL_End is named.
 #   PASS: diag/<case>/<rt>   or   FAIL: diag/<case>/<rt>: reason
@@ -157,10 +158,13 @@ d[0]: waiting 2 s in MDL_RecvFrom_d_r for d[1]'
     elif [ "$(oks hang)" -ne 2 ]; then fail hang/$rt "$(tr '\n' ' ' < "$OUT")"
     else pass hang/$rt; fi
 
-    # sync sends to itself, 8 B and 1 MiB: complete at once
-    run $rt self 30 -- -n 2 ./d self
+    # sync sends to itself, 8 B and 1 MiB: complete at once; the last one,
+    # never received, is reported by MDL_End
+    run $rt self 30 MDL_ERRORS=return,print -- -n 2 ./d self
+    nself=$(grep -cE '^d\[[01]\]: MDL_End: message b from d\[[01]\] was sent but never received \(MDL_RecvFrom_d_b\) \(MDL_ERR_STATE\)$' "$ERR")
     if [ $RC -ne 0 ]; then fail self/$rt "exit $RC"
     elif [ "$(oks self)" -ne 2 ]; then fail self/$rt "$(tr '\n' ' ' < "$OUT")"
+    elif [ "$nself" -ne 2 ]; then fail self/$rt "$nself report lines, want 2"
     else pass self/$rt; fi
 
     # a call through a NULL task pointer before MDL_Init: fatal by default…

@@ -192,7 +192,8 @@ int main(int argc, char **argv)
             compute(30);
     } else if (strcmp(mode, "self") == 0) {
         /* Sync sends to itself, small and 1 MiB, received afterwards; a
-         * last one never received (dropped at MDL_End). */
+         * last one never received (MDL_End reports it: run with errors
+         * returned). */
         t->x = 40 + me;
         if (MDL_SendTo_d_r(t, me) < 0)
             return 1;
@@ -218,7 +219,10 @@ int main(int argc, char **argv)
             return fail("the 1 MiB messages to itself", (int)bad);
         if (MDL_SendTo_d_b(t, me) < 0)
             return 1;
+        if (MDL_End(t) != MDL_ERR_STATE)
+            return fail("MDL_End after a message to itself never received", 0);
         printf("self %d: OK\n", me);
+        return 0;
     } else if (strcmp(mode, "noend") == 0) {        /* returns without MDL_End */
         if (me == 0)
             return 0;
