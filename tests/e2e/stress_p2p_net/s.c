@@ -1,0 +1,1 @@
+../stress_p2p/s.c
