@@ -253,7 +253,7 @@ int mdl_item_span(const mdl_item_desc *it, const long *pairs, void *task,
             if (ext >= 0)
                 snprintf(why, whylen,
                          "section %ld..%ld of '%s' is outside 0..%ld in dimension %d",
-                         lo, hi, it->var, ext - 1, d + 1);
+                         lo, hi, it->var, ext - 1, d);
             else
                 snprintf(why, whylen, "section %ld..%ld of '%s' is invalid",
                          lo, hi, it->var);
