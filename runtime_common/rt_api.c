@@ -163,7 +163,7 @@ static int start(const mdl_task_desc *d, int *argc, char ***argv, void *user,
     rt_live = rt;
     *task = rt_c(rt)->task;
     *out = rt;
-    rt_watch_start(d, rt_c(rt)->who);
+    rt_watch_start(d, rt_c(rt)->who, rt_c(rt)->fam_size);
     return MDL_SUCCESS;
 }
 
