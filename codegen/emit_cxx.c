@@ -120,21 +120,27 @@ static void declare_method(mdl_buf *b, const api_fn *f, const char *cls, const c
         cg_buf_puts(b, ");\n");
 }
 
+/* The object of a method: an object MDL_Init has not started (its handle
+ * still the constructor's null) goes as a NULL task pointer, so that the
+ * C function reports the call under the task's name, as it does a C
+ * program's NULL pointer, and not as a call of no known task. */
+#define CXX_SELF "mdl_rt_ ? this : nullptr"
+
 static void define_method(mdl_buf *b, const api_fn *f, const char *cls, const char *task)
 {
     /* the class's MDL_Init starts the runtime on this object */
     const char *target = f->kind == API_INIT ? "MDL_Init_at" : f->name;
     cg_buf_printf(b, "inline int %s::%s(", cls, f->name);
     param_list(b, f->params, P_DEF, 0);
-    cg_buf_printf(b, ") { return %s_%s(this%s", task, target,
-                  f->kind == API_INIT ? ", sizeof *this" : "");
+    cg_buf_printf(b, ") { return %s_%s(%s", task, target,
+                  f->kind == API_INIT ? "this, sizeof *this" : CXX_SELF);
     param_list(b, f->params, P_ARGS, 0);
     cg_buf_puts(b, "); }\n");
     const char *dflt = inst_default(f);
     if (dflt && f->msg->nruntime > 0) {
         cg_buf_printf(b, "inline int %s::%s(", cls, f->name);
         param_list(b, f->params, P_DEF, 1);
-        cg_buf_printf(b, ") { return %s_%s(this, %s", task, f->name, dflt);
+        cg_buf_printf(b, ") { return %s_%s(" CXX_SELF ", %s", task, f->name, dflt);
         param_list(b, f->params + strlen(", int inst"), P_ARGS, 0);
         cg_buf_puts(b, "); }\n");
     }

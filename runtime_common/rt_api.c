@@ -163,7 +163,7 @@ static int start(const mdl_task_desc *d, int *argc, char ***argv, void *user,
     rt_live = rt;
     *task = rt_c(rt)->task;
     *out = rt;
-    rt_watch_start(d, rt_c(rt)->who);
+    rt_watch_start(d, rt_c(rt)->who, rt_c(rt)->fam_size);
     return MDL_SUCCESS;
 }
 
@@ -330,6 +330,21 @@ static int neighbor(mdl_rt *rt, const mdl_msg_desc *m)
     return c->nb[m->index];
 }
 
+/* A neighbour that is MDL_PROC_NULL makes the call a no-op, but its
+ * section is checked as any other call's: a bad bound fails on the
+ * instances at the edge of the grid too, and so on a single instance.
+ * Only calls toward MDL_PROC_NULL come here: the others' bounds are
+ * checked by the backend as it lays the message out. */
+static __attribute__((cold, noinline)) int null_peer(mdl_rt *rt, const mdl_msg_desc *m,
+                                                     void *task, const long *bounds)
+{
+    char why[256];
+    int rc = mdl_msg_check(m, task, bounds, why, sizeof why);
+    if (rc < 0)
+        return rt_fail(rt, m->fn, rc, "%s", why);
+    return MDL_PROC_NULL;
+}
+
 /* Where the send goes is recorded as the current call (rt_enter*): one
  * instance, a list, or nowhere (a neighbour that is MDL_PROC_NULL); the
  * hang reports and the trace both read it there. */
@@ -345,12 +360,15 @@ static inline __attribute__((always_inline)) int send_body(mdl_rt *rt, mdl_rt_co
     switch (m->peer_kind) {
     case MDL_PEER_NEIGHBOR: {
         int nb = neighbor(rt, m);
-        if (nb == MDL_PROC_NULL) {
+        if (nb < 0) {
+            if (nb != MDL_PROC_NULL)
+                return nb;
+            int rc = null_peer(rt, m, task, bounds);
+            if (rc != MDL_PROC_NULL)
+                return rc;
             rt_enter(m->fn, m, RT_PEER_NONE);
             return MDL_SUCCESS;
         }
-        if (nb < 0)
-            return nb;
         rt_enter(m->fn, m, nb);
         return be_send_one(rt, m, task, bounds, nb);
     }
@@ -422,8 +440,8 @@ static inline __attribute__((always_inline)) int recv_body(mdl_rt *rt, mdl_rt_co
     int from = inst;
     if (m->peer_kind == MDL_PEER_NEIGHBOR) {
         from = neighbor(rt, m);
-        if (from == MDL_PROC_NULL || from < 0)
-            return from;
+        if (from < 0)
+            return from == MDL_PROC_NULL ? null_peer(rt, m, task, bounds) : from;
     } else if ((unsigned)inst >= (unsigned)c->fam_size[m->peer_task] &&
                !(inst == MDL_ANY && c->fam_size[m->peer_task] > 0)) {
         /* MDL_ANY from a task with no instance would wait for ever */

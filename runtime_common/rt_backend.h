@@ -159,10 +159,11 @@ MDL_HIDDEN double rt_mono_seconds(void);
 
 /* The name of the current call ("MDL_RecvFrom_d_r", "MDL_rWait") and whom
  * it waits for ("d[1]", "d[any]", "d[all]", "d[0,2]", "d"; "" for none),
- * as the hang reports print them. */
+ * as the hang reports print them; MDL_ANY from a family of one instance
+ * (fam_size, NULL: not known) is "d[0]". */
 MDL_HIDDEN const char *rt_call_fn(const rt_call *k, char *buf, size_t len);
-MDL_HIDDEN const char *rt_call_peer(const rt_call *k, const mdl_task_desc *d, char *buf,
-                                   size_t len);
+MDL_HIDDEN const char *rt_call_peer(const rt_call *k, const mdl_task_desc *d,
+                                   const int *fam_size, char *buf, size_t len);
 
 /* For be_init.  rt_common_start: d and the task name, fam_size zeroed
  * (an error is reported).  rt_common_identified: fam_size is filled and

@@ -105,6 +105,10 @@ MDL_HIDDEN int mdl_msg_spans(const mdl_msg_desc *m, void *task,
                              const long *bounds, mdl_span *spans,
                              size_t *total, char *why, size_t whylen);
 
+/* The checks of mdl_msg_spans alone: 0 or MDL_ERR_BOUNDS with a reason. */
+MDL_HIDDEN int mdl_msg_check(const mdl_msg_desc *m, void *task,
+                             const long *bounds, char *why, size_t whylen);
+
 /* What a message's layout depends on besides the task struct, as a key
  * both runtimes cache it by: nbounds bounds, then the value of each
  * pointer item (with_ptrs) -- a pointer moved under unchanged bounds is

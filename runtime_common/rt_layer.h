@@ -30,7 +30,7 @@ MDL_HIDDEN int rt_need_grid(mdl_rt *rt, const char *fn);
 
 /* The hang watchdog (rt_watch.c): started by MDL_Init when MDL_HANG_SECONDS
  * is set, stopped by MDL_End once the backend has finished. */
-MDL_HIDDEN void rt_watch_start(const mdl_task_desc *d, mdl_who who);
+MDL_HIDDEN void rt_watch_start(const mdl_task_desc *d, mdl_who who, const int *fam_size);
 MDL_HIDDEN void rt_watch_stop(void);
 
 #endif

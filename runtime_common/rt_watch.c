@@ -32,7 +32,8 @@ const char *rt_call_fn(const rt_call *k, char *buf, size_t len)
     return rt_completion_fn(k->wait, 1, buf, len);
 }
 
-const char *rt_call_peer(const rt_call *k, const mdl_task_desc *d, char *buf, size_t len)
+const char *rt_call_peer(const rt_call *k, const mdl_task_desc *d, const int *fam_size,
+                         char *buf, size_t len)
 {
     const mdl_msg_desc *m = k->fn ? k->m : k->wait;
     int peer = k->peer;
@@ -48,7 +49,11 @@ const char *rt_call_peer(const rt_call *k, const mdl_task_desc *d, char *buf, si
     case RT_PEER_NONE:
         break;
     case MDL_ANY:
-        snprintf(buf, len, "%s[any]", name);
+        /* a family of one has one instance to wait for: named as such */
+        if (fam_size && task >= 0 && task < d->ntasks && fam_size[task] == 1)
+            snprintf(buf, len, "%s[0]", name);
+        else
+            snprintf(buf, len, "%s[any]", name);
         break;
     case RT_PEER_ALL:
         snprintf(buf, len, "%s[all]", name);
@@ -79,6 +84,7 @@ static struct {
     int running, stop;
     double seconds;             /* MDL_HANG_SECONDS */
     const mdl_task_desc *d;
+    int *fam_size;              /* a copy: MDL_End frees the runtime's first */
     mdl_who who;
 } dog = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
@@ -116,7 +122,7 @@ static void report(unsigned long b, double after)
         return;
     char fn[160], peer[256], line[512];
     const char *name = rt_call_fn(&k, fn, sizeof fn);
-    rt_call_peer(&k, dog.d, peer, sizeof peer);
+    rt_call_peer(&k, dog.d, dog.fam_size, peer, sizeof peer);
     snprintf(line, sizeof line, "%s[%d]: waiting %g s in %s%s%s\n", dog.who.task, dog.who.inst,
              after, name, peer[0] ? " for " : "", peer);
     say(line);
@@ -155,7 +161,7 @@ static void *watch(void *unused)
     return NULL;
 }
 
-void rt_watch_start(const mdl_task_desc *d, mdl_who who)
+void rt_watch_start(const mdl_task_desc *d, mdl_who who, const int *fam_size)
 {
     RT_SET(blocked, 0);
     const char *e = getenv("MDL_HANG_SECONDS");
@@ -172,6 +178,9 @@ void rt_watch_start(const mdl_task_desc *d, mdl_who who)
     }
     dog.seconds = s;
     dog.d = d;
+    dog.fam_size = malloc((size_t)d->ntasks * sizeof(int));
+    if (dog.fam_size)
+        memcpy(dog.fam_size, fam_size, (size_t)d->ntasks * sizeof(int));
     dog.who = who;
     dog.stop = 0;
     pthread_condattr_t ca;
@@ -198,4 +207,6 @@ void rt_watch_stop(void)
     pthread_mutex_unlock(&dog.mu);
     pthread_join(dog.thread, NULL);
     dog.running = 0;
+    free(dog.fam_size);
+    dog.fam_size = NULL;
 }

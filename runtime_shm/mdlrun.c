@@ -74,6 +74,7 @@ static int segment_create(struct mdlrun_job *job)
     h->nslots = job->nslots;
     h->ngroups = job->ngroups;
     h->aborting = 0;
+    h->failed = 0;
     h->size = MDL_SHM_SEGMENT_SIZE;
     h->lib_offset = mdl_shm_lib_offset(job->nslots);
     for (unsigned g = 0; g < job->ngroups; g++)

@@ -256,9 +256,13 @@ static void add_whom(struct text *t, const struct mdlrun_job *job, const struct 
     switch (w->kind) {
     case MDL_AWAIT_TASK: {
         char task[MDL_SHM_NAME] = "?";
-        for (unsigned x = 0; x < job->nslots; x++)
-            if (task_of(job, x) == w->task && __atomic_load_n(&waits(job)[x].inst,
-                                                              __ATOMIC_ACQUIRE) >= 0) {
+        unsigned members = 0, last = 0;
+        for (unsigned x = 0; x < job->nslots; x++) {
+            if (task_of(job, x) != w->task)
+                continue;
+            members++;
+            last = x;
+            if (__atomic_load_n(&waits(job)[x].inst, __ATOMIC_ACQUIRE) >= 0) {
                 memcpy(task, waits(job)[x].task_name, sizeof task);
                 task[sizeof task - 1] = 0;
                 if (x != s) {
@@ -266,6 +270,13 @@ static void add_whom(struct text *t, const struct mdlrun_job *job, const struct 
                     nended += lk->inst[x].cls == ENDED;
                 }
             }
+        }
+        /* MDL_ANY from a family of one: that instance, by its name */
+        if (members == 1 && __atomic_load_n(&waits(job)[last].inst,
+                                                         __ATOMIC_ACQUIRE) >= 0) {
+            add_inst(t, job, lk, last, 1);
+            return;
+        }
         add(t, "%s[any]", task);
         if (all && nended == all)
             add(t, all == 1 ? ", which has ended (MDL_End)" : ", all of which have ended (MDL_End)");

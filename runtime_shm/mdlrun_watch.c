@@ -76,10 +76,28 @@ static int failure(struct mdlrun_job *job, unsigned slot, pid_t pid, int ws)
     return 0;
 }
 
-static void signal_all(const struct mdlrun_job *job, int sig)
+/* Whether the reaped instance ended well: exit 0 after MDL_End. */
+static int ended_well(const struct mdlrun_job *job, unsigned slot, int ws)
+{
+    return WIFEXITED(ws) && WEXITSTATUS(ws) == 0 &&
+           __atomic_load_n(&job->hdr->slots[slot].state, __ATOMIC_ACQUIRE) == MDL_SLOT_ENDED;
+}
+
+/* The running instance whose fatal error stops the job (the library's
+ * be_abort records it before it sets `aborting`), or -1. */
+static int culprit(const struct mdlrun_job *job)
+{
+    uint32_t f = __atomic_load_n(&job->hdr->failed, __ATOMIC_ACQUIRE);
+    if (f == 0 || f > job->nslots || job->inst[f - 1].pid <= 0)
+        return -1;
+    return (int)(f - 1);
+}
+
+/* Signals every running instance but `spare` (-1: none). */
+static void signal_all(const struct mdlrun_job *job, int sig, int spare)
 {
     for (unsigned s = 0; s < job->nslots; s++)
-        if (job->inst[s].pid > 0)
+        if (job->inst[s].pid > 0 && (int)s != spare)
             kill(job->inst[s].pid, sig);
 }
 
@@ -89,8 +107,9 @@ static void signal_all(const struct mdlrun_job *job, int sig)
  * consequence worth their trace).  Without (a deadlock, a timeout), they
  * are left asleep for the signal: the trace then shows the wait each was
  * in as mdlrun saw it (mdlrun_open_waits), not a failure that did not
- * happen. */
-static void tear_down(const struct mdlrun_job *job, int sig, int wake)
+ * happen.  The instance `spare` (-1: none) is leaving by itself and is
+ * spared the signal: its own exit is the job's failure. */
+static void tear_down(const struct mdlrun_job *job, int sig, int wake, int spare)
 {
     __atomic_store_n(&job->hdr->aborting, 1u, __ATOMIC_SEQ_CST);
     for (unsigned s = 0; wake && s < job->nslots; s++) {
@@ -98,7 +117,7 @@ static void tear_down(const struct mdlrun_job *job, int sig, int wake)
         __atomic_fetch_add(bell, 1u, __ATOMIC_SEQ_CST);
         syscall(SYS_futex, bell, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
     }
-    signal_all(job, sig);
+    signal_all(job, sig, spare);
 }
 
 int mdlrun_watch(struct mdlrun_job *job, int status)
@@ -107,6 +126,8 @@ int mdlrun_watch(struct mdlrun_job *job, int status)
     sigaddset(&set, SIGCHLD);
 
     int tearing = 0, killed = 0;
+    int failing = 0;            /* a failure is reported or awaited */
+    int blame = -1;             /* the culprit whose death is awaited */
     double kill_at = 0;
     double timeout_at = job->timeout > 0 ? now() + job->timeout : 0;
     int stop_sig = 0;           /* non-zero: tear down with this signal */
@@ -126,14 +147,26 @@ int mdlrun_watch(struct mdlrun_job *job, int status)
             job->inst[slot].ws = ws;
             job->inst[slot].torn = tearing;
             job->running--;
-            /* Once the job is being torn down, deaths are its effect. */
-            if (!tearing) {
+            /* Once an instance has failed, or the job is being torn
+             * down, deaths are its effect.  Peers stopped by an
+             * instance's fatal error may be reaped before it: the job's
+             * failure is then the culprit's, reported when it is reaped. */
+            if ((!tearing && !failing) || slot == blame) {
+                int c = blame >= 0 ? blame : culprit(job);
+                if (c >= 0 && c != slot && !ended_well(job, (unsigned)slot, ws)) {
+                    blame = c;
+                    failing = 1;
+                    stop_sig = SIGTERM;
+                    continue;
+                }
                 int st = failure(job, (unsigned)slot, pid, ws);
                 if (st) {
                     if (!status)
                         status = st;
+                    failing = 1;
                     stop_sig = SIGTERM;
                 }
+                blame = -1;
             }
         }
         if (pid < 0 && errno != ECHILD && errno != EINTR) {
@@ -157,12 +190,12 @@ int mdlrun_watch(struct mdlrun_job *job, int status)
             wake = 0;
         }
         if (stop_sig && !tearing) {
-            tear_down(job, stop_sig, wake);
+            tear_down(job, stop_sig, wake, blame);
             tearing = 1;
             kill_at = t + MDLRUN_GRACE_MS / 1000.0;
         }
         if (tearing && !killed && t >= kill_at) {
-            signal_all(job, SIGKILL);
+            signal_all(job, SIGKILL, -1);
             killed = 1;
         }
 
@@ -186,7 +219,7 @@ int mdlrun_watch(struct mdlrun_job *job, int status)
                 status = 128 + sig;
                 stop_sig = sig;     /* forwarded as it came */
             } else if (!killed) {
-                signal_all(job, SIGKILL);   /* asked twice: no more grace */
+                signal_all(job, SIGKILL, -1);   /* asked twice: no more grace */
                 killed = 1;
             }
         }

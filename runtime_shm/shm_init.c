@@ -34,6 +34,12 @@ void be_abort(int code)
     (void)code;
     mdl_rt *rt = shm_the_rt;
     if (rt && rt->hdr) {
+        /* before `aborting`: the peers it stops leave after this is seen,
+         * so mdlrun knows whose failure theirs are whatever order it
+         * reaps them in */
+        uint32_t none = 0;
+        __atomic_compare_exchange_n(&rt->hdr->failed, &none, (uint32_t)rt->me + 1, 0,
+                                    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
         __atomic_store_n(&rt->hdr->aborting, 1, __ATOMIC_SEQ_CST);
         for (int s = 0; s < rt->nslots; s++) {
             __atomic_fetch_add(&rt->hdr->slots[s].doorbell, 1, __ATOMIC_SEQ_CST);

@@ -56,7 +56,8 @@ typedef struct mdl_shm_header {
     uint64_t lib_offset;        /* first byte the library may use (aligned) */
     uint64_t trace_slots;       /* MDL_TRACE: record slots per instance, 0: off */
     uint32_t trace_clock;       /* its clock (enum rt_trace_clock) */
-    uint32_t pad0_;
+    uint32_t failed;            /* 1 + the slot of the first instance that
+                                   failed fatally (be_abort), 0: none */
     uint64_t pad_[1];
     mdl_shm_slot slots[];       /* nslots */
 } mdl_shm_header;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Hangs and misuse reported in the spec's own terms (docs/debugging.md), on
 # both runtimes, with the scenarios of tests/diag/d.c:
-#   shm   every deadlock (circular receives, MDL_ANY, 1 MiB sync sends,
+#   shm   every deadlock (circular receives, MDL_ANY (d[0] from a family of
+#         one), 1 MiB sync sends,
 #         Wait, MDL_End waiting for its receiver, a receiver that has
 #         ended, barrier, Sbarrier, a collective an instance never reaches)
 #         ends the job by itself: mdlrun exit 125 and exactly one line per
@@ -70,7 +71,7 @@ fail() { echo "FAIL: diag/$1: $2; stderr: $(tail -c 400 "$ERR" | tr '\n' ' ')"; 
 
 # The lines of the shm runtime's deadlock report, in slot order.
 declare -A DEADLOCK NP
-NP[cycle]=2 NP[ended]=2 NP[any]=3 NP[anyended]=3 NP[ssend]=2 NP[wait]=2
+NP[cycle]=2 NP[ended]=2 NP[any]=3 NP[anyended]=3 NP[anyone]=1 NP[ssend]=2 NP[wait]=2
 NP[endwait]=2 NP[barrier]=3 NP[sbarrier]=3 NP[coll]=3 NP[selfwait]=1
 DEADLOCK[cycle]='d[0] waits in MDL_RecvFrom_d_r for d[1]
 d[1] waits in MDL_RecvFrom_d_r for d[0]'
@@ -79,6 +80,7 @@ DEADLOCK[any]='d[0] waits in MDL_RecvFrom_d_r for d[any]
 d[1] waits in MDL_RecvFrom_d_r for d[0]
 d[2] waits in MDL_RecvFrom_d_r for d[0]'
 DEADLOCK[anyended]='d[0] waits in MDL_RecvFrom_d_r for d[any], all of which have ended (MDL_End)'
+DEADLOCK[anyone]='d[0] waits in MDL_RecvFrom_d_r for d[0]'
 DEADLOCK[ssend]='d[0] waits in MDL_SendTo_d_b for d[1]
 d[1] waits in MDL_SendTo_d_b for d[0]'
 DEADLOCK[wait]='d[0] waits in MDL_aWait for d[1]
@@ -96,7 +98,7 @@ DEADLOCK[coll]='d[0] waits in MDL_Bcast_bc for d[2]
 d[1] waits in MDL_Bcast_bc for d[2]
 d[2] waits in MDL_RecvFrom_d_r for d[1]'
 
-for c in cycle ended any anyended ssend wait selfwait endwait barrier sbarrier coll; do
+for c in cycle ended any anyended anyone ssend wait selfwait endwait barrier sbarrier coll; do
     run shm "$c" 30 -- -n "${NP[$c]}" ./d "$c"
     want=$(sed 's/^/mdlrun: deadlock: /' <<< "${DEADLOCK[$c]}")
     got=$(grep '^mdlrun: deadlock: ' "$ERR")
@@ -198,8 +200,11 @@ HANG[wait]='d[0]: waiting 1 s in MDL_aWait for d[1]
 d[1]: waiting 1 s in MDL_aWait for d[0]'
 HANG[endwait]='d[0]: waiting 1 s in MDL_End
 d[1]: waiting 1 s in MDL_RecvFrom_d_r for d[0]'
-for c in cycle wait endwait; do
-    run mpi "$c" 4 MDL_HANG_SECONDS=1 -- -n 2 ./d "$c"
+HANG[anyone]='d[0]: waiting 1 s in MDL_RecvFrom_d_r for d[0]'
+for c in cycle wait endwait anyone; do
+    n=2
+    [ "$c" = anyone ] && n=1
+    run mpi "$c" 4 MDL_HANG_SECONDS=1 -- -n $n ./d "$c"
     got=$(grep ': waiting 1 s in ' "$ERR" | sort)
     if [ $RC -ne 124 ]; then fail "hang-$c/mpi" "exit $RC, expected 124 (stopped by timeout)"
     elif [ "$got" != "${HANG[$c]}" ]; then fail "hang-$c/mpi" "lines differ: $(tr '\n' '|' <<< "$got")"

@@ -311,6 +311,21 @@ elif [ "$woke" -ne 3 ]; then fail doorbell "$woke of 3 waiting instances saw the
 elif [ "$(lines "$D/err")" -ne 1 ]; then fail doorbell "stderr: $(cat "$D/err")"
 else pass doorbell; fi
 
+# A fatal error in one instance stops its peers (`aborting`), which may be
+# reaped first: mdlrun still names the instance that failed, alone, and
+# exits with its status (here the peers exit at once, the culprit 200 ms
+# later).
+new_test culprit
+run -n 1 "$INST" pid="$D" await="$D",3 abort=200 : -n 2 "$SON" ignterm pid="$D" bell="$D"
+woke=$(ls "$D" | grep -c '\.woke$')
+o=$(orphans)
+if [ $RC -ne 1 ]; then fail culprit "exit $RC, expected 1: $(cat "$D/err")"
+elif [ "$(cat "$D/err")" != "mdlrun: inst[0] (pid $(pid_of 0)) exited with status 1" ]; then
+    fail culprit "message: $(cat "$D/err")"
+elif [ "$woke" -ne 2 ]; then fail culprit "$woke of 2 peers saw the abort"
+elif [ -n "$o" ]; then fail culprit "$o"
+else pass culprit; fi
+
 # Instances that ignore SIGTERM are SIGKILLed after the grace period.
 new_test sigterm-ignored
 t0=$(now)

@@ -119,6 +119,8 @@ int main(int argc, char **argv)
         if (me > 0)
             return MDL_End(t) == MDL_SUCCESS ? 0 : 1;
         MDL_RecvFrom_d_r(t, MDL_ANY);
+    } else if (strcmp(mode, "anyone") == 0) {       /* MDL_ANY from a family of one */
+        MDL_RecvFrom_d_r(t, MDL_ANY);
     } else if (strcmp(mode, "ssend") == 0) {        /* 1 MiB sync sends, both first */
         MDL_SendTo_d_b(t, 1 - me);
     } else if (strcmp(mode, "wait") == 0) {         /* Wait for a receive never sent */

@@ -38,6 +38,13 @@ int main(int argc, char **argv)
     int dims[2] = { 0, 0 };
     want(MDL_Grid_Create(t, dims), MDL_SUCCESS, "MDL_Grid_Create");
     want(MDL_Grid_Create(t, dims), MDL_ERR_GRID, "MDL_Grid_Create twice");
+    /* a 2 x 1 grid: North and South are MDL_PROC_NULL on both instances,
+     * and the calls toward them check their sections all the same
+     * (dimensions counted from 0, as the compiler counts them) */
+    want(MDL_SendTo_g_edge(t, 0, 2, 0, 3), MDL_SUCCESS, "whole M toward MDL_PROC_NULL");
+    want(MDL_RecvFrom_g_edge(t, 1, 1, 0, -1), MDL_SUCCESS, "empty row from MDL_PROC_NULL");
+    want(MDL_SendTo_g_edge(t, 0, 3, 0, 3), MDL_ERR_BOUNDS, "row 3 of 3 toward MDL_PROC_NULL");
+    want(MDL_RecvFrom_g_edge(t, 0, 2, 1, 4), MDL_ERR_BOUNDS, "column 4 of 4 from MDL_PROC_NULL");
     want(MDL_Grid_Coords(t, 7, c), MDL_ERR_RANK, "coordinates of instance 7");
     const int outside[2] = { 5, 0 };
     want(MDL_Grid_Rank(t, outside, &r), MDL_ERR_ARG, "coordinates outside the grid");

@@ -132,6 +132,7 @@ int main(int argc, char **argv)
         want(MDL_lateWait(none), MDL_ERR_STATE, "a Wait before MDL_Init");
         want(MDL_Gather_g(none), MDL_ERR_STATE, "a Gather before MDL_Init");
         want(MDL_Barrier(none), MDL_ERR_STATE, "a barrier before MDL_Init");
+        want(MDL_MyRank(none), MDL_ERR_STATE, "MDL_MyRank before MDL_Init");
         want(MDL_End(none), MDL_ERR_STATE, "MDL_End before MDL_Init");
         want(MDL_Init((struct w **)NULL, &argc, &argv), MDL_ERR_ARG, "MDL_Init(NULL)");
         /* the entry of the C++ class's MDL_Init, called from C */

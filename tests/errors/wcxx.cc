@@ -81,7 +81,10 @@ static void collectives()
 
 int main(int argc, char **argv)
 {
+    // named by the task, as the C API's NULL task pointer is
     want(t.MDL_MyRank(), MDL_ERR_STATE, "a method before MDL_Init");
+    want(t.MDL_SendTo_w_part(1, 0, 1), MDL_ERR_STATE, "a send method before MDL_Init");
+    want(t.MDL_lateWait(), MDL_ERR_STATE, "a Wait method before MDL_Init");
     if (t.MDL_Init(&argc, &argv) != MDL_SUCCESS)
         return 1;
     me = t.MDL_MyRank();

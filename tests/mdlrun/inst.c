@@ -15,6 +15,9 @@
  *   sleep                 wait for a signal
  *   bell=DIR              sleep on the doorbell until `aborting`; then
  *                         create DIR/<slot>.woke and exit 3
+ *   abort=MS              what a fatal error does (be_abort): record this
+ *                         slot as the one that failed, set `aborting`, ring
+ *                         every doorbell; then exit 1 MS ms later
  *   stdin                 print "slot S read N bytes" after reading stdin to EOF
  *   @K:CMD                run CMD only in slot K
  *   @gG:CMD               run CMD only in group G
@@ -195,6 +198,20 @@ static void bell(const char *dir)
     exit(3);
 }
 
+static void abort_job(const char *ms)
+{
+    uint32_t none = 0;
+    __atomic_compare_exchange_n(&hdr->failed, &none, slot + 1, 0, __ATOMIC_SEQ_CST,
+                                __ATOMIC_SEQ_CST);
+    __atomic_store_n(&hdr->aborting, 1, __ATOMIC_SEQ_CST);
+    for (unsigned s = 0; s < hdr->nslots; s++) {
+        __atomic_fetch_add(&hdr->slots[s].doorbell, 1, __ATOMIC_SEQ_CST);
+        syscall(SYS_futex, &hdr->slots[s].doorbell, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+    }
+    usleep((useconds_t)atoi(ms) * 1000);
+    exit(1);
+}
+
 static void run(const char *cmd)
 {
     if (cmd[0] == '@') {
@@ -232,6 +249,8 @@ static void run(const char *cmd)
             pause();
     } else if (strncmp(cmd, "bell=", 5) == 0)
         bell(cmd + 5);
+    else if (strncmp(cmd, "abort=", 6) == 0)
+        abort_job(cmd + 6);
     else if (strcmp(cmd, "stdin") == 0) {
         char buf[256];
         size_t n = 0, r;

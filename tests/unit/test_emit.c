@@ -313,9 +313,9 @@ static void test_cxx(void)
         { "hh", "inline int son::MDL_Init(int *mdl_argc, char ***mdl_argv) "
                 "{ return son_MDL_Init_at(this, sizeof *this, mdl_argc, mdl_argv); }\n" },
         { "hh", "inline int son::MDL_RecvFrom_father_some(int mdl_lo0, int mdl_hi0) "
-                "{ return son_MDL_RecvFrom_father_some(this, MDL_ANY, mdl_lo0, mdl_hi0); }\n" },
+                "{ return son_MDL_RecvFrom_father_some(mdl_rt_ ? this : nullptr, MDL_ANY, mdl_lo0, mdl_hi0); }\n" },
         { "hh", "inline int son::MDL_SendTo_father_back(int mdl_inst) "
-                "{ return son_MDL_SendTo_father_back(this, mdl_inst); }\n" },
+                "{ return son_MDL_SendTo_father_back(mdl_rt_ ? this : nullptr, mdl_inst); }\n" },
     };
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         const char *in = want[i][0][0] == 'c' ? c : want[i][0][0] == 'f' ? fh
@@ -367,7 +367,7 @@ static void test_cxx_keywords(void)
                                      "    struct MDL_CXX_(class, class_) obj[4];"));
     CU_ASSERT_PTR_NOT_NULL(strstr(h, "    int MDL_CXX_(delete, delete_);\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(h, "constexpr template_() noexcept\n        : obj(), delete_(), k(), mdl_rt_() {}"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(hh, "inline int template_::MDL_Barrier() { return template_MDL_Barrier(this); }"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(hh, "inline int template_::MDL_Barrier() { return template_MDL_Barrier(mdl_rt_ ? this : nullptr); }"));
     CU_ASSERT_PTR_NOT_NULL(strstr(src, "MDL_STATIC_ASSERT_((MDL_CXX_(new, new_)) == 4,"));
     CU_ASSERT_PTR_NOT_NULL(strstr(src, "#ifdef __cplusplus\n#undef new_\n#else\n#undef new\n#endif\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(src, "offsetof(struct MDL_CXX_(template, template_), k)"));

@@ -13,19 +13,19 @@
 #include "bossMDL.h"
 
 inline int boss::MDL_Init(int *mdl_argc, char ***mdl_argv) { return boss_MDL_Init_at(this, sizeof *this, mdl_argc, mdl_argv); }
-inline int boss::MDL_End() { return boss_MDL_End(this); }
-inline int boss::MDL_MyRank() { return boss_MDL_MyRank(this); }
-inline int boss::MDL_FamilySize() { return boss_MDL_FamilySize(this); }
-inline int boss::MDL_workerSize() { return boss_MDL_workerSize(this); }
-inline int boss::MDL_Barrier() { return boss_MDL_Barrier(this); }
-inline int boss::MDL_syncWithFamily() { return boss_MDL_syncWithFamily(this); }
-inline int boss::MDL_Sbarrier(const int *mdl_ranks, int mdl_n) { return boss_MDL_Sbarrier(this, mdl_ranks, mdl_n); }
-inline int boss::MDL_SendTo_worker_job(int mdl_inst) { return boss_MDL_SendTo_worker_job(this, mdl_inst); }
-inline int boss::MDL_SendTo_worker_cells() { return boss_MDL_SendTo_worker_cells(this); }
-inline int boss::MDL_RecvFrom_worker_back(int mdl_inst) { return boss_MDL_RecvFrom_worker_back(this, mdl_inst); }
-inline int boss::MDL_jobTest() { return boss_MDL_jobTest(this); }
-inline int boss::MDL_jobWait() { return boss_MDL_jobWait(this); }
-inline int boss::MDL_cellsTest() { return boss_MDL_cellsTest(this); }
-inline int boss::MDL_cellsWait() { return boss_MDL_cellsWait(this); }
+inline int boss::MDL_End() { return boss_MDL_End(mdl_rt_ ? this : nullptr); }
+inline int boss::MDL_MyRank() { return boss_MDL_MyRank(mdl_rt_ ? this : nullptr); }
+inline int boss::MDL_FamilySize() { return boss_MDL_FamilySize(mdl_rt_ ? this : nullptr); }
+inline int boss::MDL_workerSize() { return boss_MDL_workerSize(mdl_rt_ ? this : nullptr); }
+inline int boss::MDL_Barrier() { return boss_MDL_Barrier(mdl_rt_ ? this : nullptr); }
+inline int boss::MDL_syncWithFamily() { return boss_MDL_syncWithFamily(mdl_rt_ ? this : nullptr); }
+inline int boss::MDL_Sbarrier(const int *mdl_ranks, int mdl_n) { return boss_MDL_Sbarrier(mdl_rt_ ? this : nullptr, mdl_ranks, mdl_n); }
+inline int boss::MDL_SendTo_worker_job(int mdl_inst) { return boss_MDL_SendTo_worker_job(mdl_rt_ ? this : nullptr, mdl_inst); }
+inline int boss::MDL_SendTo_worker_cells() { return boss_MDL_SendTo_worker_cells(mdl_rt_ ? this : nullptr); }
+inline int boss::MDL_RecvFrom_worker_back(int mdl_inst) { return boss_MDL_RecvFrom_worker_back(mdl_rt_ ? this : nullptr, mdl_inst); }
+inline int boss::MDL_jobTest() { return boss_MDL_jobTest(mdl_rt_ ? this : nullptr); }
+inline int boss::MDL_jobWait() { return boss_MDL_jobWait(mdl_rt_ ? this : nullptr); }
+inline int boss::MDL_cellsTest() { return boss_MDL_cellsTest(mdl_rt_ ? this : nullptr); }
+inline int boss::MDL_cellsWait() { return boss_MDL_cellsWait(mdl_rt_ ? this : nullptr); }
 
 #endif /* MDL_TASK_boss_HH */

@@ -13,19 +13,19 @@
 #include "workerMDL.h"
 
 inline int worker::MDL_Init(int *mdl_argc, char ***mdl_argv) { return worker_MDL_Init_at(this, sizeof *this, mdl_argc, mdl_argv); }
-inline int worker::MDL_End() { return worker_MDL_End(this); }
-inline int worker::MDL_MyRank() { return worker_MDL_MyRank(this); }
-inline int worker::MDL_FamilySize() { return worker_MDL_FamilySize(this); }
-inline int worker::MDL_bossSize() { return worker_MDL_bossSize(this); }
-inline int worker::MDL_workerSize() { return worker_MDL_workerSize(this); }
-inline int worker::MDL_Barrier() { return worker_MDL_Barrier(this); }
-inline int worker::MDL_syncWithFamily() { return worker_MDL_syncWithFamily(this); }
-inline int worker::MDL_Sbarrier(const int *mdl_ranks, int mdl_n) { return worker_MDL_Sbarrier(this, mdl_ranks, mdl_n); }
-inline int worker::MDL_SendTo_boss_back(int mdl_inst) { return worker_MDL_SendTo_boss_back(this, mdl_inst); }
-inline int worker::MDL_RecvFrom_boss_job(int mdl_inst) { return worker_MDL_RecvFrom_boss_job(this, mdl_inst); }
-inline int worker::MDL_RecvFrom_boss_cells(int mdl_inst) { return worker_MDL_RecvFrom_boss_cells(this, mdl_inst); }
-inline int worker::MDL_backTest() { return worker_MDL_backTest(this); }
-inline int worker::MDL_backWait() { return worker_MDL_backWait(this); }
-inline int worker::MDL_Allgather_share() { return worker_MDL_Allgather_share(this); }
+inline int worker::MDL_End() { return worker_MDL_End(mdl_rt_ ? this : nullptr); }
+inline int worker::MDL_MyRank() { return worker_MDL_MyRank(mdl_rt_ ? this : nullptr); }
+inline int worker::MDL_FamilySize() { return worker_MDL_FamilySize(mdl_rt_ ? this : nullptr); }
+inline int worker::MDL_bossSize() { return worker_MDL_bossSize(mdl_rt_ ? this : nullptr); }
+inline int worker::MDL_workerSize() { return worker_MDL_workerSize(mdl_rt_ ? this : nullptr); }
+inline int worker::MDL_Barrier() { return worker_MDL_Barrier(mdl_rt_ ? this : nullptr); }
+inline int worker::MDL_syncWithFamily() { return worker_MDL_syncWithFamily(mdl_rt_ ? this : nullptr); }
+inline int worker::MDL_Sbarrier(const int *mdl_ranks, int mdl_n) { return worker_MDL_Sbarrier(mdl_rt_ ? this : nullptr, mdl_ranks, mdl_n); }
+inline int worker::MDL_SendTo_boss_back(int mdl_inst) { return worker_MDL_SendTo_boss_back(mdl_rt_ ? this : nullptr, mdl_inst); }
+inline int worker::MDL_RecvFrom_boss_job(int mdl_inst) { return worker_MDL_RecvFrom_boss_job(mdl_rt_ ? this : nullptr, mdl_inst); }
+inline int worker::MDL_RecvFrom_boss_cells(int mdl_inst) { return worker_MDL_RecvFrom_boss_cells(mdl_rt_ ? this : nullptr, mdl_inst); }
+inline int worker::MDL_backTest() { return worker_MDL_backTest(mdl_rt_ ? this : nullptr); }
+inline int worker::MDL_backWait() { return worker_MDL_backWait(mdl_rt_ ? this : nullptr); }
+inline int worker::MDL_Allgather_share() { return worker_MDL_Allgather_share(mdl_rt_ ? this : nullptr); }
 
 #endif /* MDL_TASK_worker_HH */

@@ -13,17 +13,17 @@
 #include "fatherMDL.h"
 
 inline int father::MDL_Init(int *mdl_argc, char ***mdl_argv) { return father_MDL_Init_at(this, sizeof *this, mdl_argc, mdl_argv); }
-inline int father::MDL_End() { return father_MDL_End(this); }
-inline int father::MDL_MyRank() { return father_MDL_MyRank(this); }
-inline int father::MDL_FamilySize() { return father_MDL_FamilySize(this); }
-inline int father::MDL_sonSize() { return father_MDL_sonSize(this); }
-inline int father::MDL_Barrier() { return father_MDL_Barrier(this); }
-inline int father::MDL_syncWithFamily() { return father_MDL_syncWithFamily(this); }
-inline int father::MDL_Sbarrier(const int *mdl_ranks, int mdl_n) { return father_MDL_Sbarrier(this, mdl_ranks, mdl_n); }
-inline int father::MDL_SendTo_son_shootMessage() { return father_MDL_SendTo_son_shootMessage(this); }
-inline int father::MDL_RecvFrom_son_startMessage(int mdl_inst) { return father_MDL_RecvFrom_son_startMessage(this, mdl_inst); }
-inline int father::MDL_RecvFrom_son_inMessage(int mdl_inst) { return father_MDL_RecvFrom_son_inMessage(this, mdl_inst); }
-inline int father::MDL_shootMessageTest() { return father_MDL_shootMessageTest(this); }
-inline int father::MDL_shootMessageWait() { return father_MDL_shootMessageWait(this); }
+inline int father::MDL_End() { return father_MDL_End(mdl_rt_ ? this : nullptr); }
+inline int father::MDL_MyRank() { return father_MDL_MyRank(mdl_rt_ ? this : nullptr); }
+inline int father::MDL_FamilySize() { return father_MDL_FamilySize(mdl_rt_ ? this : nullptr); }
+inline int father::MDL_sonSize() { return father_MDL_sonSize(mdl_rt_ ? this : nullptr); }
+inline int father::MDL_Barrier() { return father_MDL_Barrier(mdl_rt_ ? this : nullptr); }
+inline int father::MDL_syncWithFamily() { return father_MDL_syncWithFamily(mdl_rt_ ? this : nullptr); }
+inline int father::MDL_Sbarrier(const int *mdl_ranks, int mdl_n) { return father_MDL_Sbarrier(mdl_rt_ ? this : nullptr, mdl_ranks, mdl_n); }
+inline int father::MDL_SendTo_son_shootMessage() { return father_MDL_SendTo_son_shootMessage(mdl_rt_ ? this : nullptr); }
+inline int father::MDL_RecvFrom_son_startMessage(int mdl_inst) { return father_MDL_RecvFrom_son_startMessage(mdl_rt_ ? this : nullptr, mdl_inst); }
+inline int father::MDL_RecvFrom_son_inMessage(int mdl_inst) { return father_MDL_RecvFrom_son_inMessage(mdl_rt_ ? this : nullptr, mdl_inst); }
+inline int father::MDL_shootMessageTest() { return father_MDL_shootMessageTest(mdl_rt_ ? this : nullptr); }
+inline int father::MDL_shootMessageWait() { return father_MDL_shootMessageWait(mdl_rt_ ? this : nullptr); }
 
 #endif /* MDL_TASK_father_HH */

@@ -13,20 +13,20 @@
 #include "sonMDL.h"
 
 inline int son::MDL_Init(int *mdl_argc, char ***mdl_argv) { return son_MDL_Init_at(this, sizeof *this, mdl_argc, mdl_argv); }
-inline int son::MDL_End() { return son_MDL_End(this); }
-inline int son::MDL_MyRank() { return son_MDL_MyRank(this); }
-inline int son::MDL_FamilySize() { return son_MDL_FamilySize(this); }
-inline int son::MDL_fatherSize() { return son_MDL_fatherSize(this); }
-inline int son::MDL_sonSize() { return son_MDL_sonSize(this); }
-inline int son::MDL_Barrier() { return son_MDL_Barrier(this); }
-inline int son::MDL_syncWithFamily() { return son_MDL_syncWithFamily(this); }
-inline int son::MDL_Sbarrier(const int *mdl_ranks, int mdl_n) { return son_MDL_Sbarrier(this, mdl_ranks, mdl_n); }
-inline int son::MDL_SendTo_father_startMessage(int mdl_inst) { return son_MDL_SendTo_father_startMessage(this, mdl_inst); }
-inline int son::MDL_SendTo_father_oneShoot(int mdl_inst) { return son_MDL_SendTo_father_oneShoot(this, mdl_inst); }
-inline int son::MDL_RecvFrom_father_shootMessage(int mdl_inst) { return son_MDL_RecvFrom_father_shootMessage(this, mdl_inst); }
-inline int son::MDL_startMessageTest() { return son_MDL_startMessageTest(this); }
-inline int son::MDL_startMessageWait() { return son_MDL_startMessageWait(this); }
-inline int son::MDL_oneShootTest() { return son_MDL_oneShootTest(this); }
-inline int son::MDL_oneShootWait() { return son_MDL_oneShootWait(this); }
+inline int son::MDL_End() { return son_MDL_End(mdl_rt_ ? this : nullptr); }
+inline int son::MDL_MyRank() { return son_MDL_MyRank(mdl_rt_ ? this : nullptr); }
+inline int son::MDL_FamilySize() { return son_MDL_FamilySize(mdl_rt_ ? this : nullptr); }
+inline int son::MDL_fatherSize() { return son_MDL_fatherSize(mdl_rt_ ? this : nullptr); }
+inline int son::MDL_sonSize() { return son_MDL_sonSize(mdl_rt_ ? this : nullptr); }
+inline int son::MDL_Barrier() { return son_MDL_Barrier(mdl_rt_ ? this : nullptr); }
+inline int son::MDL_syncWithFamily() { return son_MDL_syncWithFamily(mdl_rt_ ? this : nullptr); }
+inline int son::MDL_Sbarrier(const int *mdl_ranks, int mdl_n) { return son_MDL_Sbarrier(mdl_rt_ ? this : nullptr, mdl_ranks, mdl_n); }
+inline int son::MDL_SendTo_father_startMessage(int mdl_inst) { return son_MDL_SendTo_father_startMessage(mdl_rt_ ? this : nullptr, mdl_inst); }
+inline int son::MDL_SendTo_father_oneShoot(int mdl_inst) { return son_MDL_SendTo_father_oneShoot(mdl_rt_ ? this : nullptr, mdl_inst); }
+inline int son::MDL_RecvFrom_father_shootMessage(int mdl_inst) { return son_MDL_RecvFrom_father_shootMessage(mdl_rt_ ? this : nullptr, mdl_inst); }
+inline int son::MDL_startMessageTest() { return son_MDL_startMessageTest(mdl_rt_ ? this : nullptr); }
+inline int son::MDL_startMessageWait() { return son_MDL_startMessageWait(mdl_rt_ ? this : nullptr); }
+inline int son::MDL_oneShootTest() { return son_MDL_oneShootTest(mdl_rt_ ? this : nullptr); }
+inline int son::MDL_oneShootWait() { return son_MDL_oneShootWait(mdl_rt_ ? this : nullptr); }
 
 #endif /* MDL_TASK_son_HH */

@@ -13,26 +13,26 @@
 #include "agentMDL.h"
 
 inline int agent::MDL_Init(int *mdl_argc, char ***mdl_argv) { return agent_MDL_Init_at(this, sizeof *this, mdl_argc, mdl_argv); }
-inline int agent::MDL_End() { return agent_MDL_End(this); }
-inline int agent::MDL_MyRank() { return agent_MDL_MyRank(this); }
-inline int agent::MDL_FamilySize() { return agent_MDL_FamilySize(this); }
-inline int agent::MDL_clientsSize() { return agent_MDL_clientsSize(this); }
-inline int agent::MDL_controlSize() { return agent_MDL_controlSize(this); }
-inline int agent::MDL_Barrier() { return agent_MDL_Barrier(this); }
-inline int agent::MDL_syncWithFamily() { return agent_MDL_syncWithFamily(this); }
-inline int agent::MDL_Sbarrier(const int *mdl_ranks, int mdl_n) { return agent_MDL_Sbarrier(this, mdl_ranks, mdl_n); }
-inline int agent::MDL_SendTo_clients_res(int mdl_inst) { return agent_MDL_SendTo_clients_res(this, mdl_inst); }
-inline int agent::MDL_SendTo_control_done(int mdl_inst) { return agent_MDL_SendTo_control_done(this, mdl_inst); }
-inline int agent::MDL_RecvFrom_control_cfg(int mdl_inst) { return agent_MDL_RecvFrom_control_cfg(this, mdl_inst); }
-inline int agent::MDL_RecvFrom_clients_req(int mdl_inst) { return agent_MDL_RecvFrom_clients_req(this, mdl_inst); }
-inline int agent::MDL_resTest() { return agent_MDL_resTest(this); }
-inline int agent::MDL_resWait() { return agent_MDL_resWait(this); }
-inline int agent::MDL_doneTest() { return agent_MDL_doneTest(this); }
-inline int agent::MDL_doneWait() { return agent_MDL_doneWait(this); }
-inline int agent::MDL_AllgatherV_agv() { return agent_MDL_AllgatherV_agv(this); }
-inline int agent::MDL_Reduce_pr() { return agent_MDL_Reduce_pr(this); }
-inline int agent::MDL_Reduce_sv() { return agent_MDL_Reduce_sv(this); }
-inline int agent::MDL_Bcast_bt() { return agent_MDL_Bcast_bt(this); }
-inline int agent::MDL_Gather_ga() { return agent_MDL_Gather_ga(this); }
+inline int agent::MDL_End() { return agent_MDL_End(mdl_rt_ ? this : nullptr); }
+inline int agent::MDL_MyRank() { return agent_MDL_MyRank(mdl_rt_ ? this : nullptr); }
+inline int agent::MDL_FamilySize() { return agent_MDL_FamilySize(mdl_rt_ ? this : nullptr); }
+inline int agent::MDL_clientsSize() { return agent_MDL_clientsSize(mdl_rt_ ? this : nullptr); }
+inline int agent::MDL_controlSize() { return agent_MDL_controlSize(mdl_rt_ ? this : nullptr); }
+inline int agent::MDL_Barrier() { return agent_MDL_Barrier(mdl_rt_ ? this : nullptr); }
+inline int agent::MDL_syncWithFamily() { return agent_MDL_syncWithFamily(mdl_rt_ ? this : nullptr); }
+inline int agent::MDL_Sbarrier(const int *mdl_ranks, int mdl_n) { return agent_MDL_Sbarrier(mdl_rt_ ? this : nullptr, mdl_ranks, mdl_n); }
+inline int agent::MDL_SendTo_clients_res(int mdl_inst) { return agent_MDL_SendTo_clients_res(mdl_rt_ ? this : nullptr, mdl_inst); }
+inline int agent::MDL_SendTo_control_done(int mdl_inst) { return agent_MDL_SendTo_control_done(mdl_rt_ ? this : nullptr, mdl_inst); }
+inline int agent::MDL_RecvFrom_control_cfg(int mdl_inst) { return agent_MDL_RecvFrom_control_cfg(mdl_rt_ ? this : nullptr, mdl_inst); }
+inline int agent::MDL_RecvFrom_clients_req(int mdl_inst) { return agent_MDL_RecvFrom_clients_req(mdl_rt_ ? this : nullptr, mdl_inst); }
+inline int agent::MDL_resTest() { return agent_MDL_resTest(mdl_rt_ ? this : nullptr); }
+inline int agent::MDL_resWait() { return agent_MDL_resWait(mdl_rt_ ? this : nullptr); }
+inline int agent::MDL_doneTest() { return agent_MDL_doneTest(mdl_rt_ ? this : nullptr); }
+inline int agent::MDL_doneWait() { return agent_MDL_doneWait(mdl_rt_ ? this : nullptr); }
+inline int agent::MDL_AllgatherV_agv() { return agent_MDL_AllgatherV_agv(mdl_rt_ ? this : nullptr); }
+inline int agent::MDL_Reduce_pr() { return agent_MDL_Reduce_pr(mdl_rt_ ? this : nullptr); }
+inline int agent::MDL_Reduce_sv() { return agent_MDL_Reduce_sv(mdl_rt_ ? this : nullptr); }
+inline int agent::MDL_Bcast_bt() { return agent_MDL_Bcast_bt(mdl_rt_ ? this : nullptr); }
+inline int agent::MDL_Gather_ga() { return agent_MDL_Gather_ga(mdl_rt_ ? this : nullptr); }
 
 #endif /* MDL_TASK_agent_HH */

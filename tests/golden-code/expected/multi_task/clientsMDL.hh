@@ -13,17 +13,17 @@
 #include "clientsMDL.h"
 
 inline int clients::MDL_Init(int *mdl_argc, char ***mdl_argv) { return clients_MDL_Init_at(this, sizeof *this, mdl_argc, mdl_argv); }
-inline int clients::MDL_End() { return clients_MDL_End(this); }
-inline int clients::MDL_MyRank() { return clients_MDL_MyRank(this); }
-inline int clients::MDL_FamilySize() { return clients_MDL_FamilySize(this); }
-inline int clients::MDL_agentSize() { return clients_MDL_agentSize(this); }
-inline int clients::MDL_clientsSize() { return clients_MDL_clientsSize(this); }
-inline int clients::MDL_Barrier() { return clients_MDL_Barrier(this); }
-inline int clients::MDL_syncWithFamily() { return clients_MDL_syncWithFamily(this); }
-inline int clients::MDL_Sbarrier(const int *mdl_ranks, int mdl_n) { return clients_MDL_Sbarrier(this, mdl_ranks, mdl_n); }
-inline int clients::MDL_SendTo_agent_request(int mdl_inst) { return clients_MDL_SendTo_agent_request(this, mdl_inst); }
-inline int clients::MDL_RecvFrom_agent_answer(int mdl_inst) { return clients_MDL_RecvFrom_agent_answer(this, mdl_inst); }
-inline int clients::MDL_requestTest() { return clients_MDL_requestTest(this); }
-inline int clients::MDL_requestWait() { return clients_MDL_requestWait(this); }
+inline int clients::MDL_End() { return clients_MDL_End(mdl_rt_ ? this : nullptr); }
+inline int clients::MDL_MyRank() { return clients_MDL_MyRank(mdl_rt_ ? this : nullptr); }
+inline int clients::MDL_FamilySize() { return clients_MDL_FamilySize(mdl_rt_ ? this : nullptr); }
+inline int clients::MDL_agentSize() { return clients_MDL_agentSize(mdl_rt_ ? this : nullptr); }
+inline int clients::MDL_clientsSize() { return clients_MDL_clientsSize(mdl_rt_ ? this : nullptr); }
+inline int clients::MDL_Barrier() { return clients_MDL_Barrier(mdl_rt_ ? this : nullptr); }
+inline int clients::MDL_syncWithFamily() { return clients_MDL_syncWithFamily(mdl_rt_ ? this : nullptr); }
+inline int clients::MDL_Sbarrier(const int *mdl_ranks, int mdl_n) { return clients_MDL_Sbarrier(mdl_rt_ ? this : nullptr, mdl_ranks, mdl_n); }
+inline int clients::MDL_SendTo_agent_request(int mdl_inst) { return clients_MDL_SendTo_agent_request(mdl_rt_ ? this : nullptr, mdl_inst); }
+inline int clients::MDL_RecvFrom_agent_answer(int mdl_inst) { return clients_MDL_RecvFrom_agent_answer(mdl_rt_ ? this : nullptr, mdl_inst); }
+inline int clients::MDL_requestTest() { return clients_MDL_requestTest(mdl_rt_ ? this : nullptr); }
+inline int clients::MDL_requestWait() { return clients_MDL_requestWait(mdl_rt_ ? this : nullptr); }
 
 #endif /* MDL_TASK_clients_HH */

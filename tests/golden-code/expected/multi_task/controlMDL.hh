@@ -13,16 +13,16 @@
 #include "controlMDL.h"
 
 inline int control::MDL_Init(int *mdl_argc, char ***mdl_argv) { return control_MDL_Init_at(this, sizeof *this, mdl_argc, mdl_argv); }
-inline int control::MDL_End() { return control_MDL_End(this); }
-inline int control::MDL_MyRank() { return control_MDL_MyRank(this); }
-inline int control::MDL_FamilySize() { return control_MDL_FamilySize(this); }
-inline int control::MDL_agentSize() { return control_MDL_agentSize(this); }
-inline int control::MDL_Barrier() { return control_MDL_Barrier(this); }
-inline int control::MDL_syncWithFamily() { return control_MDL_syncWithFamily(this); }
-inline int control::MDL_Sbarrier(const int *mdl_ranks, int mdl_n) { return control_MDL_Sbarrier(this, mdl_ranks, mdl_n); }
-inline int control::MDL_SendTo_agent_config() { return control_MDL_SendTo_agent_config(this); }
-inline int control::MDL_RecvFrom_agent_finished(int mdl_inst) { return control_MDL_RecvFrom_agent_finished(this, mdl_inst); }
-inline int control::MDL_configTest() { return control_MDL_configTest(this); }
-inline int control::MDL_configWait() { return control_MDL_configWait(this); }
+inline int control::MDL_End() { return control_MDL_End(mdl_rt_ ? this : nullptr); }
+inline int control::MDL_MyRank() { return control_MDL_MyRank(mdl_rt_ ? this : nullptr); }
+inline int control::MDL_FamilySize() { return control_MDL_FamilySize(mdl_rt_ ? this : nullptr); }
+inline int control::MDL_agentSize() { return control_MDL_agentSize(mdl_rt_ ? this : nullptr); }
+inline int control::MDL_Barrier() { return control_MDL_Barrier(mdl_rt_ ? this : nullptr); }
+inline int control::MDL_syncWithFamily() { return control_MDL_syncWithFamily(mdl_rt_ ? this : nullptr); }
+inline int control::MDL_Sbarrier(const int *mdl_ranks, int mdl_n) { return control_MDL_Sbarrier(mdl_rt_ ? this : nullptr, mdl_ranks, mdl_n); }
+inline int control::MDL_SendTo_agent_config() { return control_MDL_SendTo_agent_config(mdl_rt_ ? this : nullptr); }
+inline int control::MDL_RecvFrom_agent_finished(int mdl_inst) { return control_MDL_RecvFrom_agent_finished(mdl_rt_ ? this : nullptr, mdl_inst); }
+inline int control::MDL_configTest() { return control_MDL_configTest(mdl_rt_ ? this : nullptr); }
+inline int control::MDL_configWait() { return control_MDL_configWait(mdl_rt_ ? this : nullptr); }
 
 #endif /* MDL_TASK_control_HH */

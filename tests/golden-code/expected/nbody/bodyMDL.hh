@@ -13,20 +13,20 @@
 #include "bodyMDL.h"
 
 inline int body::MDL_Init(int *mdl_argc, char ***mdl_argv) { return body_MDL_Init_at(this, sizeof *this, mdl_argc, mdl_argv); }
-inline int body::MDL_End() { return body_MDL_End(this); }
-inline int body::MDL_MyRank() { return body_MDL_MyRank(this); }
-inline int body::MDL_FamilySize() { return body_MDL_FamilySize(this); }
-inline int body::MDL_bodySize() { return body_MDL_bodySize(this); }
-inline int body::MDL_Barrier() { return body_MDL_Barrier(this); }
-inline int body::MDL_syncWithFamily() { return body_MDL_syncWithFamily(this); }
-inline int body::MDL_Sbarrier(const int *mdl_ranks, int mdl_n) { return body_MDL_Sbarrier(this, mdl_ranks, mdl_n); }
-inline int body::MDL_Gather_collect() { return body_MDL_Gather_collect(this); }
-inline int body::MDL_GatherV_collectv() { return body_MDL_GatherV_collectv(this); }
-inline int body::MDL_Bcast_share() { return body_MDL_Bcast_share(this); }
-inline int body::MDL_Bcast_share_count() { return body_MDL_Bcast_share_count(this); }
-inline int body::MDL_Allgather_everyone() { return body_MDL_Allgather_everyone(this); }
-inline int body::MDL_AllgatherV_everyonev() { return body_MDL_AllgatherV_everyonev(this); }
-inline int body::MDL_Reduce_force_sum() { return body_MDL_Reduce_force_sum(this); }
-inline int body::MDL_Reduce_energy_sum() { return body_MDL_Reduce_energy_sum(this); }
+inline int body::MDL_End() { return body_MDL_End(mdl_rt_ ? this : nullptr); }
+inline int body::MDL_MyRank() { return body_MDL_MyRank(mdl_rt_ ? this : nullptr); }
+inline int body::MDL_FamilySize() { return body_MDL_FamilySize(mdl_rt_ ? this : nullptr); }
+inline int body::MDL_bodySize() { return body_MDL_bodySize(mdl_rt_ ? this : nullptr); }
+inline int body::MDL_Barrier() { return body_MDL_Barrier(mdl_rt_ ? this : nullptr); }
+inline int body::MDL_syncWithFamily() { return body_MDL_syncWithFamily(mdl_rt_ ? this : nullptr); }
+inline int body::MDL_Sbarrier(const int *mdl_ranks, int mdl_n) { return body_MDL_Sbarrier(mdl_rt_ ? this : nullptr, mdl_ranks, mdl_n); }
+inline int body::MDL_Gather_collect() { return body_MDL_Gather_collect(mdl_rt_ ? this : nullptr); }
+inline int body::MDL_GatherV_collectv() { return body_MDL_GatherV_collectv(mdl_rt_ ? this : nullptr); }
+inline int body::MDL_Bcast_share() { return body_MDL_Bcast_share(mdl_rt_ ? this : nullptr); }
+inline int body::MDL_Bcast_share_count() { return body_MDL_Bcast_share_count(mdl_rt_ ? this : nullptr); }
+inline int body::MDL_Allgather_everyone() { return body_MDL_Allgather_everyone(mdl_rt_ ? this : nullptr); }
+inline int body::MDL_AllgatherV_everyonev() { return body_MDL_AllgatherV_everyonev(mdl_rt_ ? this : nullptr); }
+inline int body::MDL_Reduce_force_sum() { return body_MDL_Reduce_force_sum(mdl_rt_ ? this : nullptr); }
+inline int body::MDL_Reduce_energy_sum() { return body_MDL_Reduce_energy_sum(mdl_rt_ ? this : nullptr); }
 
 #endif /* MDL_TASK_body_HH */

@@ -13,35 +13,35 @@
 #include "noeudMDL.h"
 
 inline int noeud::MDL_Init(int *mdl_argc, char ***mdl_argv) { return noeud_MDL_Init_at(this, sizeof *this, mdl_argc, mdl_argv); }
-inline int noeud::MDL_End() { return noeud_MDL_End(this); }
-inline int noeud::MDL_MyRank() { return noeud_MDL_MyRank(this); }
-inline int noeud::MDL_FamilySize() { return noeud_MDL_FamilySize(this); }
-inline int noeud::MDL_noeudSize() { return noeud_MDL_noeudSize(this); }
-inline int noeud::MDL_Barrier() { return noeud_MDL_Barrier(this); }
-inline int noeud::MDL_syncWithFamily() { return noeud_MDL_syncWithFamily(this); }
-inline int noeud::MDL_Sbarrier(const int *mdl_ranks, int mdl_n) { return noeud_MDL_Sbarrier(this, mdl_ranks, mdl_n); }
-inline int noeud::MDL_SendTo_noeud_m1() { return noeud_MDL_SendTo_noeud_m1(this); }
-inline int noeud::MDL_SendTo_noeud_m2() { return noeud_MDL_SendTo_noeud_m2(this); }
-inline int noeud::MDL_SendTo_noeud_m3() { return noeud_MDL_SendTo_noeud_m3(this); }
-inline int noeud::MDL_SendTo_noeud_m4() { return noeud_MDL_SendTo_noeud_m4(this); }
-inline int noeud::MDL_RecvFrom_noeud_m5() { return noeud_MDL_RecvFrom_noeud_m5(this); }
-inline int noeud::MDL_RecvFrom_noeud_m6() { return noeud_MDL_RecvFrom_noeud_m6(this); }
-inline int noeud::MDL_RecvFrom_noeud_m7() { return noeud_MDL_RecvFrom_noeud_m7(this); }
-inline int noeud::MDL_RecvFrom_noeud_m8() { return noeud_MDL_RecvFrom_noeud_m8(this); }
-inline int noeud::MDL_m1Test() { return noeud_MDL_m1Test(this); }
-inline int noeud::MDL_m1Wait() { return noeud_MDL_m1Wait(this); }
-inline int noeud::MDL_m2Test() { return noeud_MDL_m2Test(this); }
-inline int noeud::MDL_m2Wait() { return noeud_MDL_m2Wait(this); }
-inline int noeud::MDL_m3Test() { return noeud_MDL_m3Test(this); }
-inline int noeud::MDL_m3Wait() { return noeud_MDL_m3Wait(this); }
-inline int noeud::MDL_m4Test() { return noeud_MDL_m4Test(this); }
-inline int noeud::MDL_m4Wait() { return noeud_MDL_m4Wait(this); }
-inline int noeud::MDL_Allreduce_m9() { return noeud_MDL_Allreduce_m9(this); }
-inline int noeud::MDL_Grid_Create(int *mdl_dims) { return noeud_MDL_Grid_Create(this, mdl_dims); }
-inline int noeud::MDL_Grid_Screate(int *mdl_dims) { return noeud_MDL_Grid_Screate(this, mdl_dims); }
-inline int noeud::MDL_Grid_Rank(const int *mdl_coords, int *mdl_rank) { return noeud_MDL_Grid_Rank(this, mdl_coords, mdl_rank); }
-inline int noeud::MDL_Grid_Coords(int mdl_rank, int *mdl_coords) { return noeud_MDL_Grid_Coords(this, mdl_rank, mdl_coords); }
-inline int noeud::MDL_Grid_Mycoords(int *mdl_coords) { return noeud_MDL_Grid_Mycoords(this, mdl_coords); }
-inline int noeud::MDL_Get_Neighbors(int mdl_direction, int mdl_disp, int *mdl_source, int *mdl_dest) { return noeud_MDL_Get_Neighbors(this, mdl_direction, mdl_disp, mdl_source, mdl_dest); }
+inline int noeud::MDL_End() { return noeud_MDL_End(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_MyRank() { return noeud_MDL_MyRank(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_FamilySize() { return noeud_MDL_FamilySize(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_noeudSize() { return noeud_MDL_noeudSize(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_Barrier() { return noeud_MDL_Barrier(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_syncWithFamily() { return noeud_MDL_syncWithFamily(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_Sbarrier(const int *mdl_ranks, int mdl_n) { return noeud_MDL_Sbarrier(mdl_rt_ ? this : nullptr, mdl_ranks, mdl_n); }
+inline int noeud::MDL_SendTo_noeud_m1() { return noeud_MDL_SendTo_noeud_m1(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_SendTo_noeud_m2() { return noeud_MDL_SendTo_noeud_m2(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_SendTo_noeud_m3() { return noeud_MDL_SendTo_noeud_m3(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_SendTo_noeud_m4() { return noeud_MDL_SendTo_noeud_m4(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_RecvFrom_noeud_m5() { return noeud_MDL_RecvFrom_noeud_m5(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_RecvFrom_noeud_m6() { return noeud_MDL_RecvFrom_noeud_m6(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_RecvFrom_noeud_m7() { return noeud_MDL_RecvFrom_noeud_m7(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_RecvFrom_noeud_m8() { return noeud_MDL_RecvFrom_noeud_m8(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_m1Test() { return noeud_MDL_m1Test(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_m1Wait() { return noeud_MDL_m1Wait(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_m2Test() { return noeud_MDL_m2Test(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_m2Wait() { return noeud_MDL_m2Wait(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_m3Test() { return noeud_MDL_m3Test(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_m3Wait() { return noeud_MDL_m3Wait(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_m4Test() { return noeud_MDL_m4Test(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_m4Wait() { return noeud_MDL_m4Wait(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_Allreduce_m9() { return noeud_MDL_Allreduce_m9(mdl_rt_ ? this : nullptr); }
+inline int noeud::MDL_Grid_Create(int *mdl_dims) { return noeud_MDL_Grid_Create(mdl_rt_ ? this : nullptr, mdl_dims); }
+inline int noeud::MDL_Grid_Screate(int *mdl_dims) { return noeud_MDL_Grid_Screate(mdl_rt_ ? this : nullptr, mdl_dims); }
+inline int noeud::MDL_Grid_Rank(const int *mdl_coords, int *mdl_rank) { return noeud_MDL_Grid_Rank(mdl_rt_ ? this : nullptr, mdl_coords, mdl_rank); }
+inline int noeud::MDL_Grid_Coords(int mdl_rank, int *mdl_coords) { return noeud_MDL_Grid_Coords(mdl_rt_ ? this : nullptr, mdl_rank, mdl_coords); }
+inline int noeud::MDL_Grid_Mycoords(int *mdl_coords) { return noeud_MDL_Grid_Mycoords(mdl_rt_ ? this : nullptr, mdl_coords); }
+inline int noeud::MDL_Get_Neighbors(int mdl_direction, int mdl_disp, int *mdl_source, int *mdl_dest) { return noeud_MDL_Get_Neighbors(mdl_rt_ ? this : nullptr, mdl_direction, mdl_disp, mdl_source, mdl_dest); }
 
 #endif /* MDL_TASK_noeud_HH */

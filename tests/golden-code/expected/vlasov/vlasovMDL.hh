@@ -13,30 +13,30 @@
 #include "vlasovMDL.h"
 
 inline int vlasov::MDL_Init(int *mdl_argc, char ***mdl_argv) { return vlasov_MDL_Init_at(this, sizeof *this, mdl_argc, mdl_argv); }
-inline int vlasov::MDL_End() { return vlasov_MDL_End(this); }
-inline int vlasov::MDL_MyRank() { return vlasov_MDL_MyRank(this); }
-inline int vlasov::MDL_FamilySize() { return vlasov_MDL_FamilySize(this); }
-inline int vlasov::MDL_vlasovSize() { return vlasov_MDL_vlasovSize(this); }
-inline int vlasov::MDL_Barrier() { return vlasov_MDL_Barrier(this); }
-inline int vlasov::MDL_syncWithFamily() { return vlasov_MDL_syncWithFamily(this); }
-inline int vlasov::MDL_Sbarrier(const int *mdl_ranks, int mdl_n) { return vlasov_MDL_Sbarrier(this, mdl_ranks, mdl_n); }
-inline int vlasov::MDL_SendTo_vlasov_to_vslab(int mdl_inst, int mdl_lo0, int mdl_hi0, int mdl_lo1, int mdl_hi1) { return vlasov_MDL_SendTo_vlasov_to_vslab(this, mdl_inst, mdl_lo0, mdl_hi0, mdl_lo1, mdl_hi1); }
-inline int vlasov::MDL_SendTo_vlasov_to_xslab(int mdl_inst, int mdl_lo0, int mdl_hi0, int mdl_lo1, int mdl_hi1) { return vlasov_MDL_SendTo_vlasov_to_xslab(this, mdl_inst, mdl_lo0, mdl_hi0, mdl_lo1, mdl_hi1); }
-inline int vlasov::MDL_RecvFrom_vlasov_into_vslab(int mdl_inst, int mdl_lo0, int mdl_hi0, int mdl_lo1, int mdl_hi1) { return vlasov_MDL_RecvFrom_vlasov_into_vslab(this, mdl_inst, mdl_lo0, mdl_hi0, mdl_lo1, mdl_hi1); }
-inline int vlasov::MDL_RecvFrom_vlasov_into_vslab(int mdl_lo0, int mdl_hi0, int mdl_lo1, int mdl_hi1) { return vlasov_MDL_RecvFrom_vlasov_into_vslab(this, MDL_ANY, mdl_lo0, mdl_hi0, mdl_lo1, mdl_hi1); }
-inline int vlasov::MDL_RecvFrom_vlasov_into_xslab(int mdl_inst, int mdl_lo0, int mdl_hi0, int mdl_lo1, int mdl_hi1) { return vlasov_MDL_RecvFrom_vlasov_into_xslab(this, mdl_inst, mdl_lo0, mdl_hi0, mdl_lo1, mdl_hi1); }
-inline int vlasov::MDL_RecvFrom_vlasov_into_xslab(int mdl_lo0, int mdl_hi0, int mdl_lo1, int mdl_hi1) { return vlasov_MDL_RecvFrom_vlasov_into_xslab(this, MDL_ANY, mdl_lo0, mdl_hi0, mdl_lo1, mdl_hi1); }
-inline int vlasov::MDL_to_vslabTest() { return vlasov_MDL_to_vslabTest(this); }
-inline int vlasov::MDL_to_vslabWait() { return vlasov_MDL_to_vslabWait(this); }
-inline int vlasov::MDL_to_xslabTest() { return vlasov_MDL_to_xslabTest(this); }
-inline int vlasov::MDL_to_xslabWait() { return vlasov_MDL_to_xslabWait(this); }
-inline int vlasov::MDL_into_vslabTest() { return vlasov_MDL_into_vslabTest(this); }
-inline int vlasov::MDL_into_vslabWait() { return vlasov_MDL_into_vslabWait(this); }
-inline int vlasov::MDL_into_xslabTest() { return vlasov_MDL_into_xslabTest(this); }
-inline int vlasov::MDL_into_xslabWait() { return vlasov_MDL_into_xslabWait(this); }
-inline int vlasov::MDL_Reduce_density() { return vlasov_MDL_Reduce_density(this); }
-inline int vlasov::MDL_Reduce_energy_sum() { return vlasov_MDL_Reduce_energy_sum(this); }
-inline int vlasov::MDL_Reduce_timing() { return vlasov_MDL_Reduce_timing(this); }
-inline int vlasov::MDL_Bcast_field() { return vlasov_MDL_Bcast_field(this); }
+inline int vlasov::MDL_End() { return vlasov_MDL_End(mdl_rt_ ? this : nullptr); }
+inline int vlasov::MDL_MyRank() { return vlasov_MDL_MyRank(mdl_rt_ ? this : nullptr); }
+inline int vlasov::MDL_FamilySize() { return vlasov_MDL_FamilySize(mdl_rt_ ? this : nullptr); }
+inline int vlasov::MDL_vlasovSize() { return vlasov_MDL_vlasovSize(mdl_rt_ ? this : nullptr); }
+inline int vlasov::MDL_Barrier() { return vlasov_MDL_Barrier(mdl_rt_ ? this : nullptr); }
+inline int vlasov::MDL_syncWithFamily() { return vlasov_MDL_syncWithFamily(mdl_rt_ ? this : nullptr); }
+inline int vlasov::MDL_Sbarrier(const int *mdl_ranks, int mdl_n) { return vlasov_MDL_Sbarrier(mdl_rt_ ? this : nullptr, mdl_ranks, mdl_n); }
+inline int vlasov::MDL_SendTo_vlasov_to_vslab(int mdl_inst, int mdl_lo0, int mdl_hi0, int mdl_lo1, int mdl_hi1) { return vlasov_MDL_SendTo_vlasov_to_vslab(mdl_rt_ ? this : nullptr, mdl_inst, mdl_lo0, mdl_hi0, mdl_lo1, mdl_hi1); }
+inline int vlasov::MDL_SendTo_vlasov_to_xslab(int mdl_inst, int mdl_lo0, int mdl_hi0, int mdl_lo1, int mdl_hi1) { return vlasov_MDL_SendTo_vlasov_to_xslab(mdl_rt_ ? this : nullptr, mdl_inst, mdl_lo0, mdl_hi0, mdl_lo1, mdl_hi1); }
+inline int vlasov::MDL_RecvFrom_vlasov_into_vslab(int mdl_inst, int mdl_lo0, int mdl_hi0, int mdl_lo1, int mdl_hi1) { return vlasov_MDL_RecvFrom_vlasov_into_vslab(mdl_rt_ ? this : nullptr, mdl_inst, mdl_lo0, mdl_hi0, mdl_lo1, mdl_hi1); }
+inline int vlasov::MDL_RecvFrom_vlasov_into_vslab(int mdl_lo0, int mdl_hi0, int mdl_lo1, int mdl_hi1) { return vlasov_MDL_RecvFrom_vlasov_into_vslab(mdl_rt_ ? this : nullptr, MDL_ANY, mdl_lo0, mdl_hi0, mdl_lo1, mdl_hi1); }
+inline int vlasov::MDL_RecvFrom_vlasov_into_xslab(int mdl_inst, int mdl_lo0, int mdl_hi0, int mdl_lo1, int mdl_hi1) { return vlasov_MDL_RecvFrom_vlasov_into_xslab(mdl_rt_ ? this : nullptr, mdl_inst, mdl_lo0, mdl_hi0, mdl_lo1, mdl_hi1); }
+inline int vlasov::MDL_RecvFrom_vlasov_into_xslab(int mdl_lo0, int mdl_hi0, int mdl_lo1, int mdl_hi1) { return vlasov_MDL_RecvFrom_vlasov_into_xslab(mdl_rt_ ? this : nullptr, MDL_ANY, mdl_lo0, mdl_hi0, mdl_lo1, mdl_hi1); }
+inline int vlasov::MDL_to_vslabTest() { return vlasov_MDL_to_vslabTest(mdl_rt_ ? this : nullptr); }
+inline int vlasov::MDL_to_vslabWait() { return vlasov_MDL_to_vslabWait(mdl_rt_ ? this : nullptr); }
+inline int vlasov::MDL_to_xslabTest() { return vlasov_MDL_to_xslabTest(mdl_rt_ ? this : nullptr); }
+inline int vlasov::MDL_to_xslabWait() { return vlasov_MDL_to_xslabWait(mdl_rt_ ? this : nullptr); }
+inline int vlasov::MDL_into_vslabTest() { return vlasov_MDL_into_vslabTest(mdl_rt_ ? this : nullptr); }
+inline int vlasov::MDL_into_vslabWait() { return vlasov_MDL_into_vslabWait(mdl_rt_ ? this : nullptr); }
+inline int vlasov::MDL_into_xslabTest() { return vlasov_MDL_into_xslabTest(mdl_rt_ ? this : nullptr); }
+inline int vlasov::MDL_into_xslabWait() { return vlasov_MDL_into_xslabWait(mdl_rt_ ? this : nullptr); }
+inline int vlasov::MDL_Reduce_density() { return vlasov_MDL_Reduce_density(mdl_rt_ ? this : nullptr); }
+inline int vlasov::MDL_Reduce_energy_sum() { return vlasov_MDL_Reduce_energy_sum(mdl_rt_ ? this : nullptr); }
+inline int vlasov::MDL_Reduce_timing() { return vlasov_MDL_Reduce_timing(mdl_rt_ ? this : nullptr); }
+inline int vlasov::MDL_Bcast_field() { return vlasov_MDL_Bcast_field(mdl_rt_ ? this : nullptr); }
 
 #endif /* MDL_TASK_vlasov_HH */
