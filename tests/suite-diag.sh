@@ -160,6 +160,19 @@ d[0]: waiting 2 s in MDL_RecvFrom_d_r for d[1]'
     elif [ "$(oks hang)" -ne 2 ]; then fail hang/$rt "$(tr '\n' ' ' < "$OUT")"
     else pass hang/$rt; fi
 
+    # MDL_End delivering a 1 MiB async send to a receiver that takes it
+    # after 2.6 s: the line names the receiver and the message
+    run $rt endlate 30 MDL_HANG_SECONDS=1 -- -n 2 ./d endlate
+    want='d[0]: waiting 1 s in MDL_End for d[1] (message ab, MDL_SendTo_d_ab)
+d[0]: waiting 2 s in MDL_End for d[1] (message ab, MDL_SendTo_d_ab)'
+    got=$(grep 'waiting' "$ERR")
+    if [ $RC -ne 0 ]; then fail endlate/$rt "exit $RC"
+    elif [ "$got" != "$want" ] && [ "$got" != "$(head -1 <<< "$want")" ]; then
+        fail endlate/$rt "hang lines differ: $(tr '\n' '|' <<< "$got")"
+    elif grep -q deadlock "$ERR"; then fail endlate/$rt "a deadlock was reported"
+    elif [ "$(oks endlate)" -ne 2 ]; then fail endlate/$rt "$(tr '\n' ' ' < "$OUT")"
+    else pass endlate/$rt; fi
+
     # sync sends to itself, 8 B and 1 MiB: complete at once
     run $rt self 30 -- -n 2 ./d self
     if [ $RC -ne 0 ]; then fail self/$rt "exit $RC"
@@ -215,7 +228,7 @@ HANG[cycle]='d[0]: waiting 1 s in MDL_RecvFrom_d_r for d[1]
 d[1]: waiting 1 s in MDL_RecvFrom_d_r for d[0]'
 HANG[wait]='d[0]: waiting 1 s in MDL_aWait for d[1]
 d[1]: waiting 1 s in MDL_aWait for d[0]'
-HANG[endwait]='d[0]: waiting 1 s in MDL_End
+HANG[endwait]='d[0]: waiting 1 s in MDL_End for d[1] (message ab, MDL_SendTo_d_ab)
 d[1]: waiting 1 s in MDL_RecvFrom_d_r for d[0]'
 for c in cycle wait endwait; do
     run mpi "$c" 4 MDL_HANG_SECONDS=1 -- -n 2 ./d "$c"
