@@ -154,6 +154,12 @@ static inline void rt_block_end(void)
         __atomic_store_n(rt_block_shared, 0, __ATOMIC_RELAXED);
 }
 
+/* MDL_End about to wait for async sends of m in flight to the instances
+ * insts[0..n-1] of m's peer task (distinct): its hang report names them
+ * and the message.  n 0: nothing left to name (MPI_Finalize, the traces).
+ * The instances are copied (up to the number a report shows). */
+MDL_HIDDEN void rt_enter_end(const mdl_msg_desc *m, const int *insts, int n);
+
 /* CLOCK_MONOTONIC in seconds. */
 MDL_HIDDEN double rt_mono_seconds(void);
 

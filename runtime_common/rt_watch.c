@@ -75,6 +75,25 @@ const char *rt_call_peer(const rt_call *k, const mdl_task_desc *d, const int *fa
     return buf;
 }
 
+#define LIST_SHOWN 8            /* entries of an instance list a report shows */
+
+/* MDL_End's receivers: static, since MDL_End frees the runtime's memory
+ * while the watchdog may still be reading. */
+static int end_insts[LIST_SHOWN];
+
+void rt_enter_end(const mdl_msg_desc *m, const int *insts, int n)
+{
+    if (n <= 0) {
+        rt_enter("MDL_End", NULL, RT_PEER_NONE);
+    } else if (n == 1) {
+        rt_enter("MDL_End", m, insts[0]);
+    } else {
+        n = n < LIST_SHOWN ? n : LIST_SHOWN;
+        memcpy(end_insts, insts, sizeof *insts * (size_t)n);
+        rt_enter_list("MDL_End", m, end_insts, n);
+    }
+}
+
 /* ---------------------------------------------------------------- the watchdog */
 
 static struct {
@@ -102,8 +121,6 @@ static void say(const char *line)
         return;
 }
 
-#define LIST_SHOWN 8            /* entries of an instance list a report shows */
-
 /* One report of block b, `after` seconds long; nothing if the call has
  * moved on meanwhile. */
 static void report(unsigned long b, double after)
@@ -120,11 +137,15 @@ static void report(unsigned long b, double after)
     }
     if (RT_GET(blocked) != b)
         return;
-    char fn[160], peer[256], line[512];
+    char fn[160], peer[256], msg[256] = "", line[768];
     const char *name = rt_call_fn(&k, fn, sizeof fn);
     rt_call_peer(&k, dog.d, dog.fam_size, peer, sizeof peer);
-    snprintf(line, sizeof line, "%s[%d]: waiting %g s in %s%s%s\n", dog.who.task, dog.who.inst,
-             after, name, peer[0] ? " for " : "", peer);
+    /* a call that is not the message's own function (MDL_End delivering
+     * it) names the message */
+    if (k.fn && k.m && k.m->fn && strcmp(k.fn, k.m->fn) != 0)
+        snprintf(msg, sizeof msg, " (message %s, %s)", k.m->name, k.m->fn);
+    snprintf(line, sizeof line, "%s[%d]: waiting %g s in %s%s%s%s\n", dog.who.task,
+             dog.who.inst, after, name, peer[0] ? " for " : "", peer, msg);
     say(line);
 }
 

@@ -458,7 +458,7 @@ static const char *send_fn(const mdl_msg_desc *m, int wait, char *buf, size_t le
 static int withdraw(mdl_rt *rt, const mdl_msg_desc *m, int wait, const struct mpi_direct_out *o)
 {
     char fn[160];
-    mpi_buffered_reap(&rt->withdrawn, 0);
+    mpi_buffered_reap(&rt->withdrawn);
     mdl_span sp;
     if (!note_span(&o->note, rt->c.task, rt->task_size, &sp))
         return rt_fail(rt, send_fn(m, wait, fn, sizeof fn), MDL_ERR_INTERN,
@@ -474,6 +474,8 @@ static int withdraw(mdl_rt *rt, const mdl_msg_desc *m, int wait, const struct mp
         return rt_mpi_fail(rt, send_fn(m, wait, fn, sizeof fn), mpirc, "MPI_Isend");
     }
     x->tag = rt->tag_withdrawn + o->channel;
+    x->m = m;
+    x->dest = o->dest;
     mpi_buffered_append(&rt->withdrawn, x);
     return 0;
 }
@@ -584,7 +586,7 @@ int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, void *t
         free(o);
         return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
     }
-    s->expect[k] = 0;
+    s->expect[k] = (size_t)dest;
     s->notes[k] = o;
     s->nreq++;
     s->ndirect++;
@@ -621,9 +623,28 @@ void mpi_direct_release(mdl_msg_state *s, int n)
     }
 }
 
+void mpi_direct_name_pending(mdl_rt *rt)
+{
+    if (!rt->withdrawn) {
+        rt_enter_end(NULL, NULL, 0);
+        return;
+    }
+    int inst = rt->inst_of[rt->withdrawn->dest];
+    rt_enter_end(rt->withdrawn->m, &inst, 1);
+}
+
 void mpi_direct_flush(mdl_rt *rt)
 {
-    mpi_buffered_reap(&rt->withdrawn, 1);
+    while (rt->withdrawn) {
+        mdl_self_send *x = rt->withdrawn;
+        int inst = rt->inst_of[x->dest];
+        rt_enter_end(x->m, &inst, 1);
+        rt_block_begin();
+        MPI_Wait(&x->req, MPI_STATUS_IGNORE);
+        rt_block_end();
+        rt->withdrawn = x->next;
+        free(x);
+    }
 }
 
 /* ---------------------------------------------------------------- receiver */

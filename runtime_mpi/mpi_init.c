@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -14,6 +15,24 @@ static struct mdl_rt the_rt;
 /* Between MDL_Init and MDL_End: an exit now is reported (exit_hook). */
 static int exit_armed;
 
+/* Set by MDL_Init when MPI must not be started, even to end the job:
+ * the program was started by mdlrun, or MPI_Init itself failed. */
+static int mpi_unusable;
+
+/* How long a fatal error before MPI_Init waits for the other processes to
+ * join it in MPI_Init (be_abort). */
+#define ABORT_JOIN_SECONDS 10
+
+/* Whether a launcher started this process as one of several (PMI: MPICH's
+ * hydra and Slurm set PMI_RANK and PMI_SIZE; PMIx: PMIX_RANK). */
+static int in_a_job(void)
+{
+    const char *size = getenv("PMI_SIZE");
+    if (size)
+        return atoi(size) > 1;
+    return getenv("PMI_RANK") || getenv("PMIX_RANK");
+}
+
 void be_abort(int code)
 {
     (void)code;
@@ -21,6 +40,19 @@ void be_abort(int code)
     int up = 0, down = 0;
     MPI_Initialized(&up);
     MPI_Finalized(&down);
+    /* A fatal error before MPI_Init (a call before MDL_Init): the other
+     * processes wait in MPI_Init for this one for ever — hydra does not end
+     * a job when a process exits before MPI_Init.  It joins them there, to
+     * end the job with MPI_Abort.  MPI_Init returns only once every process
+     * has called it: if one has exited before, or computes for long, the
+     * alarm ends this process by a signal, which mpiexec takes as a bad
+     * termination and ends the job too. */
+    if (!up && !down && !mpi_unusable && in_a_job()) {
+        signal(SIGALRM, SIG_DFL);
+        alarm(ABORT_JOIN_SECONDS);
+        up = MPI_Init(NULL, NULL) == MPI_SUCCESS;
+        alarm(0);
+    }
     if (up && !down) {
         /* mpiexec's proxy forwards our stderr through a pipe, and on an
          * abort it may kill the job before reading what is left in it: the
@@ -243,10 +275,13 @@ int be_init(const mdl_task_desc *d, int *argc, char ***argv, void *user, size_t 
     static const char fn[] = "MDL_Init";
     mdl_rt *rt = &the_rt;
     mdl_who who = { d->tasks[d->self], -1 };
-    if (getenv("MDL_SHM_FD"))
+    mpi_unusable = 0;
+    if (getenv("MDL_SHM_FD")) {
+        mpi_unusable = 1;
         return rt_fail_who(who, fn, MDL_ERR_LAUNCH,
                            "this program is linked with the MPI runtime (libmdl_mpi) but was "
                            "started by mdlrun: launch it with mpiexec, or link it with libmdl_shm");
+    }
     int up = 0, down = 0;
     MPI_Initialized(&up);
     MPI_Finalized(&down);
@@ -264,6 +299,7 @@ int be_init(const mdl_task_desc *d, int *argc, char ***argv, void *user, size_t 
         return rc;
     if (!up) {
         if (MPI_Init(argc, argv) != MPI_SUCCESS) {
+            mpi_unusable = 1;
             rt_common_free(rt);
             return rt_fail(rt, fn, MDL_ERR_INTERN, "MPI_Init failed");
         }

@@ -224,18 +224,12 @@ void mpi_buffered_append(mdl_self_send **list, mdl_self_send *x)
     *list = x;
 }
 
-void mpi_buffered_reap(mdl_self_send **list, int wait)
+void mpi_buffered_reap(mdl_self_send **list)
 {
     for (mdl_self_send **pp = list; *pp;) {
         mdl_self_send *x = *pp;
-        int done = 1;
-        if (wait) {
-            rt_block_begin();
-            MPI_Wait(&x->req, MPI_STATUS_IGNORE);
-            rt_block_end();
-        } else {
-            MPI_Test(&x->req, &done, MPI_STATUS_IGNORE);
-        }
+        int done = 0;
+        MPI_Test(&x->req, &done, MPI_STATUS_IGNORE);
         if (done) {
             *pp = x->next;
             free(x);
@@ -255,7 +249,7 @@ void mpi_buffered_reap(mdl_self_send **list, int wait)
 static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m, void *buf,
                                                MPI_Datatype dt)
 {
-    mpi_buffered_reap(&rt->self_sends, 0);
+    mpi_buffered_reap(&rt->self_sends);
     int size = 0, pos = 0;
     int mpirc = MPI_Pack_size(1, dt, rt->world, &size);
     if (mpirc != MPI_SUCCESS)
@@ -307,7 +301,7 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
             }
             mpirc = MPI_Isend(buf, 1, dt, rank[to[k]], m->channel, rt->world, &s->reqs[s->nreq]);
             if (mpirc == MPI_SUCCESS)
-                s->expect[s->nreq++] = 0;
+                s->expect[s->nreq++] = (size_t)rank[to[k]];
         }
         return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, fn, mpirc, "MPI_Isend");
     }
@@ -466,7 +460,7 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bound
             int mpirc = MPI_Isend(buf, 1, dt, dest, m->channel, rt->world, &s->reqs[s->nreq]);
             if (mpirc != MPI_SUCCESS)
                 return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
-            s->expect[s->nreq++] = 0;
+            s->expect[s->nreq++] = (size_t)dest;
             return MDL_SUCCESS;
         }
     }
@@ -884,6 +878,7 @@ static int unreceived(mdl_rt *rt, const unsigned char *left)
     int n = probe_unreceived(rt, left, &first, &from);
     if (n)                      /* fatal errors: the job ends here */
         rc = rt_fail_unreceived(rt, first, from, n);
+    mpi_direct_name_pending(rt);    /* what the barrier waits for */
     rt_block_begin();
     int mpirc = MPI_Barrier(rt->world);
     rt_block_end();
@@ -891,6 +886,23 @@ static int unreceived(mdl_rt *rt, const unsigned char *left)
         return rc ? rc : rt_mpi_fail(rt, "MDL_End", mpirc, "MPI_Barrier");
     int later = probe_unreceived(rt, left, &first, &from);
     return rc || !later ? rc : rt_fail_unreceived(rt, first, from, later);
+}
+
+/* MDL_End, about to wait for the async sends of m: the receivers of those
+ * still in flight (an announced one until copied) are named. */
+static void end_names_receivers(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s)
+{
+    int n = 0;
+    for (int k = 0; k < s->nreq; k++) {
+        int done = 0, inst = rt->inst_of[s->expect[k]], seen = 0;
+        if (!(s->notes && s->notes[k]))
+            MPI_Request_get_status(s->reqs[k], &done, MPI_STATUS_IGNORE);
+        for (int i = 0; i < n && !seen; i++)
+            seen = rt->targets[i] == inst;
+        if (!done && !seen)
+            rt->targets[n++] = inst;
+    }
+    rt_enter_end(m, rt->targets, n);
 }
 
 int rt_complete_all(mdl_rt *rt)
@@ -911,6 +923,7 @@ int rt_complete_all(mdl_rt *rt)
             requests_done(rt, s);
             continue;
         }
+        end_names_receivers(rt, m, s);
         int mpirc = waitall(rt, m, s);
         if (s->ndirect) {
             int done = mpi_direct_sends_done(rt, m, s, 1, 1);
@@ -950,5 +963,6 @@ int rt_complete_all(mdl_rt *rt)
     }
     rt->self_sends = NULL;
     mpi_direct_flush(rt);
+    rt_enter_end(NULL, NULL, 0);
     return rc;
 }

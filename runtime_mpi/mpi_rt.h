@@ -61,7 +61,8 @@ typedef struct mdl_msg_state {
     int nreq, capreq;
     MPI_Request *reqs;
     MPI_Status *sts;
-    size_t *expect;             /* receive: bytes the request must get */
+    size_t *expect;             /* receive: bytes the request must get;
+                                   send: its destination's world rank */
     /* one host, large messages (mpi_direct.c): per request, a send's
      * announcement (else NULL) and a receive's bounds (2 * npairs) */
     struct mpi_direct_out **notes;
@@ -88,6 +89,8 @@ typedef struct mdl_self_send {
     struct mdl_self_send *next;
     MPI_Request req;
     int tag;
+    const mdl_msg_desc *m;      /* withdrawn: the message and its receiver's */
+    int dest;                   /* world rank, for MDL_End's hang report */
     char data[];
 } mdl_self_send;
 
@@ -276,9 +279,9 @@ MDL_HIDDEN void mpi_direct_receives(mdl_rt *rt);
 MDL_HIDDEN int mpi_direct_sends_done(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s,
                                      int wait, int block);
 /* Buffered sends (mdl_self_send): x appended to *list; those complete
- * freed (wait: after waiting for each). */
+ * freed. */
 MDL_HIDDEN void mpi_buffered_append(mdl_self_send **list, mdl_self_send *x);
-MDL_HIDDEN void mpi_buffered_reap(mdl_self_send **list, int wait);
+MDL_HIDDEN void mpi_buffered_reap(mdl_self_send **list);
 /* Frees the announcements of the first n requests of s. */
 MDL_HIDDEN void mpi_direct_release(mdl_msg_state *s, int n);
 /* While a sender waits (mpi_p2p.c): the async receives posted by this
@@ -288,6 +291,9 @@ MDL_HIDDEN void mpi_direct_release(mdl_msg_state *s, int n);
 MDL_HIDDEN void mpi_p2p_progress(mdl_rt *rt);
 /* MDL_End: every withdrawn message received. */
 MDL_HIDDEN void mpi_direct_flush(mdl_rt *rt);
+/* MDL_End before its barrier: the hang line names the receiver of the
+ * first withdrawn copy still in flight, which the barrier then waits for. */
+MDL_HIDDEN void mpi_direct_name_pending(mdl_rt *rt);
 /* Size of an announcement: a receive of exactly this many bytes is looked
  * at twice (was it the message, or an announcement of a larger one?). */
 #define MPI_DIRECT_NOTE_BYTES (64 + 16 * MDL_MAX_DIMS)

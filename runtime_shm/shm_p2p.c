@@ -1042,9 +1042,27 @@ static int lost_send(mdl_rt *rt, const shm_sreq *s)
                    m->name, m->fn, who);
 }
 
+/* The hang report of MDL_End names the receivers of the first send still
+ * in flight (which of them have copied it is not recorded). */
+static void end_names_receivers(mdl_rt *rt)
+{
+    for (int i = 0; i < rt->c.d->nmsgs; i++)
+        for (const shm_sreq *s = rt->sends[i]; s; s = s->next) {
+            const shm_rdv *r = shm_ptr(rt, s->rdv);
+            if (__atomic_load_n(&r->remaining, __ATOMIC_SEQ_CST) == 0)
+                continue;
+            int insts[8], n = s->ntargets < 8 ? s->ntargets : 8;
+            for (int k = 0; k < n; k++)
+                insts[k] = rt->slot_rank[s->targets[k]];
+            rt_enter_end(s->m, insts, n);
+            return;
+        }
+}
+
 int shm_p2p_flush_sends(mdl_rt *rt)
 {
     struct flush_arg a = {NULL};
+    end_names_receivers(rt);
     int rc = shm_wait(rt, &all_flushed, &a, "MDL_End");
     if (rc < 0)
         return rc;

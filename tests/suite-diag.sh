@@ -10,11 +10,14 @@
 #         with the report as the job's error; mdlrun --timeout names every
 #         instance's call;
 #   mpi   MDL_HANG_SECONDS=1 prints one line per waiting instance (the job
-#         is then stopped here with timeout(1): MPI cannot end it);
+#         is then stopped here with timeout(1): MPI cannot end it); a call
+#         before MDL_Init ends the whole job (the others in MDL_Init), and
+#         only the process itself when started without mpiexec;
 #   both  no report while an instance computes, sleeps or does I/O (the
-#         other instances waiting), hang lines for a long wait, sync sends
-#         to oneself of 8 B and 1 MiB complete (one never received is
-#         reported by MDL_End), calls through a NULL task
+#         other instances waiting), hang lines for a long wait and for an
+#         MDL_End delivering to a late receiver, sync sends to oneself of
+#         8 B and 1 MiB complete (one never received is reported by
+#         MDL_End), calls through a NULL task
 #         pointer are reported (fatal, or returned), an instance returning
 #         without MDL_End is named.
 #   PASS: diag/<case>/<rt>   or   FAIL: diag/<case>/<rt>: reason
@@ -160,6 +163,19 @@ d[0]: waiting 2 s in MDL_RecvFrom_d_r for d[1]'
     elif [ "$(oks hang)" -ne 2 ]; then fail hang/$rt "$(tr '\n' ' ' < "$OUT")"
     else pass hang/$rt; fi
 
+    # MDL_End delivering a 1 MiB async send to a receiver that takes it
+    # after 2.6 s: the line names the receiver and the message
+    run $rt endlate 30 MDL_HANG_SECONDS=1 -- -n 2 ./d endlate
+    want='d[0]: waiting 1 s in MDL_End for d[1] (message ab, MDL_SendTo_d_ab)
+d[0]: waiting 2 s in MDL_End for d[1] (message ab, MDL_SendTo_d_ab)'
+    got=$(grep 'waiting' "$ERR")
+    if [ $RC -ne 0 ]; then fail endlate/$rt "exit $RC"
+    elif [ "$got" != "$want" ] && [ "$got" != "$(head -1 <<< "$want")" ]; then
+        fail endlate/$rt "hang lines differ: $(tr '\n' '|' <<< "$got")"
+    elif grep -q deadlock "$ERR"; then fail endlate/$rt "a deadlock was reported"
+    elif [ "$(oks endlate)" -ne 2 ]; then fail endlate/$rt "$(tr '\n' ' ' < "$OUT")"
+    else pass endlate/$rt; fi
+
     # sync sends to itself, 8 B and 1 MiB: complete at once; the last one,
     # never received, is reported by MDL_End
     run $rt self 30 MDL_ERRORS=return,print -- -n 2 ./d self
@@ -181,6 +197,15 @@ d[0]: waiting 2 s in MDL_RecvFrom_d_r for d[1]'
     if [ $RC -ne 0 ]; then fail null-return/$rt "exit $RC: $(tr '\n' ' ' < "$OUT")"
     elif [ "$(oks null)" -ne 2 ]; then fail null-return/$rt "$(tr '\n' ' ' < "$OUT")"
     else pass null-return/$rt; fi
+    # … and the job ends although the other instance is already in MDL_Init
+    # (MPI: the fatal path joins MPI_Init to abort the job; 20 s: a hang)
+    run $rt null-job 20 -- -n 1 ./d null : -n 1 ./d cycle
+    if [ $RC -eq 0 ] || [ $RC -ge 124 ]; then fail null-job/$rt "exit $RC"
+    elif [ "$(grep MDL_ERR "$ERR")" != 'd: MDL_RecvFrom_d_r: called before MDL_Init (MDL_ERR_STATE)' ]; then
+        fail null-job/$rt "error lines differ"
+    elif grep -q waiting "$ERR" || grep -qiE 'signal|segmentation|sanitizer' "$ERR"; then
+        fail null-job/$rt "other lines"
+    else pass null-job/$rt; fi
 
     # an instance returns from main without MDL_End while the other waits
     run $rt noend 30 -- -n 2 ./d noend
@@ -191,6 +216,17 @@ d[0]: waiting 2 s in MDL_RecvFrom_d_r for d[1]'
     else pass noend/$rt; fi
 done
 
+# A call before MDL_Init by a process started without a launcher: the line
+# and exit status 1, nothing else (no MPI_Init, no MPI_Abort).
+OUT=$work/mpi/null-alone.out ERR=$work/mpi/null-alone.err
+(cd "$work/mpi" && exec env -u PMI_RANK -u PMI_SIZE -u PMI_FD -u PMIX_RANK timeout 20 ./d null) \
+    > "$OUT" 2> "$ERR" < /dev/null
+RC=$?
+if [ $RC -ne 1 ]; then fail null-alone/mpi "exit $RC, expected 1"
+elif [ "$(cat "$ERR")" != 'd: MDL_RecvFrom_d_r: called before MDL_Init (MDL_ERR_STATE)' ]; then
+    fail null-alone/mpi "stderr differs"
+else pass null-alone/mpi; fi
+
 # MPI: the hangs are reported by every waiting instance (2 processes, short:
 # MPICH busy-waits).
 declare -A HANG
@@ -198,7 +234,7 @@ HANG[cycle]='d[0]: waiting 1 s in MDL_RecvFrom_d_r for d[1]
 d[1]: waiting 1 s in MDL_RecvFrom_d_r for d[0]'
 HANG[wait]='d[0]: waiting 1 s in MDL_aWait for d[1]
 d[1]: waiting 1 s in MDL_aWait for d[0]'
-HANG[endwait]='d[0]: waiting 1 s in MDL_End
+HANG[endwait]='d[0]: waiting 1 s in MDL_End for d[1] (message ab, MDL_SendTo_d_ab)
 d[1]: waiting 1 s in MDL_RecvFrom_d_r for d[0]'
 HANG[anyone]='d[0]: waiting 1 s in MDL_RecvFrom_d_r for d[0]'
 for c in cycle wait endwait anyone; do

@@ -140,6 +140,12 @@ if is_built rt_errors; then
     expect_ok errors-spec-return "rt_errors spec: returned -107" 2
     run errors-launcher 60 -n 1 "$W/rt_errors" launcher
     expect_fatal errors-launcher 'MDL_Init: .*started by mdlrun.*\(MDL_ERR_LAUNCH\)$'
+    # under mpiexec too, this refusal must not start MPI to abort the job
+    if grep -q 'MPI_Abort' "$work/errors-launcher.err"; then
+        echo "FAIL: rt-mpi/errors-launcher-no-mpi: MPI started to abort: $(tail_of "$work/errors-launcher.err")"
+    else
+        echo "PASS: rt-mpi/errors-launcher-no-mpi"
+    fi
     # the real thing: an MPI program started by the shm launcher
     if [ -x "$MEDLEY_STAGE/bin/mdlrun" ]; then
         timeout 60 "$MEDLEY_STAGE/bin/mdlrun" -n 2 "$W/rt_errors" return \

@@ -248,6 +248,8 @@ usage instances 2 "--instances is for the table" --instances --csv x.json
 usage recover 2 "--recover takes no other option" --recover --csv x.json
 usage baddefine 2 "invalid -D 'N'" --spec x.mdl -D N x.json
 usage help 0 "usage: mdltrace [options] TRACE" --help
+# where --recover looks: the runtime's names of the parts
+usage help-parts 0 "/dev/shm/mdltrace.<uid>.<path>.part.<rank>, <path> being" --help
 usage version 0 "mdltrace 0." --version
 usage missing 2 "mdltrace: error: cannot open 'nope.json': No such file or directory" nope.json
 usage directory 2 "tests: error: cannot read: Is a directory" tests

@@ -1,8 +1,9 @@
 /* d.c — one scenario per argv[1], run by tests/suite-diag.sh on both
  * runtimes: hangs the shm runtime must report as deadlocks (and the MPI
  * runtime with MDL_HANG_SECONDS), phases of computing, sleeping and I/O
- * that must not be reported, synchronous sends to oneself, calls through a
- * NULL task pointer and an instance that returns without MDL_End. */
+ * that must not be reported, an MDL_End waiting for a late receiver,
+ * synchronous sends to oneself, calls through a NULL task pointer and an
+ * instance that returns without MDL_End. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep, clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,6 +188,24 @@ int main(int argc, char **argv)
             MDL_RecvFrom_d_r(t, 1);
         }
         printf("hang %d: OK\n", me);
+    } else if (strcmp(mode, "endlate") == 0) {      /* MDL_End waits for a late receiver */
+        if (me == 0) {
+            for (int k = 0; k < 131072; k++)
+                t->big[k] = k;
+            if (MDL_SendTo_d_ab(t, 1) < 0 || MDL_End(t) != MDL_SUCCESS)
+                return 1;
+            printf("endlate 0: OK\n");
+            return 0;
+        }
+        compute(2.6);
+        if (MDL_RecvFrom_d_ab(t, 0) != 0)
+            return 1;
+        long bad = 0;
+        for (int k = 0; k < 131072; k++)
+            bad += t->big[k] != k;
+        if (bad)
+            return fail("the late receive", (int)bad);
+        printf("endlate 1: OK\n");
     } else if (strcmp(mode, "timeout") == 0) {      /* for mdlrun --timeout */
         if (me == 0)
             MDL_RecvFrom_d_r(t, 1);
