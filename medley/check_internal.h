@@ -35,6 +35,7 @@ void mdl_check_peers(mdl_checker *c);
 void mdl_check_sections(mdl_checker *c);
 void mdl_check_collectives(mdl_checker *c);
 void mdl_check_pairing(mdl_checker *c);
+void mdl_check_item_order(mdl_checker *c);
 
 /* ---- check_expr.c: integer expressions ---- */
 

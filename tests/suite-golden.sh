@@ -154,6 +154,24 @@ cp "$medleyc" "$gen/binary.mdl"
 run_medleyc "$gen" "$gen/out" -o out binary.mdl
 check golden/generated/binary_file 1 '^medleyc: error: too many errors \(more than 20\), stopping$' 70
 
+# the item-order warning changes nothing in the generated code: the same
+# pairs written with `matches` (no warning) give the same files
+mkdir -p "$gen/order/warned" "$gen/order/quiet/out"
+sed -e 's/sequence{hist, hits};/sequence{hist, hits} matches result;/' \
+    -e 's/sequence{sumsq, n, sum};/sequence{sumsq, n, sum} matches moments;/' \
+    -e 's/sequence{V\[0..4\], V\[5..9\], hi, lo};/sequence{V[0..4], V[5..9], hi, lo} matches edge;/' \
+    tests/golden/sema/pair_item_order.mdl >"$gen/order/quiet/pair_item_order.mdl"
+run_medleyc tests/golden/sema "$gen/order/warned" -o "$gen/order/warned" pair_item_order.mdl
+warned_rc=$rc warned_lines=$(grep -c ': warning: ' "$tmp/stderr")
+run_medleyc "$gen/order/quiet" "$gen/order/quiet/out" -o out pair_item_order.mdl
+if [ "$warned_rc" -ne 0 ] || [ "$warned_lines" -ne 3 ] || [ "$rc" -ne 0 ] || [ -s "$tmp/stderr" ]; then
+    fail golden/generated/item_order_code_unchanged "exit $warned_rc with $warned_lines warnings, then exit $rc: $(head -c 200 "$tmp/stderr")"
+elif ! diff -r "$gen/order/warned" "$gen/order/quiet/out" >/dev/null; then
+    fail golden/generated/item_order_code_unchanged "the generated files differ"
+else
+    pass golden/generated/item_order_code_unchanged
+fi
+
 # ---------------------------------------------------------------- driver
 printf 'const N = 4;\nTask a(i)\nuses { int x; }\n' >"$gen/ok.mdl"
 
