@@ -132,9 +132,9 @@ static int collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_args *a
 
 /* The root of an in-place Reduce that is not instance 0: its input is
  * copied out first and MPI_Reduce is called without MPI_IN_PLACE, because
- * MPICH 4.0 to 4.1.1 crash (or read a wrong address) in MPI_Reduce with
- * MPI_IN_PLACE at a non-zero root above 2 KiB (pmodels/mpich#6540, fixed
- * in 4.1.2; Debian 12 has 4.0.2).  Costs one copy, on the root only. */
+ * MPICH 4.0.2 (Debian 12) and 4.1.1 crash in MPI_Reduce with MPI_IN_PLACE
+ * at a non-zero root above 2 KiB (pmodels/mpich#6540, fixed by #6543).
+ * Costs one copy, on the root only. */
 static int reduce_in_place_nonzero_root(mdl_rt *rt, const mdl_coll_desc *c, void *buf, int cnt,
                                         MPI_Datatype e, size_t es)
 {
