@@ -8,6 +8,8 @@
  * displs[rank]), so non-roots send from / receive into that position.
  * Mcast is point-to-point from the root to the listed instances on a tag
  * reserved for the collective. */
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mpi_rt.h"
@@ -25,6 +27,69 @@ static MPI_Op op_of(int op)
     case MDL_MAX:  return MPI_MAX;
     default:       return MPI_MIN;
     }
+}
+
+/* MPICH 4.0.2 (Debian 12) compares unsigned integers as signed in MPI_MIN
+ * and MPI_MAX, so MIN(200, 1) of unsigned char is 200
+ * (pmodels/mpich#6083): unsigned types get our own MIN and MAX. */
+#define MINMAX(T, better)                                                  \
+    do {                                                                   \
+        const T *a = in;                                                   \
+        T *b = inout;                                                      \
+        for (int i = 0; i < *len; i++)                                     \
+            if (a[i] better b[i])                                          \
+                b[i] = a[i];                                               \
+    } while (0)
+#define UNSIGNED_OP(name, better)                                          \
+    static void name(void *in, void *inout, int *len, MPI_Datatype *dt)    \
+    {                                                                      \
+        if (*dt == MPI_UNSIGNED_CHAR)                                      \
+            MINMAX(unsigned char, better);                                 \
+        else if (*dt == MPI_UNSIGNED_SHORT)                                \
+            MINMAX(unsigned short, better);                                \
+        else if (*dt == MPI_UNSIGNED)                                      \
+            MINMAX(unsigned, better);                                      \
+        else if (*dt == MPI_UNSIGNED_LONG)                                 \
+            MINMAX(unsigned long, better);                                 \
+        else                                                               \
+            MINMAX(unsigned long long, better);                            \
+    }
+UNSIGNED_OP(unsigned_min, <)
+UNSIGNED_OP(unsigned_max, >)
+
+static int is_unsigned(int base)
+{
+    return base == MDL_T_UCHAR || base == MDL_T_USHORT || base == MDL_T_UINT ||
+           base == MDL_T_ULONG || base == MDL_T_ULLONG ||
+           (base == MDL_T_CHAR && CHAR_MIN == 0);
+}
+
+void mpi_coll_free(mdl_rt *rt)
+{
+    if (rt->unsigned_ops_made) {
+        MPI_Op_free(&rt->unsigned_ops[0]);
+        MPI_Op_free(&rt->unsigned_ops[1]);
+        rt->unsigned_ops_made = 0;
+    }
+}
+
+/* The MPI operation of c on its element type (MPI_OP_NULL: out of
+ * handles, the caller reports). */
+static MPI_Op op_for(mdl_rt *rt, const mdl_coll_desc *c)
+{
+    if ((c->op == MDL_MIN || c->op == MDL_MAX) && is_unsigned(c->type->base)) {
+        if (!rt->unsigned_ops_made) {
+            if (MPI_Op_create(unsigned_min, 1, &rt->unsigned_ops[0]) != MPI_SUCCESS)
+                return MPI_OP_NULL;
+            if (MPI_Op_create(unsigned_max, 1, &rt->unsigned_ops[1]) != MPI_SUCCESS) {
+                MPI_Op_free(&rt->unsigned_ops[0]);
+                return MPI_OP_NULL;
+            }
+            rt->unsigned_ops_made = 1;
+        }
+        return rt->unsigned_ops[c->op == MDL_MAX];
+    }
+    return op_of(c->op);
 }
 
 /* A failed MPI collective; a truncation means the instances' counts differ. */
@@ -64,6 +129,23 @@ static int mcast(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_args *a, MPI
 }
 
 static int collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_args *a);
+
+/* The root of an in-place Reduce that is not instance 0: its input is
+ * copied out first and MPI_Reduce is called without MPI_IN_PLACE, because
+ * MPICH 4.0.2 (Debian 12) and 4.1.1 crash in MPI_Reduce with MPI_IN_PLACE
+ * at a non-zero root above 2 KiB (pmodels/mpich#6540, fixed by #6543).
+ * Costs one copy, on the root only. */
+static int reduce_in_place_nonzero_root(mdl_rt *rt, const mdl_coll_desc *c, void *buf, int cnt,
+                                        MPI_Datatype e, size_t es)
+{
+    void *in = malloc(cnt ? (size_t)cnt * es : 1);
+    if (!in)
+        return rt_fail_oom(rt, c->fn);
+    memcpy(in, buf, (size_t)cnt * es);
+    int mpirc = MPI_Reduce(in, buf, cnt, e, op_for(rt, c), c->root, rt->family);
+    free(in);
+    return mpirc == MPI_SUCCESS ? MDL_SUCCESS : coll_mpi_fail(rt, c->fn, mpirc, "MPI_Reduce");
+}
 
 int be_collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_args *a)
 {
@@ -136,12 +218,14 @@ static int collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_args *a
         break;
     case MDL_COLL_REDUCE:
         what = "MPI_Reduce";
+        if (is_root && ip && root != 0)
+            return reduce_in_place_nonzero_root(rt, c, recv, cnt, e, es);
         mpirc = MPI_Reduce(is_root && ip ? MPI_IN_PLACE : send, is_root ? recv : NULL, cnt, e,
-                           op_of(c->op), root, fam);
+                           op_for(rt, c), root, fam);
         break;
     case MDL_COLL_ALLREDUCE:
         what = "MPI_Allreduce";
-        mpirc = MPI_Allreduce(ip ? MPI_IN_PLACE : send, recv, cnt, e, op_of(c->op), fam);
+        mpirc = MPI_Allreduce(ip ? MPI_IN_PLACE : send, recv, cnt, e, op_for(rt, c), fam);
         break;
     }
     return mpirc == MPI_SUCCESS ? MDL_SUCCESS : coll_mpi_fail(rt, fn, mpirc, what);

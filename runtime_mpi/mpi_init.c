@@ -253,6 +253,7 @@ static int alloc_task(mdl_rt *rt, const char *fn)
 static void teardown(mdl_rt *rt)
 {
     rt_types_free(rt);
+    mpi_coll_free(rt);
     if (rt->family != MPI_COMM_NULL)
         MPI_Comm_free(&rt->family);
     if (rt->world != MPI_COMM_NULL) {

@@ -122,6 +122,8 @@ struct mdl_rt {
     MPI_Status *scratch_sts;
     int *targets;
 
+    MPI_Op unsigned_ops[2];     /* MIN, MAX of unsigned types (mpi_coll.c) */
+    int unsigned_ops_made;
     MPI_Errhandler world_eh;    /* MPI_COMM_WORLD's handler (mpi_p2p.c) */
     int status_fast;            /* receive counts read from MPICH's status:
                                    0 not probed yet, 1 yes, -1 no (mpi_p2p.c) */
@@ -177,6 +179,7 @@ MDL_HIDDEN int rt_types_init(mdl_rt *rt);
 MDL_HIDDEN void rt_types_free(mdl_rt *rt);
 /* MPI type of one element of t (basic or struct built at init). */
 MDL_HIDDEN MPI_Datatype rt_elem_type(mdl_rt *rt, const mdl_type_desc *t);
+MDL_HIDDEN void mpi_coll_free(mdl_rt *rt);
 /* The datatype of message m for these bounds, rebuilt only when bounds or
  * pointer values changed since the last call; *buf is the buffer to pass
  * with it (the task struct, or MPI_BOTTOM). */

@@ -42,7 +42,6 @@
  *   MDL_STRESS_SEEDS="1000 500" mdlrun -n 3 ./s
  * A failure names the seed, round and message; rerun that seed alone. */
 #define _DEFAULT_SOURCE /* usleep */
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +49,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../stress_common.h"
 #include "sMDL.h"
 
 enum kind { K_SS, K_AA, K_SA, K_AS, K_SW, K_VEC, K_TWO, K_FIX, NKIND };
@@ -89,24 +89,12 @@ static uint64_t rng;
 
 static uint64_t next(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return stress_next(&rng);
 }
 
 static int below(int n)
 {
     return n <= 1 ? 0 : (int)(next() % (uint64_t)n);
-}
-
-static uint64_t mix(uint64_t a, uint64_t b, uint64_t c)
-{
-    uint64_t h = a * 0x9E3779B97F4A7C15ULL ^ (b + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL ^
-                 (c + 1) * 0x165667B19E3779F9ULL;
-    h ^= h >> 31;
-    h *= 0xD6E8FEB86659FD93ULL;
-    return h ^ (h >> 29);
 }
 
 /* ------------------------------------------------------------ values */
@@ -118,13 +106,13 @@ static int round_now;
  * different for every message of a run (nearly always). */
 static double val(int k, long idx)
 {
-    uint64_t h = mix(seed_now, (uint64_t)round_now, (uint64_t)k) & 0xFFFFFull;
+    uint64_t h = stress_mix(seed_now, (uint64_t)round_now, (uint64_t)k) & 0xFFFFFull;
     return (double)((h + 1) << 20) + (double)idx;
 }
 
 static int ival(int k, int idx)
 {
-    return (int)(mix(seed_now, (uint64_t)round_now, (uint64_t)k) & 0x3FFFFFFF) ^ (idx + 1);
+    return (int)(stress_mix(seed_now, (uint64_t)round_now, (uint64_t)k) & 0x3FFFFFFF) ^ (idx + 1);
 }
 
 /* A flood round's sends overlap (they only read): A holds one pattern. */
@@ -814,23 +802,6 @@ static void reset_round(void)
         t->W[i] = shadowW[i] = s;
 }
 
-static long env_long(const char *name, int field, long dflt)
-{
-    const char *v = getenv(name);
-    if (!v)
-        return dflt;
-    char *end;
-    long x = dflt;
-    for (int i = 0; i <= field; i++) {
-        errno = 0;
-        x = strtol(v, &end, 10);
-        if (end == v || errno)
-            return dflt;
-        v = end;
-    }
-    return x;
-}
-
 int main(int argc, char **argv)
 {
     if (MDL_Init(&t, &argc, &argv) != MDL_SUCCESS)
@@ -842,9 +813,9 @@ int main(int argc, char **argv)
         return 1;
     }
     long first = argc > 2 ? atol(argv[1]) : 1, count = argc > 2 ? atol(argv[2]) : 6;
-    first = env_long("MDL_STRESS_SEEDS", 0, first);
-    count = env_long("MDL_STRESS_SEEDS", 1, count);
-    long rounds = env_long("MDL_STRESS_ROUNDS", 0, 12);
+    first = stress_env_long("MDL_STRESS_SEEDS", 0, first);
+    count = stress_env_long("MDL_STRESS_SEEDS", 1, count);
+    long rounds = stress_env_long("MDL_STRESS_ROUNDS", 0, 12);
     int verbose = getenv("MDL_STRESS_VERBOSE") != NULL;
     shadowB = malloc(sizeof t->B);
     shadowW = malloc(sizeof t->W);
@@ -855,7 +826,7 @@ int main(int argc, char **argv)
     long nevents = 0;
     for (long sd = first; sd < first + count; sd++) {
         seed_now = (uint64_t)sd;
-        rng = mix((uint64_t)sd, (uint64_t)nfam, 77) | 1;
+        rng = stress_mix((uint64_t)sd, (uint64_t)nfam, 77) | 1;
         for (round_now = 0; round_now < rounds; round_now++) {
             reset_round();
             plan_round(&plan, nfam);

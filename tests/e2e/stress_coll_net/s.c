@@ -1,0 +1,1 @@
+../stress_coll/s.c
