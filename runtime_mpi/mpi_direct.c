@@ -637,8 +637,7 @@ void mpi_direct_flush(mdl_rt *rt)
 {
     while (rt->withdrawn) {
         mdl_self_send *x = rt->withdrawn;
-        int inst = rt->inst_of[x->dest];
-        rt_enter_end(x->m, &inst, 1);
+        mpi_direct_name_pending(rt);
         rt_block_begin();
         MPI_Wait(&x->req, MPI_STATUS_IGNORE);
         rt_block_end();

@@ -791,9 +791,6 @@ int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
     return completed(rt, m, s, 1, mpirc);
 }
 
-/* MDL_End: what the program handed over is delivered — every async send
- * completes (waiting for its receiver if it must) — and async receives
- * not completed are cancelled: nothing is left to MPI_Finalize. */
 /* MDL_End, the async receives of m not completed: cancelled.  One whose
  * message matched already is dropped, as on shm, even if it did not fit
  * (nothing asked for it); a large one announced by a host peer releases
@@ -821,7 +818,8 @@ static int end_receives(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, mdl_m
 }
 
 /* A message nothing received, probed: received and dropped (a large
- * one's sender released).  0: out of memory, left where it is. */
+ * one's sender released; m: its receive, NULL for a message to itself,
+ * never an announcement).  0: out of memory, left where it is. */
 static int drop_unreceived(mdl_rt *rt, const mdl_msg_desc *m, MPI_Status *st)
 {
     int bytes = 0;
@@ -830,22 +828,16 @@ static int drop_unreceived(mdl_rt *rt, const mdl_msg_desc *m, MPI_Status *st)
     if (!sink)
         return 0;
     MPI_Recv(sink, bytes, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, rt->world, MPI_STATUS_IGNORE);
-    if (rt->peer_base && bytes == MPI_DIRECT_NOTE_BYTES)
+    if (m && rt->peer_base && bytes == MPI_DIRECT_NOTE_BYTES)
         mpi_direct_recv_small(rt, "MDL_End", m, st, sink, 0, MPI_DIRECT_RELEASE);
     free(sink);
     return 1;
 }
 
-/* MDL_End, its own sends complete: messages sent to this instance that
- * nothing received are an error, not dropped without a word (MPI asks the
- * same: every message received before MPI_Finalize; MPICH drops them).
- * A first look finds those that have reached the process (and ends a job
- * whose sender would wait for ever in its own MDL_End on a large one);
- * then, once every process has completed its sends (a barrier: MPICH
- * delivers the messages of a pair in order, the barrier's after them), a
- * second look finds the rest.  Those of a message whose async receives
- * MDL_End cancelled (left) are dropped, as those receives' own would have
- * been. */
+/* The messages on this task's receive tags that have reached the
+ * process, received and dropped; their number (those of a message in
+ * `left` not counted), the first one's receive and sender in *first and
+ * *from.  left NULL: none looked at. */
 static int probe_unreceived(mdl_rt *rt, const unsigned char *left, const mdl_msg_desc **first,
                             int *from)
 {
@@ -869,8 +861,17 @@ static int probe_unreceived(mdl_rt *rt, const unsigned char *left, const mdl_msg
     return n;
 }
 
-/* left NULL (out of memory): nothing is looked at, but the barrier,
- * which every process's MDL_End makes, is. */
+/* MDL_End, its own sends complete: messages sent to this instance that
+ * nothing received are an error, not dropped without a word (MPI asks the
+ * same: every message received before MPI_Finalize; MPICH drops them).
+ * A first look finds those that have reached the process (and ends a job
+ * whose sender would wait for ever in its own MDL_End on a large one);
+ * then, once every process has completed its sends (a barrier: MPICH
+ * delivers the messages of a pair in order, the barrier's after them), a
+ * second look finds the rest.  Those of a message whose async receives
+ * MDL_End cancelled (left) are dropped, as those receives' own would have
+ * been.  left NULL (out of memory): nothing is looked at, but the
+ * barrier, which every process's MDL_End makes, is made. */
 static int unreceived(mdl_rt *rt, const unsigned char *left)
 {
     const mdl_msg_desc *first = NULL;
@@ -905,6 +906,10 @@ static void end_names_receivers(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state
     rt_enter_end(m, rt->targets, n);
 }
 
+/* MDL_End: what the program handed over is delivered — every async send
+ * completes (waiting for its receiver if it must) —, async receives not
+ * completed are cancelled, and what was sent to this instance and never
+ * received is reported: nothing is left to MPI_Finalize. */
 int rt_complete_all(mdl_rt *rt)
 {
     static const char fn[] = "MDL_End";
@@ -948,15 +953,9 @@ int rt_complete_all(mdl_rt *rt)
         MPI_Test(&x->req, &done, MPI_STATUS_IGNORE);
         if (!done) {
             MPI_Status st;
-            int bytes = 0;
             MPI_Probe(rt->world_rank, x->tag, rt->world, &st);
-            MPI_Get_count(&st, MPI_PACKED, &bytes);
-            void *sink = malloc(bytes > 0 ? (size_t)bytes : 1);
-            if (!sink)
+            if (!drop_unreceived(rt, NULL, &st))
                 continue;       /* out of memory: the buffer stays in flight */
-            MPI_Recv(sink, bytes, MPI_PACKED, rt->world_rank, x->tag, rt->world,
-                     MPI_STATUS_IGNORE);
-            free(sink);
             MPI_Wait(&x->req, MPI_STATUS_IGNORE);
         }
         free(x);

@@ -44,3 +44,14 @@ static long stress_env_long(const char *name, int field, long dflt)
     }
     return x;
 }
+
+/* The seeds and rounds of a run: seeds `first count` from the command
+ * line (else 1 and dflt_count), rounds dflt_rounds; MDL_STRESS_SEEDS=
+ * "first count" and MDL_STRESS_ROUNDS override them. */
+static void stress_seeds(int argc, char **argv, long dflt_count, long dflt_rounds, long *first,
+                         long *count, long *rounds)
+{
+    *first = stress_env_long("MDL_STRESS_SEEDS", 0, argc > 2 ? atol(argv[1]) : 1);
+    *count = stress_env_long("MDL_STRESS_SEEDS", 1, argc > 2 ? atol(argv[2]) : dflt_count);
+    *rounds = stress_env_long("MDL_STRESS_ROUNDS", 0, dflt_rounds);
+}

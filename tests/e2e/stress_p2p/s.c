@@ -812,10 +812,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "s: launch with 2 to %d instances\n", MAXI);
         return 1;
     }
-    long first = argc > 2 ? atol(argv[1]) : 1, count = argc > 2 ? atol(argv[2]) : 6;
-    first = stress_env_long("MDL_STRESS_SEEDS", 0, first);
-    count = stress_env_long("MDL_STRESS_SEEDS", 1, count);
-    long rounds = stress_env_long("MDL_STRESS_ROUNDS", 0, 12);
+    long first, count, rounds;
+    stress_seeds(argc, argv, 6, 12, &first, &count, &rounds);
     int verbose = getenv("MDL_STRESS_VERBOSE") != NULL;
     shadowB = malloc(sizeof t->B);
     shadowW = malloc(sizeof t->W);
