@@ -169,24 +169,17 @@ static void plan_cross(stream *r, cross_plan *p, int ng, int nh, int nm)
         shuffle(r, p->hd_order[i], p->hd_cnt[i]);
 }
 
-/* "first count ng nh nm" from argv (MDL_STRESS_SEEDS="first count"
- * overrides the first two). */
-static void args(int argc, char **argv, long *first, long *count, int *ng, int *nh, int *nm)
+/* "first count ng nh nm" from argv, and the rounds (stress_seeds: the
+ * environment overrides seeds and rounds). */
+static void args(int argc, char **argv, long *first, long *count, long *rounds, int *ng, int *nh,
+                 int *nm)
 {
     if (argc < 6) {
         fprintf(stderr, "usage: %s first count ng nh nm\n", argv[0]);
         exit(1);
     }
-    *first = atol(argv[1]);
-    *count = atol(argv[2]);
+    stress_seeds(argc, argv, 0, 6, first, count, rounds);
     *ng = atoi(argv[3]);
     *nh = atoi(argv[4]);
     *nm = atoi(argv[5]);
-    *first = stress_env_long("MDL_STRESS_SEEDS", 0, *first);
-    *count = stress_env_long("MDL_STRESS_SEEDS", 1, *count);
-}
-
-static long env_rounds(void)
-{
-    return stress_env_long("MDL_STRESS_ROUNDS", 0, 6);
 }

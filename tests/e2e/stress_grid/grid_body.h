@@ -359,9 +359,9 @@ int main(int argc, char **argv)
         return 1;
     me = who_inst = MDL_MyRank(t);
     n = MDL_FamilySize(t);
-    long first, count;
+    long first, count, rounds;
     int ng, nh, nm;
-    args(argc, argv, &first, &count, &ng, &nh, &nm);
+    args(argc, argv, &first, &count, &rounds, &ng, &nh, &nm);
     if ((FAM ? nh : ng) != n || MDL_mSize(t) != nm || n > MAXF || nm > MAXF)
         fail("launched with %d %s and %d m, the arguments say %d and %d", n, TNAME,
              MDL_mSize(t), FAM ? nh : ng, nm);
@@ -384,7 +384,6 @@ int main(int argc, char **argv)
         return 1;
     static grid_plan gp;
     static cross_plan xp;
-    long rounds = env_rounds();
     for (long sd = first; sd < first + count; sd++) {
         seed_now = (uint64_t)sd;
         stream xs = { stress_mix((uint64_t)sd, 7, 0) | 1 };

@@ -121,9 +121,9 @@ int main(int argc, char **argv)
         return 1;
     me = who_inst = MDL_MyRank(t);
     n = MDL_FamilySize(t);
-    long first, count;
+    long first, count, rounds;
     int ng, nh, nm;
-    args(argc, argv, &first, &count, &ng, &nh, &nm);
+    args(argc, argv, &first, &count, &rounds, &ng, &nh, &nm);
     if (nm != n || MDL_gSize(t) != ng || MDL_hSize(t) != nh || n > MAXF || ng > MAXF || nh > MAXF)
         fail("launched with %d g, %d h, %d m; the arguments say %d, %d, %d", MDL_gSize(t),
              MDL_hSize(t), n, ng, nh, nm);
@@ -131,7 +131,6 @@ int main(int argc, char **argv)
     if (!shb)
         return 1;
     static cross_plan xp;
-    long rounds = env_rounds();
     for (long sd = first; sd < first + count; sd++) {
         seed_now = (uint64_t)sd;
         stream xs = { stress_mix((uint64_t)sd, 7, 0) | 1 };
