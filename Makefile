@@ -1,7 +1,7 @@
 # medley — the MeDLey compiler and its two runtimes.
 #
 #   make                 build everything into build/
-#   make check           every test; ends with "N passed, N failed"
+#   make check           every test; ends with "N passed, N failed, N skipped"
 #   make examples-check  the example programs on both runtimes, with their figures
 #   make demo            set-up on a fresh machine, then the Monte Carlo example
 #   make install PREFIX=dir

@@ -2,12 +2,14 @@
 # Runs every test suite and prints one summary line.
 #
 # A suite is tests/suite-*.sh; it prints one line per test,
-# "PASS: name" or "FAIL: name: reason", and anything else it likes.
+# "PASS: name", "FAIL: name: reason" or "SKIP: name: reason" (a test that
+# cannot run on this machine: never counted as passed), and anything else
+# it likes.
 # Suites run in name order; MEDLEY_SUITES="golden e2e" limits the run.
 set -u
 cd "$(dirname "$0")/.."
-pass=0 fail=0
-failed=()
+pass=0 fail=0 skip=0
+failed=() skipped=()
 suites=${MEDLEY_SUITES:-$(ls tests/suite-*.sh | sed 's|tests/suite-||; s|\.sh$||')}
 for s in $suites; do
     echo "== suite $s"
@@ -17,13 +19,18 @@ for s in $suites; do
         case "$line" in
             PASS:*) pass=$((pass + 1)) ;;
             FAIL:*) fail=$((fail + 1)); failed+=("$line") ;;
+            SKIP:*) skip=$((skip + 1)); skipped+=("$line") ;;
         esac
     done < <(bash "tests/suite-$s.sh" 2>&1; rc=$?; [ $rc -eq 0 ] || echo "FAIL: suite $s exited with status $rc")
     echo "== suite $s: $(( $(date +%s) - start )) s"
 done
+if [ ${#skipped[@]} -gt 0 ]; then
+    echo "== skipped:"
+    printf '%s\n' "${skipped[@]}"
+fi
 if [ ${#failed[@]} -gt 0 ]; then
     echo "== failures:"
     printf '%s\n' "${failed[@]}"
 fi
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

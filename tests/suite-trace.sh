@@ -132,6 +132,18 @@ for f in montecarlo poisson dropped error vec; do
     fi
 done
 
+# Calls that follow one another exactly: times are whole nanoseconds, so
+# 10.0 + 1.12 ends where 11.12 begins although the doubles' sum is larger.
+sed -e 's/"ts":10.0,"dur":2.0,\("pid":1,"tid":1,.*\)"copy_us":0.6/"ts":10.0,"dur":1.12,\1"copy_us":0.2/' \
+    -e 's/"ts":12.5,"dur":0.5,"pid":1,"tid":1/"ts":11.12,"dur":0.5,"pid":1,"tid":1/' \
+    $D/montecarlo.json >"$W/adjacent.json"
+run $T --check "$W/adjacent.json"
+if [ $rc -eq 0 ] && grep -q '"ts":11.12,"dur":0.5' "$W/adjacent.json"; then
+    pass check_adjacent_calls
+else
+    fail check_adjacent_calls "status $rc: $(head -3 "$W/err" | tr '\n' '|')"
+fi
+
 # The example of docs/tracing.md is a valid trace.
 sed -n '/^<!-- example trace -->$/,/^```$/p' docs/tracing.md | sed '1,2d;$d' >"$W/doc.json"
 run $T --check "$W/doc.json"

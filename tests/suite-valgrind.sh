@@ -9,11 +9,11 @@ set -u
 cd "$(dirname "$0")/.."
 medleyc=${MEDLEY_STAGE:?set MEDLEY_STAGE (make check does)}/bin/medleyc
 if ! command -v valgrind >/dev/null; then
-    echo "valgrind not installed: suite skipped"
+    echo "SKIP: valgrind: valgrind is not installed"
     exit 0
 fi
 if [ "${SANITIZE:-}" = 1 ]; then
-    echo "SANITIZE=1: valgrind and ASan do not mix; LeakSanitizer checks the other suites"
+    echo "SKIP: valgrind: valgrind and ASan do not mix under SANITIZE=1 (LeakSanitizer checks the other suites)"
     exit 0
 fi
 tmp=$(mktemp -d)

@@ -5,6 +5,7 @@
  * names only at the end (mt_trace_finish). */
 #include <errno.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,11 @@ void mt_trace_warn(mt_trace *t, unsigned long long line, unsigned long long col,
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+}
+
+int64_t mt_ns(double us)
+{
+    return llround(us * 1000.0);
 }
 
 /* ---------------------------------------------------------------- one event */
@@ -426,7 +432,7 @@ static void complete_event(mt_trace *t, event *e)
     t->nx++;
     if (t->check) {
         MT_VEC_RESERVE(track->spans, track->capspans, track->nspans + 1);
-        track->spans[track->nspans++] = (mt_span){ e->ts, e->dur, cat };
+        track->spans[track->nspans++] = (mt_span){ mt_ns(e->ts), mt_ns(e->dur), cat };
     }
 
     long long msgs = 0;
@@ -512,7 +518,7 @@ static void flow_event(mt_trace *t, event *e)
         int tr = track_of(t, e->pid, e->tid);
         MT_VEC_RESERVE(t->flows, t->capflows, t->nflows + 1);
         t->flows[t->nflows++] = (mt_flow){ e->id, tr, e->ph, (char)e->bp_e, e->name, e->cat,
-                                           e->ts };
+                                           mt_ns(e->ts) };
     }
 }
 

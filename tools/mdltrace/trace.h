@@ -21,10 +21,16 @@ typedef enum mt_cat {
 const char *mt_cat_name(mt_cat c);
 
 /* A complete event's time span, kept for --check only. */
+/* --check compares times as the format defines them: whole nanoseconds
+ * (docs/tracing.md §3), never as sums of doubles, in which 0.1 + 0.2
+ * exceeds 0.3. */
 typedef struct mt_span {
-    double ts, dur;
+    int64_t ts, dur;            /* ns */
     int cat;
 } mt_span;
+
+/* A time of the file (µs, at most three decimals) in whole ns. */
+int64_t mt_ns(double us);
 
 /* One (pid, tid) pair of the file. */
 typedef struct mt_track {
@@ -74,7 +80,7 @@ typedef struct mt_flow {
     char ph;                    /* 's' or 'f' */
     char bp_e;                  /* 'f' with "bp":"e" */
     int32_t name, cat;          /* -1 when absent */
-    double ts;
+    int64_t ts;                 /* ns */
 } mt_flow;
 
 /* One entry of otherData.instances. */

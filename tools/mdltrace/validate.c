@@ -18,7 +18,7 @@ static int span_cmp(const void *a, const void *b)
 }
 
 /* The complete event of a track that strictly contains ts, or NULL. */
-static const mt_span *enclosing(const mt_track *tr, double ts)
+static const mt_span *enclosing(const mt_track *tr, int64_t ts)
 {
     size_t lo = 0, hi = tr->nspans;
     while (lo < hi) {                   /* first span starting at or after ts */
@@ -122,7 +122,8 @@ static void check_calls(mt_trace *t)
         for (size_t k = 1; k < tr->nspans; k++)
             if (tr->spans[k].ts < tr->spans[k - 1].ts + tr->spans[k - 1].dur) {
                 mt_trace_warn(t, 0, 0, "calls overlap on '%s' at ts %.3f: an instance's MDL "
-                              "calls follow one another", track_name(t, tr), tr->spans[k].ts);
+                              "calls follow one another", track_name(t, tr),
+                              (double)tr->spans[k].ts / 1e3);
                 break;
             }
     }
@@ -161,7 +162,7 @@ static void check_flows(mt_trace *t)
             if (!sp)
                 mt_trace_warn(t, 0, 0, "flow '%c' id %llx on '%s' at ts %.3f is inside no "
                               "complete event of its track", fl->ph,
-                              (unsigned long long)fl->id, track_name(t, tr), fl->ts);
+                              (unsigned long long)fl->id, track_name(t, tr), (double)fl->ts / 1e3);
             else if (fl->ph == 's' ? sp->cat != MT_CAT_SEND
                                    : sp->cat != MT_CAT_RECV && sp->cat != MT_CAT_WAIT)
                 mt_trace_warn(t, 0, 0, "flow '%c' id %llx on '%s' is inside a call of cat %s",
