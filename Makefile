@@ -50,13 +50,13 @@ $(BUILD)/grammar/lexer.c $(BUILD)/grammar/lexer.h: grammar/lexer.l
 
 # flex and bison output is not warning-clean under -Wextra; it is not ours.
 $(BUILD)/grammar/%.o: $(BUILD)/grammar/%.c $(BUILD)/grammar/parser.tab.h $(BUILD)/grammar/lexer.h
-	$(CC) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -Wno-unused-parameter -Igrammar -Imedley -I$(BUILD)/grammar -c $< -o $@
+	$(CC) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -Wno-unused-parameter -Igrammar -Imedley -Icommon -I$(BUILD)/grammar -c $< -o $@
 
 $(BUILD)/grammar/%.o: grammar/%.c $(BUILD)/grammar/parser.tab.h $(BUILD)/grammar/lexer.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Igrammar -Imedley -I$(BUILD)/grammar -c $< -o $@
+	$(CC) $(CFLAGS) -Igrammar -Imedley -Icommon -I$(BUILD)/grammar -c $< -o $@
 
-$(BUILD)/medley/%.o $(BUILD)/codegen/%.o: CPPFLAGS += -Imedley -Igrammar -Icodegen -Iinclude -I$(BUILD)/grammar -DMEDLEY_VERSION='"$(VERSION)"'
+$(BUILD)/medley/%.o $(BUILD)/codegen/%.o: CPPFLAGS += -Imedley -Igrammar -Icodegen -Iinclude -Icommon -I$(BUILD)/grammar -DMEDLEY_VERSION='"$(VERSION)"'
 $(BUILD)/medley/%.o: medley/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
@@ -69,19 +69,22 @@ $(MEDLEYC): $(COMPILER_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^
 
 # ---------------------------------------------------------------- runtimes
-COMMON_SRC := $(wildcard runtime_common/*.c)
-MPI_SRC    := $(COMMON_SRC) $(wildcard runtime_mpi/*.c)
-SHM_SRC    := $(COMMON_SRC) $(filter-out runtime_shm/mdlrun%.c,$(wildcard runtime_shm/*.c))
-MDLRUN_SRC := $(wildcard runtime_shm/mdlrun*.c)
+# runtime/README.md: the components and what each library is made of.
+# Runtime files include each other by component ("api/rt_backend.h").
+CORE_SRC   := $(wildcard runtime/core/*.c runtime/api/*.c runtime/trace/*.c) \
+              runtime/tracefile/rt_trace_write.c
+MPI_SRC    := $(CORE_SRC) $(wildcard runtime/mpi/*.c) runtime/tracefile/rt_trace_parts.c
+SHM_SRC    := $(CORE_SRC) $(wildcard runtime/shm/*.c)
+MDLRUN_SRC := $(wildcard tools/mdlrun/*.c)
 
-RT_CFLAGS := $(CFLAGS) -fPIC -fvisibility=hidden -Iinclude -Iruntime_common
+RT_CFLAGS := $(CFLAGS) -fPIC -fvisibility=hidden -Iinclude -Icommon -Iruntime
 
 $(BUILD)/mpi/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(RT_CFLAGS) $(MPI_CFLAGS) -Iruntime_mpi -c $< -o $@
+	$(CC) $(RT_CFLAGS) $(MPI_CFLAGS) -c $< -o $@
 $(BUILD)/shm/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(RT_CFLAGS) -Iruntime_shm -c $< -o $@
+	$(CC) $(RT_CFLAGS) -c $< -o $@
 
 MPI_OBJ := $(MPI_SRC:%.c=$(BUILD)/mpi/%.o)
 SHM_OBJ := $(SHM_SRC:%.c=$(BUILD)/shm/%.o)
@@ -116,7 +119,7 @@ $(BUILD)/lib/libmdl_shm.a: $(SHM_OBJ)
 MDLRUN := $(BUILD)/bin/mdlrun
 $(MDLRUN_OBJ): RT_CFLAGS += -DMEDLEY_VERSION='"$(VERSION)"'
 # mdlrun writes the traces of MDL_TRACE with the libraries' writer.
-$(MDLRUN): $(MDLRUN_OBJ) $(BUILD)/shm/runtime_common/rt_trace_write.o
+$(MDLRUN): $(MDLRUN_OBJ) $(BUILD)/shm/runtime/tracefile/rt_trace_write.o
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ -lpthread -lrt
 
@@ -128,11 +131,11 @@ MDLTRACE     := $(BUILD)/bin/mdltrace
 
 $(BUILD)/tools/mdltrace/%.o: tools/mdltrace/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itools/mdltrace -Imedley -Igrammar -Icodegen -Iinclude -Iruntime_common -Iruntime_mpi \
+	$(CC) $(CFLAGS) -Itools/mdltrace -Imedley -Igrammar -Icodegen -Iinclude -Icommon -Iruntime \
 	    -DMEDLEY_VERSION='"$(VERSION)"' -c $< -o $@
 # --recover reads the MPI runtime's trace parts and writes with the libraries' writer.
 $(MDLTRACE): $(MDLTRACE_OBJ) $(filter-out $(BUILD)/medley/main.o,$(COMPILER_OBJ)) \
-             $(BUILD)/mpi/runtime_mpi/mpi_trace_parts.o $(BUILD)/shm/runtime_common/rt_trace_write.o
+             $(BUILD)/shm/runtime/tracefile/rt_trace_parts.o $(BUILD)/shm/runtime/tracefile/rt_trace_write.o
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
@@ -168,11 +171,11 @@ install: all
 STAGE := $(CURDIR)/$(BUILD)/stage
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(BUILD)/tests/unit_tests
-# runtime_common/rt_common.c is tested here too: plain C with no runtime
+# runtime/core/rt_common.c is tested here too: plain C with no runtime
 # behind it (the validation layer needs a backend: tests/rt, tests/e2e).
-$(UNIT_BIN): $(UNIT_SRC) $(filter-out $(BUILD)/medley/main.o,$(COMPILER_OBJ)) $(BUILD)/shm/runtime_common/rt_common.o
+$(UNIT_BIN): $(UNIT_SRC) $(filter-out $(BUILD)/medley/main.o,$(COMPILER_OBJ)) $(BUILD)/shm/runtime/core/rt_common.o
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Imedley -Igrammar -Icodegen -Iinclude -Iruntime_common -I$(BUILD)/grammar $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(shell pkg-config --libs cunit)
+	$(CC) $(CFLAGS) -Imedley -Igrammar -Icodegen -Iinclude -Icommon -Iruntime -I$(BUILD)/grammar $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(shell pkg-config --libs cunit)
 
 check: all $(UNIT_BIN)
 	@$(MAKE) --no-print-directory install PREFIX=$(STAGE) >/dev/null
@@ -217,7 +220,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_CFLAGS  := -O1 -g -std=c11 -D_GNU_SOURCE -MMD -MP -fno-omit-frame-pointer \
                 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
-FUZZ_INC     := -Imedley -Igrammar -Icodegen -Iinclude -I$(BUILD)/grammar -DMEDLEY_VERSION='"$(VERSION)"'
+FUZZ_INC     := -Imedley -Igrammar -Icodegen -Iinclude -Icommon -I$(BUILD)/grammar -DMEDLEY_VERSION='"$(VERSION)"'
 FUZZ_OBJ     := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(filter-out medley/main.c,$(COMPILER_SRC)))
 FUZZ_GEN_OBJ := $(patsubst $(BUILD)/grammar/%.c,$(BUILD)/fuzz/obj/gen/%.o,$(GRAMMAR_C))
 FUZZ_BIN     := $(BUILD)/fuzz/medley_fuzz

@@ -233,7 +233,7 @@ TXT=$OUT/summary.txt
     rev="not a git checkout"
     if git rev-parse --git-dir >/dev/null 2>&1; then
         rev=$(git rev-parse --short HEAD)
-        git diff --quiet HEAD -- runtime_common runtime_mpi runtime_shm codegen medley grammar include ||
+        git diff --quiet HEAD -- runtime common tools/mdlrun codegen medley grammar include ||
             rev="$rev + uncommitted changes"
     fi
     echo "# medley $rev, $(mpichversion 2>/dev/null | awk -F'\t+' '/Version|Device/ { printf "%s%s", n++ ? " " : "MPICH ", $2 }'), $(uname -r)"

@@ -1,6 +1,6 @@
 /* emit_common.c — spec-level helpers shared by the emitters: C spellings
  * of types and expressions, public function names, the spec hash.  Type
- * and operation names come from runtime_common/mdl_tables.h. */
+ * and operation names come from common/mdl_tables.h. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -14,7 +14,7 @@
 
 /* The basic types and the collectives, one table each for the compiler
  * and the runtimes. */
-#include "../runtime_common/mdl_tables.h"
+#include "mdl_tables.h"
 
 /* A source range; lines and columns are 1-based, columns count bytes. */
 typedef struct mdl_loc {

@@ -1,5 +1,5 @@
 /* ast_names.c — spellings of AST enumerations shared by the stages, read
- * from the tables the runtimes use too (runtime_common/mdl_tables.h). */
+ * from the tables the runtimes use too (common/mdl_tables.h). */
 #include <stddef.h>
 #include <strings.h>
 

@@ -1,5 +1,5 @@
 /* protocol.pml — the point-to-point protocol of the shared-memory runtime
- * (runtime_shm/shm_p2p.c, shm_core.c) and its family barrier, for SPIN.
+ * (runtime/shm/shm_p2p.c, shm_core.c) and its family barrier, for SPIN.
  * A scenario (pair.pml, exchange.pml, three.pml, barrier.pml) defines N
  * and the instances' programs and includes this file; model/verify.sh
  * (make model) runs them.  Correspondence with the C code, the orderings

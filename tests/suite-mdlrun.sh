@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Tests of the launcher mdlrun (runtime_shm/mdlrun*.c): command line,
+# Tests of the launcher mdlrun (tools/mdlrun/mdlrun*.c): command line,
 # segment and environment given to instances, exit statuses, tear-down on
 # a failure or a signal, death of instances with the launcher.
 #
 # The instances are tests/mdlrun/inst.c, which plays the library's part
-# of the segment contract itself (runtime_shm/shm_job.h), so these tests
+# of the segment contract itself (runtime/shm/shm_job.h), so these tests
 # do not depend on libmdl_shm.  Every mdlrun run here is bounded in time
 # and every instance writes its pid, so that nothing is left behind.
 set -u
@@ -36,7 +36,7 @@ if [ ! -x "$MDLRUN" ]; then
     fail build "no mdlrun at $MDLRUN"
     exit 0
 fi
-if ! cc -O1 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$ROOT/runtime_shm" \
+if ! cc -O1 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$ROOT/runtime" \
         -o "$T/inst" tests/mdlrun/inst.c 2>"$T/cc.err"; then
     fail build "cannot compile tests/mdlrun/inst.c: $(head -3 "$T/cc.err")"
     exit 0

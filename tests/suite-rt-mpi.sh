@@ -96,7 +96,7 @@ build rt_grid $(pkg-config --cflags mpich)
 build rt_errors
 build rt_big
 # mdl_dims_fill is internal to the libraries: compiled from source.
-if "$CC" "${CFLAGS_RT[@]}" -Iinclude -Iruntime_common tests/rt/rt_dims.c runtime_common/rt_common.c \
+if "$CC" "${CFLAGS_RT[@]}" -Iinclude -Icommon -Iruntime tests/rt/rt_dims.c runtime/core/rt_common.c \
     -o "$work/rt_dims" > "$work/rt_dims.cc" 2>&1; then
     if out=$("$work/rt_dims" 2>&1) && [ "$out" = "rt_dims: OK" ]; then
         echo "PASS: rt-mpi/dims"

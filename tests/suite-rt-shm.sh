@@ -12,7 +12,7 @@ BUILD=${MEDLEY_BUILD:-$ROOT/build}
 MDLRUN=$STAGE/bin/mdlrun
 OUT=$BUILD/tests/rt-shm
 mkdir -p "$OUT"
-CFLAGS="-O1 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I$STAGE/include -Iruntime_shm -Itests/rt"
+CFLAGS="-O1 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I$STAGE/include -Iruntime -Itests/rt"
 LIBS="-L$STAGE/lib -Wl,-rpath,$STAGE/lib -lmdl_shm -lpthread -lrt"
 NA2A=64
 if [ "${SANITIZE:-}" = 1 ]; then
@@ -41,8 +41,8 @@ done
 
 # the stress program over a library built from the sources with another
 # segment layout version, as a program linked with another build would be
-if cc $CFLAGS -fvisibility=hidden -DSHM_LAYOUT=7 -Iruntime_common -o "$OUT/shm_stress_other" \
-        tests/rt/shm_stress.c runtime_common/*.c runtime_shm/shm_*.c -lpthread -lrt \
+if cc $CFLAGS -fvisibility=hidden -DSHM_LAYOUT=7 -Icommon -o "$OUT/shm_stress_other" \
+        tests/rt/shm_stress.c runtime/core/*.c runtime/api/*.c runtime/trace/*.c runtime/tracefile/rt_trace_write.c runtime/shm/*.c -lpthread -lrt \
         2> "$OUT/shm_stress_other.build"; then
     built+=(shm_stress_other)
 else

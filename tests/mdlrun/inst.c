@@ -37,7 +37,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "shm_job.h"
+#include "shm/shm_job.h"
 
 static mdl_shm_header *hdr;
 static int seg_fd = -1;

@@ -1,8 +1,8 @@
-/* rt_dims.c — grid shapes chosen by mdl_dims_fill (runtime_common), which
+/* rt_dims.c — grid shapes chosen by mdl_dims_fill (runtime/core), which
  * both runtimes use: the reference's examples and its errors.  No MPI. */
 #include <string.h>
 
-#include "rt_common.h"
+#include "core/rt_common.h"
 #include "rt_test.h"
 
 static void want(int nnodes, int ndims, const int *in, const int *out)

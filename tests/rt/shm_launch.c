@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "shm_job.h"
+#include "shm/shm_job.h"
 
 struct T {
     int x;

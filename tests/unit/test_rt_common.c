@@ -1,10 +1,10 @@
-/* runtime_common: grid shapes and section layouts, which both runtimes
+/* runtime/core: grid shapes and section layouts, which both runtimes
  * must agree on exactly. */
 #include <CUnit/CUnit.h>
 #include <limits.h>
 #include <string.h>
 #include "unit.h"
-#include "rt_common.h"
+#include "core/rt_common.h"
 
 static char why[256];
 
@@ -145,7 +145,7 @@ static void test_span_overflow(void)
     CU_ASSERT_EQUAL(mdl_msg_spans(&m, &p, NULL, spans, &total, why, sizeof why), MDL_ERR_BOUNDS);
 }
 
-/* Names come from runtime_common/mdl_tables.h, keyed by enumerator. */
+/* Names come from common/mdl_tables.h, keyed by enumerator. */
 static void test_base_names(void)
 {
     CU_ASSERT_STRING_EQUAL(mdl_base_name(MDL_T_UINT), "unsigned");

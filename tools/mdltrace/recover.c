@@ -1,5 +1,5 @@
 /* recover.c — mdltrace --recover (recover.h).  The parts are the MPI
- * runtime's own trace buffers, read with its reader (mpi_trace_parts.h)
+ * runtime's own trace buffers, read with its reader (rt_trace_parts.h)
  * and written with the writer every job uses (rt_trace_write.h), so a
  * recovered file is what the job would have written had its instance
  * reported an error: every process's calls up to the one it was in. */
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mpi_trace_parts.h"
+#include "tracefile/rt_trace_parts.h"
 #include "util.h"
 
 /* The rank of a directory entry named "<base><rank>", or -1. */
@@ -33,7 +33,7 @@ static int part_rank(const char *entry, const char *base)
 /* The number of processes: one more than the highest part (0: none). */
 static int count_parts(const char *trace)
 {
-    char *pre = mpi_trace_part_prefix(trace);
+    char *pre = rt_trace_part_prefix(trace);
     if (!pre)
         return 0;
     /* the directory of the parts, and the start of their names */
@@ -107,7 +107,7 @@ int mt_recover(const char *trace, FILE *out)
         in->prog = "process";
         in->end = RT_INST_LOST;
         int in_call;
-        if (!(imgs[r] = mpi_trace_part_read(abs, r, 0, &in_call, why, sizeof why))) {
+        if (!(imgs[r] = rt_trace_part_read(abs, r, 0, &in_call, why, sizeof why))) {
             fprintf(stderr, "mdltrace: process %d is left out: %s\n", r, why);
             continue;
         }
@@ -153,7 +153,7 @@ int mt_recover(const char *trace, FILE *out)
         .inst = insts,
     };
     /* rank 0's host is the reference of the clocks, as at MDL_End */
-    mpi_trace_set_clocks(&job, imgs[0] ? imgs[0] : first);
+    rt_trace_set_clocks(&job, imgs[0] ? imgs[0] : first);
     char why[600];
     rt_trace_out *o = rt_trace_out_open(trace, why, sizeof why);
     if (o) {
@@ -168,7 +168,7 @@ int mt_recover(const char *trace, FILE *out)
     }
     for (int r = 0; r < n; r++)
         if (imgs[r])
-            mpi_trace_part_remove(abs, r);
+            rt_trace_part_remove(abs, r);
     fprintf(out, "wrote %s: %d of %d processes recovered\n", trace, found, n);
     for (int i = 0; i < nidle; i++) {
         const rt_trace_img *h = imgs[idle[i]];

@@ -1,0 +1,763 @@
+/* mpi_direct.c — large messages between processes of one host in one
+ * copy: the receiver copies straight from the sender's task struct.
+ *
+ * MPICH moves a large message between two processes of a host through
+ * its shared cells: the sender copies into them, the receiver out of them,
+ * two copies of every byte.  Here every process's task struct is a memfd,
+ * followed by one control page, and the other processes of its host map
+ * both at MDL_Init.  A send of MPI_DIRECT_MIN bytes or more whose message
+ * is one section of the struct sends, instead of the data, an
+ * announcement (mpi_direct_note: where the section lies, and a slot of the
+ * sender's control page) on the message's own tag, so that MPI matches it
+ * exactly as it would have matched the data.  The receiver takes the slot
+ * (POSTED -> COPYING), copies the section from its mapping of the sender's
+ * struct into its own layout, and marks it DONE, which completes the send.
+ *
+ * The receiver posts its receive as always (its own datatype): an
+ * announcement lands in the first bytes of its layout, and is recognised
+ * on completion by its size — smaller than any message that takes this
+ * path — and its magic words.  So receives, MDL_ANY included, decide
+ * nothing before they match, and only the cold size-mismatch path looks
+ * for an announcement.  A receive too small to hold one, on a channel
+ * where some process of the host may announce (agreed at MDL_Init),
+ * goes through a buffer of its own instead (mpi_direct_recv_small):
+ * MPICH writes nothing of a truncated message, and its sender would wait
+ * for ever.
+ *
+ * A receiver copies when it completes its receive, not when MPI matches
+ * it: an async receive posted early is copied at its Wait or Test, or
+ * while its process waits for a send of its own or polls with Test
+ * (mpi_p2p_progress).  A sender never waits on that alone, or a program
+ * that MPI runs (the receiver blocked in another call, a barrier, a
+ * receive of something the sender sends next) would hang.  The control
+ * page publishes which blocking call its process is in (rt_block_shared);
+ * a sender whose receiver has been blocked in one call for
+ * MPI_DIRECT_STUCK_US, or has not taken the slot for
+ * MPI_DIRECT_PATIENCE_US, withdraws it (POSTED -> WITHDRAWN, one
+ * compare-and-swap against the receiver's) and sends the data through MPI
+ * from a buffer of its own, which the receiver then receives on the
+ * channel's withdrawal tag.  See docs/runtime-mpi.md, "Large messages on
+ * one host". */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mpi_rt.h"
+#include "trace/rt_trace.h"
+
+static const uint64_t note_magic[2] = { 0x6d646c2d64697265ULL, 0x63742d6e6f746532ULL };
+
+/* A slot word: generation << 2 | state. */
+enum { SLOT_POSTED, SLOT_COPYING, SLOT_DONE, SLOT_WITHDRAWN };
+#define SLOT_WORD(gen, state) ((gen) << 2 | (uint64_t)(state))
+
+/* The control page after the struct: the process's blocking call, then
+ * the slots of its announced sends. */
+#define CTL_BYTES 4096
+typedef struct mpi_direct_ctl {
+    unsigned long blocked;      /* rt_block_shared */
+    char pad[64 - sizeof(unsigned long)];
+    uint64_t slot[MPI_DIRECT_SLOTS];
+} mpi_direct_ctl;
+_Static_assert(sizeof(mpi_direct_ctl) <= CTL_BYTES, "control page");
+
+/* Where the sender's section lies: its span, base as an offset into the
+ * sender's struct, and the slot that says who moves it. */
+typedef struct mpi_direct_note {
+    uint64_t magic[2];
+    uint64_t bytes;             /* the section's bytes (its span's total) */
+    uint64_t offset;            /* of the span's base in the sender's struct */
+    uint64_t block;
+    int64_t nloops;
+    int64_t count[MDL_MAX_DIMS];
+    int64_t stride[MDL_MAX_DIMS];
+    uint64_t slot;
+    uint64_t gen;
+} mpi_direct_note;
+
+_Static_assert(sizeof(mpi_direct_note) == MPI_DIRECT_NOTE_BYTES, "mpi_rt.h says otherwise");
+_Static_assert(MPI_DIRECT_NOTE_BYTES < MPI_DIRECT_MIN,
+               "an announcement must be smaller than any direct message");
+
+/* An announced send, until its slot is DONE or withdrawn. */
+struct mpi_direct_out {
+    mpi_direct_note note;
+    int dest;                   /* world rank */
+    int channel;
+    unsigned long seen;         /* the receiver's blocking call last seen */
+    double seen_at;             /* since when (seconds) */
+    double sent_at;
+};
+
+static mpi_direct_ctl *ctl_of(char *base, size_t struct_size)
+{
+    return (mpi_direct_ctl *)(void *)(base + struct_size);
+}
+
+static int disabled_by_env(void)
+{
+    const char *v = getenv("MDL_MPI_DIRECT");
+    if (v && strcmp(v, "0") == 0)
+        return 1;
+    /* every rank on a node of its own, as MPICH simulates it: a host's
+     * memory is not to be shared either */
+    v = getenv("MPIR_CVAR_NOLOCAL");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+/* A memfd of `size` bytes and the control page, mapped whole (NULL:
+ * not possible); its descriptor in *fd. */
+static char *task_file(size_t size, int *fd)
+{
+    *fd = -1;
+    if (disabled_by_env())
+        return NULL;
+    int f = memfd_create("mdl-task", MFD_CLOEXEC);
+    if (f < 0)
+        return NULL;
+    void *p = MAP_FAILED;
+    if (ftruncate(f, (off_t)(size + CTL_BYTES)) == 0)
+        p = mmap(NULL, size + CTL_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE,
+                 f, 0);
+    if (p == MAP_FAILED) {
+        close(f);
+        return NULL;
+    }
+    *fd = f;
+    return p;
+}
+
+void *mpi_direct_alloc(mdl_rt *rt, size_t size)
+{
+    char *p = task_file(size, &rt->task_fd);
+    if (!p)
+        return NULL;
+    rt->task_size = size;
+    rt->task_mapped = size + CTL_BYTES;
+    rt->own_ctl = ctl_of(p, size);
+    return p;
+}
+
+/* The object keeps its address; its pages become the memfd's first ones
+ * (a second mapping of the file, at the object), so host peers map it as
+ * any struct.  Its control page is reached through the whole file's
+ * mapping: the page after the object is not the runtime's.  0: not
+ * possible (not whole pages, no memfd, a refused mapping). */
+static int alias_object(mdl_rt *rt, void *obj, size_t size)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0 || size == 0 || (uintptr_t)obj % (size_t)page || size % (size_t)page)
+        return 0;
+    int fd;
+    char *p = task_file(size, &fd);
+    if (!p)
+        return 0;
+    mdl_copy_nonzero_pages(p, obj, size, (size_t)page);
+    if (mmap(obj, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+        munmap(p, size + CTL_BYTES);
+        close(fd);
+        return 0;
+    }
+    rt->task_fd = fd;
+    rt->alias_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);  /* for unalias; -1: a slower copy */
+    rt->task_size = size;
+    rt->alias = p;
+    rt->alias_size = size + CTL_BYTES;
+    rt->own_ctl = ctl_of(p, size);
+    return 1;
+}
+
+/* A caller's object (mdl_init_at).  One that cannot be aliased is not
+ * shared: its process sends through MPI, but still takes part with a
+ * control page of its own (a memfd of that page alone, task_size 0), so
+ * that it receives its host peers' large messages in one copy and the
+ * path stays on for the rest of the host. */
+void mpi_direct_alias(mdl_rt *rt, void *obj, size_t size)
+{
+    rt->task_fd = -1;
+    if (alias_object(rt, obj, size))
+        return;
+    char *p = task_file(0, &rt->task_fd);
+    if (!p)
+        return;
+    rt->task_size = 0;
+    rt->ctl_only = p;
+    rt->own_ctl = ctl_of(p, 0);
+}
+
+/* The runtime ends (MDL_End has delivered every announced send): the
+ * object gets private pages again, with its bytes, as it had them. */
+static void unalias(mdl_rt *rt)
+{
+    size_t size = rt->task_size;
+    if (mmap(rt->c.task, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+             -1, 0) != MAP_FAILED)
+        mdl_copy_file_data(rt->alias_fd, 0, rt->c.task, rt->alias, size,
+                           (size_t)sysconf(_SC_PAGESIZE));
+    munmap(rt->alias, rt->alias_size);
+    rt->alias = NULL;
+    if (rt->alias_fd >= 0)
+        close(rt->alias_fd);
+    rt->alias_fd = -1;
+}
+
+/* Another process's struct, which this process only reads, then its
+ * control page, where it takes and releases slots. */
+static void *map_peer(int fd, size_t size)
+{
+    char *p = mmap(NULL, size + CTL_BYTES, PROT_READ, MAP_SHARED | MAP_NORESERVE, fd, 0);
+    if (p == MAP_FAILED)
+        return p;
+    if (mmap(p + size, CTL_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
+             (off_t)size) == MAP_FAILED) {
+        munmap(p, size + CTL_BYTES);
+        return MAP_FAILED;
+    }
+    return p;
+}
+
+/* Whether a send of m may ever be announced (make_note, MPI_DIRECT_MIN):
+ * one item of a basic type whose largest section is large enough. */
+static int may_announce(const mdl_msg_desc *m)
+{
+    if (!m->is_send || m->nitems != 1)
+        return 0;
+    const mdl_item_desc *it = &m->items[0];
+    if (it->is_pointer || it->type->base == MDL_T_STRUCT)
+        return 0;
+    uint64_t most = it->type->size;
+    for (int d = 0; d < it->ndims; d++)
+        most *= (uint64_t)(m->fixed_bounds ? m->fixed_bounds[2 * d + 1] - m->fixed_bounds[2 * d] + 1
+                                           : it->extent[d]);
+    return most >= MPI_DIRECT_MIN;
+}
+
+/* The channels on which this process may announce a send (NULL: out of
+ * memory), to be or-ed over the host into rt->note_channels. */
+static unsigned char *announcing_channels(mdl_rt *rt)
+{
+    const mdl_task_desc *d = rt->c.d;
+    unsigned char *mine = calloc((size_t)(d->nchannels ? d->nchannels : 1), 1);
+    int shared = rt->task_size > 0;     /* else a control page alone */
+    for (int i = 0; mine && shared && i < d->nmsgs; i++)
+        if (may_announce(d->msgs[i]))
+            mine[d->msgs[i]->channel] = 1;
+    return mine;
+}
+
+/* Collective over the job: every process of a host maps the task struct
+ * and control page of every other one, or none of them does (then every
+ * message of the host goes through MPI).  A process without a memfd
+ * (MDL_MPI_DIRECT=0, none to be had) takes part and says no; one with a
+ * control page alone (a caller's object not aliased) maps its peers and
+ * is mapped, but announces nothing. */
+int mpi_direct_start(mdl_rt *rt, const char *fn)
+{
+    MPI_Comm node;
+    int rc = MPI_Comm_split_type(rt->world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    if (rc != MPI_SUCCESS)
+        return rt_mpi_fail(rt, fn, rc, "MPI_Comm_split_type");
+    int nsize = 0, me = 0, nchan = rt->c.d->nchannels;
+    MPI_Comm_size(node, &nsize);
+    MPI_Comm_rank(node, &me);
+    enum { OK, PID, FD, SIZE, RANK, N };
+    long long mine[N] = { rt->task_fd >= 0, (long long)getpid(), rt->task_fd,
+                          (long long)rt->task_size, rt->world_rank };
+    long long *all = malloc(sizeof mine * (size_t)nsize);
+    if (!all) {
+        MPI_Comm_free(&node);
+        return rt_fail_oom(rt, fn);
+    }
+    rc = MPI_Allgather(mine, N, MPI_LONG_LONG, all, N, MPI_LONG_LONG, node);
+    int ok = rc == MPI_SUCCESS && nsize > 1;
+    for (int i = 0; ok && i < nsize; i++)
+        ok = all[N * i + OK] != 0;
+    if (ok && !(rt->peer_base = calloc((size_t)rt->world_size, sizeof *rt->peer_base)))
+        ok = 0;
+    if (ok && !(rt->peer_size = calloc((size_t)rt->world_size, sizeof *rt->peer_size)))
+        ok = 0;
+    for (int i = 0; ok && i < nsize; i++) {
+        if (i == me)
+            continue;
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%lld/fd/%lld", all[N * i + PID], all[N * i + FD]);
+        int fd = open(path, O_RDWR | O_CLOEXEC);
+        size_t size = (size_t)all[N * i + SIZE];
+        int peer = (int)all[N * i + RANK];
+        /* the file that process said, whole (a reused pid would show) */
+        struct stat st;
+        void *p = MAP_FAILED;
+        if (fd >= 0 && fstat(fd, &st) == 0 && (size_t)st.st_size == size + CTL_BYTES)
+            p = map_peer(fd, size);
+        if (fd >= 0)
+            close(fd);
+        if (p == MAP_FAILED) {
+            ok = 0;
+            break;
+        }
+        rt->peer_base[peer] = p;
+        rt->peer_size[peer] = size;
+    }
+    /* all or nothing: the peers' fds stay open until everyone has mapped */
+    int all_ok = 0;
+    unsigned char *announcing = ok ? announcing_channels(rt) : NULL;
+    if (!announcing || !(rt->note_channels = calloc((size_t)(nchan ? nchan : 1), 1)))
+        ok = 0;
+    int rc2 = MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, node);
+    /* the channels on which a receive of this process may get an announcement */
+    if (rc2 == MPI_SUCCESS && all_ok)
+        rc2 = MPI_Allreduce(announcing, rt->note_channels, nchan ? nchan : 1,
+                            MPI_UNSIGNED_CHAR, MPI_BOR, node);
+    free(announcing);
+    free(all);
+    if (rt->task_fd >= 0) {
+        close(rt->task_fd);
+        rt->task_fd = -1;
+    }
+    MPI_Comm_free(&node);
+    if (rc2 != MPI_SUCCESS || !all_ok) {
+        mpi_direct_unmap_peers(rt);
+        free(rt->note_channels);
+        rt->note_channels = NULL;
+    } else {
+        mpi_direct_ctl *ctl = rt->own_ctl;
+        rt->nfree_slots = 0;
+        for (int k = MPI_DIRECT_SLOTS - 1; k >= 0; k--)
+            rt->free_slots[rt->nfree_slots++] = k;
+        rt_block_shared = &ctl->blocked;
+        rt->announces = rt->task_size > 0;
+    }
+    if (rc != MPI_SUCCESS)
+        return rt_mpi_fail(rt, fn, rc, "MPI_Allgather");
+    return rc2 == MPI_SUCCESS ? 0 : rt_mpi_fail(rt, fn, rc2, "MPI_Allreduce");
+}
+
+/* The receives that may get an announcement larger than themselves
+ * (small_notes, mpi_p2p.c): those of the announcing channels; the
+ * channels are forgotten. */
+void mpi_direct_receives(mdl_rt *rt)
+{
+    const mdl_task_desc *d = rt->c.d;
+    for (int i = 0; rt->note_channels && i < d->nmsgs; i++) {
+        const mdl_msg_desc *m = d->msgs[i];
+        int basic = !m->is_send;
+        for (int k = 0; basic && k < m->nitems; k++)
+            basic = m->items[k].type->base != MDL_T_STRUCT;
+        rt->msgs[i].small_notes = basic && rt->note_channels[m->channel];
+    }
+    free(rt->note_channels);
+    rt->note_channels = NULL;
+}
+
+void mpi_direct_unmap_peers(mdl_rt *rt)
+{
+    for (int r = 0; rt->peer_base && r < rt->world_size; r++)
+        if (rt->peer_base[r])
+            munmap(rt->peer_base[r], rt->peer_size[r] + CTL_BYTES);
+    free(rt->peer_base);
+    free(rt->peer_size);
+    rt->announces = 0;
+    rt->peer_base = NULL;
+    rt->peer_size = NULL;
+}
+
+void mpi_direct_free(mdl_rt *rt)
+{
+    rt_block_shared = NULL;
+    if (rt->task_fd >= 0)       /* MDL_Init failed before the host mapped it */
+        close(rt->task_fd);
+    rt->task_fd = -1;
+    free(rt->note_channels);
+    rt->note_channels = NULL;
+    mpi_direct_unmap_peers(rt);
+    if (rt->task_mapped && rt->c.task)
+        munmap(rt->c.task, rt->task_mapped);
+    rt->task_mapped = 0;
+    if (rt->alias)
+        unalias(rt);
+    if (rt->ctl_only)
+        munmap(rt->ctl_only, CTL_BYTES);
+    rt->ctl_only = NULL;
+    rt->own_ctl = NULL;
+}
+
+/* The announcement of m for these bounds, or 0 when m is not one section
+ * of the struct (those go through MPI). */
+static int make_note(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds,
+                     mpi_direct_note *n)
+{
+    /* one item of a basic type: its layout has no padding, so the
+     * announcement's bytes are where the receiver's layout begins */
+    if (m->nitems != 1 || m->items[0].is_pointer || m->items[0].type->base == MDL_T_STRUCT ||
+        task != rt->c.task)
+        return 0;
+    mdl_span sp;
+    size_t total = 0;
+    char why[8];
+    if (mdl_msg_spans(m, task, bounds, &sp, &total, why, sizeof why) != 0)
+        return 0;           /* bounds already checked by the caller's datatype */
+    memset(n, 0, sizeof *n);
+    memcpy(n->magic, note_magic, sizeof note_magic);
+    n->bytes = total;
+    n->offset = (uint64_t)(sp.base - (char *)task);
+    n->block = sp.block;
+    n->nloops = sp.nloops;
+    for (int d = 0; d < sp.nloops; d++) {
+        n->count[d] = sp.count[d];
+        n->stride[d] = sp.stride[d];
+    }
+    return 1;
+}
+
+/* The span an announcement describes, based at `base` (a struct of
+ * `size` bytes), if it lies inside. */
+static int note_span(const mpi_direct_note *n, char *base, size_t size, mdl_span *sp)
+{
+    if (n->nloops < 0 || n->nloops > MDL_MAX_DIMS || n->offset > size)
+        return 0;
+    uint64_t end = n->offset + n->block, bytes = n->block;
+    for (int d = 0; d < n->nloops; d++) {
+        if (n->count[d] <= 0 || n->stride[d] < 0)
+            return 0;
+        end += (uint64_t)(n->count[d] - 1) * (uint64_t)n->stride[d];
+        bytes *= (uint64_t)n->count[d];
+    }
+    if (end > size || bytes != n->bytes)
+        return 0;
+    memset(sp, 0, sizeof *sp);
+    sp->base = base + n->offset;
+    sp->block = n->block;
+    sp->nloops = (int)n->nloops;
+    for (int d = 0; d < sp->nloops; d++) {
+        sp->count[d] = n->count[d];
+        sp->stride[d] = n->stride[d];
+    }
+    sp->bytes = n->bytes;
+    return 1;
+}
+
+/* ---------------------------------------------------------------- sender */
+
+static uint64_t *own_slot(mdl_rt *rt, const mpi_direct_note *n)
+{
+    return &rt->own_ctl->slot[n->slot];
+}
+
+/* The function an error of m's send names: the send, or its Wait/Test. */
+static const char *send_fn(const mdl_msg_desc *m, int wait, char *buf, size_t len)
+{
+    return m->async ? rt_completion_fn(m, wait, buf, len) : m->fn;
+}
+
+/* The slot withdrawn: the data goes through MPI, from a copy. */
+static int withdraw(mdl_rt *rt, const mdl_msg_desc *m, int wait, const struct mpi_direct_out *o)
+{
+    char fn[160];
+    mpi_buffered_reap(&rt->withdrawn);
+    mdl_span sp;
+    if (!note_span(&o->note, rt->c.task, rt->task_size, &sp))
+        return rt_fail(rt, send_fn(m, wait, fn, sizeof fn), MDL_ERR_INTERN,
+                       "a large message's layout was lost");
+    mdl_self_send *x = malloc(sizeof *x + o->note.bytes);
+    if (!x)
+        return rt_fail_oom(rt, send_fn(m, wait, fn, sizeof fn));
+    mdl_spans_pack(&sp, 1, x->data);
+    int mpirc = MPI_Isend(x->data, (int)o->note.bytes, MPI_BYTE, o->dest,
+                          rt->tag_withdrawn + o->channel, rt->world, &x->req);
+    if (mpirc != MPI_SUCCESS) {
+        free(x);
+        return rt_mpi_fail(rt, send_fn(m, wait, fn, sizeof fn), mpirc, "MPI_Isend");
+    }
+    x->tag = rt->tag_withdrawn + o->channel;
+    x->m = m;
+    x->dest = o->dest;
+    mpi_buffered_append(&rt->withdrawn, x);
+    return 0;
+}
+
+/* Whether o is to be withdrawn: its receiver has been blocked in one call
+ * for MPI_DIRECT_STUCK_US, or has not taken the slot for
+ * MPI_DIRECT_PATIENCE_US whatever it does (it may be polling with Test,
+ * or in an MPI call of the program's own: neither shows as blocked). */
+static int receiver_stuck(mdl_rt *rt, struct mpi_direct_out *o)
+{
+    unsigned long b = __atomic_load_n(
+        &ctl_of(rt->peer_base[o->dest], rt->peer_size[o->dest])->blocked, __ATOMIC_RELAXED);
+    double t = rt_mono_seconds();
+    if (t - o->sent_at >= 1e-6 * MPI_DIRECT_PATIENCE_US)
+        return 1;
+    if (b == 0 || b != o->seen) {
+        o->seen = b;
+        o->seen_at = t;
+        return 0;
+    }
+    return t - o->seen_at >= 1e-6 * MPI_DIRECT_STUCK_US;
+}
+
+/* 1 when o is complete (copied by the receiver, or withdrawn and sent
+ * through MPI), 0 when not yet and !block, or an error. */
+static int out_progress(mdl_rt *rt, const mdl_msg_desc *m, int wait, struct mpi_direct_out *o,
+                        int block)
+{
+    uint64_t *w = own_slot(rt, &o->note), gen = o->note.gen;
+    int rc = 0, blocked = 0;
+    for (;;) {
+        uint64_t v = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+        if (v == SLOT_WORD(gen, SLOT_DONE)) {
+            rc = 1;
+            break;
+        }
+        if (v == SLOT_WORD(gen, SLOT_POSTED) && receiver_stuck(rt, o)) {
+            uint64_t want = SLOT_WORD(gen, SLOT_POSTED);
+            if (__atomic_compare_exchange_n(w, &want, SLOT_WORD(gen, SLOT_WITHDRAWN), 0,
+                                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+                /* a failed withdrawal keeps its slot: the receiver may still
+                 * wait for the data on it */
+                rc = withdraw(rt, m, wait, o);
+                if (rc < 0)
+                    goto out;
+                rc = 1;
+                break;
+            }
+            continue;
+        }
+        if (!block)
+            break;
+        if (!blocked) {
+            rt_block_begin();   /* a sender waiting for its receiver is blocked */
+            blocked = 1;
+        }
+        /* MPI's progress for the rest of the program meanwhile, and the
+         * copies this process owes: its receiver may be waiting for one */
+        int flag;
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, rt->world, &flag, MPI_STATUS_IGNORE);
+        mpi_p2p_progress(rt);
+    }
+    if (rc > 0)
+        rt->free_slots[rt->nfree_slots++] = (int)o->note.slot;
+out:
+    if (blocked)
+        rt_block_end();
+    return rc;
+}
+
+int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, void *task,
+                    const long *bounds, int dest)
+{
+    struct mpi_direct_out local, *o = &local;
+    if (rt->nfree_slots == 0 || !make_note(rt, m, task, bounds, &local.note))
+        return 1;
+    /* async: the announcement must live until completion: a buffer of its
+     * own (s->notes may move when it grows) */
+    if (m->async && !(o = malloc(sizeof *o)))
+        return rt_fail_oom(rt, m->fn);
+    if (o != &local)
+        o->note = local.note;
+    int slot = rt->free_slots[--rt->nfree_slots];
+    o->note.slot = (uint64_t)slot;
+    o->note.gen = ++rt->slot_gen[slot];
+    o->dest = dest;
+    o->channel = m->channel;
+    o->seen = 0;
+    o->seen_at = 0;
+    o->sent_at = rt_mono_seconds();
+    __atomic_store_n(own_slot(rt, &o->note), SLOT_WORD(o->note.gen, SLOT_POSTED),
+                     __ATOMIC_RELEASE);
+    int mpirc;
+    if (!m->async) {
+        rt_block_begin();
+        mpirc = MPI_Send(&o->note, sizeof o->note, MPI_BYTE, dest, m->channel, rt->world);
+        rt_block_end();
+        if (mpirc != MPI_SUCCESS)
+            return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Send");
+        int rc = out_progress(rt, m, 1, o, 1);
+        return rc < 0 ? rc : MDL_SUCCESS;
+    }
+    int k = s->nreq;
+    mpirc = MPI_Isend(&o->note, sizeof o->note, MPI_BYTE, dest, m->channel, rt->world,
+                      &s->reqs[k]);
+    if (mpirc != MPI_SUCCESS) {
+        rt->free_slots[rt->nfree_slots++] = slot;
+        free(o);
+        return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
+    }
+    s->expect[k] = (size_t)dest;
+    s->notes[k] = o;
+    s->nreq++;
+    s->ndirect++;
+    return MDL_SUCCESS;
+}
+
+/* In order, and no further than the first not complete: the withdrawn
+ * messages of one channel and receiver must leave in the order of their
+ * announcements, which is the order their receiver takes them in. */
+int mpi_direct_sends_done(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int wait,
+                          int block)
+{
+    for (int k = 0; k < s->nreq; k++) {
+        if (!s->notes[k])
+            continue;
+        int rc = out_progress(rt, m, wait, s->notes[k], block);
+        if (rc == 0)
+            return 0;
+        free(s->notes[k]);      /* complete, or failed: not waited for again */
+        s->notes[k] = NULL;
+        s->ndirect--;
+        if (rc < 0)
+            return rc;
+    }
+    return 1;
+}
+
+void mpi_direct_release(mdl_msg_state *s, int n)
+{
+    for (int i = 0; s->ndirect && i < n; i++) {
+        s->ndirect -= s->notes[i] != NULL;
+        free(s->notes[i]);
+        s->notes[i] = NULL;
+    }
+}
+
+void mpi_direct_name_pending(mdl_rt *rt)
+{
+    if (!rt->withdrawn) {
+        rt_enter_end(NULL, NULL, 0);
+        return;
+    }
+    int inst = rt->inst_of[rt->withdrawn->dest];
+    rt_enter_end(rt->withdrawn->m, &inst, 1);
+}
+
+void mpi_direct_flush(mdl_rt *rt)
+{
+    while (rt->withdrawn) {
+        mdl_self_send *x = rt->withdrawn;
+        mpi_direct_name_pending(rt);
+        rt_block_begin();
+        MPI_Wait(&x->req, MPI_STATUS_IGNORE);
+        rt_block_end();
+        rt->withdrawn = x->next;
+        free(x);
+    }
+}
+
+/* ---------------------------------------------------------------- receiver */
+
+/* The first bytes of a receive's layout, where an announcement lands. */
+static void read_head(const mdl_span *spans, int n, void *out, size_t len)
+{
+    mdl_run_iter r;
+    mdl_run_iter_init(&r, spans, n);
+    char *p, *o = out;
+    size_t run;
+    while (len && mdl_next_run(&r, &p, &run)) {
+        size_t k = run < len ? run : len;
+        memcpy(o, p, k);
+        o += k;
+        len -= k;
+    }
+}
+
+/* A withdrawn message: received through MPI, unpacked if it fits. */
+static int recv_withdrawn(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int src,
+                          const mpi_direct_note *n, const mdl_span *spans, int fits)
+{
+    char *tmp = malloc(n->bytes ? n->bytes : 1);
+    if (!tmp)
+        return rt_fail_oom(rt, fn);
+    rt_block_begin();
+    int mpirc = MPI_Recv(tmp, (int)n->bytes, MPI_BYTE, src, rt->tag_withdrawn + m->channel,
+                         rt->world, MPI_STATUS_IGNORE);
+    rt_block_end();
+    if (mpirc == MPI_SUCCESS && fits) {
+        uint64_t c0 = rt_trace_copy_begin(rt->c.tr);
+        mdl_spans_unpack(spans, m->nitems, tmp);
+        rt_trace_copy_end(rt->c.tr, c0);
+    }
+    free(tmp);
+    return mpirc == MPI_SUCCESS ? 0 : rt_mpi_fail(rt, fn, mpirc, "MPI_Recv");
+}
+
+/* The announcement n from world rank src for a receive of m whose
+ * layout is `spans`, `total` bytes (spans unused if the message does not
+ * fit): taken, then copied if it fits, or received through MPI if
+ * withdrawn; its sender is released either way. */
+static int take(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int src,
+                const mpi_direct_note *n, const mdl_span *spans, size_t total, int copy)
+{
+    mdl_span from;
+    int bad = n->slot >= MPI_DIRECT_SLOTS ||
+              !note_span(n, rt->peer_base[src], rt->peer_size[src], &from);
+    if (copy == MPI_DIRECT_EARLY && (bad || n->bytes != total))
+        return 1;               /* for the receive's own Wait or Test to report */
+    if (bad)
+        return rt_fail(rt, fn, MDL_ERR_INTERN, "a large message from %s[%d] was announced "
+                       "outside its sender's memory", rt->c.d->tasks[rt->task_of[src]],
+                       rt->inst_of[src]);
+    int fits = copy && n->bytes == total, rc = 0;
+    uint64_t *w = &ctl_of(rt->peer_base[src], rt->peer_size[src])->slot[n->slot];
+    uint64_t want = SLOT_WORD(n->gen, SLOT_POSTED);
+    if (__atomic_compare_exchange_n(w, &want, SLOT_WORD(n->gen, SLOT_COPYING), 0,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        if (fits) {
+            uint64_t c0 = rt_trace_copy_begin(rt->c.tr);
+            mdl_spans_copy(spans, m->nitems, &from, 1);
+            rt_trace_copy_end(rt->c.tr, c0);
+        }
+        /* the sender is released whatever the outcome, as on shm */
+        __atomic_store_n(w, SLOT_WORD(n->gen, SLOT_DONE), __ATOMIC_RELEASE);
+    } else if (copy == MPI_DIRECT_EARLY) {
+        return 1;               /* withdrawn: the receive's Wait receives it */
+    } else {
+        rc = recv_withdrawn(rt, fn, m, src, n, spans, fits);
+    }
+    if (rc || copy != MPI_DIRECT_COPY)
+        return rc;
+    if (n->bytes != total)
+        return rt_fail_size(rt, fn, rt->task_of[src], rt->inst_of[src], n->bytes,
+                            rt->msgs[m->index].layout_bytes);
+    return 0;
+}
+
+static int from_host_peer(const mdl_rt *rt, const MPI_Status *st)
+{
+    return st->MPI_SOURCE >= 0 && st->MPI_SOURCE < rt->world_size && rt->peer_base[st->MPI_SOURCE];
+}
+
+int mpi_direct_recv(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, const MPI_Status *st,
+                    const mdl_span *spans, int copy)
+{
+    if (!from_host_peer(rt, st))
+        return 1;
+    mpi_direct_note n;
+    size_t total = 0;
+    for (int i = 0; i < m->nitems; i++) {
+        if (m->items[i].type->base == MDL_T_STRUCT)
+            return 1;       /* never announced: see make_note */
+        total += spans[i].bytes;
+    }
+    if (total < sizeof n)
+        return 1;
+    read_head(spans, m->nitems, &n, sizeof n);
+    if (memcmp(n.magic, note_magic, sizeof note_magic) != 0)
+        return 1;
+    return take(rt, fn, m, st->MPI_SOURCE, &n, spans, total, copy);
+}
+
+int mpi_direct_recv_small(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
+                          const MPI_Status *st, const void *got, size_t total, int copy)
+{
+    mpi_direct_note n;
+    if (!from_host_peer(rt, st))
+        return 1;
+    memcpy(&n, got, sizeof n);
+    /* announced messages are larger than any receive that gets here */
+    if (memcmp(n.magic, note_magic, sizeof note_magic) != 0 || n.bytes <= total)
+        return 1;
+    return take(rt, fn, m, st->MPI_SOURCE, &n, NULL, total, copy);
+}
