@@ -1,9 +1,10 @@
 /* rt_api.c — the entry points of mdl_rt.h for both runtimes (collectives:
- * rt_coll.c, grids: rt_grid.c).  The state of the runtime, the descriptors
- * and the peers are checked here, once, then the backend moves the data
- * (rt_backend.h).  The paths of a valid call are a few predictable
+ * rt_coll.c, grids: rt_grid.c, sections: rt_layout.c).  The state of the
+ * runtime, the descriptors and the peers are checked here, once, then the
+ * backend moves the data (rt_backend.h).  The paths of a valid call are a few predictable
  * branches and one call into the backend. */
 #include "rt_layer.h"
+#include "rt_layout.h"
 #include "trace/rt_trace.h"
 
 #include <errno.h>      /* program_invocation_short_name */
@@ -73,7 +74,8 @@ int rt_common_identified(mdl_rt *rt, int inst)
     c->seen = calloc((size_t)c->maxfam, sizeof(int));
     c->list = malloc(((size_t)c->maxfam + 1) * sizeof(int));
     c->nb = malloc(((size_t)d->nmsgs + 1) * sizeof(int));
-    return c->seen && c->list && c->nb ? 0 : rt_fail_oom(rt, "MDL_Init");
+    c->layouts = rt_layouts_new(rt, d);
+    return c->seen && c->list && c->nb && c->layouts ? 0 : rt_fail_oom(rt, "MDL_Init");
 }
 
 void rt_common_free(mdl_rt *rt)
@@ -84,7 +86,9 @@ void rt_common_free(mdl_rt *rt)
     free(c->seen);
     free(c->list);
     free(c->nb);
+    rt_layouts_free(c->d, c->layouts);
     c->fam_size = c->seen = c->list = c->nb = NULL;
+    c->layouts = NULL;
 }
 
 /* ---------------------------------------------------------------- start, end */
@@ -332,30 +336,29 @@ static int neighbor(mdl_rt *rt, const mdl_msg_desc *m)
 
 /* A neighbour that is MDL_PROC_NULL makes the call a no-op, but its
  * section is checked as any other call's: a bad bound fails on the
- * instances at the edge of the grid too, and so on a single instance.
- * Only calls toward MDL_PROC_NULL come here: the others' bounds are
- * checked by the backend as it lays the message out. */
+ * instances at the edge of the grid too, and so on a single instance. */
 static __attribute__((cold, noinline)) int null_peer(mdl_rt *rt, const mdl_msg_desc *m,
                                                      void *task, const long *bounds)
 {
-    char why[256];
-    int rc = mdl_msg_check(m, task, bounds, why, sizeof why);
-    if (rc < 0)
-        return rt_fail(rt, m->fn, rc, "%s", why);
-    return MDL_PROC_NULL;
+    return rt_layout_of(rt, m, task, bounds) ? MDL_PROC_NULL : MDL_ERR_BOUNDS;
 }
 
 /* Where the send goes is recorded as the current call (rt_enter*): one
  * instance, a list, or nowhere (a neighbour that is MDL_PROC_NULL); the
- * hang reports and the trace both read it there. */
+ * hang reports and the trace both read it there.  Then the message's
+ * layout (rt_layout_of), whose only fault, a bound outside its variable,
+ * is reported there: a peer's fault is found first. */
 static inline __attribute__((always_inline)) int send_body(mdl_rt *rt, mdl_rt_common *c, const mdl_msg_desc *m, void *task,
                             int inst, const int *insts, int n, const long *bounds)
 {
+    const rt_layout *lay;
     if (__builtin_expect(m->peer_kind == MDL_PEER_ONE, 1)) {
         if ((unsigned)inst >= (unsigned)c->fam_size[m->peer_task])
             return rt_fail_instance(rt, m->fn, m->peer_task, inst, -1);
         rt_enter(m->fn, m, inst);
-        return be_send_one(rt, m, task, bounds, inst);
+        if (!(lay = rt_layout_of(rt, m, task, bounds)))
+            return MDL_ERR_BOUNDS;
+        return be_send_one(rt, m, lay, inst);
     }
     switch (m->peer_kind) {
     case MDL_PEER_NEIGHBOR: {
@@ -370,7 +373,9 @@ static inline __attribute__((always_inline)) int send_body(mdl_rt *rt, mdl_rt_co
             return MDL_SUCCESS;
         }
         rt_enter(m->fn, m, nb);
-        return be_send_one(rt, m, task, bounds, nb);
+        if (!(lay = rt_layout_of(rt, m, task, bounds)))
+            return MDL_ERR_BOUNDS;
+        return be_send_one(rt, m, lay, nb);
     }
     case MDL_PEER_ALL: {
         /* Like MPI_Bcast: every instance but the sender itself. */
@@ -379,14 +384,18 @@ static inline __attribute__((always_inline)) int send_body(mdl_rt *rt, mdl_rt_co
             if (!(self && i == c->inst))
                 c->list[k++] = i;
         rt_enter_all(m->fn, m, c->list, k);
-        return be_send(rt, m, task, bounds, c->list, k);
+        if (!(lay = rt_layout_of(rt, m, task, bounds)))
+            return MDL_ERR_BOUNDS;
+        return be_send(rt, m, lay, c->list, k);
     }
     case MDL_PEER_SUBSET: {
         int rc = rt_check_list(rt, m->fn, m->peer_task, insts, n);
         if (rc)
             return rc;
         rt_enter_list(m->fn, m, insts, n);
-        return be_send(rt, m, task, bounds, insts, n);
+        if (!(lay = rt_layout_of(rt, m, task, bounds)))
+            return MDL_ERR_BOUNDS;
+        return be_send(rt, m, lay, insts, n);
     }
     }
     return rt_fail(rt, m->fn, MDL_ERR_ARG, "unknown peer kind %d", m->peer_kind);
@@ -448,7 +457,10 @@ static inline __attribute__((always_inline)) int recv_body(mdl_rt *rt, mdl_rt_co
         return rt_fail_instance(rt, m->fn, m->peer_task, inst, -1);
     }
     rt_enter(m->fn, m, from);
-    return be_recv(rt, m, task, bounds, from);
+    const rt_layout *lay = rt_layout_of(rt, m, task, bounds);
+    if (!lay)
+        return MDL_ERR_BOUNDS;
+    return be_recv(rt, m, lay, from);
 }
 
 static __attribute__((noinline)) int traced_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task,

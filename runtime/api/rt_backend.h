@@ -9,8 +9,13 @@
  * instance, `to {A}` to a list) before anything moves.  The grid is pure
  * arithmetic and lives entirely here.
  *
+ * The layer also lays each message out (rt_layout.c): section bounds are
+ * checked there, once per call that changes them, and a transport is
+ * handed the checked layout (rt_layout below).
+ *
  * Below: a backend (runtime/mpi/, runtime/shm/) implements the be_*
- * functions — transport only.  It may take its arguments as valid and
+ * functions — transport only.  It may take its arguments as valid, caches
+ * only what is its own (MPI: datatypes, keyed by the layout's numbers) and
  * reports only what the transport itself finds (the sizes of the two sides
  * disagree, a peer died, MPI or the system failed), through rt_fail and
  * the shared texts declared here, so that one fault reads the same on both
@@ -53,6 +58,8 @@ typedef struct mdl_rt_common {
     int dims[3], periodic[3], coords[3];
     int *nb;                    /* [nmsgs] the instance a neighbour message
                                    goes to or comes from, or MDL_PROC_NULL */
+    struct rt_msg_layout **layouts;     /* [nmsgs] each message's checked
+                                   layout, cached (rt_layout.c) */
     struct rt_tracer *tr;       /* MDL_TRACE: the call recorder (rt_trace.h) */
 } mdl_rt_common;
 
@@ -240,6 +247,31 @@ typedef struct mdl_coll_args {
                                    err, after telling the others if it can */
 } mdl_coll_args;
 
+/* ---------------------------------------------------------------- layouts */
+
+/* Where the items of a message lie for one call, as the layer checked
+ * them (rt_layout.c: the bounds against the declared extents, by
+ * mdl_item_span of runtime/core): spans[m->nitems] and their bytes.  Two
+ * numbers tell a transport whether what it built from an earlier layout
+ * still serves: `gen` changes whenever the spans change, `shape` only
+ * when they change other than by one move of the whole message (the
+ * spans relative to spans[0].base: a block sent from another place).
+ * Both count up per message from 1 (0: none).  The spans are the
+ * layer's, valid until the next call of the same message: a transport
+ * that needs them longer (an async receive) copies them. */
+typedef struct rt_layout {
+    const mdl_span *spans;
+    char *base;                 /* the message's first byte: spans[0].base */
+    size_t bytes;
+    uint64_t gen;
+    uint64_t shape;
+} rt_layout;
+
+/* For a transport that prepares at MDL_Init what a message whose bounds
+ * are all constant (or that has none) needs: its layout.  NULL: refused
+ * (reported, MDL_ERR_BOUNDS). */
+MDL_HIDDEN const rt_layout *rt_layout_fixed(mdl_rt *rt, const mdl_msg_desc *m);
+
 /* ---------------------------------------------------------------- the contract */
 
 /* Everything below is implemented by each backend. */
@@ -275,18 +307,18 @@ MDL_HIDDEN int be_barrier(mdl_rt *rt);
 /* insts: n >= 2 distinct instances of the own family, this one among them. */
 MDL_HIDDEN int be_sbarrier(mdl_rt *rt, const int *insts, int n);
 
-/* Message m to the instances to[0..n-1] of m->peer_task (valid, distinct,
- * n >= 0; the sender only if the program listed itself); be_send_one: to
- * instance `to`, the path of nearly every send. */
-MDL_HIDDEN int be_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds,
-                       const int *to, int n);
-MDL_HIDDEN int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds,
-                           int to);
-/* Receive of m from instance `from` of m->peer_task, or MDL_ANY (the task
- * has instances).  Returns the sender's instance (async: the instance
- * posted for, MDL_SUCCESS for MDL_ANY) or a negative error. */
-MDL_HIDDEN int be_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds,
-                       int from);
+/* Message m, laid out as `lay` says, to the instances to[0..n-1] of
+ * m->peer_task (valid, distinct, n >= 0; the sender only if the program
+ * listed itself); be_send_one: to instance `to`, the path of nearly
+ * every send. */
+MDL_HIDDEN int be_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, const int *to,
+                       int n);
+MDL_HIDDEN int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to);
+/* Receive of m into `lay` from instance `from` of m->peer_task, or
+ * MDL_ANY (the task has instances).  Returns the sender's instance
+ * (async: the instance posted for, MDL_SUCCESS for MDL_ANY) or a
+ * negative error. */
+MDL_HIDDEN int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from);
 /* Completion of m's async operations: 1 / 0 (test), MDL_SUCCESS (wait),
  * or the first error of a completed receive. */
 MDL_HIDDEN int be_test(mdl_rt *rt, const mdl_msg_desc *m);

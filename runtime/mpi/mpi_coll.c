@@ -163,7 +163,7 @@ static int collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_args *a
     if (a->err)
         return a->err;
     const char *fn = c->fn;
-    MPI_Datatype e = rt_elem_type(rt, c->type);
+    MPI_Datatype e = mpi_elem_type(rt, c->type);
     size_t es = c->type->size;
     int r = rt->c.inst, root = c->root, is_root = r == root, ip = c->in_place;
     int cnt = (int)a->count;

@@ -337,9 +337,8 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
     return rc2 == MPI_SUCCESS ? 0 : rt_mpi_fail(rt, fn, rc2, "MPI_Allreduce");
 }
 
-/* The receives that may get an announcement larger than themselves
- * (small_notes, mpi_p2p.c): those of the announcing channels; the
- * channels are forgotten. */
+/* The receives that may get an announcement (noted, mpi_rt.h): those of
+ * the announcing channels; the channels are forgotten. */
 void mpi_direct_receives(mdl_rt *rt)
 {
     const mdl_task_desc *d = rt->c.d;
@@ -348,10 +347,61 @@ void mpi_direct_receives(mdl_rt *rt)
         int basic = !m->is_send;
         for (int k = 0; basic && k < m->nitems; k++)
             basic = m->items[k].type->base != MDL_T_STRUCT;
-        rt->msgs[i].small_notes = basic && rt->note_channels[m->channel];
+        rt->msgs[i].direct.noted = basic && rt->note_channels[m->channel];
     }
     free(rt->note_channels);
     rt->note_channels = NULL;
+}
+
+int mpi_direct_reserve(mdl_rt *rt, const mdl_msg_desc *m, int cap)
+{
+    mpi_msg_direct *dx = &rt->msgs[m->index].direct;
+    int was = dx->cap, ok = 1;
+    if (rt->peer_base && m->is_send) {
+        struct mpi_direct_out **n = realloc(dx->notes, sizeof *n * (size_t)cap);
+        if ((ok = n != NULL)) {
+            memset(n + was, 0, sizeof *n * (size_t)(cap - was));
+            dx->notes = n;
+        }
+    }
+    if (ok && dx->noted) {
+        rt_layout *p = realloc(dx->posted, sizeof *p * (size_t)cap);
+        if ((ok = p != NULL))
+            dx->posted = p;
+        size_t nspans = (size_t)cap * (size_t)(m->nitems ? m->nitems : 1);
+        mdl_span *sp = ok ? realloc(dx->posted_spans, sizeof *sp * nspans) : NULL;
+        if ((ok = sp != NULL))
+            dx->posted_spans = sp;
+        unsigned char *x = ok ? realloc(dx->early, (size_t)cap) : NULL;
+        if ((ok = x != NULL))
+            dx->early = x;
+        /* buffers of their own: MPI writes into those in flight */
+        unsigned char **o = ok ? realloc(dx->own, sizeof *o * (size_t)cap) : NULL;
+        if ((ok = o != NULL)) {
+            memset(o + was, 0, sizeof *o * (size_t)(cap - was));
+            dx->own = o;
+        }
+    }
+    if (ok)
+        dx->cap = cap;
+    return ok;
+}
+
+/* The one-copy arrays of every message (MDL_End has completed its
+ * requests). */
+static void msgs_free(mdl_rt *rt)
+{
+    for (int i = 0; rt->msgs && i < rt->c.d->nmsgs; i++) {
+        mpi_msg_direct *dx = &rt->msgs[i].direct;
+        free(dx->notes);
+        free(dx->posted);
+        free(dx->posted_spans);
+        free(dx->early);
+        for (int k = 0; dx->own && k < dx->cap; k++)
+            free(dx->own[k]);
+        free(dx->own);
+        *dx = (mpi_msg_direct){ 0 };
+    }
 }
 
 void mpi_direct_unmap_peers(mdl_rt *rt)
@@ -368,6 +418,7 @@ void mpi_direct_unmap_peers(mdl_rt *rt)
 
 void mpi_direct_free(mdl_rt *rt)
 {
+    msgs_free(rt);
     rt_block_shared = NULL;
     if (rt->task_fd >= 0)       /* MDL_Init failed before the host mapped it */
         close(rt->task_fd);
@@ -386,30 +437,25 @@ void mpi_direct_free(mdl_rt *rt)
     rt->own_ctl = NULL;
 }
 
-/* The announcement of m for these bounds, or 0 when m is not one section
+/* The announcement of m laid out as lay, or 0 when m is not one section
  * of the struct (those go through MPI). */
-static int make_note(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds,
+static int make_note(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay,
                      mpi_direct_note *n)
 {
     /* one item of a basic type: its layout has no padding, so the
      * announcement's bytes are where the receiver's layout begins */
-    if (m->nitems != 1 || m->items[0].is_pointer || m->items[0].type->base == MDL_T_STRUCT ||
-        task != rt->c.task)
+    if (m->nitems != 1 || m->items[0].is_pointer || m->items[0].type->base == MDL_T_STRUCT)
         return 0;
-    mdl_span sp;
-    size_t total = 0;
-    char why[8];
-    if (mdl_msg_spans(m, task, bounds, &sp, &total, why, sizeof why) != 0)
-        return 0;           /* bounds already checked by the caller's datatype */
+    const mdl_span *sp = &lay->spans[0];
     memset(n, 0, sizeof *n);
     memcpy(n->magic, note_magic, sizeof note_magic);
-    n->bytes = total;
-    n->offset = (uint64_t)(sp.base - (char *)task);
-    n->block = sp.block;
-    n->nloops = sp.nloops;
-    for (int d = 0; d < sp.nloops; d++) {
-        n->count[d] = sp.count[d];
-        n->stride[d] = sp.stride[d];
+    n->bytes = lay->bytes;
+    n->offset = (uint64_t)(sp->base - (char *)rt->c.task);
+    n->block = sp->block;
+    n->nloops = sp->nloops;
+    for (int d = 0; d < sp->nloops; d++) {
+        n->count[d] = sp->count[d];
+        n->stride[d] = sp->stride[d];
     }
     return 1;
 }
@@ -546,14 +592,13 @@ out:
     return rc;
 }
 
-int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, void *task,
-                    const long *bounds, int dest)
+int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int dest)
 {
     struct mpi_direct_out local, *o = &local;
-    if (rt->nfree_slots == 0 || !make_note(rt, m, task, bounds, &local.note))
+    if (rt->nfree_slots == 0 || !make_note(rt, m, lay, &local.note))
         return 1;
     /* async: the announcement must live until completion: a buffer of its
-     * own (s->notes may move when it grows) */
+     * own (notes may move when it grows) */
     if (m->async && !(o = malloc(sizeof *o)))
         return rt_fail_oom(rt, m->fn);
     if (o != &local)
@@ -578,48 +623,50 @@ int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, void *t
         int rc = out_progress(rt, m, 1, o, 1);
         return rc < 0 ? rc : MDL_SUCCESS;
     }
-    int k = s->nreq;
+    mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
+    mpi_msg_direct *dx = &rt->msgs[m->index].direct;
+    int k = rq->n;
     mpirc = MPI_Isend(&o->note, sizeof o->note, MPI_BYTE, dest, m->channel, rt->world,
-                      &s->reqs[k]);
+                      &rq->reqs[k]);
     if (mpirc != MPI_SUCCESS) {
         rt->free_slots[rt->nfree_slots++] = slot;
         free(o);
         return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
     }
-    s->expect[k] = (size_t)dest;
-    s->notes[k] = o;
-    s->nreq++;
-    s->ndirect++;
+    rq->send_dest[k] = dest;
+    dx->notes[k] = o;
+    rq->n++;
+    dx->nnotes++;
     return MDL_SUCCESS;
 }
 
 /* In order, and no further than the first not complete: the withdrawn
  * messages of one channel and receiver must leave in the order of their
  * announcements, which is the order their receiver takes them in. */
-int mpi_direct_sends_done(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int wait,
-                          int block)
+int mpi_direct_sends_done(mdl_rt *rt, const mdl_msg_desc *m, int wait, int block)
 {
-    for (int k = 0; k < s->nreq; k++) {
-        if (!s->notes[k])
+    mpi_msg_direct *dx = &rt->msgs[m->index].direct;
+    for (int k = 0; k < rt->msgs[m->index].reqs.n; k++) {
+        if (!dx->notes[k])
             continue;
-        int rc = out_progress(rt, m, wait, s->notes[k], block);
+        int rc = out_progress(rt, m, wait, dx->notes[k], block);
         if (rc == 0)
             return 0;
-        free(s->notes[k]);      /* complete, or failed: not waited for again */
-        s->notes[k] = NULL;
-        s->ndirect--;
+        free(dx->notes[k]);     /* complete, or failed: not waited for again */
+        dx->notes[k] = NULL;
+        dx->nnotes--;
         if (rc < 0)
             return rc;
     }
     return 1;
 }
 
-void mpi_direct_release(mdl_msg_state *s, int n)
+void mpi_direct_release(mpi_msg_direct *dx, int n)
 {
-    for (int i = 0; s->ndirect && i < n; i++) {
-        s->ndirect -= s->notes[i] != NULL;
-        free(s->notes[i]);
-        s->notes[i] = NULL;
+    for (int i = 0; dx->nnotes && i < n; i++) {
+        dx->nnotes -= dx->notes[i] != NULL;
+        free(dx->notes[i]);
+        dx->notes[i] = NULL;
     }
 }
 
@@ -720,7 +767,7 @@ static int take(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int src,
         return rc;
     if (n->bytes != total)
         return rt_fail_size(rt, fn, rt->task_of[src], rt->inst_of[src], n->bytes,
-                            rt->msgs[m->index].layout_bytes);
+                            rt->msgs[m->index].types.layout_bytes);
     return 0;
 }
 

@@ -223,7 +223,11 @@ static int start(mdl_rt *rt, const char *fn)
         rc_task = alloc_task(rt, fn);
     /* collective: every process takes part, whatever its struct */
     int rc_direct = mpi_direct_start(rt, fn);
-    rc = rc_task ? rc_task : rc_direct ? rc_direct : rt_types_init(rt);
+    rc = rc_task ? rc_task : rc_direct ? rc_direct : 0;
+    if (!rc && !(rt->msgs = calloc((size_t)d->nmsgs + 1, sizeof *rt->msgs)))
+        rc = rt_fail_oom(rt, fn);
+    if (!rc)
+        rc = mpi_types_init(rt);
     if (!rc)
         mpi_direct_receives(rt);
     return rc || !rt->trace_on ? rc : mpi_trace_start(rt);
@@ -252,7 +256,8 @@ static int alloc_task(mdl_rt *rt, const char *fn)
 
 static void teardown(mdl_rt *rt)
 {
-    rt_types_free(rt);
+    mpi_reqs_free(rt);
+    mpi_types_free(rt);
     mpi_coll_free(rt);
     if (rt->family != MPI_COMM_NULL)
         MPI_Comm_free(&rt->family);
@@ -263,6 +268,8 @@ static void teardown(mdl_rt *rt)
     free_tables(rt);
     int heap_task = !rt->task_mapped && !rt->task_users;
     mpi_direct_free(rt);
+    free(rt->msgs);
+    rt->msgs = NULL;
     if (heap_task)
         free(rt->c.task);
     rt->c.task = NULL;

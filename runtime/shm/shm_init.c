@@ -110,7 +110,6 @@ static void rt_free(mdl_rt *rt)
     free(rt->slot_rank);
     free(rt->sends);
     free(rt->recvs);
-    shm_spans_caches_free(rt->c.d, rt->spans);
     free(rt->sbar);
     free(rt->ov_out);
     free(rt->ov_last);
@@ -412,11 +411,10 @@ static int alloc_tables(mdl_rt *rt)
     size_t n = (size_t)rt->nslots, nm = (size_t)rt->c.d->nmsgs + 1;
     rt->sends = calloc(nm, sizeof *rt->sends);
     rt->recvs = calloc(nm, sizeof *rt->recvs);
-    rt->spans = shm_spans_caches_new(rt->c.d);
     rt->sbar = calloc(n, sizeof(uint32_t));
     rt->ov_out = calloc(n, sizeof *rt->ov_out);
     rt->ov_last = calloc(n, sizeof *rt->ov_last);
-    if (!rt->sends || !rt->recvs || !rt->spans || !rt->sbar || !rt->ov_out || !rt->ov_last)
+    if (!rt->sends || !rt->recvs || !rt->sbar || !rt->ov_out || !rt->ov_last)
         return rt_fail_oom(rt, "MDL_Init");
     rt->posted_tail = &rt->posted;
     rt->unexp_tail = &rt->unexp;

@@ -10,52 +10,6 @@
 #include "api/rt_backend.h"
 #include "shm_segment.h"
 
-/* The layout of one message (mdl_msg_spans) as last computed, and
- * validated, for a task struct, bounds and pointer values.  The layout
- * depends on nothing else (the extents are constants), so while they stay
- * the same a send or receive compares them instead of computing it again
- * (≈ 220 instructions: docs/performance.md, "what a message costs"). */
-typedef struct shm_spans_cache {
-    void *task;                 /* NULL: nothing valid cached */
-    int nbounds;                /* bounds compared: 2 * npairs, 0 when fixed */
-    int nptr;                   /* pointer items: their values follow in key */
-    long *key;                  /* [nbounds + nptr] */
-    mdl_span *spans;            /* [nitems] */
-    size_t total;
-} shm_spans_cache;
-
-/* One cache per message of d, empty; NULL when out of memory. */
-MDL_HIDDEN shm_spans_cache *shm_spans_caches_new(const mdl_task_desc *d);
-MDL_HIDDEN void shm_spans_caches_free(const mdl_task_desc *d, shm_spans_cache *caches);
-/* Computes and caches the layout, or reports a bound outside its variable
- * as MDL_ERR_BOUNDS under m->fn (then nothing stays cached). */
-MDL_HIDDEN int shm_spans_compute(mdl_rt *rt, shm_spans_cache *c, const mdl_msg_desc *m,
-                                 void *task, const long *bounds);
-
-static inline int shm_spans_cached(const shm_spans_cache *c, const mdl_msg_desc *m,
-                                   void *task, const long *bounds)
-{
-    return c->task == task && mdl_msg_key_same(m, task, bounds, c->nbounds, 1, c->key);
-}
-
-/* Layout of message m for these bounds in *spans (owned by the cache of
- * m, caches[m->index]: valid until the next call for m), its bytes in
- * *total; 0, or the error reported by shm_spans_compute. */
-static inline int shm_spans(mdl_rt *rt, shm_spans_cache *caches, const mdl_msg_desc *m,
-                            void *task, const long *bounds, const mdl_span **spans,
-                            size_t *total)
-{
-    shm_spans_cache *c = &caches[m->index];
-    if (!shm_spans_cached(c, m, task, bounds)) {
-        int rc = shm_spans_compute(rt, c, m, task, bounds);
-        if (rc < 0)
-            return rc;
-    }
-    *spans = c->spans;
-    *total = c->total;
-    return 0;
-}
-
 /* The sender's own view of its ring and overflow list towards one
  * receiver.  head_seen and done_seen are the receiver's counters as last
  * read: they only grow, so a check that the old value passes the current
@@ -77,8 +31,8 @@ typedef struct shm_rreq {
     int channel;
     int want;                   /* sender slot, or -1 for any */
     int nspans;
-    const mdl_span *spans;      /* inl, malloc'd (async), or the message's
-                                   cache (sync: no other call of it meanwhile) */
+    const mdl_span *spans;      /* inl, malloc'd (async), or the layer's
+                                   layout (sync: no other call of m meanwhile) */
     size_t total;
     int done;
     int err;                    /* MDL_ERR_TRUNCATE */
@@ -140,7 +94,6 @@ struct mdl_rt {
     shm_umsg *unexp, **unexp_tail;
     shm_sreq **sends;           /* per message index: async sends in flight */
     shm_rreq **recvs;           /* per message index: async receives posted */
-    shm_spans_cache *spans;     /* per message index: its layout (shm_spans) */
     int rr;                     /* next sender polled first (fairness) */
     shm_ovs *ov_out;            /* per receiver slot */
     uint64_t *ov_last;          /* per sender slot: last overflow node consumed */

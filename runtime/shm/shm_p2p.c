@@ -661,32 +661,30 @@ static __attribute__((noinline)) int send_large(mdl_rt *rt, const mdl_msg_desc *
     return n > 0 && rc == 0 ? send_rdv(rt, m, spans, total, slots, n) : rc;
 }
 
-int be_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, const int *to,
-            int n)
+int be_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, const int *to, int n)
 {
     int sinl[16], *slots = sinl;
     if (n > 16 && !(slots = malloc((size_t)n * sizeof(int))))
         return rt_fail_oom(rt, m->fn);
     for (int i = 0; i < n; i++)
         slots[i] = shm_slot_of(rt, m->peer_task, to[i]);
-    const mdl_span *spans;
-    size_t total;
-    int rc = shm_spans(rt, rt->spans, m, task, bounds, &spans, &total);
-    if (rc == 0)
-        rt_trace_payload(rt->c.tr, total);
-    if (rc == 0 && total <= SHM_EAGER)
+    const mdl_span *spans = lay->spans;
+    size_t total = lay->bytes;
+    int rc = 0;
+    rt_trace_payload(rt->c.tr, total);
+    if (total <= SHM_EAGER)
         for (int i = 0; i < n && rc == 0; i++)
             rc = post_msg(rt, slots[i], m, CELL_EAGER, total, spans, 0);
-    else if (rc == 0 && n > 0)
+    else if (n > 0)
         rc = send_large(rt, m, spans, total, slots, n);
     if (slots != sinl)
         free(slots);
     return rc < 0 ? rc : MDL_SUCCESS;
 }
 
-int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, int to)
+int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to)
 {
-    return be_send(rt, m, task, bounds, &to, 1);
+    return be_send(rt, m, lay, &to, 1);
 }
 
 /* ---------------------------------------------------------------- receiving */
@@ -746,13 +744,11 @@ static int recv_result(mdl_rt *rt, const mdl_msg_desc *m, const shm_rreq *q, con
                    "cannot be read)", rt->c.d->tasks[m->peer_task], rt->slot_rank[q->sender]);
 }
 
-int be_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, int from)
+int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
 {
-    const mdl_span *spans;
-    size_t total;
-    int rc = shm_spans(rt, rt->spans, m, task, bounds, &spans, &total);
-    if (rc < 0)
-        return rc;
+    const mdl_span *spans = lay->spans;
+    size_t total = lay->bytes;
+    int rc;
     rt_trace_payload(rt->c.tr, total);
     int want = from == MDL_ANY ? -1 : shm_slot_of(rt, m->peer_task, from);
     shm_rreq local, *q = &local;
