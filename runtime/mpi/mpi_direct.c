@@ -134,12 +134,12 @@ static char *task_file(size_t size, int *fd)
 
 void *mpi_direct_alloc(mdl_rt *rt, size_t size)
 {
-    char *p = task_file(size, &rt->task_fd);
+    char *p = task_file(size, &rt->mem.fd);
     if (!p)
         return NULL;
-    rt->task_size = size;
-    rt->task_mapped = size + CTL_BYTES;
-    rt->own_ctl = ctl_of(p, size);
+    rt->mem.size = size;
+    rt->mem.mapped = size + CTL_BYTES;
+    rt->mem.ctl = ctl_of(p, size);
     return p;
 }
 
@@ -163,12 +163,12 @@ static int alias_object(mdl_rt *rt, void *obj, size_t size)
         close(fd);
         return 0;
     }
-    rt->task_fd = fd;
-    rt->alias_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);  /* for unalias; -1: a slower copy */
-    rt->task_size = size;
-    rt->alias = p;
-    rt->alias_size = size + CTL_BYTES;
-    rt->own_ctl = ctl_of(p, size);
+    rt->mem.fd = fd;
+    rt->mem.alias_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);  /* for unalias; -1: a slower copy */
+    rt->mem.size = size;
+    rt->mem.alias = p;
+    rt->mem.alias_size = size + CTL_BYTES;
+    rt->mem.ctl = ctl_of(p, size);
     return 1;
 }
 
@@ -179,31 +179,31 @@ static int alias_object(mdl_rt *rt, void *obj, size_t size)
  * path stays on for the rest of the host. */
 void mpi_direct_alias(mdl_rt *rt, void *obj, size_t size)
 {
-    rt->task_fd = -1;
+    rt->mem.fd = -1;
     if (alias_object(rt, obj, size))
         return;
-    char *p = task_file(0, &rt->task_fd);
+    char *p = task_file(0, &rt->mem.fd);
     if (!p)
         return;
-    rt->task_size = 0;
-    rt->ctl_only = p;
-    rt->own_ctl = ctl_of(p, 0);
+    rt->mem.size = 0;
+    rt->mem.ctl_only = p;
+    rt->mem.ctl = ctl_of(p, 0);
 }
 
 /* The runtime ends (MDL_End has delivered every announced send): the
  * object gets private pages again, with its bytes, as it had them. */
 static void unalias(mdl_rt *rt)
 {
-    size_t size = rt->task_size;
+    size_t size = rt->mem.size;
     if (mmap(rt->c.task, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
              -1, 0) != MAP_FAILED)
-        mdl_copy_file_data(rt->alias_fd, 0, rt->c.task, rt->alias, size,
+        mdl_copy_file_data(rt->mem.alias_fd, 0, rt->c.task, rt->mem.alias, size,
                            (size_t)sysconf(_SC_PAGESIZE));
-    munmap(rt->alias, rt->alias_size);
-    rt->alias = NULL;
-    if (rt->alias_fd >= 0)
-        close(rt->alias_fd);
-    rt->alias_fd = -1;
+    munmap(rt->mem.alias, rt->mem.alias_size);
+    rt->mem.alias = NULL;
+    if (rt->mem.alias_fd >= 0)
+        close(rt->mem.alias_fd);
+    rt->mem.alias_fd = -1;
 }
 
 /* Another process's struct, which this process only reads, then its
@@ -238,12 +238,12 @@ static int may_announce(const mdl_msg_desc *m)
 }
 
 /* The channels on which this process may announce a send (NULL: out of
- * memory), to be or-ed over the host into rt->note_channels. */
+ * memory), to be or-ed over the host into rt->host.note_channels. */
 static unsigned char *announcing_channels(mdl_rt *rt)
 {
     const mdl_task_desc *d = rt->c.d;
     unsigned char *mine = calloc((size_t)(d->nchannels ? d->nchannels : 1), 1);
-    int shared = rt->task_size > 0;     /* else a control page alone */
+    int shared = rt->mem.size > 0;     /* else a control page alone */
     for (int i = 0; mine && shared && i < d->nmsgs; i++)
         if (may_announce(d->msgs[i]))
             mine[d->msgs[i]->channel] = 1;
@@ -259,15 +259,15 @@ static unsigned char *announcing_channels(mdl_rt *rt)
 int mpi_direct_start(mdl_rt *rt, const char *fn)
 {
     MPI_Comm node;
-    int rc = MPI_Comm_split_type(rt->world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int rc = MPI_Comm_split_type(rt->job.world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     if (rc != MPI_SUCCESS)
-        return rt_mpi_fail(rt, fn, rc, "MPI_Comm_split_type");
+        return mpi_fail(rt, fn, rc, "MPI_Comm_split_type");
     int nsize = 0, me = 0, nchan = rt->c.d->nchannels;
     MPI_Comm_size(node, &nsize);
     MPI_Comm_rank(node, &me);
     enum { OK, PID, FD, SIZE, RANK, N };
-    long long mine[N] = { rt->task_fd >= 0, (long long)getpid(), rt->task_fd,
-                          (long long)rt->task_size, rt->world_rank };
+    long long mine[N] = { rt->mem.fd >= 0, (long long)getpid(), rt->mem.fd,
+                          (long long)rt->mem.size, rt->job.world_rank };
     long long *all = malloc(sizeof mine * (size_t)nsize);
     if (!all) {
         MPI_Comm_free(&node);
@@ -277,9 +277,9 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
     int ok = rc == MPI_SUCCESS && nsize > 1;
     for (int i = 0; ok && i < nsize; i++)
         ok = all[N * i + OK] != 0;
-    if (ok && !(rt->peer_base = calloc((size_t)rt->world_size, sizeof *rt->peer_base)))
+    if (ok && !(rt->host.peer_base = calloc((size_t)rt->job.world_size, sizeof *rt->host.peer_base)))
         ok = 0;
-    if (ok && !(rt->peer_size = calloc((size_t)rt->world_size, sizeof *rt->peer_size)))
+    if (ok && !(rt->host.peer_size = calloc((size_t)rt->job.world_size, sizeof *rt->host.peer_size)))
         ok = 0;
     for (int i = 0; ok && i < nsize; i++) {
         if (i == me)
@@ -300,41 +300,41 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
             ok = 0;
             break;
         }
-        rt->peer_base[peer] = p;
-        rt->peer_size[peer] = size;
+        rt->host.peer_base[peer] = p;
+        rt->host.peer_size[peer] = size;
     }
     /* all or nothing: the peers' fds stay open until everyone has mapped */
     int all_ok = 0;
     unsigned char *announcing = ok ? announcing_channels(rt) : NULL;
-    if (!announcing || !(rt->note_channels = calloc((size_t)(nchan ? nchan : 1), 1)))
+    if (!announcing || !(rt->host.note_channels = calloc((size_t)(nchan ? nchan : 1), 1)))
         ok = 0;
     int rc2 = MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, node);
     /* the channels on which a receive of this process may get an announcement */
     if (rc2 == MPI_SUCCESS && all_ok)
-        rc2 = MPI_Allreduce(announcing, rt->note_channels, nchan ? nchan : 1,
+        rc2 = MPI_Allreduce(announcing, rt->host.note_channels, nchan ? nchan : 1,
                             MPI_UNSIGNED_CHAR, MPI_BOR, node);
     free(announcing);
     free(all);
-    if (rt->task_fd >= 0) {
-        close(rt->task_fd);
-        rt->task_fd = -1;
+    if (rt->mem.fd >= 0) {
+        close(rt->mem.fd);
+        rt->mem.fd = -1;
     }
     MPI_Comm_free(&node);
     if (rc2 != MPI_SUCCESS || !all_ok) {
         mpi_direct_unmap_peers(rt);
-        free(rt->note_channels);
-        rt->note_channels = NULL;
+        free(rt->host.note_channels);
+        rt->host.note_channels = NULL;
     } else {
-        mpi_direct_ctl *ctl = rt->own_ctl;
-        rt->nfree_slots = 0;
+        mpi_direct_ctl *ctl = rt->mem.ctl;
+        rt->host.nfree_slots = 0;
         for (int k = MPI_DIRECT_SLOTS - 1; k >= 0; k--)
-            rt->free_slots[rt->nfree_slots++] = k;
+            rt->host.free_slots[rt->host.nfree_slots++] = k;
         rt_block_shared = &ctl->blocked;
-        rt->announces = rt->task_size > 0;
+        rt->host.announces = rt->mem.size > 0;
     }
     if (rc != MPI_SUCCESS)
-        return rt_mpi_fail(rt, fn, rc, "MPI_Allgather");
-    return rc2 == MPI_SUCCESS ? 0 : rt_mpi_fail(rt, fn, rc2, "MPI_Allreduce");
+        return mpi_fail(rt, fn, rc, "MPI_Allgather");
+    return rc2 == MPI_SUCCESS ? 0 : mpi_fail(rt, fn, rc2, "MPI_Allreduce");
 }
 
 /* The receives that may get an announcement (noted, mpi_rt.h): those of
@@ -342,22 +342,22 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
 void mpi_direct_receives(mdl_rt *rt)
 {
     const mdl_task_desc *d = rt->c.d;
-    for (int i = 0; rt->note_channels && i < d->nmsgs; i++) {
+    for (int i = 0; rt->host.note_channels && i < d->nmsgs; i++) {
         const mdl_msg_desc *m = d->msgs[i];
         int basic = !m->is_send;
         for (int k = 0; basic && k < m->nitems; k++)
             basic = m->items[k].type->base != MDL_T_STRUCT;
-        rt->msgs[i].direct.noted = basic && rt->note_channels[m->channel];
+        rt->msgs[i].direct.noted = basic && rt->host.note_channels[m->channel];
     }
-    free(rt->note_channels);
-    rt->note_channels = NULL;
+    free(rt->host.note_channels);
+    rt->host.note_channels = NULL;
 }
 
 int mpi_direct_reserve(mdl_rt *rt, const mdl_msg_desc *m, int cap)
 {
     mpi_msg_direct *dx = &rt->msgs[m->index].direct;
     int was = dx->cap, ok = 1;
-    if (rt->peer_base && m->is_send) {
+    if (rt->host.peer_base && m->is_send) {
         struct mpi_direct_out **n = realloc(dx->notes, sizeof *n * (size_t)cap);
         if ((ok = n != NULL)) {
             memset(n + was, 0, sizeof *n * (size_t)(cap - was));
@@ -406,35 +406,35 @@ static void msgs_free(mdl_rt *rt)
 
 void mpi_direct_unmap_peers(mdl_rt *rt)
 {
-    for (int r = 0; rt->peer_base && r < rt->world_size; r++)
-        if (rt->peer_base[r])
-            munmap(rt->peer_base[r], rt->peer_size[r] + CTL_BYTES);
-    free(rt->peer_base);
-    free(rt->peer_size);
-    rt->announces = 0;
-    rt->peer_base = NULL;
-    rt->peer_size = NULL;
+    for (int r = 0; rt->host.peer_base && r < rt->job.world_size; r++)
+        if (rt->host.peer_base[r])
+            munmap(rt->host.peer_base[r], rt->host.peer_size[r] + CTL_BYTES);
+    free(rt->host.peer_base);
+    free(rt->host.peer_size);
+    rt->host.announces = 0;
+    rt->host.peer_base = NULL;
+    rt->host.peer_size = NULL;
 }
 
 void mpi_direct_free(mdl_rt *rt)
 {
     msgs_free(rt);
     rt_block_shared = NULL;
-    if (rt->task_fd >= 0)       /* MDL_Init failed before the host mapped it */
-        close(rt->task_fd);
-    rt->task_fd = -1;
-    free(rt->note_channels);
-    rt->note_channels = NULL;
+    if (rt->mem.fd >= 0)       /* MDL_Init failed before the host mapped it */
+        close(rt->mem.fd);
+    rt->mem.fd = -1;
+    free(rt->host.note_channels);
+    rt->host.note_channels = NULL;
     mpi_direct_unmap_peers(rt);
-    if (rt->task_mapped && rt->c.task)
-        munmap(rt->c.task, rt->task_mapped);
-    rt->task_mapped = 0;
-    if (rt->alias)
+    if (rt->mem.mapped && rt->c.task)
+        munmap(rt->c.task, rt->mem.mapped);
+    rt->mem.mapped = 0;
+    if (rt->mem.alias)
         unalias(rt);
-    if (rt->ctl_only)
-        munmap(rt->ctl_only, CTL_BYTES);
-    rt->ctl_only = NULL;
-    rt->own_ctl = NULL;
+    if (rt->mem.ctl_only)
+        munmap(rt->mem.ctl_only, CTL_BYTES);
+    rt->mem.ctl_only = NULL;
+    rt->mem.ctl = NULL;
 }
 
 /* The announcement of m laid out as lay, or 0 when m is not one section
@@ -491,7 +491,7 @@ static int note_span(const mpi_direct_note *n, char *base, size_t size, mdl_span
 
 static uint64_t *own_slot(mdl_rt *rt, const mpi_direct_note *n)
 {
-    return &rt->own_ctl->slot[n->slot];
+    return &rt->mem.ctl->slot[n->slot];
 }
 
 /* The function an error of m's send names: the send, or its Wait/Test. */
@@ -504,25 +504,25 @@ static const char *send_fn(const mdl_msg_desc *m, int wait, char *buf, size_t le
 static int withdraw(mdl_rt *rt, const mdl_msg_desc *m, int wait, const struct mpi_direct_out *o)
 {
     char fn[160];
-    mpi_buffered_reap(&rt->withdrawn);
+    mpi_buffered_reap(&rt->host.withdrawn);
     mdl_span sp;
-    if (!note_span(&o->note, rt->c.task, rt->task_size, &sp))
+    if (!note_span(&o->note, rt->c.task, rt->mem.size, &sp))
         return rt_fail(rt, send_fn(m, wait, fn, sizeof fn), MDL_ERR_INTERN,
                        "a large message's layout was lost");
-    mdl_self_send *x = malloc(sizeof *x + o->note.bytes);
+    mpi_buffered *x = malloc(sizeof *x + o->note.bytes);
     if (!x)
         return rt_fail_oom(rt, send_fn(m, wait, fn, sizeof fn));
     mdl_spans_pack(&sp, 1, x->data);
     int mpirc = MPI_Isend(x->data, (int)o->note.bytes, MPI_BYTE, o->dest,
-                          rt->tag_withdrawn + o->channel, rt->world, &x->req);
+                          rt->tags.withdrawn + o->channel, rt->job.world, &x->req);
     if (mpirc != MPI_SUCCESS) {
         free(x);
-        return rt_mpi_fail(rt, send_fn(m, wait, fn, sizeof fn), mpirc, "MPI_Isend");
+        return mpi_fail(rt, send_fn(m, wait, fn, sizeof fn), mpirc, "MPI_Isend");
     }
-    x->tag = rt->tag_withdrawn + o->channel;
+    x->tag = rt->tags.withdrawn + o->channel;
     x->m = m;
     x->dest = o->dest;
-    mpi_buffered_append(&rt->withdrawn, x);
+    mpi_buffered_append(&rt->host.withdrawn, x);
     return 0;
 }
 
@@ -533,7 +533,7 @@ static int withdraw(mdl_rt *rt, const mdl_msg_desc *m, int wait, const struct mp
 static int receiver_stuck(mdl_rt *rt, struct mpi_direct_out *o)
 {
     unsigned long b = __atomic_load_n(
-        &ctl_of(rt->peer_base[o->dest], rt->peer_size[o->dest])->blocked, __ATOMIC_RELAXED);
+        &ctl_of(rt->host.peer_base[o->dest], rt->host.peer_size[o->dest])->blocked, __ATOMIC_RELAXED);
     double t = rt_mono_seconds();
     if (t - o->sent_at >= 1e-6 * MPI_DIRECT_PATIENCE_US)
         return 1;
@@ -581,11 +581,11 @@ static int out_progress(mdl_rt *rt, const mdl_msg_desc *m, int wait, struct mpi_
         /* MPI's progress for the rest of the program meanwhile, and the
          * copies this process owes: its receiver may be waiting for one */
         int flag;
-        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, rt->world, &flag, MPI_STATUS_IGNORE);
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, rt->job.world, &flag, MPI_STATUS_IGNORE);
         mpi_p2p_progress(rt);
     }
     if (rc > 0)
-        rt->free_slots[rt->nfree_slots++] = (int)o->note.slot;
+        rt->host.free_slots[rt->host.nfree_slots++] = (int)o->note.slot;
 out:
     if (blocked)
         rt_block_end();
@@ -595,7 +595,7 @@ out:
 int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int dest)
 {
     struct mpi_direct_out local, *o = &local;
-    if (rt->nfree_slots == 0 || !make_note(rt, m, lay, &local.note))
+    if (rt->host.nfree_slots == 0 || !make_note(rt, m, lay, &local.note))
         return 1;
     /* async: the announcement must live until completion: a buffer of its
      * own (notes may move when it grows) */
@@ -603,9 +603,9 @@ int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int
         return rt_fail_oom(rt, m->fn);
     if (o != &local)
         o->note = local.note;
-    int slot = rt->free_slots[--rt->nfree_slots];
+    int slot = rt->host.free_slots[--rt->host.nfree_slots];
     o->note.slot = (uint64_t)slot;
-    o->note.gen = ++rt->slot_gen[slot];
+    o->note.gen = ++rt->host.slot_gen[slot];
     o->dest = dest;
     o->channel = m->channel;
     o->seen = 0;
@@ -616,22 +616,22 @@ int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int
     int mpirc;
     if (!m->async) {
         rt_block_begin();
-        mpirc = MPI_Send(&o->note, sizeof o->note, MPI_BYTE, dest, m->channel, rt->world);
+        mpirc = MPI_Send(&o->note, sizeof o->note, MPI_BYTE, dest, m->channel, rt->job.world);
         rt_block_end();
         if (mpirc != MPI_SUCCESS)
-            return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Send");
+            return mpi_fail(rt, m->fn, mpirc, "MPI_Send");
         int rc = out_progress(rt, m, 1, o, 1);
         return rc < 0 ? rc : MDL_SUCCESS;
     }
     mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
     mpi_msg_direct *dx = &rt->msgs[m->index].direct;
     int k = rq->n;
-    mpirc = MPI_Isend(&o->note, sizeof o->note, MPI_BYTE, dest, m->channel, rt->world,
+    mpirc = MPI_Isend(&o->note, sizeof o->note, MPI_BYTE, dest, m->channel, rt->job.world,
                       &rq->reqs[k]);
     if (mpirc != MPI_SUCCESS) {
-        rt->free_slots[rt->nfree_slots++] = slot;
+        rt->host.free_slots[rt->host.nfree_slots++] = slot;
         free(o);
-        return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
+        return mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
     }
     rq->send_dest[k] = dest;
     dx->notes[k] = o;
@@ -672,23 +672,23 @@ void mpi_direct_release(mpi_msg_direct *dx, int n)
 
 void mpi_direct_name_pending(mdl_rt *rt)
 {
-    if (!rt->withdrawn) {
+    if (!rt->host.withdrawn) {
         rt_enter_end(NULL, NULL, 0);
         return;
     }
-    int inst = rt->inst_of[rt->withdrawn->dest];
-    rt_enter_end(rt->withdrawn->m, &inst, 1);
+    int inst = rt->job.inst_of[rt->host.withdrawn->dest];
+    rt_enter_end(rt->host.withdrawn->m, &inst, 1);
 }
 
 void mpi_direct_flush(mdl_rt *rt)
 {
-    while (rt->withdrawn) {
-        mdl_self_send *x = rt->withdrawn;
+    while (rt->host.withdrawn) {
+        mpi_buffered *x = rt->host.withdrawn;
         mpi_direct_name_pending(rt);
         rt_block_begin();
         MPI_Wait(&x->req, MPI_STATUS_IGNORE);
         rt_block_end();
-        rt->withdrawn = x->next;
+        rt->host.withdrawn = x->next;
         free(x);
     }
 }
@@ -718,8 +718,8 @@ static int recv_withdrawn(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int
     if (!tmp)
         return rt_fail_oom(rt, fn);
     rt_block_begin();
-    int mpirc = MPI_Recv(tmp, (int)n->bytes, MPI_BYTE, src, rt->tag_withdrawn + m->channel,
-                         rt->world, MPI_STATUS_IGNORE);
+    int mpirc = MPI_Recv(tmp, (int)n->bytes, MPI_BYTE, src, rt->tags.withdrawn + m->channel,
+                         rt->job.world, MPI_STATUS_IGNORE);
     rt_block_end();
     if (mpirc == MPI_SUCCESS && fits) {
         uint64_t c0 = rt_trace_copy_begin(rt->c.tr);
@@ -727,7 +727,7 @@ static int recv_withdrawn(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int
         rt_trace_copy_end(rt->c.tr, c0);
     }
     free(tmp);
-    return mpirc == MPI_SUCCESS ? 0 : rt_mpi_fail(rt, fn, mpirc, "MPI_Recv");
+    return mpirc == MPI_SUCCESS ? 0 : mpi_fail(rt, fn, mpirc, "MPI_Recv");
 }
 
 /* The announcement n from world rank src for a receive of m whose
@@ -739,15 +739,15 @@ static int take(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int src,
 {
     mdl_span from;
     int bad = n->slot >= MPI_DIRECT_SLOTS ||
-              !note_span(n, rt->peer_base[src], rt->peer_size[src], &from);
+              !note_span(n, rt->host.peer_base[src], rt->host.peer_size[src], &from);
     if (copy == MPI_DIRECT_EARLY && (bad || n->bytes != total))
         return 1;               /* for the receive's own Wait or Test to report */
     if (bad)
         return rt_fail(rt, fn, MDL_ERR_INTERN, "a large message from %s[%d] was announced "
-                       "outside its sender's memory", rt->c.d->tasks[rt->task_of[src]],
-                       rt->inst_of[src]);
+                       "outside its sender's memory", rt->c.d->tasks[rt->job.task_of[src]],
+                       rt->job.inst_of[src]);
     int fits = copy && n->bytes == total, rc = 0;
-    uint64_t *w = &ctl_of(rt->peer_base[src], rt->peer_size[src])->slot[n->slot];
+    uint64_t *w = &ctl_of(rt->host.peer_base[src], rt->host.peer_size[src])->slot[n->slot];
     uint64_t want = SLOT_WORD(n->gen, SLOT_POSTED);
     if (__atomic_compare_exchange_n(w, &want, SLOT_WORD(n->gen, SLOT_COPYING), 0,
                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
@@ -766,14 +766,14 @@ static int take(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int src,
     if (rc || copy != MPI_DIRECT_COPY)
         return rc;
     if (n->bytes != total)
-        return rt_fail_size(rt, fn, rt->task_of[src], rt->inst_of[src], n->bytes,
+        return rt_fail_size(rt, fn, rt->job.task_of[src], rt->job.inst_of[src], n->bytes,
                             rt->msgs[m->index].types.layout_bytes);
     return 0;
 }
 
 static int from_host_peer(const mdl_rt *rt, const MPI_Status *st)
 {
-    return st->MPI_SOURCE >= 0 && st->MPI_SOURCE < rt->world_size && rt->peer_base[st->MPI_SOURCE];
+    return st->MPI_SOURCE >= 0 && st->MPI_SOURCE < rt->job.world_size && rt->host.peer_base[st->MPI_SOURCE];
 }
 
 int mpi_direct_recv(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, const MPI_Status *st,

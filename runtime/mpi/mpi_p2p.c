@@ -73,7 +73,7 @@ static __attribute__((noinline)) int probe_status(mdl_rt *rt)
         ok &= MPI_Status_set_elements_x(&st, MPI_BYTE, probe[i]) == MPI_SUCCESS &&
               mpich_count(&st) == (size_t)probe[i];
     }
-    rt->status_fast = ok ? 1 : -1;
+    rt->job.status_fast = ok ? 1 : -1;
     return ok;
 }
 #endif
@@ -82,7 +82,7 @@ static __attribute__((noinline)) int probe_status(mdl_rt *rt)
 static size_t status_bytes(mdl_rt *rt, const MPI_Status *st)
 {
 #ifdef MPICH_NUMVERSION
-    if (rt->status_fast > 0 || (rt->status_fast == 0 && probe_status(rt)))
+    if (rt->job.status_fast > 0 || (rt->job.status_fast == 0 && probe_status(rt)))
         return mpich_count(st);
 #else
     (void)rt;
@@ -97,7 +97,7 @@ static __attribute__((noinline, cold)) int size_fail(mdl_rt *rt, const char *fn,
                                                      size_t got)
 {
     const mpi_msg_types *ty = &rt->msgs[m->index].types;
-    return rt_fail_size(rt, fn, rt->task_of[st->MPI_SOURCE], rt->inst_of[st->MPI_SOURCE],
+    return rt_fail_size(rt, fn, rt->job.task_of[st->MPI_SOURCE], rt->job.inst_of[st->MPI_SOURCE],
                         mpi_types_memory_bytes(m, ty, got), ty->layout_bytes);
 }
 
@@ -129,7 +129,7 @@ static __attribute__((noinline, cold)) int recv_odd(mdl_rt *rt, const char *fn,
 }
 
 /* A receive smaller than an announcement that went through a buffer of
- * its own (small_notes), `own`, and got `got` bytes when it expected
+ * its own (noted), `own`, and got `got` bytes when it expected
  * `expect`: an announcement (its sender released; MDL_ERR_TRUNCATE with
  * copy) or sizes that disagree, as recv_odd.  Sizes that agree are not
  * odd (place_own). */
@@ -157,8 +157,8 @@ static int place_own(mdl_rt *rt, const char *fn, const mpi_msg_types *ty,
         return 0;
     }
     int pos = 0;
-    int mpirc = MPI_Unpack(own, (int)got, &pos, buf, 1, dt, rt->world);
-    return mpirc == MPI_SUCCESS ? 0 : rt_mpi_fail(rt, fn, mpirc, "MPI_Unpack");
+    int mpirc = MPI_Unpack(own, (int)got, &pos, buf, 1, dt, rt->job.world);
+    return mpirc == MPI_SUCCESS ? 0 : mpi_fail(rt, fn, mpirc, "MPI_Unpack");
 }
 
 /* A send to a host peer that may take the direct path: 1 when it does not
@@ -176,7 +176,7 @@ static __attribute__((noinline)) int send_direct(mdl_rt *rt, const mdl_msg_desc 
 
 static inline int direct_peer(const mdl_rt *rt, const mpi_msg_types *ty, int dest)
 {
-    return ty->bytes >= MPI_DIRECT_MIN && rt->announces && rt->peer_base[dest];
+    return ty->bytes >= MPI_DIRECT_MIN && rt->host.announces && rt->host.peer_base[dest];
 }
 
 /* A failed receive: a truncation names the sender and the receive's size. */
@@ -185,13 +185,13 @@ static __attribute__((cold)) int recv_fail(mdl_rt *rt, const char *fn, const mdl
 {
     int cls = 0;
     MPI_Error_class(mpirc, &cls);
-    if (cls != MPI_ERR_TRUNCATE || st->MPI_SOURCE < 0 || st->MPI_SOURCE >= rt->world_size)
-        return rt_mpi_fail(rt, fn, mpirc, "receive");
-    return rt_fail_size(rt, fn, rt->task_of[st->MPI_SOURCE], rt->inst_of[st->MPI_SOURCE],
+    if (cls != MPI_ERR_TRUNCATE || st->MPI_SOURCE < 0 || st->MPI_SOURCE >= rt->job.world_size)
+        return mpi_fail(rt, fn, mpirc, "receive");
+    return rt_fail_size(rt, fn, rt->job.task_of[st->MPI_SOURCE], rt->job.inst_of[st->MPI_SOURCE],
                         RT_SIZE_LARGER, rt->msgs[m->index].types.layout_bytes);
 }
 
-void mpi_buffered_append(mdl_self_send **list, mdl_self_send *x)
+void mpi_buffered_append(mpi_buffered **list, mpi_buffered *x)
 {
     while (*list)
         list = &(*list)->next;
@@ -199,10 +199,10 @@ void mpi_buffered_append(mdl_self_send **list, mdl_self_send *x)
     *list = x;
 }
 
-void mpi_buffered_reap(mdl_self_send **list)
+void mpi_buffered_reap(mpi_buffered **list)
 {
-    for (mdl_self_send **pp = list; *pp;) {
-        mdl_self_send *x = *pp;
+    for (mpi_buffered **pp = list; *pp;) {
+        mpi_buffered *x = *pp;
         int done = 0;
         MPI_Test(&x->req, &done, MPI_STATUS_IGNORE);
         if (done) {
@@ -226,19 +226,19 @@ static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m
 {
     mpi_buffered_reap(&rt->self_sends);
     int size = 0, pos = 0;
-    int mpirc = MPI_Pack_size(1, dt, rt->world, &size);
+    int mpirc = MPI_Pack_size(1, dt, rt->job.world, &size);
     if (mpirc != MPI_SUCCESS)
-        return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Pack_size");
-    mdl_self_send *x = malloc(sizeof *x + (size_t)size);
+        return mpi_fail(rt, m->fn, mpirc, "MPI_Pack_size");
+    mpi_buffered *x = malloc(sizeof *x + (size_t)size);
     if (!x)
         return rt_fail_oom(rt, m->fn);
-    mpirc = MPI_Pack(buf, 1, dt, x->data, size, &pos, rt->world);
+    mpirc = MPI_Pack(buf, 1, dt, x->data, size, &pos, rt->job.world);
     if (mpirc == MPI_SUCCESS)
-        mpirc = MPI_Isend(x->data, pos, MPI_PACKED, rt->world_rank, m->channel, rt->world,
+        mpirc = MPI_Isend(x->data, pos, MPI_PACKED, rt->job.world_rank, m->channel, rt->job.world,
                           &x->req);
     if (mpirc != MPI_SUCCESS) {
         free(x);
-        return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Pack/MPI_Isend");
+        return mpi_fail(rt, m->fn, mpirc, "MPI_Pack/MPI_Isend");
     }
     x->tag = m->channel;
     mpi_buffered_append(&rt->self_sends, x);
@@ -255,7 +255,7 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
                                                   const rt_layout *lay, const int *to, int n)
 {
     const char *fn = m->fn;
-    const int *rank = rt->rank_of[m->peer_task];
+    const int *rank = rt->job.rank_of[m->peer_task];
     void *buf;
     MPI_Datatype dt;
     int rc = mpi_msg_type(rt, m, lay, &buf, &dt);
@@ -275,11 +275,11 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
                     return rc;
                 continue;
             }
-            mpirc = MPI_Isend(buf, 1, dt, rank[to[k]], m->channel, rt->world, &rq->reqs[rq->n]);
+            mpirc = MPI_Isend(buf, 1, dt, rank[to[k]], m->channel, rt->job.world, &rq->reqs[rq->n]);
             if (mpirc == MPI_SUCCESS)
                 rq->send_dest[rq->n++] = rank[to[k]];
         }
-        return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, fn, mpirc, "MPI_Isend");
+        return mpirc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, fn, mpirc, "MPI_Isend");
     }
     if (n == 1 && is_self(rt, m, to[0]))
         return send_self(rt, m, buf, dt);
@@ -288,9 +288,9 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
         return rc;
     if (n == 1) {
         rt_block_begin();
-        mpirc = MPI_Send(buf, 1, dt, rank[to[0]], m->channel, rt->world);
+        mpirc = MPI_Send(buf, 1, dt, rank[to[0]], m->channel, rt->job.world);
         rt_block_end();
-        return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, fn, mpirc, "MPI_Send");
+        return mpirc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, fn, mpirc, "MPI_Send");
     }
     /* several targets: all in flight at once, then wait (the sender itself,
      * if listed, buffered first) */
@@ -301,18 +301,18 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
                 break;
             continue;
         }
-        mpirc = MPI_Isend(buf, 1, dt, rank[to[k]], m->channel, rt->world,
-                          &rt->scratch_reqs[started]);
+        mpirc = MPI_Isend(buf, 1, dt, rank[to[k]], m->channel, rt->job.world,
+                          &rt->scratch.reqs[started]);
         started += mpirc == MPI_SUCCESS;
     }
     rt_block_begin();
-    int waitrc = MPI_Waitall(started, rt->scratch_reqs, rt->scratch_sts);
+    int waitrc = MPI_Waitall(started, rt->scratch.reqs, rt->scratch.sts);
     rt_block_end();
     if (rc < 0)
         return rc;
     if (mpirc == MPI_SUCCESS)
         mpirc = waitrc;
-    return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, fn, mpirc, "MPI_Isend/MPI_Waitall");
+    return mpirc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, fn, mpirc, "MPI_Isend/MPI_Waitall");
 }
 
 /* Whether a receive of m goes through a buffer of its own (recv_own). */
@@ -331,7 +331,7 @@ static __attribute__((noinline)) int recv_small(mdl_rt *rt, const mdl_msg_desc *
     unsigned char own[MPI_DIRECT_NOTE_BYTES];
     MPI_Status st;
     rt_block_begin();
-    int mpirc = MPI_Recv(own, sizeof own, MPI_PACKED, src, m->channel, rt->world, &st);
+    int mpirc = MPI_Recv(own, sizeof own, MPI_PACKED, src, m->channel, rt->job.world, &st);
     rt_block_end();
     if (mpirc != MPI_SUCCESS)
         return recv_fail(rt, m->fn, m, mpirc, &st);
@@ -339,7 +339,7 @@ static __attribute__((noinline)) int recv_small(mdl_rt *rt, const mdl_msg_desc *
     size_t got = status_bytes(rt, &st);
     int rc = got == ty->bytes ? place_own(rt, m->fn, ty, own, got, buf, dt)
                               : recv_own(rt, m->fn, m, &st, own, got, ty->bytes, MPI_DIRECT_COPY);
-    return rc ? rc : rt->inst_of[st.MPI_SOURCE];
+    return rc ? rc : rt->job.inst_of[st.MPI_SOURCE];
 }
 
 /* Size of what a receive got against what it expected: a message larger
@@ -368,7 +368,7 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
                                                   const rt_layout *lay, int from)
 {
     const char *fn = m->fn;
-    int src = from == MDL_ANY ? MPI_ANY_SOURCE : rt->rank_of[m->peer_task][from];
+    int src = from == MDL_ANY ? MPI_ANY_SOURCE : rt->job.rank_of[m->peer_task][from];
     void *buf;
     MPI_Datatype dt;
     int rc = mpi_msg_type(rt, m, lay, &buf, &dt);
@@ -386,16 +386,16 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
         if (own && !dx->own[k] && !(dx->own[k] = malloc(MPI_DIRECT_NOTE_BYTES)))
             return rt_fail_oom(rt, fn);
         mpirc = own ? MPI_Irecv(dx->own[k], MPI_DIRECT_NOTE_BYTES, MPI_PACKED, src, m->channel,
-                                rt->world, &rq->reqs[k])
-                    : MPI_Irecv(buf, 1, dt, src, m->channel, rt->world, &rq->reqs[k]);
+                                rt->job.world, &rq->reqs[k])
+                    : MPI_Irecv(buf, 1, dt, src, m->channel, rt->job.world, &rq->reqs[k]);
         if (mpirc != MPI_SUCCESS)
-            return rt_mpi_fail(rt, fn, mpirc, "MPI_Irecv");
+            return mpi_fail(rt, fn, mpirc, "MPI_Irecv");
         if (dx->noted) {        /* for an announcement (recv_odd) */
             keep_posted(dx, m, k, lay);
             dx->early[k] = 0;
             if (ty->bytes > MPI_DIRECT_NOTE_BYTES) {
                 dx->nlarge++;   /* mpi_p2p_progress looks at it */
-                rt->nlarge++;
+                rt->host.nlarge++;
             }
         }
         rq->recv_bytes[rq->n++] = ty->bytes;
@@ -407,12 +407,12 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
         return recv_small(rt, m, src, buf, dt);
     MPI_Status st;
     rt_block_begin();
-    mpirc = MPI_Recv(buf, 1, dt, src, m->channel, rt->world, &st);
+    mpirc = MPI_Recv(buf, 1, dt, src, m->channel, rt->job.world, &st);
     rt_block_end();
     if (mpirc != MPI_SUCCESS)
         return recv_fail(rt, fn, m, mpirc, &st);
     rc = check_size(rt, fn, m, &st, ty->bytes, lay);
-    return rc ? rc : rt->inst_of[st.MPI_SOURCE];
+    return rc ? rc : rt->job.inst_of[st.MPI_SOURCE];
 }
 
 int be_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, const int *to, int n)
@@ -428,25 +428,25 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to)
     const mpi_msg_types *ty = &rt->msgs[m->index].types;
     if (mpi_type_serves(ty, lay)) {
         void *buf = lay->base;
-        int dest = rt->rank_of[m->peer_task][to];
+        int dest = rt->job.rank_of[m->peer_task][to];
         if (direct_peer(rt, ty, dest)) {
             int rc = send_direct(rt, m, lay, dest);
             if (rc != 1)
                 return rc;
         }
         if (!m->async) {
-            if (dest == rt->world_rank)     /* to itself: buffered */
+            if (dest == rt->job.world_rank)     /* to itself: buffered */
                 return send_general(rt, m, lay, &to, 1);
             rt_block_begin();
-            int mpirc = MPI_Send(buf, 1, ty->dt, dest, m->channel, rt->world);
+            int mpirc = MPI_Send(buf, 1, ty->dt, dest, m->channel, rt->job.world);
             rt_block_end();
-            return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, m->fn, mpirc, "MPI_Send");
+            return mpirc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, m->fn, mpirc, "MPI_Send");
         }
         mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
         if (rq->n < rq->cap) {
-            int mpirc = MPI_Isend(buf, 1, ty->dt, dest, m->channel, rt->world, &rq->reqs[rq->n]);
+            int mpirc = MPI_Isend(buf, 1, ty->dt, dest, m->channel, rt->job.world, &rq->reqs[rq->n]);
             if (mpirc != MPI_SUCCESS)
-                return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
+                return mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
             rq->send_dest[rq->n++] = dest;
             return MDL_SUCCESS;
         }
@@ -460,16 +460,16 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
     if (!m->async && from != MDL_ANY && mpi_type_serves(ty, lay)) {
         void *buf = lay->base;
         if (__builtin_expect(small_receive(rt, m, ty), 0))
-            return recv_small(rt, m, rt->rank_of[m->peer_task][from], buf, ty->dt);
+            return recv_small(rt, m, rt->job.rank_of[m->peer_task][from], buf, ty->dt);
         MPI_Status st;
         rt_block_begin();
-        int mpirc = MPI_Recv(buf, 1, ty->dt, rt->rank_of[m->peer_task][from], m->channel,
-                             rt->world, &st);
+        int mpirc = MPI_Recv(buf, 1, ty->dt, rt->job.rank_of[m->peer_task][from], m->channel,
+                             rt->job.world, &st);
         rt_block_end();
         if (mpirc != MPI_SUCCESS)
             return recv_fail(rt, m->fn, m, mpirc, &st);
         int rc = check_size(rt, m->fn, m, &st, ty->bytes, lay);
-        return rc ? rc : rt->inst_of[st.MPI_SOURCE];
+        return rc ? rc : rt->job.inst_of[st.MPI_SOURCE];
     }
     return recv_general(rt, m, lay, from);
 }
@@ -481,7 +481,7 @@ static void world_errors_returned(mdl_rt *rt, int on);
 static inline void requests_done(mdl_rt *rt, mpi_msg *x)
 {
     x->reqs.n = 0;
-    rt->nlarge -= x->direct.nlarge;
+    rt->host.nlarge -= x->direct.nlarge;
     x->direct.nlarge = 0;
 }
 
@@ -543,7 +543,7 @@ static int req_placed(mdl_rt *rt, const mdl_msg_desc *m, int i, size_t got)
 void mpi_p2p_progress(mdl_rt *rt)
 {
     const mdl_task_desc *d = rt->c.d;
-    for (int i = 0; rt->nlarge && i < d->nmsgs; i++) {
+    for (int i = 0; rt->host.nlarge && i < d->nmsgs; i++) {
         const mdl_msg_desc *m = d->msgs[i];
         const mpi_msg_reqs *rq = &rt->msgs[i].reqs;
         mpi_msg_direct *dx = &rt->msgs[i].direct;
@@ -573,7 +573,7 @@ static __attribute__((cold)) void release_others(mdl_rt *rt, const char *fn,
 {
     const mpi_msg *x = &rt->msgs[m->index];
     const MPI_Status *sts = x->reqs.sts;
-    for (int i = 0; rt->peer_base && i < n; i++) {
+    for (int i = 0; rt->host.peer_base && i < n; i++) {
         size_t got = status_bytes(rt, &sts[i]);
         if (i != bad && (!in_status || sts[i].MPI_ERROR == MPI_SUCCESS) &&
             !req_plain(x, i, got))
@@ -624,7 +624,7 @@ static void keep_pending(mdl_rt *rt, const mdl_msg_desc *m, int n)
         large += !m->is_send && dx->noted && rq->recv_bytes[kept] > MPI_DIRECT_NOTE_BYTES;
         kept++;
     }
-    rt->nlarge += large - dx->nlarge;
+    rt->host.nlarge += large - dx->nlarge;
     dx->nlarge = large;
     rq->n = kept;
 }
@@ -644,7 +644,7 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, int wait, int mpirc)
                 rt_completion_fn(m, wait, fn, sizeof fn);
                 if (!m->is_send)
                     release_others(rt, fn, m, n, i, 1);
-                int rc = m->is_send ? rt_mpi_fail(rt, fn, rq->sts[i].MPI_ERROR, "completion")
+                int rc = m->is_send ? mpi_fail(rt, fn, rq->sts[i].MPI_ERROR, "completion")
                                     : recv_fail(rt, fn, m, rq->sts[i].MPI_ERROR, &rq->sts[i]);
                 keep_pending(rt, m, n);
                 return rc;
@@ -655,7 +655,7 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, int wait, int mpirc)
         mpi_direct_release(&x->direct, n);
     if (mpirc != MPI_SUCCESS) {
         rt_completion_fn(m, wait, fn, sizeof fn);
-        return m->is_send || n != 1 ? rt_mpi_fail(rt, fn, mpirc, "completion")
+        return m->is_send || n != 1 ? mpi_fail(rt, fn, mpirc, "completion")
                                     : recv_fail(rt, fn, m, mpirc, &rq->sts[0]);
     }
     if (!m->is_send)
@@ -673,7 +673,7 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, int wait, int mpirc)
         }
     if (!m->is_send && rt->c.tr)        /* in post order: the order of arrival */
         for (int i = 0; i < n; i++)
-            rt_trace_arrived(rt, m, rt->inst_of[rq->sts[i].MPI_SOURCE]);
+            rt_trace_arrived(rt, m, rt->job.inst_of[rq->sts[i].MPI_SOURCE]);
     return 0;
 }
 
@@ -683,7 +683,7 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, int wait, int mpirc)
  * MPI_ERRORS_RETURN there, and the program's handler is put back. */
 static void world_errors_returned(mdl_rt *rt, int on)
 {
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, on ? MPI_ERRORS_RETURN : rt->world_eh);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, on ? MPI_ERRORS_RETURN : rt->job.world_eh);
 }
 
 static int testall(mdl_rt *rt, const mdl_msg_desc *m, mpi_msg_reqs *rq, int *flag)
@@ -765,7 +765,7 @@ int be_test(mdl_rt *rt, const mdl_msg_desc *m)
         if (rc)
             return rc;
         /* a program polling with Test may be what a sender waits for */
-        if (rt->peer_base)
+        if (rt->host.peer_base)
             mpi_p2p_progress(rt);
         return 0;
     }
@@ -797,7 +797,7 @@ int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
         (m->is_send || req_plain(x, 0, status_bytes(rt, &rq->sts[0])))) {
         requests_done(rt, x);
         if (!m->is_send && rt->c.tr)
-            rt_trace_arrived(rt, m, rt->inst_of[rq->sts[0].MPI_SOURCE]);
+            rt_trace_arrived(rt, m, rt->job.inst_of[rq->sts[0].MPI_SOURCE]);
         return MDL_SUCCESS;
     }
     return completed(rt, m, 1, mpirc);
@@ -825,7 +825,7 @@ static int end_receives(mdl_rt *rt, const char *fn, const mdl_msg_desc *m)
         if (!cancelled && err == MPI_SUCCESS && !req_plain(&rt->msgs[m->index], k, got))
             req_odd(rt, fn, m, k, got, MPI_DIRECT_RELEASE);
         if (cls != MPI_SUCCESS && cls != MPI_ERR_TRUNCATE && !rc)
-            rc = rt_mpi_fail(rt, fn, err, "cancelling an async receive");
+            rc = mpi_fail(rt, fn, err, "cancelling an async receive");
     }
     return rc;
 }
@@ -840,8 +840,8 @@ static int drop_unreceived(mdl_rt *rt, const mdl_msg_desc *m, MPI_Status *st)
     void *sink = malloc(bytes > 0 ? (size_t)bytes : 1);
     if (!sink)
         return 0;
-    MPI_Recv(sink, bytes, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, rt->world, MPI_STATUS_IGNORE);
-    if (m && rt->peer_base && bytes == MPI_DIRECT_NOTE_BYTES)
+    MPI_Recv(sink, bytes, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, rt->job.world, MPI_STATUS_IGNORE);
+    if (m && rt->host.peer_base && bytes == MPI_DIRECT_NOTE_BYTES)
         mpi_direct_recv_small(rt, "MDL_End", m, st, sink, 0, MPI_DIRECT_RELEASE);
     free(sink);
     return 1;
@@ -861,11 +861,11 @@ static int probe_unreceived(mdl_rt *rt, const unsigned char *left, const mdl_msg
         int flag = 1;
         MPI_Status st;
         while (!m->is_send && flag) {
-            if (MPI_Iprobe(MPI_ANY_SOURCE, m->channel, rt->world, &flag, &st) != MPI_SUCCESS)
+            if (MPI_Iprobe(MPI_ANY_SOURCE, m->channel, rt->job.world, &flag, &st) != MPI_SUCCESS)
                 break;
             if (flag && !left[i] && !n++) {
                 *first = m;
-                *from = rt->inst_of[st.MPI_SOURCE];
+                *from = rt->job.inst_of[st.MPI_SOURCE];
             }
             if (flag && !drop_unreceived(rt, m, &st))
                 break;
@@ -894,10 +894,10 @@ static int unreceived(mdl_rt *rt, const unsigned char *left)
         rc = rt_fail_unreceived(rt, first, from, n);
     mpi_direct_name_pending(rt);    /* what the barrier waits for */
     rt_block_begin();
-    int mpirc = MPI_Barrier(rt->world);
+    int mpirc = MPI_Barrier(rt->job.world);
     rt_block_end();
     if (mpirc != MPI_SUCCESS)
-        return rc ? rc : rt_mpi_fail(rt, "MDL_End", mpirc, "MPI_Barrier");
+        return rc ? rc : mpi_fail(rt, "MDL_End", mpirc, "MPI_Barrier");
     int later = probe_unreceived(rt, left, &first, &from);
     return rc || !later ? rc : rt_fail_unreceived(rt, first, from, later);
 }
@@ -910,22 +910,22 @@ static void end_names_receivers(mdl_rt *rt, const mdl_msg_desc *m)
     const mpi_msg_direct *dx = &rt->msgs[m->index].direct;
     int n = 0;
     for (int k = 0; k < rq->n; k++) {
-        int done = 0, inst = rt->inst_of[rq->send_dest[k]], seen = 0;
+        int done = 0, inst = rt->job.inst_of[rq->send_dest[k]], seen = 0;
         if (!(dx->notes && dx->notes[k]))
             MPI_Request_get_status(rq->reqs[k], &done, MPI_STATUS_IGNORE);
         for (int i = 0; i < n && !seen; i++)
-            seen = rt->targets[i] == inst;
+            seen = rt->scratch.targets[i] == inst;
         if (!done && !seen)
-            rt->targets[n++] = inst;
+            rt->scratch.targets[n++] = inst;
     }
-    rt_enter_end(m, rt->targets, n);
+    rt_enter_end(m, rt->scratch.targets, n);
 }
 
 /* MDL_End: what the program handed over is delivered — every async send
  * completes (waiting for its receiver if it must) —, async receives not
  * completed are cancelled, and what was sent to this instance and never
  * received is reported: nothing is left to MPI_Finalize. */
-int rt_complete_all(mdl_rt *rt)
+int mpi_p2p_end(mdl_rt *rt)
 {
     static const char fn[] = "MDL_End";
     int rc = 0;
@@ -954,7 +954,7 @@ int rt_complete_all(mdl_rt *rt)
         mpi_direct_release(&x->direct, rq->n);
         requests_done(rt, x);
         if (mpirc != MPI_SUCCESS && !rc)
-            rc = rt_mpi_fail(rt, fn, mpirc, "completing an async send");
+            rc = mpi_fail(rt, fn, mpirc, "completing an async send");
     }
     int urc = unreceived(rt, left);
     rc = rc ? rc : urc;
@@ -963,13 +963,13 @@ int rt_complete_all(mdl_rt *rt)
      * above (unreceived), unless memory ran out there: then here
      * (cancelling a send is not reliable in MPICH once a network module
      * carries it), and the send completes. */
-    for (mdl_self_send *x = rt->self_sends, *nx; x; x = nx) {
+    for (mpi_buffered *x = rt->self_sends, *nx; x; x = nx) {
         nx = x->next;
         int done = 0;
         MPI_Test(&x->req, &done, MPI_STATUS_IGNORE);
         if (!done) {
             MPI_Status st;
-            MPI_Probe(rt->world_rank, x->tag, rt->world, &st);
+            MPI_Probe(rt->job.world_rank, x->tag, rt->job.world, &st);
             if (!drop_unreceived(rt, NULL, &st))
                 continue;       /* out of memory: the buffer stays in flight */
             MPI_Wait(&x->req, MPI_STATUS_IGNORE);

@@ -99,94 +99,119 @@ typedef struct mpi_msg {
 /* A message packed into a buffer of its own and in flight from there: a
  * sync send to the sending instance itself (mpi_p2p.c, send_self), or a
  * withdrawn large message (mpi_direct.c). */
-typedef struct mdl_self_send {
-    struct mdl_self_send *next;
+typedef struct mpi_buffered {
+    struct mpi_buffered *next;
     MPI_Request req;
     int tag;
     const mdl_msg_desc *m;      /* withdrawn: the message and its receiver's */
     int dest;                   /* world rank, for MDL_End's hang report */
     char data[];
-} mdl_self_send;
+} mpi_buffered;
 
 /* A struct element type built once, found by its descriptor. */
-typedef struct mdl_struct_type {
+typedef struct mpi_struct_type {
     const mdl_type_desc *desc;
     MPI_Datatype dt;
-} mdl_struct_type;
+} mpi_struct_type;
 
-struct mdl_rt {
-    mdl_rt_common c;            /* first: the validation layer's part */
+/* MPI and where the job's instances run (mpi_init.c). */
+typedef struct mpi_job {
     int mpi_ours;               /* we called MPI_Init, so we finalize */
     MPI_Comm world;             /* dup of MPI_COMM_WORLD: p2p traffic */
     MPI_Comm family;            /* this task's instances, ranked by instance */
+    MPI_Errhandler world_eh;    /* MPI_COMM_WORLD's handler (mpi_p2p.c) */
     int world_rank, world_size;
     int *task_of;               /* [world_size] family of each world rank */
     int *inst_of;               /* [world_size] instance number of each */
     int **rank_of;              /* [ntasks][fam_size] world rank of (task, inst) */
-    int task_users;             /* c.task is the caller's (mdl_init_at): not freed */
-    size_t user_size;           /* its bytes */
-
-    mpi_msg *msgs;              /* [nmsgs] */
-    int nstructs;
-    mdl_struct_type *structs;
-
-    /* scratch sized for the largest family, used by blocking multi-target
-       sends, Mcast and Sbarrier: no allocation on those paths */
-    MPI_Request *scratch_reqs;
-    MPI_Status *scratch_sts;
-    int *targets;
-
-    MPI_Op unsigned_ops[2];     /* MIN, MAX of unsigned types (mpi_coll.c) */
-    int unsigned_ops_made;
-    MPI_Errhandler world_eh;    /* MPI_COMM_WORLD's handler (mpi_p2p.c) */
     int status_fast;            /* receive counts read from MPICH's status:
                                    0 not probed yet, 1 yes, -1 no (mpi_p2p.c) */
-    mdl_self_send *self_sends;  /* oldest first */
-    int tag_mcast;              /* + collective index */
-    int tag_sb_gather, tag_sb_release;
-    int tag_trace;              /* MDL_End: the traces to rank 0 */
-    int tag_withdrawn;          /* + channel: a withdrawn direct message */
+} mpi_job;
 
-    /* Large messages on one host (mpi_direct.c): the task struct is a
-     * memfd (task_size bytes, then the control page, own_ctl: task_mapped
-     * bytes mapped at c.task; task_fd open during MDL_Init only) — or a
-     * caller's object whose pages are those of the memfd (alias: the
-     * whole file mapped at alias, alias_size bytes) or, one that cannot
-     * be, a memfd of the control page alone (task_size 0) — and
-     * peer_base[world rank] maps the struct and control page of each
-     * other process of the host (NULL: through MPI; peer_base NULL: none
-     * of them). */
-    int task_fd;
-    size_t task_size, task_mapped;
-    struct mpi_direct_ctl *own_ctl;
+/* The tags above the channels (mpi_init.c, start). */
+typedef struct mpi_tags {
+    int mcast;                  /* + collective index (family communicator) */
+    int sb_gather, sb_release;  /* Sbarrier (family communicator) */
+    int trace;                  /* MDL_End: the traces to rank 0 */
+    int withdrawn;              /* + channel: a withdrawn direct message */
+} mpi_tags;
+
+/* Where the task struct lives (mpi_init.c, mpi_direct.c): a memfd (size
+ * bytes, then the control page ctl: `mapped` bytes mapped at c.task; fd
+ * open during MDL_Init only) — or a caller's object (mdl_init_at: users)
+ * whose pages are those of the memfd (alias: the whole file mapped at
+ * alias, alias_size bytes) or, one that cannot be, a memfd of the control
+ * page alone (size 0, ctl_only) — or, when none can be had, private
+ * memory. */
+typedef struct mpi_task_mem {
+    int users;                  /* c.task is the caller's: not freed */
+    size_t user_size;           /* its bytes */
+    int fd;
+    size_t size, mapped;
+    struct mpi_direct_ctl *ctl;
     char *alias;
     size_t alias_size;
     int alias_fd;               /* the memfd, for its extents at the end */
-    char *ctl_only;             /* a caller's object not aliased: its control page alone */
+    char *ctl_only;
+} mpi_task_mem;
+
+/* The other processes of the host (mpi_direct.c): peer_base[world rank]
+ * maps the struct and control page of each (NULL: through MPI;
+ * peer_base NULL: none of them), and this process's announced sends. */
+typedef struct mpi_host {
     int announces;              /* the struct is shared: large sends may be announced */
     char **peer_base;
     size_t *peer_size;          /* struct bytes, the control page after */
     int nfree_slots;
     int free_slots[MPI_DIRECT_SLOTS];
     uint64_t slot_gen[MPI_DIRECT_SLOTS];
-    mdl_self_send *withdrawn;   /* oldest first */
+    mpi_buffered *withdrawn;    /* oldest first */
     int nlarge;                 /* the msgs' direct.nlarge together: none, and a
                                    process waiting or polling has no copy
                                    to make (mpi_p2p_progress) */
     unsigned char *note_channels;       /* MDL_Init: [nchannels] announcing */
+} mpi_host;
 
-    /* MDL_TRACE (mpi_trace.c) */
-    int trace_on;               /* every process traces */
-    struct rt_trace_img *trace_img;
-    char *trace_path;           /* absolute */
-    uint64_t trace_slots;
-    size_t trace_size;          /* bytes of the image's mapping */
-    char trace_why[512];        /* why this process cannot trace */
+/* MDL_TRACE (mpi_trace.c). */
+typedef struct mpi_trace_state {
+    int on;                     /* every process traces */
+    struct rt_trace_img *img;
+    char *path;                 /* absolute */
+    uint64_t slots;
+    size_t size;                /* bytes of the image's mapping */
+    char why[512];              /* why this process cannot trace */
+} mpi_trace_state;
+
+struct mdl_rt {
+    mdl_rt_common c;            /* first: the validation layer's part */
+    mpi_job job;
+    mpi_tags tags;
+    mpi_msg *msgs;              /* [nmsgs] point to point */
+    struct {                    /* element types of structs (mpi_types.c) */
+        int n;
+        mpi_struct_type *all;
+    } structs;
+    mpi_buffered *self_sends;   /* oldest first (mpi_p2p.c) */
+    /* sized for the largest family, used by blocking multi-target sends,
+     * Mcast and Sbarrier: no allocation on those paths */
+    struct {
+        MPI_Request *reqs;
+        MPI_Status *sts;
+        int *targets;
+    } scratch;
+    struct {                    /* collectives (mpi_coll.c) */
+        MPI_Op unsigned_ops[2]; /* MIN, MAX of unsigned types */
+        int unsigned_ops_made;
+    } coll;
+    mpi_task_mem mem;
+    mpi_host host;
+    mpi_trace_state trace;
 };
 
-/* Maps a failed MPI call: MPI_ERR_TRUNCATE -> MDL_ERR_TRUNCATE, anything
- * else MDL_ERR_INTERN, with MPI's text.  what: the call that failed. */
-MDL_HIDDEN int rt_mpi_fail(mdl_rt *rt, const char *fn, int mpirc, const char *what);
+/* MPI's errors as MeDLey's (mpi_fail.c): MPI_ERR_TRUNCATE ->
+ * MDL_ERR_TRUNCATE, anything else MDL_ERR_INTERN, with MPI's text.
+ * what: the call that failed. */
+MDL_HIDDEN int mpi_fail(mdl_rt *rt, const char *fn, int mpirc, const char *what);
 
 /* Datatypes (mpi_types.c): the element types of structs, and per message
  * its datatype (rt->msgs, allocated by be_init).  mpi_types_init: the
@@ -247,7 +272,7 @@ enum { MPI_DIRECT_RELEASE, MPI_DIRECT_COPY, MPI_DIRECT_EARLY };
 MDL_HIDDEN int mpi_direct_recv(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
                                const MPI_Status *st, const mdl_span *spans, int copy);
 /* The same for a receive smaller than an announcement, which got `got`
- * (MPI_DIRECT_NOTE_BYTES of it) in a buffer of its own (small_notes);
+ * (MPI_DIRECT_NOTE_BYTES of it) in a buffer of its own (noted);
  * total: the receive's bytes.  Nothing is copied: an announced message
  * is always larger than such a receive (MDL_ERR_TRUNCATE with copy). */
 MDL_HIDDEN int mpi_direct_recv_small(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
@@ -259,10 +284,10 @@ MDL_HIDDEN void mpi_direct_receives(mdl_rt *rt);
  * 1 when all are complete, 0 when not yet (only if !block), or an error
  * (of the Wait, wait 1, or Test of m). */
 MDL_HIDDEN int mpi_direct_sends_done(mdl_rt *rt, const mdl_msg_desc *m, int wait, int block);
-/* Buffered sends (mdl_self_send): x appended to *list; those complete
+/* Buffered sends (mpi_buffered): x appended to *list; those complete
  * freed. */
-MDL_HIDDEN void mpi_buffered_append(mdl_self_send **list, mdl_self_send *x);
-MDL_HIDDEN void mpi_buffered_reap(mdl_self_send **list);
+MDL_HIDDEN void mpi_buffered_append(mpi_buffered **list, mpi_buffered *x);
+MDL_HIDDEN void mpi_buffered_reap(mpi_buffered **list);
 /* Frees the announcements of the first n requests of a send. */
 MDL_HIDDEN void mpi_direct_release(mpi_msg_direct *dx, int n);
 /* Room for `cap` requests of m in its one-copy arrays (grown with its
@@ -285,7 +310,7 @@ MDL_HIDDEN void mpi_direct_name_pending(mdl_rt *rt);
 
 /* MDL_End: every async send completed, every async receive cancelled,
  * sends to itself not received cancelled. */
-MDL_HIDDEN int rt_complete_all(mdl_rt *rt);
+MDL_HIDDEN int mpi_p2p_end(mdl_rt *rt);
 
 /* Tracing (mpi_trace.c).  mpi_trace_wanted: this process's MDL_TRACE, sent
  * to all with the identification (MPI_TRACE_*); mpi_trace_agree: all

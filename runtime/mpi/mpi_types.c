@@ -40,9 +40,9 @@ MPI_Datatype mpi_elem_type(mdl_rt *rt, const mdl_type_desc *t)
 {
     if (t->base != MDL_T_STRUCT)
         return basic_type(t->base);
-    for (int i = 0; i < rt->nstructs; i++)
-        if (rt->structs[i].desc == t)
-            return rt->structs[i].dt;
+    for (int i = 0; i < rt->structs.n; i++)
+        if (rt->structs.all[i].desc == t)
+            return rt->structs.all[i].dt;
     return MPI_DATATYPE_NULL;
 }
 
@@ -89,13 +89,13 @@ static int add_struct(mdl_rt *rt, const mdl_type_desc *t)
         return rt_fail(rt, "MDL_Init", MDL_ERR_INTERN,
                        "cannot build the MPI datatype of struct '%s'", t->name);
     }
-    mdl_struct_type *v = realloc(rt->structs, sizeof *v * (size_t)(rt->nstructs + 1));
+    mpi_struct_type *v = realloc(rt->structs.all, sizeof *v * (size_t)(rt->structs.n + 1));
     if (!v) {
         MPI_Type_free(&dt);
         return rt_fail(rt, "MDL_Init", MDL_ERR_INTERN, "out of memory");
     }
-    rt->structs = v;
-    rt->structs[rt->nstructs++] = (mdl_struct_type){ t, dt };
+    rt->structs.all = v;
+    rt->structs.all[rt->structs.n++] = (mpi_struct_type){ t, dt };
     return 0;
 }
 
@@ -159,7 +159,7 @@ static int build_msg_type(mdl_rt *rt, const mdl_msg_desc *m, mpi_msg_types *ty,
     if (mpirc != MPI_SUCCESS) {
         if (dt != MPI_DATATYPE_NULL)
             MPI_Type_free(&dt);
-        return rt_mpi_fail(rt, fn, mpirc, "building the message datatype");
+        return mpi_fail(rt, fn, mpirc, "building the message datatype");
     }
     /* Pending async operations keep the old type alive inside MPI. */
     if (ty->dt != MPI_DATATYPE_NULL)
@@ -301,9 +301,9 @@ void mpi_types_free(mdl_rt *rt)
         free(ty->types);
         *ty = (mpi_msg_types){ .dt = MPI_DATATYPE_NULL };
     }
-    for (int i = 0; i < rt->nstructs; i++)
-        MPI_Type_free(&rt->structs[i].dt);
-    free(rt->structs);
-    rt->structs = NULL;
-    rt->nstructs = 0;
+    for (int i = 0; i < rt->structs.n; i++)
+        MPI_Type_free(&rt->structs.all[i].dt);
+    free(rt->structs.all);
+    rt->structs.all = NULL;
+    rt->structs.n = 0;
 }
