@@ -27,7 +27,7 @@
  * the message and the resolved peers before it calls the backend and the
  * result after — the place for per-call trace records and for publishing
  * "which call, which message, which peer" of a call that may block.  Each
- * backend blocks in one place: shm_wait (runtime/shm/shm_core.c) for the
+ * backend blocks in one place: shm_wait (runtime/shm/shm_wait.c) for the
  * shared-memory runtime; blocking MPI calls inside be_* for MPI. */
 #ifndef MDL_RT_BACKEND_H
 #define MDL_RT_BACKEND_H
@@ -75,10 +75,11 @@ static inline mdl_rt_common *rt_c(mdl_rt *rt)
  * peer at the entry of every call that may block (rt_enter: three plain
  * stores), the backend marks where it blocks (rt_block_begin/_end: the MPI
  * runtime around its blocking MPI calls, the shm runtime when a wait goes
- * to sleep).  Read by the hang watchdog's thread (rt_watch.c), by the
- * shm runtime when it publishes what it sleeps in, and by the trace for
- * where a send went or a receive was posted (rt_api.c); relaxed atomics, so
- * that the thread's reads are not data races, compile to plain moves. */
+ * to sleep), both in rt_call.c.  Read by the hang watchdog's thread
+ * (rt_watch.c), by the shm runtime when it publishes what it sleeps in,
+ * and by the trace for where a send went or a receive was posted
+ * (rt_api.c); relaxed atomics, so that the thread's reads are not data
+ * races, compile to plain moves. */
 enum {
     RT_PEER_NONE = -10,         /* no peer to name (MDL_End) */
     RT_PEER_ALL = -11,          /* the whole family (barriers, collectives),
@@ -298,11 +299,6 @@ MDL_HIDDEN void be_abort(int code) __attribute__((noreturn));
 /* Tracing, on the fatal path, just before be_abort: the instance's trace
  * (rt_trace_stop has closed it) goes where the job's file is written. */
 MDL_HIDDEN void be_trace_fatal(mdl_rt *rt);
-/* Tracing: whether the backend waits by polling memory and tells the
- * tracer when (rt_trace_poll, rt_trace_payload): the calls of small
- * messages are then stamped off the message's path (rt_trace.h). */
-MDL_HIDDEN extern const int be_stamps_late;
-
 MDL_HIDDEN int be_barrier(mdl_rt *rt);
 /* insts: n >= 2 distinct instances of the own family, this one among them. */
 MDL_HIDDEN int be_sbarrier(mdl_rt *rt, const int *insts, int n);

@@ -27,7 +27,8 @@
  * A receiver copies when it completes its receive, not when MPI matches
  * it: an async receive posted early is copied at its Wait or Test, or
  * while its process waits for a send of its own or polls with Test
- * (mpi_p2p_progress).  A sender never waits on that alone, or a program
+ * (mpi_p2p.c, the progress hook it passes down).  A sender never waits on
+ * that alone, or a program
  * that MPI runs (the receiver blocked in another call, a barrier, a
  * receive of something the sender sends next) would hang.  The control
  * page publishes which blocking call its process is in (rt_block_shared);
@@ -548,7 +549,7 @@ static int receiver_stuck(mdl_rt *rt, struct mpi_direct_out *o)
 /* 1 when o is complete (copied by the receiver, or withdrawn and sent
  * through MPI), 0 when not yet and !block, or an error. */
 static int out_progress(mdl_rt *rt, const mdl_msg_desc *m, int wait, struct mpi_direct_out *o,
-                        int block)
+                        int block, mpi_progress_fn *progress)
 {
     uint64_t *w = own_slot(rt, &o->note), gen = o->note.gen;
     int rc = 0, blocked = 0;
@@ -582,7 +583,7 @@ static int out_progress(mdl_rt *rt, const mdl_msg_desc *m, int wait, struct mpi_
          * copies this process owes: its receiver may be waiting for one */
         int flag;
         MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, rt->job.world, &flag, MPI_STATUS_IGNORE);
-        mpi_p2p_progress(rt);
+        progress(rt);
     }
     if (rc > 0)
         rt->host.free_slots[rt->host.nfree_slots++] = (int)o->note.slot;
@@ -592,7 +593,8 @@ out:
     return rc;
 }
 
-int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int dest)
+int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int dest,
+                    mpi_progress_fn *progress)
 {
     struct mpi_direct_out local, *o = &local;
     if (rt->host.nfree_slots == 0 || !make_note(rt, m, lay, &local.note))
@@ -620,7 +622,7 @@ int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int
         rt_block_end();
         if (mpirc != MPI_SUCCESS)
             return mpi_fail(rt, m->fn, mpirc, "MPI_Send");
-        int rc = out_progress(rt, m, 1, o, 1);
+        int rc = out_progress(rt, m, 1, o, 1, progress);
         return rc < 0 ? rc : MDL_SUCCESS;
     }
     mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
@@ -643,13 +645,14 @@ int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int
 /* In order, and no further than the first not complete: the withdrawn
  * messages of one channel and receiver must leave in the order of their
  * announcements, which is the order their receiver takes them in. */
-int mpi_direct_sends_done(mdl_rt *rt, const mdl_msg_desc *m, int wait, int block)
+int mpi_direct_sends_done(mdl_rt *rt, const mdl_msg_desc *m, int wait, int block,
+                          mpi_progress_fn *progress)
 {
     mpi_msg_direct *dx = &rt->msgs[m->index].direct;
     for (int k = 0; k < rt->msgs[m->index].reqs.n; k++) {
         if (!dx->notes[k])
             continue;
-        int rc = out_progress(rt, m, wait, dx->notes[k], block);
+        int rc = out_progress(rt, m, wait, dx->notes[k], block, progress);
         if (rc == 0)
             return 0;
         free(dx->notes[k]);     /* complete, or failed: not waited for again */

@@ -1,10 +1,8 @@
 /* mpi_init.c — start and end of the MPI runtime, identification of the
- * instance, the fatal path and barriers. */
+ * instance, a process that exits without MDL_End, barriers. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "mpi_rt.h"
@@ -12,67 +10,15 @@
 /* One instance per process, so one runtime state. */
 static struct mdl_rt the_rt;
 
-/* Between MDL_Init and MDL_End: an exit now is reported (exit_hook). */
-static int exit_armed;
-
-/* Set by MDL_Init when MPI must not be started, even to end the job:
- * the program was started by mdlrun, or MPI_Init itself failed. */
-static int mpi_unusable;
-
-/* How long a fatal error before MPI_Init waits for the other processes to
- * join it in MPI_Init (be_abort). */
-#define ABORT_JOIN_SECONDS 10
-
-/* Whether a launcher started this process as one of several (PMI: MPICH's
- * hydra and Slurm set PMI_RANK and PMI_SIZE; PMIx: PMIX_RANK). */
-static int in_a_job(void)
-{
-    const char *size = getenv("PMI_SIZE");
-    if (size)
-        return atoi(size) > 1;
-    return getenv("PMI_RANK") || getenv("PMIX_RANK");
-}
-
-void be_abort(int code)
-{
-    (void)code;
-    exit_armed = 0;
-    int up = 0, down = 0;
-    MPI_Initialized(&up);
-    MPI_Finalized(&down);
-    /* A fatal error before MPI_Init (a call before MDL_Init): the other
-     * processes wait in MPI_Init for this one for ever — hydra does not end
-     * a job when a process exits before MPI_Init.  It joins them there, to
-     * end the job with MPI_Abort.  MPI_Init returns only once every process
-     * has called it: if one has exited before, or computes for long, the
-     * alarm ends this process by a signal, which mpiexec takes as a bad
-     * termination and ends the job too. */
-    if (!up && !down && !mpi_unusable && in_a_job()) {
-        signal(SIGALRM, SIG_DFL);
-        alarm(ABORT_JOIN_SECONDS);
-        up = MPI_Init(NULL, NULL) == MPI_SUCCESS;
-        alarm(0);
-    }
-    if (up && !down) {
-        /* mpiexec's proxy forwards our stderr through a pipe, and on an
-         * abort it may kill the job before reading what is left in it: the
-         * one-line report was lost about once in 40 runs.  Give it time. */
-        struct timespec ts = { 0, 200 * 1000 * 1000 };
-        nanosleep(&ts, NULL);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    exit(1);
-}
-
 /* A process that exits after MDL_Init without MDL_End (returns from main,
  * calls exit): one line in mdlrun's words, then the job ends as on a fatal
  * error (MPICH 4.0 would otherwise end the job silently with status 0, or
  * name only the signal it killed the others with). */
 static void exit_hook(void)
 {
-    if (!exit_armed)
+    if (!mpi_exit_armed)
         return;
-    exit_armed = 0;
+    mpi_exit_armed = 0;
     char line[256];
     snprintf(line, sizeof line, "%s[%d] exited without calling MDL_End\n", the_rt.c.who.task,
              the_rt.c.who.inst);
@@ -305,7 +251,7 @@ int be_init(const mdl_task_desc *d, int *argc, char ***argv, void *user, size_t 
     static int hooked;
     if (!hooked)
         hooked = atexit(exit_hook) == 0;
-    exit_armed = 1;
+    mpi_exit_armed = 1;
     *out = rt;
     return MDL_SUCCESS;
 }
@@ -319,7 +265,7 @@ int be_restartable(void)
 
 int be_end(mdl_rt *rt)
 {
-    exit_armed = 0;
+    mpi_exit_armed = 0;
     int rc = mpi_p2p_end(rt);
     if (rt->trace.on) {
         int trc = mpi_trace_collect(rt);

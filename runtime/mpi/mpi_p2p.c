@@ -161,6 +161,8 @@ static int place_own(mdl_rt *rt, const char *fn, const mpi_msg_types *ty,
     return mpirc == MPI_SUCCESS ? 0 : mpi_fail(rt, fn, mpirc, "MPI_Unpack");
 }
 
+static void progress(mdl_rt *rt);
+
 /* A send to a host peer that may take the direct path: 1 when it does not
  * (the caller sends through MPI). */
 static __attribute__((noinline)) int send_direct(mdl_rt *rt, const mdl_msg_desc *m,
@@ -171,7 +173,7 @@ static __attribute__((noinline)) int send_direct(mdl_rt *rt, const mdl_msg_desc 
         if (rc)
             return rc;
     }
-    return mpi_direct_send(rt, m, lay, dest);
+    return mpi_direct_send(rt, m, lay, dest, progress);
 }
 
 static inline int direct_peer(const mdl_rt *rt, const mpi_msg_types *ty, int dest)
@@ -189,29 +191,6 @@ static __attribute__((cold)) int recv_fail(mdl_rt *rt, const char *fn, const mdl
         return mpi_fail(rt, fn, mpirc, "receive");
     return rt_fail_size(rt, fn, rt->job.task_of[st->MPI_SOURCE], rt->job.inst_of[st->MPI_SOURCE],
                         RT_SIZE_LARGER, rt->msgs[m->index].types.layout_bytes);
-}
-
-void mpi_buffered_append(mpi_buffered **list, mpi_buffered *x)
-{
-    while (*list)
-        list = &(*list)->next;
-    x->next = NULL;
-    *list = x;
-}
-
-void mpi_buffered_reap(mpi_buffered **list)
-{
-    for (mpi_buffered **pp = list; *pp;) {
-        mpi_buffered *x = *pp;
-        int done = 0;
-        MPI_Test(&x->req, &done, MPI_STATUS_IGNORE);
-        if (done) {
-            *pp = x->next;
-            free(x);
-        } else {
-            pp = &x->next;
-        }
-    }
 }
 
 /* A sync send to the sending instance itself can complete only once its
@@ -394,7 +373,7 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
             keep_posted(dx, m, k, lay);
             dx->early[k] = 0;
             if (ty->bytes > MPI_DIRECT_NOTE_BYTES) {
-                dx->nlarge++;   /* mpi_p2p_progress looks at it */
+                dx->nlarge++;   /* progress looks at it */
                 rt->host.nlarge++;
             }
         }
@@ -506,7 +485,7 @@ static const mdl_span *req_spans(const mpi_msg_direct *dx, const mdl_msg_desc *m
 }
 
 /* Async receive i of x got its message: what it expected, or an
- * announcement copied already by mpi_p2p_progress. */
+ * announcement copied already by progress. */
 static inline int req_plain(const mpi_msg *x, int i, size_t got)
 {
     return (recv_plain(got, x->reqs.recv_bytes[i]) && !req_own(x, i)) ||
@@ -540,7 +519,11 @@ static int req_placed(mdl_rt *rt, const mdl_msg_desc *m, int i, size_t got)
     return rc ? rc : place_own(rt, m->fn, &x->types, x->direct.own[i], got, buf, dt);
 }
 
-void mpi_p2p_progress(mdl_rt *rt)
+/* While a sender waits for its receiver (mpi_direct.c, the hook it is
+ * given): the async receives posted by this process that have completed
+ * are completed now, so that an announcement among them is copied and its
+ * sender, which may be waiting for this one's copy in turn, released. */
+static void progress(mdl_rt *rt)
 {
     const mdl_task_desc *d = rt->c.d;
     for (int i = 0; rt->host.nlarge && i < d->nmsgs; i++) {
@@ -766,11 +749,11 @@ int be_test(mdl_rt *rt, const mdl_msg_desc *m)
             return rc;
         /* a program polling with Test may be what a sender waits for */
         if (rt->host.peer_base)
-            mpi_p2p_progress(rt);
+            progress(rt);
         return 0;
     }
     if (mpirc == MPI_SUCCESS && x->direct.nnotes) {     /* announced sends: copied yet? */
-        int done = mpi_direct_sends_done(rt, m, 0, 0);
+        int done = mpi_direct_sends_done(rt, m, 0, 0, progress);
         if (done <= 0)
             return done;
     }
@@ -789,7 +772,7 @@ int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
      * for one. */
     int mpirc = waitall(rt, m, rq);
     if (mpirc == MPI_SUCCESS && x->direct.nnotes) {     /* announced sends: until copied */
-        int done = mpi_direct_sends_done(rt, m, 1, 1);
+        int done = mpi_direct_sends_done(rt, m, 1, 1, progress);
         if (done < 0)
             return done;
     }
@@ -947,7 +930,7 @@ int mpi_p2p_end(mdl_rt *rt)
         end_names_receivers(rt, m);
         int mpirc = waitall(rt, m, rq);
         if (x->direct.nnotes) {
-            int done = mpi_direct_sends_done(rt, m, 1, 1);
+            int done = mpi_direct_sends_done(rt, m, 1, 1, progress);
             if (done < 0 && !rc)
                 rc = done;
         }

@@ -77,7 +77,7 @@ typedef struct mpi_msg_direct {
      * (own: one per async request, allocated when first used), and an
      * async one keeps its layout (posted) until its announcement is
      * copied, at its Wait or Test or early, while this process waits for
-     * a send of its own (mpi_p2p_progress: early). */
+     * a send of its own (mpi_p2p.c, progress: early). */
     int noted;
     int cap;                    /* requests the arrays below hold */
     unsigned char **own;
@@ -168,7 +168,7 @@ typedef struct mpi_host {
     mpi_buffered *withdrawn;    /* oldest first */
     int nlarge;                 /* the msgs' direct.nlarge together: none, and a
                                    process waiting or polling has no copy
-                                   to make (mpi_p2p_progress) */
+                                   to make (mpi_p2p.c, progress) */
     unsigned char *note_channels;       /* MDL_Init: [nchannels] announcing */
 } mpi_host;
 
@@ -207,6 +207,14 @@ struct mdl_rt {
     mpi_host host;
     mpi_trace_state trace;
 };
+
+/* The fatal path (mpi_abort.c).  mpi_exit_armed: between MDL_Init and
+ * MDL_End, when an exit is reported (mpi_init.c, exit_hook);
+ * mpi_unusable: set by MDL_Init when MPI must not be started, even to
+ * end the job (the program was started by mdlrun, or MPI_Init itself
+ * failed). */
+MDL_HIDDEN extern int mpi_exit_armed;
+MDL_HIDDEN extern int mpi_unusable;
 
 /* MPI's errors as MeDLey's (mpi_fail.c): MPI_ERR_TRUNCATE ->
  * MDL_ERR_TRUNCATE, anything else MDL_ERR_INTERN, with MPI's text.
@@ -253,13 +261,18 @@ MDL_HIDDEN void mpi_direct_alias(mdl_rt *rt, void *obj, size_t size);
 MDL_HIDDEN int mpi_direct_start(mdl_rt *rt, const char *fn);
 MDL_HIDDEN void mpi_direct_unmap_peers(mdl_rt *rt);
 MDL_HIDDEN void mpi_direct_free(mdl_rt *rt);
+/* What a sender waiting for its receiver runs meanwhile: the copies this
+ * process owes (its async receives that got an announcement, mpi_p2p.c),
+ * since its receiver may be waiting for one of them.  Passed down by
+ * point to point, so that the one-copy path does not call back into it. */
+typedef void mpi_progress_fn(mdl_rt *rt);
 /* A send of m, laid out as lay, to world rank dest, a host peer: 1 when
  * m cannot take the direct path (then it goes through MPI), else 0 or an
  * error.  Sync: it returns once the receiver has copied it or it was
  * withdrawn; async: one request (the announcement), room reserved by the
  * caller, completed by mpi_direct_sends_done. */
 MDL_HIDDEN int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay,
-                               int dest);
+                               int dest, mpi_progress_fn *progress);
 /* A receive that got MPI_DIRECT_NOTE_BYTES, with host peers (peer_base):
  * 1 when it is not an announcement, else the message copied from the
  * sender (0) or an error.  spans: the receive's layout (m->nitems).  copy:
@@ -283,8 +296,9 @@ MDL_HIDDEN void mpi_direct_receives(mdl_rt *rt);
 /* The announced sends among m's requests (their MPI requests complete):
  * 1 when all are complete, 0 when not yet (only if !block), or an error
  * (of the Wait, wait 1, or Test of m). */
-MDL_HIDDEN int mpi_direct_sends_done(mdl_rt *rt, const mdl_msg_desc *m, int wait, int block);
-/* Buffered sends (mpi_buffered): x appended to *list; those complete
+MDL_HIDDEN int mpi_direct_sends_done(mdl_rt *rt, const mdl_msg_desc *m, int wait, int block,
+                                     mpi_progress_fn *progress);
+/* Buffered sends (mpi_buffered.c): x appended to *list; those complete
  * freed. */
 MDL_HIDDEN void mpi_buffered_append(mpi_buffered **list, mpi_buffered *x);
 MDL_HIDDEN void mpi_buffered_reap(mpi_buffered **list);
@@ -294,11 +308,6 @@ MDL_HIDDEN void mpi_direct_release(mpi_msg_direct *dx, int n);
  * requests, mpi_p2p.c): a send's announcements, with host peers; a noted
  * receive's layout, early flag and own buffer.  0: out of memory. */
 MDL_HIDDEN int mpi_direct_reserve(mdl_rt *rt, const mdl_msg_desc *m, int cap);
-/* While a sender waits (mpi_p2p.c): the async receives posted by this
- * process that have completed are completed now, so that an announcement
- * among them is copied and its sender, which may be waiting for this
- * one's copy in turn, released. */
-MDL_HIDDEN void mpi_p2p_progress(mdl_rt *rt);
 /* MDL_End: every withdrawn message received. */
 MDL_HIDDEN void mpi_direct_flush(mdl_rt *rt);
 /* MDL_End before its barrier: the hang line names the receiver of the
@@ -323,5 +332,10 @@ MDL_HIDDEN int mpi_trace_agree(mdl_rt *rt, const unsigned long long *all, int st
 MDL_HIDDEN int mpi_trace_start(mdl_rt *rt);
 MDL_HIDDEN int mpi_trace_collect(mdl_rt *rt);
 MDL_HIDDEN void mpi_trace_free(mdl_rt *rt);
+/* The job as the trace file describes it (mpi_trace_job.c): insts, one per
+ * world rank, with no image yet. */
+struct rt_trace_job;
+struct rt_trace_inst;
+MDL_HIDDEN void mpi_trace_job(mdl_rt *rt, struct rt_trace_job *job, struct rt_trace_inst *insts);
 
 #endif

@@ -1,11 +1,9 @@
 /* mpi_trace.c — MDL_TRACE on the MPI runtime (docs/tracing.md): every
  * instance records into an image mapped from a file of its own
  * (rt_trace_parts.h); at MDL_End world rank 0 receives the images one by
- * one and writes the job's file, and each process removes its part.  On
- * the fatal path (MPI_Abort follows, and takes the other processes down)
- * the failing instance writes the file from its own image and the parts
- * of the others on its host; a job killed leaves its parts for mdltrace
- * --recover. */
+ * one and writes the job's file, and each process removes its part (the
+ * fatal path: mpi_trace_job.c); a job killed leaves its parts for
+ * mdltrace --recover. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -100,10 +98,13 @@ int mpi_trace_start(mdl_rt *rt)
     for (int r = rt->job.world_size; rt->job.world_rank == 0; r++)
         if (rt_trace_part_remove(rt->trace.path, r) != 0)
             break;
+    /* MPI waits inside MPICH: every call is stamped at entry and exit */
     int clock = rt_trace_tsc_usable() ? RT_CLOCK_TSC : RT_CLOCK_MONO;
-    int rc = rt_trace_attach(rt, rt->trace.slots, rt->job.world_rank, clock, trace_alloc, NULL);
+    char why[512];
+    int rc = rt_trace_attach(rt, rt->trace.slots, rt->job.world_rank, clock, 0, trace_alloc, NULL,
+                             why, sizeof why);
     if (rc)
-        return rc;
+        return rt_fail(rt, "MDL_Init", rc, "%s", why);
     rt->trace.img = rt->c.tr->img;
     /* One moment every process agrees on, for processes on other hosts,
      * whose CLOCK_MONOTONIC has another origin. */
@@ -125,23 +126,6 @@ void mpi_trace_free(mdl_rt *rt)
 }
 
 /* ---------------------------------------------------------------- writing */
-
-static void init_job(mdl_rt *rt, rt_trace_job *job, rt_trace_inst *insts)
-{
-    memset(job, 0, sizeof *job);
-    job->runtime = "mpi";
-    job->clock = rt->trace.img->clock == RT_CLOCK_TSC ? MPI_TRACE_CLOCK_TSC : MPI_TRACE_CLOCK_MONO;
-    job->buffer_events = rt->trace.slots;
-    job->ninst = rt->job.world_size;
-    job->inst = insts;
-    for (int r = 0; r < rt->job.world_size; r++) {
-        insts[r] = (rt_trace_inst){ 0 };
-        insts[r].slot = r;
-        insts[r].task = rt->job.task_of[r];
-        insts[r].inst = rt->job.inst_of[r];
-        insts[r].end = RT_INST_NORMAL;
-    }
-}
 
 static void warn(mdl_rt *rt, const char *why)
 {
@@ -205,7 +189,7 @@ static int gather_and_write(mdl_rt *rt, rt_trace_img **heads, uint64_t *recbytes
     if (mpirc != MPI_SUCCESS)
         return mpi_fail(rt, fn, mpirc, "receiving the traces");
     rt_trace_job job;
-    init_job(rt, &job, insts);
+    mpi_trace_job(rt, &job, insts);
     for (int r = 0; r < n; r++)
         insts[r].head = heads[r];
     rt_trace_set_clocks(&job, rt->trace.img);
@@ -268,61 +252,4 @@ int mpi_trace_collect(mdl_rt *rt)
     free(insts);
     free(recbytes);
     return rc;
-}
-
-/* MPI waits inside MPICH: every call is stamped at entry and exit. */
-const int be_stamps_late = 0;
-
-/* The fatal path (MPI_Abort follows): this instance's calls and those the
- * others of its host have recorded so far, read from their parts (the
- * call each is in is not recorded); processes on other hosts are lost.
- * The parts written into the file are removed. */
-void be_trace_fatal(mdl_rt *rt)
-{
-    if (!rt->trace.img || !rt->trace.path)
-        return;
-    int n = rt->job.world_size, me = rt->job.world_rank;
-    rt_trace_inst *insts = calloc((size_t)n, sizeof *insts);
-    rt_trace_img **parts = calloc((size_t)n, sizeof *parts);
-    if (!insts || !parts) {
-        free(insts);
-        free(parts);
-        return;
-    }
-    rt_trace_job job;
-    init_job(rt, &job, insts);
-    char why[512];
-    for (int r = 0; r < n; r++) {
-        if (r != me)
-            parts[r] = rt_trace_part_read(rt->trace.path, r, 1, NULL, why, sizeof why);
-        insts[r].head = r == me ? rt->trace.img : parts[r];
-        insts[r].end = !insts[r].head ? RT_INST_LOST
-                       : insts[r].head->end == RT_END_NORMAL ? RT_INST_NORMAL
-                                                             : RT_INST_ERROR;
-    }
-    rt_trace_set_clocks(&job, rt->trace.img);
-    job.ended_by_error = 1;
-    const rt_trace_img *img = rt->trace.img;
-    if (img->error_text >= 0)
-        job.error = (const char *)img + img->texts + (size_t)img->error_text * RT_TEXT;
-    rt_trace_out *o = rt_trace_out_open(rt->trace.path, why, sizeof why);
-    if (o) {
-        rt_trace_out_meta(o, &job);
-        for (int r = 0; r < n; r++)
-            if (insts[r].head)
-                rt_trace_out_events(o, &job, r, insts[r].head);
-    }
-    if (o && rt_trace_out_close(o, &job, why, sizeof why) == 0) {
-        for (int r = 0; r < n; r++)
-            if (insts[r].head)
-                rt_trace_part_remove(rt->trace.path, r);
-    } else {
-        fprintf(stderr, "%s[%d]: the trace was not written: %s\n", rt->c.who.task,
-                rt->c.who.inst, why);
-        fflush(stderr);
-    }
-    for (int r = 0; r < n; r++)
-        free(parts[r]);
-    free(parts);
-    free(insts);
 }

@@ -126,18 +126,27 @@ static inline int shm_slot_of(const mdl_rt *rt, int task, int inst)
     return rt->fam_slots[rt->fam_first[task] + inst];
 }
 
-/* shm_init.c */
+static inline shm_ring *shm_ring_of(mdl_rt *rt, int from, int to)
+{
+    return &rt->rings[(size_t)from * rt->nslots + to];
+}
+
+/* shm_abort.c */
 /* The runtime of this process once it has mapped the segment (the fatal
  * path raises the job's abort flag through it). */
 MDL_HIDDEN extern mdl_rt *shm_the_rt;
 
-/* shm_core.c */
+/* shm_bell.c */
 MDL_HIDDEN void shm_futex_wait(uint32_t *word, uint32_t val, long ns);
 MDL_HIDDEN void shm_futex_wake(uint32_t *word);
-/* Pauses a spinning wait leaves between two polls (≈ 20 ns), measured. */
-MDL_HIDDEN int shm_relax_pauses(void);
+/* The instance in `slot` (every other one) may wait for what was just
+ * done: rung if it sleeps. */
 MDL_HIDDEN void shm_notify(mdl_rt *rt, int slot);
 MDL_HIDDEN void shm_notify_all(mdl_rt *rt);
+
+/* shm_wait.c */
+/* Pauses a spinning wait leaves between two polls (≈ 20 ns), measured. */
+MDL_HIDDEN int shm_relax_pauses(void);
 /* A peer that exited without MDL_End (looked for when check_pids), or a
  * job being torn down. */
 MDL_HIDDEN int shm_job_broken(mdl_rt *rt, int check_pids);
@@ -166,6 +175,8 @@ MDL_HIDDEN int shm_wait_for(mdl_rt *rt, const shm_waiting *how, void *arg);
  * but this one. */
 MDL_HIDDEN void shm_await_add(mdl_shm_wait *w, int32_t *list, int slot);
 MDL_HIDDEN void shm_await_task(mdl_rt *rt, mdl_shm_wait *w, int32_t *list, int task);
+
+/* shm_heap.c */
 /* Fresh, zeroed heap bytes (64-byte aligned); 0 when the heap is full. */
 MDL_HIDDEN uint64_t shm_bump(mdl_rt *rt, uint64_t size);
 /* The same in whole pages, page-aligned (the segment's mapping is). */
@@ -175,13 +186,39 @@ MDL_HIDDEN void shm_free(mdl_rt *rt, uint64_t off, size_t bytes);
 /* Whether peers can reach p through the segment: in the segment, or in
  * an aliased task object (shm_off translates both). */
 MDL_HIDDEN int shm_in_seg(const mdl_rt *rt, const void *p);
+
+/* shm_barrier.c */
 MDL_HIDDEN int shm_family_barrier(mdl_rt *rt, const char *fn);
 MDL_HIDDEN int shm_subset_barrier(mdl_rt *rt, const int *slots, int n, const char *fn);
 
-/* shm_p2p.c */
+/* shm_copy.c */
+/* Eager messages: the spans (n) packed into a contiguous buffer, and back;
+ * _timed: the copy's time recorded (MDL_TRACE, rendezvous sizes only). */
+MDL_HIDDEN void shm_spans_pack(const mdl_span *sp, int n, char *dst);
+MDL_HIDDEN void shm_spans_unpack(const mdl_span *sp, int n, const char *src);
+MDL_HIDDEN void shm_spans_pack_timed(mdl_rt *rt, const mdl_span *spans, int n, char *dst);
+/* A rendezvous message copied into the receive's spans (dst, ndst): 0 or
+ * MDL_ERR_INTERN (its memory could not be read). */
+MDL_HIDDEN int shm_copy_rdv(mdl_rt *rt, const mdl_span *dst, int ndst, const shm_rdv *r);
+MDL_HIDDEN int shm_copy_rdv_timed(mdl_rt *rt, const mdl_span *dst, int ndst, const shm_rdv *r);
+
+/* shm_arrive.c */
 /* Takes what has arrived; returns 1 when it left messages in a ring (it
  * takes a bounded number per sender and pass, for fairness). */
 MDL_HIDDEN int shm_progress(mdl_rt *rt);
+/* Receive q completed with a message from `slot` (eager: data; rendezvous:
+ * the record at rdvoff). */
+MDL_HIDDEN void shm_deliver(mdl_rt *rt, shm_rreq *q, int slot, uint32_t kind, uint64_t bytes,
+                            const void *data, uint64_t rdvoff);
+/* The first posted receive a message on `channel` from `slot` matches,
+ * taken off the list (NULL: none). */
+MDL_HIDDEN shm_rreq *shm_take_posted(mdl_rt *rt, int channel, int slot);
+/* A new receive: matched against the unexpected messages, else posted;
+ * shm_unpost: taken back (its wait failed, MDL_End). */
+MDL_HIDDEN void shm_post_recv(mdl_rt *rt, shm_rreq *q);
+MDL_HIDDEN void shm_unpost(mdl_rt *rt, shm_rreq *q);
+
+/* shm_p2p.c */
 /* MDL_End: cancels the async receives, then delivers every async send in
  * flight (MDL_ERR_PEER, reported, if a receiver has ended without it). */
 MDL_HIDDEN void shm_p2p_cancel_recvs(mdl_rt *rt, unsigned char *left);
