@@ -29,7 +29,7 @@ rt_msg_layout **rt_layouts_new(mdl_rt *rt, const mdl_task_desc *d)
         size_t n = (size_t)m->nitems + 1;
         l->rt = rt;
         l->m = m;
-        l->slow = l->stale = 1;
+        l->stale = 1;
         l->nbounds = m->fixed_bounds ? 0 : 2 * m->npairs;
         for (int k = 0; k < m->nitems; k++)
             l->nptr += m->items[k].is_pointer;
@@ -78,18 +78,6 @@ void rt_layouts_free(const mdl_task_desc *d, rt_msg_layout **all)
     free(all);
 }
 
-/* Whether the key is this call's: its bounds, then its pointer values. */
-static int key_same(const rt_msg_layout *l, const void *task, const long *bounds)
-{
-    long diff = 0;
-    for (int i = 0; i < l->nbounds; i++)
-        diff |= bounds[i] ^ l->key[i];
-    for (int i = 0; i < l->nptr; i++)
-        diff |= (long)(intptr_t) * (void *const *)((const char *)task + l->ptr_off[i]) ^
-                l->key[l->nbounds + i];
-    return diff == 0;
-}
-
 /* Whether spans a and b (n of each) are one layout, b perhaps moved:
  * equal but for their bases, and those equal relative to the first. */
 static int same_shape(const mdl_span *a, const mdl_span *b, int n)
@@ -115,7 +103,7 @@ static __attribute__((noinline)) const rt_layout *recompute(rt_msg_layout *l, vo
     size_t bytes;
     int rc = mdl_msg_spans(m, task, bounds, l->spare, &bytes, why, sizeof why);
     if (rc) {
-        l->slow = l->stale = 1;         /* the key is no layout's: checked again */
+        l->stale = 1;           /* the key is no layout's: checked again */
         l->moves = 0;
         rt_fail(l->rt, m->fn, rc, "%s", why);
         return NULL;
@@ -135,7 +123,6 @@ static __attribute__((noinline)) const rt_layout *recompute(rt_msg_layout *l, vo
     for (int i = 0; i < l->nptr; i++)
         *key++ = (long)(intptr_t) * (void *const *)((const char *)task + l->ptr_off[i]);
     l->stale = 0;
-    l->slow = l->nptr;
     l->moves = l->movable;
     return &l->out;
 }
@@ -146,11 +133,9 @@ static __attribute__((noinline)) const rt_layout *recompute(rt_msg_layout *l, vo
  * anything else computed again.  The key takes the bounds as they pass:
  * a call that fails here is computed again, which rewrites the key or
  * marks the layout stale. */
-const rt_layout *rt_layout_update(rt_msg_layout *l, void *task, const long *bounds)
+static __attribute__((noinline)) const rt_layout *moved(rt_msg_layout *l, void *task,
+                                                        const long *bounds)
 {
-    if (!l->moves)
-        return !l->stale && l->nptr && key_same(l, task, bounds) ? &l->out
-                                                                 : recompute(l, task, bounds);
     size_t off = l->offset;
     for (size_t i = 0, n = (size_t)l->nbounds; i < n; i += 2) {
         long lo = bounds[i], hi = bounds[i + 1];
@@ -164,6 +149,14 @@ const rt_layout *rt_layout_update(rt_msg_layout *l, void *task, const long *boun
     l->spans[0].base = l->out.base = (char *)task + off;
     l->out.gen++;
     return &l->out;
+}
+
+/* Tail calls only, so that each path pays for its own registers. */
+const rt_layout *rt_layout_update(rt_msg_layout *l, void *task, const long *bounds)
+{
+    if (l->moves)
+        return moved(l, task, bounds);
+    return recompute(l, task, bounds);
 }
 
 const rt_layout *rt_layout_fixed(mdl_rt *rt, const mdl_msg_desc *m)

@@ -15,14 +15,12 @@
  * a transport's cache needs to know. */
 typedef struct rt_msg_layout {
     rt_layout out;              /* what the transport is handed */
-    long slow;                  /* non-zero: the inline compare alone cannot
-                                   reuse out (stale, or pointer items,
-                                   compared out of line) */
+    long stale;                 /* non-zero: out is not the layout of key
+                                   (none yet, or the last call's bounds
+                                   were refused) */
     int nbounds;                /* bounds in the key: 2 * npairs, 0 when fixed */
     int nptr;                   /* pointer items: their values follow */
     long *key;                  /* [nbounds + nptr] */
-    int stale;                  /* out is not the layout of key (none yet,
-                                   or the last call's bounds were refused) */
     mdl_rt *rt;                 /* whose (for its reports) */
     const mdl_msg_desc *m;      /* of which message */
     size_t *ptr_off;            /* [nptr] where the pointer members are */
@@ -46,26 +44,28 @@ typedef struct rt_msg_layout {
 MDL_HIDDEN rt_msg_layout **rt_layouts_new(mdl_rt *rt, const mdl_task_desc *d);
 MDL_HIDDEN void rt_layouts_free(const mdl_task_desc *d, rt_msg_layout **all);
 
-/* rt_layout_of when the inline compare fails: the layout of an unchanged
- * key with pointer items, a section moved, or the layout computed and
- * checked again. */
+/* rt_layout_of when the key differs: a section moved, or the layout
+ * computed and checked again. */
 MDL_HIDDEN const rt_layout *rt_layout_update(rt_msg_layout *l, void *task, const long *bounds)
     __attribute__((noinline));
 
 /* The checked layout of m for the call's task struct (the one of
  * MDL_Init) and bounds.  NULL: a bound lies outside its variable, the
  * only fault of a layout, reported as MDL_ERR_BOUNDS under m->fn.  The
- * path of a call whose bounds have not changed is inline: one OR of
- * XORs, no branch per bound.  Pointer values are compared out of line
- * (slow), which keeps this path short for the messages that have none. */
+ * path of a call whose key has not changed is inline: one OR of XORs, no
+ * branch per bound; the pointer loop is marked unlikely, so that the
+ * messages without one pay a test for it and no registers. */
 static inline const rt_layout *rt_layout_of(mdl_rt *rt, const mdl_msg_desc *m, void *task,
                                             const long *bounds)
 {
     rt_msg_layout *l = rt_c(rt)->layouts[m->index];
     const long *key = l->key;
-    long diff = l->slow;
+    long diff = l->stale;
     for (int i = 0; i < l->nbounds; i += 2)
         diff |= (bounds[i] ^ key[i]) | (bounds[i + 1] ^ key[i + 1]);
+    for (int i = 0; __builtin_expect(i < l->nptr, 0); i++)
+        diff |= (long)(intptr_t) * (void *const *)((const char *)task + l->ptr_off[i]) ^
+                key[l->nbounds + i];
     if (__builtin_expect(diff == 0, 1))
         return &l->out;
     return rt_layout_update(l, task, bounds);
