@@ -8,6 +8,53 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---------------------------------------------------------------- unpacking eager messages */
+
+/* The common shapes — a contiguous block, or one loop of equal blocks (a
+ * matrix row or column) — get tight loops; 8- and 4-byte elements a
+ * constant-size memcpy (one load and one store, alignment-safe), where a
+ * memcpy call of variable size per element would cost more than the data.
+ * Pack (shm_p2p.c) and unpack (shm_arrive.c) are separate loops: GCC does
+ * not unswitch a direction test out of a loop, and that test per element
+ * cost as much as the copy.  Anything else goes through the shared
+ * generic walk. */
+static void unpack_one(const mdl_span *s, const char *src)
+{
+    if (s->bytes == 0)
+        return;
+    if (s->nloops == 0) {
+        memcpy(s->base, src, s->block);
+        return;
+    }
+    if (s->nloops != 1) {
+        mdl_spans_unpack(s, 1, src);
+        return;
+    }
+    char *p = s->base;
+    long cnt = s->count[0], stride = s->stride[0];
+    size_t blk = s->block;
+    if (blk == 8) {
+        for (long i = 0; i < cnt; i++, p += stride, src += 8)
+            memcpy(p, src, 8);
+    } else if (blk == 4) {
+        for (long i = 0; i < cnt; i++, p += stride, src += 4)
+            memcpy(p, src, 4);
+    } else {
+        for (long i = 0; i < cnt; i++, p += stride, src += blk)
+            memcpy(p, src, blk);
+    }
+}
+
+static void spans_unpack(const mdl_span *sp, int n, const char *src)
+{
+    for (int i = 0; i < n; i++) {
+        unpack_one(&sp[i], src);
+        src += sp[i].bytes;
+    }
+}
+
+/* ---------------------------------------------------------------- delivery */
+
 /* Completes a posted receive with a message from `slot`. */
 void shm_deliver(mdl_rt *rt, shm_rreq *q, int slot, uint32_t kind, uint64_t bytes,
                  const void *data, uint64_t rdvoff)
@@ -19,7 +66,7 @@ void shm_deliver(mdl_rt *rt, shm_rreq *q, int slot, uint32_t kind, uint64_t byte
     if (bytes != q->total) {
         q->err = MDL_ERR_TRUNCATE;
     } else if (kind == CELL_EAGER) {
-        shm_spans_unpack(q->spans, q->nspans, data);
+        spans_unpack(q->spans, q->nspans, data);
     } else if ((rt->c.tr ? shm_copy_rdv_timed(rt, q->spans, q->nspans, shm_ptr(rt, rdvoff))
                          : shm_copy_rdv(rt, q->spans, q->nspans, shm_ptr(rt, rdvoff))) < 0) {
         q->err = MDL_ERR_INTERN;
@@ -127,33 +174,4 @@ int shm_progress(mdl_rt *rt)
     }
     rt->rr = (rt->rr + 1) % n;
     return more;
-}
-
-/* Matches a new receive against the unexpected messages; else posts it. */
-void shm_post_recv(mdl_rt *rt, shm_rreq *q)
-{
-    for (shm_umsg **pp = &rt->unexp; *pp; pp = &(*pp)->next) {
-        shm_umsg *u = *pp;
-        if (u->channel == q->channel && (q->want < 0 || q->want == u->slot)) {
-            *pp = u->next;
-            if (!*pp)
-                rt->unexp_tail = pp;
-            shm_deliver(rt, q, u->slot, u->kind, u->bytes, u->data, u->rdv);
-            free(u);
-            return;
-        }
-    }
-    *rt->posted_tail = q;
-    rt->posted_tail = &q->next;
-}
-
-void shm_unpost(mdl_rt *rt, shm_rreq *q)
-{
-    for (shm_rreq **pp = &rt->posted; *pp; pp = &(*pp)->next)
-        if (*pp == q) {
-            *pp = q->next;
-            if (!*pp)
-                rt->posted_tail = pp;
-            return;
-        }
 }

@@ -1,91 +1,15 @@
-/* shm_copy.c — the copies of the shared-memory runtime's point to point:
- * packing an eager message into its cell and unpacking it into the
- * receive, and the rendezvous copy from the sender's sections (memcpy
- * from the segment, process_vm_readv from the sender's own memory). */
+/* shm_copy.c — the rendezvous copy of the shared-memory runtime: the
+ * receiver copies a message of more than SHM_EAGER bytes straight from
+ * the sender's sections into its own (memcpy from the segment,
+ * process_vm_readv from the sender's own memory).  (Eager messages are
+ * packed where they are sent, shm_p2p.c, and unpacked where they are
+ * delivered, shm_arrive.c: there the compiler inlines them.) */
 #include "shm_internal.h"
 #include "trace/rt_trace.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
-
-/* Packing and unpacking of eager messages.  The common shapes — a
- * contiguous block, or one loop of equal blocks (a matrix row or column) —
- * get tight loops; 8- and 4-byte elements a constant-size memcpy (one load
- * and one store, alignment-safe), where a memcpy call of variable size per
- * element would cost more than the data.  Pack and unpack are separate
- * loops: GCC does not unswitch a direction test out of a loop, and that
- * test per element cost as much as the copy.  Anything else goes through
- * the shared generic walk. */
-static void pack_one(const mdl_span *s, char *dst)
-{
-    if (s->bytes == 0)
-        return;
-    if (s->nloops == 0) {
-        memcpy(dst, s->base, s->block);
-        return;
-    }
-    if (s->nloops != 1) {
-        mdl_spans_pack(s, 1, dst);
-        return;
-    }
-    const char *p = s->base;
-    long cnt = s->count[0], stride = s->stride[0];
-    size_t blk = s->block;
-    if (blk == 8) {
-        for (long i = 0; i < cnt; i++, p += stride, dst += 8)
-            memcpy(dst, p, 8);
-    } else if (blk == 4) {
-        for (long i = 0; i < cnt; i++, p += stride, dst += 4)
-            memcpy(dst, p, 4);
-    } else {
-        for (long i = 0; i < cnt; i++, p += stride, dst += blk)
-            memcpy(dst, p, blk);
-    }
-}
-
-static void unpack_one(const mdl_span *s, const char *src)
-{
-    if (s->bytes == 0)
-        return;
-    if (s->nloops == 0) {
-        memcpy(s->base, src, s->block);
-        return;
-    }
-    if (s->nloops != 1) {
-        mdl_spans_unpack(s, 1, src);
-        return;
-    }
-    char *p = s->base;
-    long cnt = s->count[0], stride = s->stride[0];
-    size_t blk = s->block;
-    if (blk == 8) {
-        for (long i = 0; i < cnt; i++, p += stride, src += 8)
-            memcpy(p, src, 8);
-    } else if (blk == 4) {
-        for (long i = 0; i < cnt; i++, p += stride, src += 4)
-            memcpy(p, src, 4);
-    } else {
-        for (long i = 0; i < cnt; i++, p += stride, src += blk)
-            memcpy(p, src, blk);
-    }
-}
-
-void shm_spans_pack(const mdl_span *sp, int n, char *dst)
-{
-    for (int i = 0; i < n; i++) {
-        pack_one(&sp[i], dst);
-        dst += sp[i].bytes;
-    }
-}
-
-void shm_spans_unpack(const mdl_span *sp, int n, const char *src)
-{
-    for (int i = 0; i < n; i++) {
-        unpack_one(&sp[i], src);
-        src += sp[i].bytes;
-    }
-}
 
 #define CMA_IOV 64
 
@@ -209,18 +133,7 @@ int shm_copy_rdv(mdl_rt *rt, const mdl_span *dst, int ndst, const shm_rdv *r)
     return rc;
 }
 
-/* Tracing: the copies of a rendezvous message (more than SHM_EAGER
- * bytes) are timed (copy_us), in functions of their own; the eager path
- * is left as it is untraced: any work added there, even a compare, cost
- * the traced 8-byte ping-pong ≈ 10 %, the receiver's poll loop running in
- * lock-step with it. */
-void shm_spans_pack_timed(mdl_rt *rt, const mdl_span *spans, int n, char *dst)
-{
-    uint64_t c0 = rt_trace_copy_begin(rt->c.tr);
-    shm_spans_pack(spans, n, dst);
-    rt_trace_copy_end(rt->c.tr, c0);
-}
-
+/* Tracing: the copy is timed (copy_us), in a function of its own. */
 int shm_copy_rdv_timed(mdl_rt *rt, const mdl_span *dst, int ndst, const shm_rdv *r)
 {
     uint64_t c0 = rt_trace_copy_begin(rt->c.tr);

@@ -192,13 +192,9 @@ MDL_HIDDEN int shm_family_barrier(mdl_rt *rt, const char *fn);
 MDL_HIDDEN int shm_subset_barrier(mdl_rt *rt, const int *slots, int n, const char *fn);
 
 /* shm_copy.c */
-/* Eager messages: the spans (n) packed into a contiguous buffer, and back;
- * _timed: the copy's time recorded (MDL_TRACE, rendezvous sizes only). */
-MDL_HIDDEN void shm_spans_pack(const mdl_span *sp, int n, char *dst);
-MDL_HIDDEN void shm_spans_unpack(const mdl_span *sp, int n, const char *src);
-MDL_HIDDEN void shm_spans_pack_timed(mdl_rt *rt, const mdl_span *spans, int n, char *dst);
 /* A rendezvous message copied into the receive's spans (dst, ndst): 0 or
- * MDL_ERR_INTERN (its memory could not be read). */
+ * MDL_ERR_INTERN (its memory could not be read); _timed: the copy's time
+ * recorded (MDL_TRACE). */
 MDL_HIDDEN int shm_copy_rdv(mdl_rt *rt, const mdl_span *dst, int ndst, const shm_rdv *r);
 MDL_HIDDEN int shm_copy_rdv_timed(mdl_rt *rt, const mdl_span *dst, int ndst, const shm_rdv *r);
 
@@ -213,10 +209,6 @@ MDL_HIDDEN void shm_deliver(mdl_rt *rt, shm_rreq *q, int slot, uint32_t kind, ui
 /* The first posted receive a message on `channel` from `slot` matches,
  * taken off the list (NULL: none). */
 MDL_HIDDEN shm_rreq *shm_take_posted(mdl_rt *rt, int channel, int slot);
-/* A new receive: matched against the unexpected messages, else posted;
- * shm_unpost: taken back (its wait failed, MDL_End). */
-MDL_HIDDEN void shm_post_recv(mdl_rt *rt, shm_rreq *q);
-MDL_HIDDEN void shm_unpost(mdl_rt *rt, shm_rreq *q);
 
 /* shm_p2p.c */
 /* MDL_End: cancels the async receives, then delivers every async send in

@@ -14,6 +14,59 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---------------------------------------------------------------- packing eager messages */
+
+/* Unpacking's loops the other way (shm_arrive.c says why they are shaped
+ * so and kept apart); beside the sends that call them, which inline them. */
+static void pack_one(const mdl_span *s, char *dst)
+{
+    if (s->bytes == 0)
+        return;
+    if (s->nloops == 0) {
+        memcpy(dst, s->base, s->block);
+        return;
+    }
+    if (s->nloops != 1) {
+        mdl_spans_pack(s, 1, dst);
+        return;
+    }
+    const char *p = s->base;
+    long cnt = s->count[0], stride = s->stride[0];
+    size_t blk = s->block;
+    if (blk == 8) {
+        for (long i = 0; i < cnt; i++, p += stride, dst += 8)
+            memcpy(dst, p, 8);
+    } else if (blk == 4) {
+        for (long i = 0; i < cnt; i++, p += stride, dst += 4)
+            memcpy(dst, p, 4);
+    } else {
+        for (long i = 0; i < cnt; i++, p += stride, dst += blk)
+            memcpy(dst, p, blk);
+    }
+}
+
+static void spans_pack(const mdl_span *sp, int n, char *dst)
+{
+    for (int i = 0; i < n; i++) {
+        pack_one(&sp[i], dst);
+        dst += sp[i].bytes;
+    }
+}
+
+/* Tracing: the packing of a rendezvous message (more than SHM_EAGER
+ * bytes) is timed (copy_us), in a function of its own; the eager path
+ * is left as it is untraced: any work added there, even a compare, cost
+ * the traced 8-byte ping-pong ≈ 10 %, the receiver's poll loop running in
+ * lock-step with it. */
+static __attribute__((noinline)) void spans_pack_timed(mdl_rt *rt, const mdl_span *spans, int n,
+                                                       char *dst)
+{
+    uint64_t c0 = rt_trace_copy_begin(rt->c.tr);
+    spans_pack(spans, n, dst);
+    rt_trace_copy_end(rt->c.tr, c0);
+}
+
+
 /* ---------------------------------------------------------------- sending */
 
 /* Frees the overflow nodes towards `to` that the receiver is done with
@@ -81,7 +134,7 @@ static int post_msg(mdl_rt *rt, int to, const mdl_msg_desc *m, uint32_t kind, ui
         c->bytes = bytes;
         c->rdv = rdv;
         if (kind == CELL_EAGER)
-            shm_spans_pack(spans, m->nitems, c->data);
+            spans_pack(spans, m->nitems, c->data);
         __atomic_store_n(&r->tail, r->tail + 1, __ATOMIC_RELEASE);
         shm_notify(rt, to);             /* its fence orders the store before its load */
         return 0;
@@ -98,7 +151,7 @@ static int post_msg(mdl_rt *rt, int to, const mdl_msg_desc *m, uint32_t kind, ui
     nd->bytes = bytes;
     nd->rdv = rdv;
     if (kind == CELL_EAGER)
-        shm_spans_pack(spans, m->nitems, nd->data);
+        spans_pack(spans, m->nitems, nd->data);
     if (o->last)
         __atomic_store_n(&((shm_node *)shm_ptr(rt, o->last))->next, off, __ATOMIC_RELEASE);
     else
@@ -196,7 +249,7 @@ static int send_rdv(mdl_rt *rt, const mdl_msg_desc *m, const mdl_span *spans, si
                 r->spans[i].s.base = (char *)(uintptr_t)shm_off(rt, spans[i].base);
         }
     } else {
-        shm_spans_pack_timed(rt, spans, m->nitems, shm_ptr(rt, scratch));
+        spans_pack_timed(rt, spans, m->nitems, shm_ptr(rt, scratch));
         r->spans[0].s = (mdl_span){(char *)(uintptr_t)scratch, total, 0, {0}, {0}, total};
         r->spans[0].remote = 0;
     }
@@ -247,7 +300,7 @@ static int send_self(mdl_rt *rt, const mdl_msg_desc *m, const mdl_span *spans, s
     shm_umsg *u = malloc(sizeof *u + total);
     if (!u)
         return rt_fail_oom(rt, m->fn);
-    shm_spans_pack(spans, m->nitems, u->data);
+    spans_pack(spans, m->nitems, u->data);
     shm_rreq *q = shm_take_posted(rt, m->channel, rt->me);
     if (q) {
         shm_deliver(rt, q, rt->me, CELL_EAGER, total, u->data, 0);
@@ -308,6 +361,35 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to)
 }
 
 /* ---------------------------------------------------------------- receiving */
+
+/* Matches a new receive against the unexpected messages; else posts it. */
+static void post_recv(mdl_rt *rt, shm_rreq *q)
+{
+    for (shm_umsg **pp = &rt->unexp; *pp; pp = &(*pp)->next) {
+        shm_umsg *u = *pp;
+        if (u->channel == q->channel && (q->want < 0 || q->want == u->slot)) {
+            *pp = u->next;
+            if (!*pp)
+                rt->unexp_tail = pp;
+            shm_deliver(rt, q, u->slot, u->kind, u->bytes, u->data, u->rdv);
+            free(u);
+            return;
+        }
+    }
+    *rt->posted_tail = q;
+    rt->posted_tail = &q->next;
+}
+
+static void unpost(mdl_rt *rt, shm_rreq *q)
+{
+    for (shm_rreq **pp = &rt->posted; *pp; pp = &(*pp)->next)
+        if (*pp == q) {
+            *pp = q->next;
+            if (!*pp)
+                rt->posted_tail = pp;
+            return;
+        }
+}
 
 static int rreq_done(mdl_rt *rt, void *arg)
 {
@@ -394,7 +476,7 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
         memcpy(own, spans, (size_t)m->nitems * sizeof *own);
         q->spans = own;
     }
-    shm_post_recv(rt, q);
+    post_recv(rt, q);
     if (m->async) {
         q->mnext = rt->recvs[m->index];
         rt->recvs[m->index] = q;
@@ -404,7 +486,7 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
     }
     struct recv_arg ra = {q, m->peer_task};
     if (!q->done && (rc = shm_wait(rt, &received, &ra, m->fn)) < 0)
-        shm_unpost(rt, q);
+        unpost(rt, q);
     else
         rc = recv_result(rt, m, q, m->fn, 0);
     return rc;
@@ -524,7 +606,7 @@ void shm_p2p_cancel_recvs(mdl_rt *rt, unsigned char *left)
         for (shm_rreq *q = rt->recvs[i], *nx; q; q = nx) {
             nx = q->mnext;
             if (!q->done)
-                shm_unpost(rt, q);
+                unpost(rt, q);
             rreq_free(q);
             if (left)
                 left[i] = 1;
