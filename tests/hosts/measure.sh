@@ -4,6 +4,9 @@
 #                                 under each setting (REPEAT runs each, default 3)
 #   measure.sh finalize [RUNS]    the trivial job RUNS times (default 10) under
 #                                 each MPICH/UCX setting, and Open MPI: ok/hung
+#                                 (FIN_HOSTS="2 3", FIN_PER_HOST="1 2" choose
+#                                 the shapes, FIN_GRACE=10 the seconds a job
+#                                 has after its work before it counts as hung)
 # Needs root; makes its own bed and always tears it down.  Prints results
 # only: the machine is shared, so read numbers next to the load printed.
 set -u
@@ -64,37 +67,50 @@ latency() {
     pp "mpich bed, block" 1000 mpich -n 2 --map block
 }
 
-# fin LABEL RUNS FLAVOR options...: how many of RUNS trivial jobs end (ok),
-# hang (killed by the timeout) or fail otherwise.
+# fin LABEL RUNS PROGARGS FLAVOR options...: how many of RUNS trivial jobs
+# end (ok), hang after their work (MPI_Finalize: FIN_GRACE, 10 s, after
+# "trivial: ok"),
+# hang before it (60 s) or fail otherwise.
 fin() {
-    local label=$1 runs=$2 f=$3 r ok=0 hung=0 bad=0 rc out t0 worst=0 dt
-    shift 3
+    local label=$1 runs=$2 pa=$3 f=$4 r ok=0 hung=0 early=0 bad=0 rc
+    shift 4
     for ((r = 1; r <= runs; r++)); do
-        t0=$(date +%s%N)
-        out=$(hosts_mpirun "$f" "$@" --timeout 20 -- "$work/trivial.$f" 2>&1)
+        # shellcheck disable=SC2086 # program arguments: words
+        hosts_mpirun_watch "$work/fin.out" '^trivial: ok' "${FIN_GRACE:-10}" "$f" "$@" --timeout 60 \
+            -- "$work/trivial.$f" $pa
         rc=$?
-        dt=$((($(date +%s%N) - t0) / 1000000))
-        [ "$dt" -gt "$worst" ] && worst=$dt
-        if [ $rc -eq 0 ] && [ "$(echo "$out" | grep -c '^finalized')" -eq 4 ]; then ok=$((ok + 1))
-        elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-            hung=$((hung + 1))
-            [ -n "${VERBOSE:-}" ] && echo "$out" | tail -5
-        else bad=$((bad + 1)); echo "$out" | tail -3
+        if [ $rc -eq 0 ] && grep -q '^trivial: ok [0-9]' "$work/fin.out"; then ok=$((ok + 1))
+        elif [ $rc -eq 200 ]; then hung=$((hung + 1))
+        elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then early=$((early + 1))
+        else bad=$((bad + 1)); tail -3 "$work/fin.out"
         fi
     done
-    printf '%-60s %2d/%d ok, %d hung, %d failed (slowest %d ms)\n' "$label" "$ok" "$runs" "$hung" "$bad" "$worst"
+    printf '%-52s %2d/%d ok, %d hung in Finalize, %d hung before, %d failed\n' \
+        "$label" "$ok" "$runs" "$hung" "$early" "$bad"
 }
 
 finalize() {
-    local n=${1:-10} m
-    for m in node block; do
-        echo "== trivial job, 4 ranks on 2 hosts, --map $m, $n runs each"
-        fin "openmpi bed" "$n" openmpi -n 2 --map "$m"
-        fin "mpich UCX_TLS=tcp,self (bed)" "$n" mpich -n 2 --map "$m"
-        fin "mpich UCX_TLS=tcp,sm,self" "$n" mpich -n 2 --map "$m" --env UCX_TLS=tcp,sm,self
-        fin "mpich UCX_TLS=tcp" "$n" mpich -n 2 --map "$m" --env UCX_TLS=tcp
-        fin "mpich UCX_TLS=all (UCX default)" "$n" mpich -n 2 --map "$m" --env UCX_TLS=all
-        fin "mpich tcp,self -disable-hostname-propagation" "$n" mpich -n 2 --map "$m" --arg -disable-hostname-propagation
+    local n=${1:-10} h k
+    for h in ${FIN_HOSTS:-2 3}; do
+        hosts_down
+        hosts_up "$h" || { echo "no bed: $HOSTS_SKIP$HOSTS_ERROR"; exit 1; }
+        for k in ${FIN_PER_HOST:-1 2}; do
+            echo "== trivial job, $h hosts x $k ranks, round-robin, $n runs each"
+            fin "openmpi (bed settings)" "$n" '' openmpi -n "$k"
+            fin "mpich UCX_TLS=tcp,self (bed settings)" "$n" '' mpich -n "$k"
+            fin "mpich UCX_TLS=tcp" "$n" '' mpich -n "$k" --env UCX_TLS=tcp
+            fin "mpich UCX_TLS=tcp,sm,self" "$n" '' mpich -n "$k" --env UCX_TLS=tcp,sm,self
+            fin "mpich UCX_TLS=all (UCX's default)" "$n" '' mpich -n "$k" --env UCX_TLS=all
+            fin "mpich UCX_TCP_PUT_ENABLE=n" "$n" '' mpich -n "$k" --env UCX_TCP_PUT_ENABLE=n
+            fin "mpich UCX_KEEPALIVE_INTERVAL=inf" "$n" '' mpich -n "$k" --env UCX_KEEPALIVE_INTERVAL=inf
+            fin "mpich UCX_TCP_CONN_NB=y" "$n" '' mpich -n "$k" --env UCX_TCP_CONN_NB=y
+            fin "mpich UCX_PROTO_ENABLE=y" "$n" '' mpich -n "$k" --env UCX_PROTO_ENABLE=y
+            fin "mpich UCX_UNIFIED_MODE=y" "$n" '' mpich -n "$k" --env UCX_UNIFIED_MODE=y
+            fin "mpich MPIR_CVAR_ASYNC_PROGRESS=1" "$n" '' mpich -n "$k" --env MPIR_CVAR_ASYNC_PROGRESS=1
+            fin "mpich -disable-hostname-propagation" "$n" '' mpich -n "$k" --arg -disable-hostname-propagation
+            fin "mpich, program: Alltoall after MPI_Init" "$n" warm mpich -n "$k"
+            fin "mpich, program: MPI_Barrier before MPI_Finalize" "$n" barrier mpich -n "$k"
+        done
     done
 }
 
