@@ -30,7 +30,10 @@ pp() {
     local label=$1 iters=$2 f=$3 r out
     shift 3
     for ((r = 1; r <= ${REPEAT:-3}; r++)); do
-        out=$(hosts_mpirun "$f" "$@" --timeout 300 -- "$work/pingpong.$f" "$iters" 8 65536 2>&1)
+        hosts_mpirun_watch "$work/pp.out" '^pingpong 65536' 10 "$f" "$@" --timeout 300 \
+            -- "$work/pingpong.$f" "$iters" 8 65536
+        [ $? -eq 200 ] && echo "(then hung in MPI_Finalize)" >> "$work/pp.out"
+        out=$(cat "$work/pp.out")
         printf '%-44s %s\n' "$label" "$(echo "$out" | sed -n 's/^pingpong \([0-9]*\) B: [0-9]* iters, one-way min \(.*\) us median \(.*\) us, \(.*\)/\1 B: min \2 med \3 \4/p' | tr '\n' ' ')"
         echo "$out" | grep -v '^pingpong' | head -5
     done
@@ -41,12 +44,12 @@ latency() {
     REPEAT=${1:-3}
     local b=(--arg --bind-to --arg core)
     echo "== one rank per host (2 ranks, 2 hosts, 2 cores)"
-    pp "openmpi bed (--bind-to none)" 5000 openmpi
+    pp "openmpi bed (--bind-to none)" 2000 openmpi
     pp "openmpi --bind-to core (its default)" 300 openmpi "${b[@]}"
     pp "openmpi bind core + mpi_yield_when_idle 1" 2000 openmpi "${b[@]}" --arg --mca --arg mpi_yield_when_idle --arg 1
     pp "openmpi bind core + btl_tcp_progress_thread 1" 300 openmpi "${b[@]}" --arg --mca --arg btl_tcp_progress_thread --arg 1
     pp "openmpi bed + btl_tcp_use_nagle 1" 300 openmpi --arg --mca --arg btl_tcp_use_nagle --arg 1
-    pp "mpich bed (Hydra binds nothing)" 5000 mpich
+    pp "mpich bed (Hydra binds nothing)" 2000 mpich
     pp "mpich -bind-to core" 300 mpich --arg -bind-to --arg core
     if command -v ethtool > /dev/null; then
         local i ns=()
@@ -54,8 +57,8 @@ latency() {
             ip netns exec "$HOSTS_PREFIX-${HOSTS_BED##*/}-h$i" ethtool -K eth0 tso off gso off gro off 2> /dev/null
             ip netns exec "$HOSTS_PREFIX-${HOSTS_BED##*/}-br" ethtool -K "h$i" tso off gso off gro off 2> /dev/null
         done
-        pp "openmpi bed, veth tso/gso/gro off" 5000 openmpi
-        pp "mpich bed, veth tso/gso/gro off" 5000 mpich
+        pp "openmpi bed, veth tso/gso/gro off" 2000 openmpi
+        pp "mpich bed, veth tso/gso/gro off" 2000 mpich
         for ((i = 1; i <= HOSTS_N; i++)); do
             ip netns exec "$HOSTS_PREFIX-${HOSTS_BED##*/}-h$i" ethtool -K eth0 tso on gso on 2> /dev/null
             ip netns exec "$HOSTS_PREFIX-${HOSTS_BED##*/}-br" ethtool -K "h$i" tso on gso on 2> /dev/null
