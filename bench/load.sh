@@ -7,7 +7,13 @@
 # Starts N processes (default 2) that only spin, runs the command, stops
 # them (by their pids) and exits with the command's status.  They are not
 # bound to any CPU: the scheduler spreads them over the cores, as the
-# other work of a shared machine would be.
+# other work of a shared machine would be.  Each is a session of its own
+# (setsid), as the work of another terminal or user is: with the kernel's
+# autogroup scheduling (kernel.sched_autogroup_enabled, on in Debian) the
+# CPU is shared fairly between sessions first, so spinners left in the
+# caller's session would compete with the jobs mdlrun starts there and
+# not with MPI ranks, which MPICH's Hydra puts each in a session of its
+# own (docs/performance.md).
 set -u
 n=2
 if [ "${1:-}" = -n ]; then
@@ -24,7 +30,9 @@ trap stop EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 for ((i = 0; i < n; i++)); do
-    ( while :; do :; done ) &
+    # a script has no job control: the child is no group leader, so setsid
+    # does not fork and $! is the spinner itself
+    setsid bash -c 'while :; do :; done' &
     spinners+=($!)
 done
 "$@"
