@@ -9,11 +9,11 @@
 # bound to any CPU: the scheduler spreads them over the cores, as the
 # other work of a shared machine would be.  Each is a session of its own
 # (setsid), as the work of another terminal or user is: with the kernel's
-# autogroup scheduling (kernel.sched_autogroup_enabled, on in Debian) the
-# CPU is shared fairly between sessions first, so spinners left in the
-# caller's session would compete with the jobs mdlrun starts there and
-# not with MPI ranks, which MPICH's Hydra puts each in a session of its
-# own (docs/performance.md).
+# autogroup scheduling (kernel.sched_autogroup_enabled, on in most
+# kernels) the CPU is shared fairly between sessions first, so spinners
+# left in the caller's session would compete with the jobs mdlrun starts
+# there and not with MPI ranks, which MPICH's Hydra puts each in a
+# session of its own (docs/performance.md).
 set -u
 n=2
 if [ "${1:-}" = -n ]; then

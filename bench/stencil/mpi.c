@@ -5,10 +5,11 @@
  * each exchange posts the four receives into buffers of their own, packs
  * the four edges into others, sends them, one MPI_Waitall, and unpacks
  * into the halo.  Packed, not vector types straight from the array: with
- * MPICH 4.0.2 (ch4:ucx, no yaksa) vector types made the whole run 1.15-1.25
- * times slower (n = 4000, 2 and 4 instances; docs/performance.md).  The
- * tile is allocated to its size at run time.  Same computation, timing
- * and check as the MeDLey program (stencil.h). */
+ * MPICH 4.0.2 (ch4:ucx, no yaksa) vector types made the whole run 1.17-1.25
+ * times slower (n = 4000, 4 instances; docs/performance.md): a contiguous
+ * message is read by its receiver alone, a derived datatype needs its
+ * sender again.  The tile is allocated to its size at run time.  Same
+ * computation, timing and check as the MeDLey program (stencil.h). */
 #include <mpi.h>
 #include <string.h>
 #include "../bench.h"

@@ -6,7 +6,7 @@
  * every receive posted first, the sends, the blocks it keeps transposed
  * locally, one MPI_Waitall.  Contiguous, not a vector type of the block
  * straight from A: with MPICH 4.0.2 (ch4:ucx, no yaksa) the vector type
- * made the whole transpose 4-5 times slower (4 instances, order 4096;
+ * made the whole transpose 4-5.5 times slower (4 instances, order 4096;
  * docs/performance.md), contiguous blocks going in one copy (UCX's cma).
  * The arrays are allocated to their size at run time.  Same timing and
  * check as the MeDLey program (transpose.h). */
