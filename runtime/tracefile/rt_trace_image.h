@@ -31,8 +31,15 @@
 
 /* Function ids: per message index i, its send or receive (i), Wait
  * (nmsgs + i), Test (2 nmsgs + i); collective j (3 nmsgs + j); then the
- * four synchronisations. */
-enum rt_trace_sync { RT_SYNC_BARRIER, RT_SYNC_SBARRIER, RT_SYNC_GRID, RT_SYNC_SGRID, RT_NSYNC };
+ * synchronisations, each X(id) the public function MDL_FN_<id>
+ * (common/mdl_api.h). */
+#define RT_TRACE_SYNCS(X) X(BARRIER) X(SBARRIER) X(GRID_CREATE) X(GRID_SCREATE)
+enum rt_trace_sync {
+#define RT_X(id) RT_SYNC_##id,
+    RT_TRACE_SYNCS(RT_X)
+#undef RT_X
+    RT_NSYNC
+};
 
 /* The `cat` of docs/tracing.md §2.3 (rt_trace_format.h). */
 enum rt_trace_cat {

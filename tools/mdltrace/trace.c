@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnv.h"
 #include "json.h"
 #include "trace.h"
 
@@ -179,7 +180,7 @@ static int get_id(mt_json *j, event *e, uint64_t *out)
         char *end;
         errno = 0;
         unsigned long long v = *s ? strtoull(s, &end, 16) : 0;
-        *out = *s && !*end && !errno && *s != '-' && *s != '+' ? v : mt_hash_str(j->str);
+        *out = *s && !*end && !errno && *s != '-' && *s != '+' ? v : mdl_fnv1a_str(j->str);
     } else {
         bad(e, QUOTED(KEY(ID)) " is neither a number nor a string");
         mt_json_skip(j);
