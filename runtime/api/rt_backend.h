@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/rt_common.h"
+#include "mdl_api.h"            /* the public functions' names: MDL_FN_NAME */
 
 /* ---------------------------------------------------------------- state */
 
@@ -231,8 +232,9 @@ MDL_HIDDEN const char *rt_completion_fn(const mdl_msg_desc *m, int wait, char *b
 
 /* ---------------------------------------------------------------- collectives */
 
-/* A collective, checked and resolved by rt_coll.c. */
-typedef struct mdl_coll_args {
+/* One call of a collective, its arguments checked and resolved by
+ * rt_coll.c. */
+typedef struct mdl_coll_call {
     void *send, *recv;
     long count;                 /* elements per instance or block (derived
                                    for Scatter and Allgather); V forms: 0 */
@@ -246,7 +248,7 @@ typedef struct mdl_coll_args {
     int err;                    /* the arguments of this instance were
                                    refused (reported): the backend returns
                                    err, after telling the others if it can */
-} mdl_coll_args;
+} mdl_coll_call;
 
 /* ---------------------------------------------------------------- layouts */
 
@@ -287,7 +289,7 @@ MDL_HIDDEN const rt_layout *rt_layout_fixed(mdl_rt *rt, const mdl_msg_desc *m);
 MDL_HIDDEN int be_init(const mdl_task_desc *d, int *argc, char ***argv, void *user,
                        size_t user_size, mdl_rt **out);
 /* MDL_End: every async send still in flight is delivered before it returns
- * (docs/language.md, "MDL_End"), async receives not completed are
+ * (docs/language.md, MDL_FN_NAME(END)), async receives not completed are
  * cancelled, and everything is freed (rt_common_free included), also on
  * an error. */
 MDL_HIDDEN int be_end(mdl_rt *rt);
@@ -320,6 +322,6 @@ MDL_HIDDEN int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, 
 MDL_HIDDEN int be_test(mdl_rt *rt, const mdl_msg_desc *m);
 MDL_HIDDEN int be_wait(mdl_rt *rt, const mdl_msg_desc *m);
 
-MDL_HIDDEN int be_collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_args *a);
+MDL_HIDDEN int be_collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_call *a);
 
 #endif

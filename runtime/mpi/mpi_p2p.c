@@ -825,7 +825,7 @@ static int drop_unreceived(mdl_rt *rt, const mdl_msg_desc *m, MPI_Status *st)
         return 0;
     MPI_Recv(sink, bytes, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, rt->job.world, MPI_STATUS_IGNORE);
     if (m && rt->host.peer_base && bytes == MPI_DIRECT_NOTE_BYTES)
-        mpi_direct_recv_small(rt, "MDL_End", m, st, sink, 0, MPI_DIRECT_RELEASE);
+        mpi_direct_recv_small(rt, MDL_FN_NAME(END), m, st, sink, 0, MPI_DIRECT_RELEASE);
     free(sink);
     return 1;
 }
@@ -880,7 +880,7 @@ static int unreceived(mdl_rt *rt, const unsigned char *left)
     int mpirc = MPI_Barrier(rt->job.world);
     rt_block_end();
     if (mpirc != MPI_SUCCESS)
-        return rc ? rc : mpi_fail(rt, "MDL_End", mpirc, "MPI_Barrier");
+        return rc ? rc : mpi_fail(rt, MDL_FN_NAME(END), mpirc, "MPI_Barrier");
     int later = probe_unreceived(rt, left, &first, &from);
     return rc || !later ? rc : rt_fail_unreceived(rt, first, from, later);
 }
@@ -910,7 +910,7 @@ static void end_names_receivers(mdl_rt *rt, const mdl_msg_desc *m)
  * received is reported: nothing is left to MPI_Finalize. */
 int mpi_p2p_end(mdl_rt *rt)
 {
-    static const char fn[] = "MDL_End";
+    const char *const fn = MDL_FN_NAME(END);
     int rc = 0;
     unsigned char *left = calloc((size_t)rt->c.d->nmsgs + 1, 1);
     for (int i = 0; i < rt->c.d->nmsgs; i++) {
