@@ -172,6 +172,11 @@ MDL_HIDDEN void rt_enter_end(const mdl_msg_desc *m, const int *insts, int n);
 /* CLOCK_MONOTONIC in seconds. */
 MDL_HIDDEN double rt_mono_seconds(void);
 
+/* Name of the Test/Wait function of m ("MDL_mWait"), for error lines,
+ * hang reports and traces only (formatting costs more than a completion). */
+MDL_HIDDEN const char *rt_completion_fn(const mdl_msg_desc *m, int wait, char *buf,
+                                       size_t len);
+
 /* The name of the current call ("MDL_RecvFrom_d_r", "MDL_rWait") and whom
  * it waits for ("d[1]", "d[any]", "d[all]", "d[0,2]", "d"; "" for none),
  * as the hang reports print them; MDL_ANY from a family of one instance
@@ -224,11 +229,6 @@ MDL_HIDDEN int rt_fail_spec(mdl_rt *rt, int proc, unsigned long long hash);
 MDL_HIDDEN int rt_fail_task_index(mdl_rt *rt, int proc, long long task);
 /* Out of memory (MDL_ERR_INTERN). */
 MDL_HIDDEN int rt_fail_oom(mdl_rt *rt, const char *fn);
-
-/* Name of the Test/Wait function of m ("MDL_mWait"), for error reports
- * only (formatting costs more than a completion). */
-MDL_HIDDEN const char *rt_completion_fn(const mdl_msg_desc *m, int wait, char *buf,
-                                       size_t len);
 
 /* ---------------------------------------------------------------- collectives */
 

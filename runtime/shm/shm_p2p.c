@@ -66,7 +66,6 @@ static __attribute__((noinline)) void spans_pack_timed(mdl_rt *rt, const mdl_spa
     rt_trace_copy_end(rt->c.tr, c0);
 }
 
-
 /* ---------------------------------------------------------------- sending */
 
 /* Frees the overflow nodes towards `to` that the receiver is done with
