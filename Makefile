@@ -5,6 +5,9 @@
 #   make examples-check  the example programs on both runtimes, with their figures
 #   make demo            set-up on a fresh machine, then the Monte Carlo example
 #   make install PREFIX=dir
+#   make MPICC=mpicc.openmpi BUILD=build-openmpi   the MPI runtime with another MPI
+#                        (default: the mpicc on the PATH; one tree and prefix per MPI)
+#   make check MPI=openmpi  the MPI suites on one MPI (default: every MPI installed)
 #   make check SANITIZE=1   the same suite under ASan+UBSan
 #   make model           SPIN model of the shared-memory protocol (model/)
 #
