@@ -104,14 +104,15 @@ else
         mpich) says='HYDRA|MPICH|Intel' ;;
         *) says='' ;;
     esac
-    launcher=
-    for c in "$dir/mpiexec$suffix" "$dir/mpirun$suffix" "$dir/mpiexec" "$dir/mpirun"; do
-        [ -x "$c" ] || continue
-        c=$(resolve "$c")
+    launcher= tried=(mpiexec$suffix mpirun$suffix)
+    [ -n "$suffix" ] && tried+=(mpiexec mpirun)
+    for c in "${tried[@]}"; do
+        [ -x "$dir/$c" ] || continue
+        c=$(resolve "$dir/$c")
         if "$c" --version 2>&1 | grep -Eqi -- "${says:-.}"; then launcher=$c; break; fi
     done
     [ -n "$launcher" ] ||
-        die "no launcher of $flavor beside '$wrapper' (mpiexec$suffix, mpirun$suffix, mpiexec, mpirun): name it with make MPIEXEC=…"
+        die "no launcher of $flavor beside '$wrapper' (${tried[*]}): name it with make MPIEXEC=…"
 fi
 
 cat <<EOF
