@@ -5,6 +5,9 @@
 #   make examples-check  the example programs on both runtimes, with their figures
 #   make demo            set-up on a fresh machine, then the Monte Carlo example
 #   make install PREFIX=dir
+#   make MPICC=mpicc.openmpi BUILD=build-openmpi   the MPI runtime with another MPI
+#                        (default: the mpicc on the PATH; one tree and prefix per MPI)
+#   make check MPI=openmpi  the MPI suites on one MPI (default: every MPI installed)
 #   make check SANITIZE=1   the same suite under ASan+UBSan
 #   make model           SPIN model of the shared-memory protocol (model/)
 #
@@ -31,8 +34,31 @@ endif
 # the CMake package refuses a project built for another word size
 SIZEOF_VOID_P := $(shell echo | $(CC) -dM -E - | sed -n 's/^\#define __SIZEOF_POINTER__ //p')
 
-MPI_CFLAGS := $(shell pkg-config --cflags mpich 2>/dev/null)
-MPI_LIBS   := $(shell pkg-config --libs mpich 2>/dev/null)
+# ---------------------------------------------------------------- the MPI
+# The MPI runtime is built with the MPI behind the compiler wrapper MPICC:
+# the mpicc on the PATH (what `module load` gives), or another, e.g.
+# `make MPICC=mpicc.openmpi BUILD=build-openmpi` (one build tree and one
+# install prefix per MPI).  tools/find-mpi.sh asks the wrapper for its
+# flags and mpi.h for the MPI's name, and finds its launcher (MPIEXEC=
+# names another); the answers stay in $(MPI_BUILD)/mpi/mpi.mk until MPICC,
+# the program it names or MPIEXEC change.  The C compiler stays $(CC).
+# MPI_BUILD: where libmdl_mpi is built (make check builds the other MPIs'
+# in $(BUILD)/mpi-<name>; the rest does not depend on the MPI).
+MPICC     ?= mpicc
+MPIEXEC   ?=
+MPI_BUILD ?= $(BUILD)
+MPI_MK    := $(MPI_BUILD)/mpi/mpi.mk
+MPI_KEY   := $(strip $(shell p=$$(command -v $(MPICC) 2>/dev/null) && readlink -f "$$p") $(MPIEXEC))
+# (not for the goals that need no MPI: demo installs one first)
+ifneq ($(filter-out clean demo model fuzz,$(or $(MAKECMDGOALS),all)),)
+include $(MPI_MK)
+endif
+$(MPI_MK): tools/find-mpi.sh $(if $(filter-out $(MPI_KEY),$(MPI_FOUND_KEY)),FORCE,$(if $(filter-out $(MPI_FOUND_KEY),$(MPI_KEY)),FORCE))
+	@mkdir -p $(@D)
+	@tools/find-mpi.sh '$(MPICC)' '$(MPIEXEC)' '$(CC)' '$(MPI_KEY)' > $@.tmp || { rm -f $@.tmp; exit 1; }
+	@mv $@.tmp $@
+.PHONY: FORCE
+FORCE:
 
 # ---------------------------------------------------------------- compiler
 GRAMMAR_C   := $(BUILD)/grammar/parser.tab.c $(BUILD)/grammar/lexer.c
@@ -79,14 +105,14 @@ MDLRUN_SRC := $(wildcard tools/mdlrun/*.c)
 
 RT_CFLAGS := $(CFLAGS) -fPIC -fvisibility=hidden -Iinclude -Icommon -Iruntime
 
-$(BUILD)/mpi/%.o: %.c
+$(MPI_BUILD)/mpi/%.o: %.c $(MPI_MK)
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) $(MPI_CFLAGS) -c $< -o $@
 $(BUILD)/shm/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) -c $< -o $@
 
-MPI_OBJ := $(MPI_SRC:%.c=$(BUILD)/mpi/%.o)
+MPI_OBJ := $(MPI_SRC:%.c=$(MPI_BUILD)/mpi/%.o)
 SHM_OBJ := $(SHM_SRC:%.c=$(BUILD)/shm/%.o)
 MDLRUN_OBJ := $(MDLRUN_SRC:%.c=$(BUILD)/shm/%.o)
 
@@ -96,13 +122,13 @@ MDLRUN_OBJ := $(MDLRUN_SRC:%.c=$(BUILD)/shm/%.o)
 # links libmdl_X.so -> libmdl_X.so.N -> libmdl_X.so.N.0.0 sit beside them.
 SO_MAJOR := $(shell sed -n 's/^\#define MDL_ABI_VERSION *\([0-9][0-9]*\).*/\1/p' include/mdl_rt.h)
 SO_FULL  := $(SO_MAJOR).0.0
-SO_LIBS  := $(BUILD)/lib/libmdl_mpi.so.$(SO_FULL) $(BUILD)/lib/libmdl_shm.so.$(SO_FULL)
-LIBS := $(SO_LIBS) $(BUILD)/lib/libmdl_mpi.a $(BUILD)/lib/libmdl_shm.a
+SO_LIBS  := $(MPI_BUILD)/lib/libmdl_mpi.so.$(SO_FULL) $(BUILD)/lib/libmdl_shm.so.$(SO_FULL)
+LIBS := $(SO_LIBS) $(MPI_BUILD)/lib/libmdl_mpi.a $(BUILD)/lib/libmdl_shm.a
 
 # so_links DIR NAME: the two links of libNAME.so.$(SO_FULL) in DIR
 so_links = ln -sf $(2).so.$(SO_FULL) $(1)/$(2).so.$(SO_MAJOR) && ln -sf $(2).so.$(SO_MAJOR) $(1)/$(2).so
 
-$(BUILD)/lib/libmdl_mpi.so.$(SO_FULL): $(MPI_OBJ)
+$(MPI_BUILD)/lib/libmdl_mpi.so.$(SO_FULL): $(MPI_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -shared $(LDFLAGS) -Wl,-soname,libmdl_mpi.so.$(SO_MAJOR) -o $@ $^ $(MPI_LIBS)
 	$(call so_links,$(@D),libmdl_mpi)
@@ -110,10 +136,10 @@ $(BUILD)/lib/libmdl_shm.so.$(SO_FULL): $(SHM_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -shared $(LDFLAGS) -Wl,-soname,libmdl_shm.so.$(SO_MAJOR) -o $@ $^ -lpthread -lrt
 	$(call so_links,$(@D),libmdl_shm)
-$(BUILD)/lib/%.a:
+$(MPI_BUILD)/lib/libmdl_mpi.a $(BUILD)/lib/libmdl_shm.a:
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
-$(BUILD)/lib/libmdl_mpi.a: $(MPI_OBJ)
+$(MPI_BUILD)/lib/libmdl_mpi.a: $(MPI_OBJ)
 $(BUILD)/lib/libmdl_shm.a: $(SHM_OBJ)
 
 MDLRUN := $(BUILD)/bin/mdlrun
@@ -143,6 +169,14 @@ $(MDLTRACE): $(MDLTRACE_OBJ) $(filter-out $(BUILD)/medley/main.o,$(COMPILER_OBJ)
 .PHONY: all install check demo examples-check clean unit
 all: $(MEDLEYC) $(LIBS) $(if $(MDLRUN_SRC),$(MDLRUN)) $(MDLTRACE)
 
+# The installed pkg-config and CMake files: @NAME@ in pkgconfig/*.pc.in and
+# cmake/*.cmake.in.  medley-mpi.pc and medley::mpi carry the MPI of the
+# build: its link flags, name, version, wrappers and launcher.
+INSTALL_SUBST = -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
+    -e 's|@SIZEOF_VOID_P@|$(SIZEOF_VOID_P)|g' -e 's|@MPI_LIBS@|$(MPI_LIBS)|g' \
+    -e 's|@MPI_FLAVOR@|$(MPI_FLAVOR)|g' -e 's|@MPI_VERSION@|$(MPI_VERSION)|g' \
+    -e 's|@MPI_CC@|$(MPI_CC)|g' -e 's|@MPI_CXX@|$(MPI_CXX)|g' -e 's|@MPI_EXEC@|$(MPI_EXEC)|g'
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
@@ -154,16 +188,12 @@ install: all
 	$(call so_links,$(DESTDIR)$(PREFIX)/lib,libmdl_mpi)
 	$(call so_links,$(DESTDIR)$(PREFIX)/lib,libmdl_shm)
 	for rt in mpi shm; do \
-	  sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
-	      -e 's|@MPI_LIBS@|$(MPI_LIBS)|g' \
-	      pkgconfig/medley-$$rt.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/medley-$$rt.pc; \
+	  sed $(INSTALL_SUBST) pkgconfig/medley-$$rt.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/medley-$$rt.pc; \
 	done
 	$(if $(wildcard docs/man/*.1),install -m 644 $(wildcard docs/man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1/)
 	install -d $(DESTDIR)$(PREFIX)/lib/cmake/medley
 	for f in medleyConfig medleyConfigVersion; do \
-	  sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@MPI_LIBS@|$(MPI_LIBS)|g' \
-	      -e 's|@SIZEOF_VOID_P@|$(SIZEOF_VOID_P)|g' \
-	      cmake/$$f.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/medley/$$f.cmake; \
+	  sed $(INSTALL_SUBST) cmake/$$f.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/medley/$$f.cmake; \
 	done
 
 # Tests run against an installed tree, as users build, so the pkg-config
@@ -177,15 +207,33 @@ $(UNIT_BIN): $(UNIT_SRC) $(filter-out $(BUILD)/medley/main.o,$(COMPILER_OBJ)) $(
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Imedley -Igrammar -Icodegen -Iinclude -Icommon -Iruntime -I$(BUILD)/grammar $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(shell pkg-config --libs cunit)
 
-check: all $(UNIT_BIN)
+# The MPIs the MPI suites run on (tests/lib/mpi.sh): MPI=mpich or
+# MPI=openmpi, else the build's and every other one installed under its
+# Debian name (mpicc.<name>) — under SANITIZE=1 the build's only, which
+# keeps the whole CI under its time (docs/design.md, Tests).  Each other
+# MPI gets its libmdl_mpi built in $(BUILD)/mpi-<name> and a staged
+# install in $(BUILD)/stage-<name>.
+MPI_NAMES := mpich openmpi
+CHECK_MPIS = $(or $(MPI),$(MPI_FLAVOR) $(if $(filter 1,$(SANITIZE)),,$(foreach m,$(filter-out \
+    $(MPI_FLAVOR),$(MPI_NAMES)),$(if $(shell command -v mpicc.$(m) 2>/dev/null),$(m)))))
+TEST_ENV = MEDLEY_STAGE=$(STAGE) MEDLEY_BUILD=$(CURDIR)/$(BUILD) MEDLEY_MPIS='$(CHECK_MPIS)' SANITIZE=$(SANITIZE)
+define stage_all
 	@$(MAKE) --no-print-directory install PREFIX=$(STAGE) >/dev/null
-	@MEDLEY_STAGE=$(STAGE) MEDLEY_BUILD=$(CURDIR)/$(BUILD) SANITIZE=$(SANITIZE) tests/run.sh
+	@for m in $(filter-out $(MPI_FLAVOR),$(CHECK_MPIS)); do \
+	  ! command -v mpicc.$$m >/dev/null || $(MAKE) --no-print-directory install MPICC=mpicc.$$m MPIEXEC= \
+	      MPI_BUILD=$(BUILD)/mpi-$$m PREFIX=$(CURDIR)/$(BUILD)/stage-$$m >/dev/null || exit 1; \
+	done
+endef
+
+check: all $(UNIT_BIN)
+	$(stage_all)
+	@$(TEST_ENV) tests/run.sh
 
 # The example programs on both runtimes, each checking its own result
 # (also part of make check).
 examples-check: all
-	@$(MAKE) --no-print-directory install PREFIX=$(STAGE) >/dev/null
-	@MEDLEY_STAGE=$(STAGE) MEDLEY_BUILD=$(CURDIR)/$(BUILD) SANITIZE=$(SANITIZE) MEDLEY_SUITES=examples tests/run.sh
+	$(stage_all)
+	@$(TEST_ENV) MEDLEY_SUITES=examples tests/run.sh
 
 demo:
 	@tools/setup.sh
@@ -208,8 +256,8 @@ model:
 # BENCH_QUICK=1 for a one-minute smoke run.
 .PHONY: bench
 bench: all
-	@$(MAKE) --no-print-directory install PREFIX=$(STAGE) >/dev/null
-	@MEDLEY_STAGE=$(STAGE) BENCH_QUICK=$(BENCH_QUICK) bench/run.sh
+	$(stage_all)
+	@$(TEST_ENV) BENCH_QUICK=$(BENCH_QUICK) bench/run.sh
 
 # ---------------------------------------------------------------- fuzzing
 # make fuzz [FUZZ_SECONDS=N] [FUZZ_ARGS=...]: libFuzzer (clang, ASan+UBSan)

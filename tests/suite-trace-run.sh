@@ -26,21 +26,21 @@
 #                the recovered trace names the receive each process hung in
 #   misuse       MDL_TRACE that cannot be written, a bad MDL_TRACE_BUFFER,
 #                (MPI) MDL_TRACE set for some processes only
+# The MPI runtime is tested on every MPI of tests/lib/mpi.sh (<rt>
+# mpi-mpich, mpi-openmpi …), with its own launcher.
 # One line per check: PASS/FAIL: trace-run/<rt>/<name>.
 set -u
 cd "$(dirname "$0")/.."
 : "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
 S=$MEDLEY_STAGE
 T=$S/bin/mdltrace
-export PKG_CONFIG_PATH=$S/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 CFLAGS_T=(-std=c11 -Wall -Wextra -Werror -g)
 CXXFLAGS_T=(-std=c++17 -Wall -Wextra -Werror -pedantic -g)
 if [ "${SANITIZE:-}" = 1 ]; then
     CFLAGS_T+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
     CXXFLAGS_T+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
 fi
-export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0}
-export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/rt/lsan-mpich.supp}
+. tests/lib/mpi.sh
 unset MDL_TRACE MDL_TRACE_BUFFER MDL_ERRORS
 W=$(mktemp -d "${TMPDIR:-/tmp}/medley-trace-run.XXXXXX")
 # parts of killed jobs that a failed check left (tests/trace/parts.sh),
@@ -63,10 +63,10 @@ build() {
         # a .cc program as a C++ user builds it: the generated .c as C++ too
         if [[ $p == *.cc ]]; then
             c=(g++ "${CXXFLAGS_T[@]}") x=(-x c++)
-            [ "$rt" = mpi ] && c[0]=mpicxx
+            c[0]=$RT_CXX
         fi
         # shellcheck disable=SC2046
-        "${c[@]}" -I"$d/gen" "$p" "${x[@]}" "$d"/gen/*MDL.c $(pkg-config --cflags --libs "medley-$rt") \
+        "${c[@]}" -I"$d/gen" "$p" "${x[@]}" "$d"/gen/*MDL.c $(pkg-config --cflags --libs "medley-$RT_LIB") \
             -lm -o "$d/$(basename "${p%.cc}" .c)" >> "$d/build.log" 2>&1 || return 1
     done
 }
@@ -77,9 +77,7 @@ build() {
 job() {
     local d=$1
     shift
-    local launcher=mpiexec
-    [ "$rt" = shm ] && launcher=$S/bin/mdlrun
-    (cd "$d" && exec timeout -k 5 60 $launcher "$@") > "$W/out" 2> "$W/err" < /dev/null
+    (cd "$d" && exec timeout -k 5 60 "${RT_LAUNCH[@]}" "$@") > "$W/out" 2> "$W/err" < /dev/null
     rc=$?
 }
 
@@ -160,7 +158,11 @@ instance() {
 . tests/trace/svg_ok.sh
 . tests/trace/parts.sh
 
-for rt in mpi shm; do
+for rt in "${MPI_RTS[@]}" shm; do
+    if ! rt_use "$rt"; then
+        fail setup "$RT_WHY"
+        continue
+    fi
     # ------------------------------------------------------------ Monte Carlo
     mc=$W/montecarlo/$rt
     if ! build montecarlo examples/montecarlo/montecarlo.mdl "-D BATCHES=20" \
@@ -279,7 +281,7 @@ for rt in mpi shm; do
     # after 100 µs already when the receiver, descheduled on a loaded
     # machine, still shows the blocking receive it has left: no lower bound
     sbmin=150000
-    [ "$rt" = mpi ] && sbmin=0
+    [ "$RT_LIB" = mpi ] && sbmin=0
     if traced timing tests/trace/run/timing/spec.mdl tests/trace/run/timing/timing.c -- -n 2 ./timing; then
         d_ss=$(dur_of "$f" MDL_SendTo_p_small) d_rs=$(dur_of "$f" MDL_RecvFrom_p_small)
         d_sb=$(dur_of "$f" MDL_SendTo_p_big) d_rb=$(dur_of "$f" MDL_RecvFrom_p_big)
@@ -321,7 +323,7 @@ for rt in mpi shm; do
                 fail timing_copy "copy µs: receive big '$c_rb' (dur $d_rb), receive small '$c_rs' (none)"
         fi
     fi
-    if [ "$rt" = mpi ] && MDL_MPI_DIRECT=0 traced timing_through_mpi tests/trace/run/timing/spec.mdl \
+    if [ "$RT_LIB" = mpi ] && MDL_MPI_DIRECT=0 traced timing_through_mpi tests/trace/run/timing/spec.mdl \
             tests/trace/run/timing/timing.c -- -n 2 ./timing; then
         ! grep -qE '"(wait|copy)_us"' "$f" && pass timing_through_mpi_no_copy ||
             fail timing_through_mpi_no_copy "copy_us written with MDL_MPI_DIRECT=0"
@@ -420,7 +422,7 @@ for rt in mpi shm; do
     elif [ $rc -ne 0 ]; then
         fail error_returned_check "status $rc: $(tail -c 300 "$W/err" | tr '\n' ' ')"
     fi
-    if [ "$rt" = mpi ]; then
+    if [ "$RT_LIB" = mpi ]; then
         # a process killed by a signal: mpiexec ends the job and nobody
         # writes the file; the processes' parts stay, mdltrace --recover
         # writes it from them
@@ -468,7 +470,7 @@ for rt in mpi shm; do
         f=$W/hang-$rt.json
         cp "$W/mc-$rt.json" "$f"
         if build hang tests/trace/run/hang/spec.mdl "" tests/trace/run/hang/d.c; then
-            (cd "$W/hang/$rt" && MDL_TRACE=$W/hang/./../hang-$rt.json exec timeout -s INT -k 5 20 mpiexec -n 2 ./d) \
+            (cd "$W/hang/$rt" && MDL_TRACE=$W/hang/./../hang-$rt.json exec timeout -s INT -k 5 20 "${RT_LAUNCH[@]}" -n 2 ./d) \
                 > "$W/out" 2> "$W/err" < /dev/null &
             job_pid=$!
             for _ in $(seq 150); do [ "$(parts "$f" | wc -l)" = 2 ] && break; sleep 0.1; done
@@ -526,7 +528,7 @@ for rt in mpi shm; do
     MDL_TRACE=$W/t.json MDL_TRACE_BUFFER=lots job "$mc" -n 1 ./father 200 : -n 3 ./son
     [ $rc -ne 0 ] && grep -qF "MDL_TRACE_BUFFER=lots is not a number of events between 1 and 2^31" "$W/err" &&
         pass bad_buffer || fail bad_buffer "status $rc: $(head -2 "$W/err" | tr '\n' '|')"
-    if [ "$rt" = mpi ]; then
+    if [ "$RT_LIB" = mpi ]; then
         job "$mc" -n 1 env MDL_TRACE=$W/t.json ./father 200 : -n 3 ./son
         [ $rc -ne 0 ] && grep -qF "MDL_TRACE is set for process 0 but not for process 1: set it for the whole job" "$W/err" &&
             pass partly_traced || fail partly_traced "status $rc: $(head -2 "$W/err" | tr '\n' '|')"
