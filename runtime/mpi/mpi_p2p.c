@@ -460,6 +460,7 @@ static void world_errors_returned(mdl_rt *rt, int on);
 static inline void requests_done(mdl_rt *rt, mpi_msg *x)
 {
     x->reqs.n = 0;
+    x->reqs.completed_first = 0;
     rt->host.nlarge -= x->direct.nlarge;
     x->direct.nlarge = 0;
 }
@@ -610,6 +611,7 @@ static void keep_pending(mdl_rt *rt, const mdl_msg_desc *m, int n)
     rt->host.nlarge += large - dx->nlarge;
     dx->nlarge = large;
     rq->n = kept;
+    rq->completed_first = 0;    /* those kept are all in flight */
 }
 
 /* After completion of all requests of m: errors and sizes of receives.
@@ -669,12 +671,41 @@ static void world_errors_returned(mdl_rt *rt, int on)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, on ? MPI_ERRORS_RETURN : rt->job.world_eh);
 }
 
+/* Test or Wait (wait) of receives some of which were completed first
+ * (rq->completed_first): request by request, as MPI_Testall /
+ * MPI_Waitall report them (MPI_ERR_IN_STATUS, those not done
+ * MPI_ERR_PENDING), the statuses of those completed first kept. */
+static __attribute__((noinline, cold)) int complete_each(mpi_msg_reqs *rq, int wait, int *flag)
+{
+    int all = 1;
+    for (int k = 0; k < rq->n; k++) {
+        if (rq->reqs[k] == MPI_REQUEST_NULL)
+            continue;
+        int done = 1;
+        int mpirc = wait ? MPI_Wait(&rq->reqs[k], &rq->sts[k])
+                         : MPI_Test(&rq->reqs[k], &done, &rq->sts[k]);
+        if (mpirc != MPI_SUCCESS) {
+            for (int i = 0; i < rq->n; i++)
+                rq->sts[i].MPI_ERROR = i == k ? mpirc
+                    : rq->reqs[i] == MPI_REQUEST_NULL ? MPI_SUCCESS : MPI_ERR_PENDING;
+            *flag = 1;
+            return MPI_ERR_IN_STATUS;
+        }
+        if (done)
+            rq->sts[k].MPI_ERROR = MPI_SUCCESS;
+        all &= done;
+    }
+    *flag = all;
+    return MPI_SUCCESS;
+}
+
 static int testall(mdl_rt *rt, const mdl_msg_desc *m, mpi_msg_reqs *rq, int *flag)
 {
     if (m->is_send)
         return MPI_Testall(rq->n, rq->reqs, flag, rq->sts);
     world_errors_returned(rt, 1);
-    int mpirc = MPI_Testall(rq->n, rq->reqs, flag, rq->sts);
+    int mpirc = rq->completed_first ? complete_each(rq, 0, flag)
+                                    : MPI_Testall(rq->n, rq->reqs, flag, rq->sts);
     world_errors_returned(rt, 0);
     return mpirc;
 }
@@ -691,20 +722,27 @@ static int waitall(mdl_rt *rt, const mdl_msg_desc *m, mpi_msg_reqs *rq)
     }
     world_errors_returned(rt, 1);
     rt_block_begin();
-    mpirc = rq->n == 1 ? MPI_Wait(&rq->reqs[0], &rq->sts[0])
+    int flag;
+    mpirc = rq->completed_first ? complete_each(rq, 1, &flag)
+          : rq->n == 1 ? MPI_Wait(&rq->reqs[0], &rq->sts[0])
                        : MPI_Waitall(rq->n, rq->reqs, rq->sts);
     rt_block_end();
     world_errors_returned(rt, 0);
     return mpirc;
 }
 
-/* A Test that finds not all receives of s complete: one that went through
- * its own buffer and got a message of another size (which MPI did not
- * fail: it fitted the buffer) is reported now, as MPI reports a
- * truncation as soon as it happens, and the others stay posted (else a
- * program polling for the error while its peer waits for it would wait
- * for ever).  0: none such. */
-static __attribute__((noinline)) int own_failed(mdl_rt *rt, const mdl_msg_desc *m)
+/* A Test that finds not all receives of m complete: one that has already
+ * failed is reported now, as MPI reports a truncation as soon as it
+ * happens, and the others stay posted (else a program polling for the
+ * error while its peer waits for it would wait for ever).  Failed: in MPI
+ * (more than its buffer) — MPICH's MPI_Testall says so itself; Open MPI's
+ * says "not done" until every request has completed, and its
+ * MPI_Request_get_status does not give the error, so a request found
+ * complete is completed here, and the others request by request from now
+ * on (rq->completed_first) — or, for one that went through a buffer of
+ * its own, a message of another size (which MPI did not fail: it fitted
+ * the buffer).  0: none such. */
+static __attribute__((noinline)) int failed_early(mdl_rt *rt, const mdl_msg_desc *m)
 {
     mpi_msg *x = &rt->msgs[m->index];
     mpi_msg_reqs *rq = &x->reqs;
@@ -713,16 +751,28 @@ static __attribute__((noinline)) int own_failed(mdl_rt *rt, const mdl_msg_desc *
     for (int k = 0; k < rq->n; k++) {
         int done = 0;
         MPI_Status st;
-        if (!req_own(x, k))
+        if (rq->reqs[k] == MPI_REQUEST_NULL)
             continue;
         int mpirc = MPI_Request_get_status(rq->reqs[k], &done, &st);
-        if (mpirc == MPI_SUCCESS && (!done || status_bytes(rt, &st) == rq->recv_bytes[k]))
+        if (mpirc == MPI_SUCCESS && !done)
             continue;
-        /* failed in MPI (more than its buffer), or another size: completed
-         * here, reported, the others left posted */
-        MPI_Test(&rq->reqs[k], &done, &rq->sts[k]);
+        if (mpirc == MPI_SUCCESS && !req_own(x, k)) {
+            mpirc = MPI_Test(&rq->reqs[k], &done, &st);
+            if (mpirc == MPI_SUCCESS) {
+                st.MPI_ERROR = MPI_SUCCESS;
+                rq->sts[k] = st;
+                rq->completed_first++;
+                continue;
+            }
+        } else if (mpirc == MPI_SUCCESS && status_bytes(rt, &st) == rq->recv_bytes[k]) {
+            continue;
+        } else {
+            MPI_Test(&rq->reqs[k], &done, &rq->sts[k]);
+        }
+        /* completed here, reported, the others left posted */
         for (int i = 0; i < rq->n; i++)
-            rq->sts[i].MPI_ERROR = i == k ? MPI_ERR_TRUNCATE : MPI_ERR_PENDING;
+            rq->sts[i].MPI_ERROR = i == k ? MPI_ERR_TRUNCATE
+                : rq->reqs[i] == MPI_REQUEST_NULL ? MPI_SUCCESS : MPI_ERR_PENDING;
         char fn[160];
         rt_completion_fn(m, 0, fn, sizeof fn);
         rc = mpirc != MPI_SUCCESS ? recv_fail(rt, fn, m, mpirc, &st)
@@ -744,7 +794,7 @@ int be_test(mdl_rt *rt, const mdl_msg_desc *m)
     int flag = 0;
     int mpirc = testall(rt, m, &x->reqs, &flag);
     if (mpirc == MPI_SUCCESS && !flag) {
-        int rc = x->direct.noted ? own_failed(rt, m) : 0;
+        int rc = !m->is_send && (x->reqs.n > 1 || x->direct.noted) ? failed_early(rt, m) : 0;
         if (rc)
             return rc;
         /* a program polling with Test may be what a sender waits for */
@@ -796,7 +846,8 @@ static int end_receives(mdl_rt *rt, const char *fn, const mdl_msg_desc *m)
     mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
     int rc = 0;
     for (int k = 0; k < rq->n; k++)
-        MPI_Cancel(&rq->reqs[k]);
+        if (rq->reqs[k] != MPI_REQUEST_NULL)
+            MPI_Cancel(&rq->reqs[k]);
     int mpirc = waitall(rt, m, rq);
     for (int k = 0; k < rq->n; k++) {
         /* one request: MPI_Wait returned its error; several: their statuses */

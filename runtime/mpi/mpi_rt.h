@@ -62,6 +62,11 @@ typedef struct mpi_msg_reqs {
     MPI_Status *sts;
     size_t *recv_bytes;         /* receive: the payload each must get */
     int *send_dest;             /* send: each one's destination (world rank) */
+    /* receive: how many a Test completed before the others, to report one
+     * that failed at once (Open MPI's MPI_Testall says "not done" until all
+     * are): their requests MPI_REQUEST_NULL, their statuses kept in sts;
+     * while non-zero, Test and Wait complete request by request. */
+    int completed_first;
 } mpi_msg_reqs;
 
 /* The one-copy path between processes of a host (mpi_direct.c), per
