@@ -1,6 +1,7 @@
 /* emit_common.c — spec-level helpers shared by the emitters: C spellings
  * of types and expressions, public function names.  Type and operation
- * names come from common/mdl_tables.h. */
+ * names come from common/mdl_tables.h, the patterns of function names
+ * from common/mdl_api.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,15 +146,29 @@ void cg_expr_c(mdl_buf *b, const mdl_expr *e, const char *prefix)
     }
 }
 
-const char *cg_coll_rt_name(mdl_coll_kind k)
+const char *cg_coll_rt_name(mdl_co_kind k)
 {
     static const char *const rt[] = {
-#define MDL_X(id, name) [MDL_CO_##id] = "MDL_COLL_" #id,
+#define MDL_X(id, name, rooted) [MDL_CO_##id] = "MDL_COLL_" #id,
         MDL_COLLECTIVES(MDL_X)
 #undef MDL_X
         [MDL_CO_UNKNOWN] = "-1",
     };
     return k >= 0 && k <= MDL_CO_UNKNOWN ? rt[k] : "-1";
+}
+
+void cg_fn_name(mdl_buf *b, api_kind k, const char *part1, const char *part2)
+{
+    char tmp[256];
+    size_t n = mdl_fn_format(tmp, sizeof tmp, mdl_fn_patterns[k], part1, part2);
+    if (n < sizeof tmp) {
+        cg_buf_puts(b, tmp);
+        return;
+    }
+    char *s = cg_xcalloc(n + 1, 1);
+    mdl_fn_format(s, n + 1, mdl_fn_patterns[k], part1, part2);
+    cg_buf_puts(b, s);
+    free(s);
 }
 
 void cg_msg_fn_name(mdl_buf *b, const mdl_msg *m)
