@@ -142,10 +142,10 @@ static int describe(const mdl_task_desc *d, strbuf *b, rt_trace_func *f, uint32_
     return b->failed ? -1 : 0;
 }
 
-int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock,
-                    void *(*alloc)(mdl_rt *, size_t, void *arg, char *why, size_t len), void *arg)
+int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock, int late,
+                    void *(*alloc)(mdl_rt *, size_t, void *arg, char *why, size_t len), void *arg,
+                    char *why, size_t whylen)
 {
-    const char *const fn = MDL_FN_NAME(INIT);
     mdl_rt_common *c = rt_c(rt);
     const mdl_task_desc *d = c->d;
     int nfuncs = 3 * d->nmsgs + d->ncolls + RT_NSYNC;
@@ -159,7 +159,8 @@ int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock,
         free(tasks);
         free(t);
         free(b.s);
-        return rt_fail_oom(rt, fn);
+        snprintf(why, whylen, "out of memory");
+        return MDL_ERR_INTERN;
     }
     /* layout */
     size_t at = align8(sizeof(rt_trace_img));
@@ -188,9 +189,9 @@ int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock,
     }
     t->seq = calloc(nseq + 1, sizeof(uint32_t));
     t->seqs = malloc(sizeof(uint32_t) * ((size_t)c->maxfam + 1));
-    char why[400] = "";
+    char room[400] = "";
     rt_trace_img *img = t->seq && t->seqs && t->seq_at && t->fixed_bytes && t->done
-                            ? alloc(rt, size, arg, why, sizeof why)
+                            ? alloc(rt, size, arg, room, sizeof room)
                             : NULL;
     if (!img) {
         free(funcs);
@@ -198,11 +199,13 @@ int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock,
         free(b.s);
         c->tr = t;
         rt_trace_detach(rt);
-        if (*why)
-            return rt_fail(rt, fn, MDL_ERR_INTERN, "MDL_TRACE: %s", why);
-        return rt_fail(rt, fn, MDL_ERR_INTERN,
-                       "MDL_TRACE: no room for a trace buffer of %llu events (%zu bytes): set "
-                       "MDL_TRACE_BUFFER lower", (unsigned long long)slots, size);
+        if (*room)
+            snprintf(why, whylen, "MDL_TRACE: %s", room);
+        else
+            snprintf(why, whylen,
+                     "MDL_TRACE: no room for a trace buffer of %llu events (%zu bytes): set "
+                     "MDL_TRACE_BUFFER lower", (unsigned long long)slots, size);
+        return MDL_ERR_INTERN;
     }
     /* The whole image is written now, records included: their pages are
      * then mapped before the first call, not faulted in by it. */
@@ -240,7 +243,7 @@ int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock,
     img->recs = o_recs;
     img->cap = slots;
     img->error_text = -1;
-    img->waits_timed = be_stamps_late != 0;
+    img->waits_timed = late != 0;
     gethostname(img->host, sizeof img->host - 1);
     img->pid = (int32_t)getpid();
     img->pid_start = rt_trace_proc_start(img->pid);
@@ -254,6 +257,7 @@ int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock,
     t->stats = (rt_trace_stat *)(base + o_stats);
     t->nmsgs = d->nmsgs;
     t->ncolls = d->ncolls;
+    t->late = late;
     c->tr = t;
     return 0;
 }
@@ -353,7 +357,7 @@ void rt_trace_put(rt_tracer *t, uint64_t t1, int32_t peer, uint32_t seq, uint64_
     if (!t->t0)                 /* a late call stopped before it was stamped */
         t->t0 = t1;
     t->in_call = 0;
-    if (!be_stamps_late)
+    if (!t->late)
         t->img->open_t0 = 0;
     put_rec(t, t->t0, t1, t->func, peer, seq, bytes, flags, err, insts, seqs, npairs,
             rt_trace_wait_ticks(t, t1), t->copy);
