@@ -61,9 +61,14 @@ $(MPI_MK): tools/find-mpi.sh $(if $(filter-out $(MPI_KEY),$(MPI_FOUND_KEY)),FORC
 FORCE:
 
 # ---------------------------------------------------------------- compiler
+# The front end (grammar/ and medley/ but the driver) is a library of one
+# header, medley/frontend.h, which medleyc and mdltrace link (not
+# installed); medleyc adds the driver and the emitters (codegen/).
 GRAMMAR_C   := $(BUILD)/grammar/parser.tab.c $(BUILD)/grammar/lexer.c
 COMPILER_SRC := $(wildcard medley/*.c codegen/*.c grammar/*.c)
-COMPILER_OBJ := $(COMPILER_SRC:%.c=$(BUILD)/%.o) $(GRAMMAR_C:.c=.o)
+FRONT_SRC    := $(filter-out medley/main.c,$(wildcard medley/*.c grammar/*.c))
+FRONT_LIB    := $(BUILD)/lib/libmedley_front.a
+CODEGEN_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(wildcard codegen/*.c))
 MEDLEYC      := $(BUILD)/bin/medleyc
 
 $(BUILD)/grammar/parser.tab.c $(BUILD)/grammar/parser.tab.h: grammar/parser.y
@@ -90,7 +95,8 @@ $(BUILD)/codegen/%.o: codegen/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(MEDLEYC): $(COMPILER_OBJ)
+$(FRONT_LIB): $(FRONT_SRC:%.c=$(BUILD)/%.o) $(GRAMMAR_C:.c=.o)
+$(MEDLEYC): $(BUILD)/medley/main.o $(CODEGEN_OBJ) $(FRONT_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^
 
@@ -142,26 +148,34 @@ $(MPI_BUILD)/lib/libmdl_mpi.a $(BUILD)/lib/libmdl_shm.a:
 $(MPI_BUILD)/lib/libmdl_mpi.a: $(MPI_OBJ)
 $(BUILD)/lib/libmdl_shm.a: $(SHM_OBJ)
 
+# The trace file component once more for the tools (mdlrun, mdltrace):
+# compiled as programs are, not as parts of a library (not installed).
+TRACEFILE_LIB := $(BUILD)/lib/libmdl_tracefile.a
+$(BUILD)/runtime/tracefile/%.o: runtime/tracefile/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iinclude -Iruntime -c $< -o $@
+$(TRACEFILE_LIB): $(patsubst %.c,$(BUILD)/%.o,$(wildcard runtime/tracefile/*.c))
+
 MDLRUN := $(BUILD)/bin/mdlrun
 $(MDLRUN_OBJ): RT_CFLAGS += -DMEDLEY_VERSION='"$(VERSION)"'
 # mdlrun writes the traces of MDL_TRACE with the libraries' writer.
-$(MDLRUN): $(MDLRUN_OBJ) $(BUILD)/shm/runtime/tracefile/rt_trace_write.o
+$(MDLRUN): $(MDLRUN_OBJ) $(TRACEFILE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ -lpthread -lrt
 
 # ---------------------------------------------------------------- mdltrace
-# The trace analyser (docs/tracing.md); --spec uses the compiler's front end.
+# The trace analyser (docs/tracing.md): --spec asks the compiler's front
+# end (medley/frontend.h), --recover reads the MPI runtime's trace parts
+# and writes with the libraries' writer (runtime/tracefile/).
 MDLTRACE_SRC := $(wildcard tools/mdltrace/*.c)
 MDLTRACE_OBJ := $(MDLTRACE_SRC:%.c=$(BUILD)/%.o)
 MDLTRACE     := $(BUILD)/bin/mdltrace
 
 $(BUILD)/tools/mdltrace/%.o: tools/mdltrace/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itools/mdltrace -Imedley -Igrammar -Icodegen -Iinclude -Icommon -Iruntime \
+	$(CC) $(CFLAGS) -Itools/mdltrace -Imedley -Icommon -Iruntime \
 	    -DMEDLEY_VERSION='"$(VERSION)"' -c $< -o $@
-# --recover reads the MPI runtime's trace parts and writes with the libraries' writer.
-$(MDLTRACE): $(MDLTRACE_OBJ) $(filter-out $(BUILD)/medley/main.o,$(COMPILER_OBJ)) \
-             $(BUILD)/shm/runtime/tracefile/rt_trace_parts.o $(BUILD)/shm/runtime/tracefile/rt_trace_write.o
+$(MDLTRACE): $(MDLTRACE_OBJ) $(FRONT_LIB) $(TRACEFILE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
@@ -203,9 +217,9 @@ UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(BUILD)/tests/unit_tests
 # runtime/core/rt_common.c is tested here too: plain C with no runtime
 # behind it (the validation layer needs a backend: tests/rt, tests/e2e).
-$(UNIT_BIN): $(UNIT_SRC) $(filter-out $(BUILD)/medley/main.o,$(COMPILER_OBJ)) $(BUILD)/shm/runtime/core/rt_common.o
+$(UNIT_BIN): $(UNIT_SRC) $(CODEGEN_OBJ) $(FRONT_LIB) $(BUILD)/shm/runtime/core/rt_common.o
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Imedley -Igrammar -Icodegen -Iinclude -Icommon -Iruntime -I$(BUILD)/grammar $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(shell pkg-config --libs cunit)
+	$(CC) $(CFLAGS) -Imedley -Igrammar -Icodegen -Iinclude -Icommon -Iruntime -I$(BUILD)/grammar $(LDFLAGS) -o $@ $(filter %.c %.o %.a,$^) $(shell pkg-config --libs cunit)
 
 # The MPIs the MPI suites run on (tests/lib/mpi.sh): MPI=mpich or
 # MPI=openmpi, else the build's and every other one installed under its

@@ -216,6 +216,8 @@ golden spec_poisson $T --spec examples/poisson/poisson.mdl $D/poisson.json
 # recorded from a program built with -D N=50: sections shorter than the spec
 golden spec_vec_differs $T --spec $D/vec.mdl $D/vec.json
 golden spec_vec_defines $T --spec $D/vec.mdl -D N=50 $D/vec.json
+# a struct without members takes no byte (the checker's layout, as C's)
+golden spec_empty_struct $T --spec $D/empty.mdl $D/empty.json
 sed 's/MDL_SendTo_b_parts/MDL_SendTo_b_bogus/' $D/vec.json >"$W/bogus.json"
 run $T --spec $D/vec.mdl -D N=50 "$W/bogus.json"
 if [ $rc -eq 1 ] && grep -qE '^a +MDL_SendTo_b_bogus +1 +52\.\.52 +- +NOT IN THE SPEC' "$W/out" &&

@@ -20,6 +20,8 @@ command -v cmake >/dev/null || need+=(cmake)
 command -v make >/dev/null || need+=(make)
 command -v xmllint >/dev/null || need+=(libxml2-utils)   # trace tests: SVG validity
 command -v spin >/dev/null || need+=(spin)      # make model (part of make check)
+command -v ip >/dev/null || need+=(iproute2)     # the hosts suite: test hosts joined by veth pairs
+command -v unshare >/dev/null || need+=(util-linux)   # ... each in namespaces of its own
 # `tools/setup.sh fuzz`: also what `make fuzz` needs (clang and its
 # libFuzzer runtime); `make check` does not need them.
 if [ "${1:-}" = fuzz ]; then

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
+#include "frontend.h"
 #include "matrix.h"
 #include "recover.h"
 #include "report.h"
