@@ -142,9 +142,12 @@ $(BUILD)/lib/libmdl_shm.so.$(SO_FULL): $(SHM_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -shared $(LDFLAGS) -Wl,-soname,libmdl_shm.so.$(SO_MAJOR) -o $@ $^ -lpthread -lrt
 	$(call so_links,$(@D),libmdl_shm)
-$(MPI_BUILD)/lib/libmdl_mpi.a $(BUILD)/lib/libmdl_shm.a:
-	@mkdir -p $(@D)
-	rm -f $@ && ar rcs $@ $^
+# every static library (the MPI one may live in another build tree)
+archive = @mkdir -p $(@D) && rm -f $@ && ar rcs $@ $^
+$(MPI_BUILD)/lib/libmdl_mpi.a:
+	$(archive)
+$(BUILD)/lib/%.a:
+	$(archive)
 $(MPI_BUILD)/lib/libmdl_mpi.a: $(MPI_OBJ)
 $(BUILD)/lib/libmdl_shm.a: $(SHM_OBJ)
 
