@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "emit_internal.h"
-#include "../medley/fnv.h"
+#include "fnv.h"
 
 const char *cg_basic_c_name(mdl_basic b)
 {

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "emit_internal.h"
-#include "../medley/fnv.h"
+#include "fnv.h"
 
 static void emit_dims(mdl_buf *b, int n, const long long *val)
 {

@@ -163,8 +163,9 @@ struct mdl_rt {
 
     /* MDL_TRACE (mpi_trace.c) */
     int trace_on;               /* every process traces */
-    struct rt_trace_img *trace_img;
+    struct rt_trace_img *trace_img;     /* its mapping (the recorder writes it) */
     char *trace_path;           /* absolute */
+    uint64_t trace_job;         /* the job's id, in its parts' names */
     uint64_t trace_slots;
     size_t trace_size;          /* bytes of the image's mapping */
     char trace_why[512];        /* why this process cannot trace */

@@ -5,14 +5,13 @@
  * the fatal path (MPI_Abort follows, and takes the other processes down)
  * the failing instance writes the file from its own image and the parts
  * of the others on its host; a job killed leaves its parts for mdltrace
- * --recover. */
-#include <errno.h>
-#include <fcntl.h>
+ * --recover.  A process reads its own image only through the recorder's
+ * snapshot (rt_trace_snapshot), never from the part, which others may
+ * write. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "mpi_rt.h"
 #include "tracefile/rt_trace_parts.h"
@@ -27,7 +26,8 @@ int mpi_trace_wanted(mdl_rt *rt)
     int want = rt_trace_request(&file, &slots, rt->trace_why, sizeof rt->trace_why);
     if (want <= 0)
         return want ? MPI_TRACE_BAD : MPI_TRACE_OFF;
-    if (rt_trace_writable(file, rt->trace_why, sizeof rt->trace_why) < 0)
+    if (rt_trace_writable(file, rt->trace_why, sizeof rt->trace_why) < 0 ||
+        rt_trace_parts_usable(rt->trace_why, sizeof rt->trace_why) < 0)
         return MPI_TRACE_BAD;
     rt->trace_path = rt_trace_abspath(file);
     rt->trace_slots = slots;
@@ -69,37 +69,28 @@ int mpi_trace_agree(mdl_rt *rt, const unsigned long long *all, int stride)
     return 0;
 }
 
-/* The image: FILE.part.<rank>, mapped shared (written back by the kernel
+/* The image: this process's part, mapped shared (it stays in memory
  * even if the process is killed). */
 static void *trace_alloc(mdl_rt *rt, size_t size, void *arg, char *why, size_t len)
 {
     (void)arg;
-    char *part = rt_trace_part_path(rt->trace_path, rt->world_rank);
-    int fd = part ? open(part, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666) : -1;
-    void *p = MAP_FAILED;
-    if (fd >= 0 && ftruncate(fd, (off_t)size) == 0)
-        p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (p == MAP_FAILED) {
-        snprintf(why, len, "cannot make the trace buffer %s: %s", part ? part : "",
-                 part ? strerror(errno) : "out of memory");
-        if (fd >= 0)
-            unlink(part);
-    } else {
-        rt->trace_size = size;
-    }
-    if (fd >= 0)
-        close(fd);
-    free(part);
-    return p == MAP_FAILED ? NULL : p;
+    void *p;
+    if (rt_trace_part_create(rt->trace_path, rt->trace_job, rt->world_rank, rt->world_size, size,
+                             &p, why, len) < 0)
+        return NULL;
+    rt->trace_size = size;
+    return p;
 }
 
 int mpi_trace_start(mdl_rt *rt)
 {
-    /* parts a larger job killed earlier left with the same file name:
-     * not this job's, and mdltrace --recover must not take them */
-    for (int r = rt->world_size; rt->world_rank == 0; r++)
-        if (rt_trace_part_remove(rt->trace_path, r) != 0)
-            break;
+    /* the job's id, which names every part: rank 0's */
+    uint64_t job = rt->world_rank == 0 ? rt_trace_part_new_job() : 0;
+    int mpirc = MPI_Bcast(&job, 1, MPI_UINT64_T, 0, rt->world);
+    if (mpirc != MPI_SUCCESS)
+        return rt_mpi_fail(rt, "MDL_Init", mpirc, "MPI_Bcast");
+    rt->trace_job = job;
+    rt_trace_parts_sweep(rt->trace_path, job, rt->world_rank, rt->world_size);
     int clock = rt_trace_tsc_usable() ? RT_CLOCK_TSC : RT_CLOCK_MONO;
     int rc = rt_trace_attach(rt, rt->trace_slots, rt->world_rank, clock, trace_alloc, NULL);
     if (rc)
@@ -107,10 +98,10 @@ int mpi_trace_start(mdl_rt *rt)
     rt->trace_img = rt->c.tr->img;
     /* One moment every process agrees on, for processes on other hosts,
      * whose CLOCK_MONOTONIC has another origin. */
-    int mpirc = MPI_Barrier(rt->world);
+    mpirc = MPI_Barrier(rt->world);
     if (mpirc != MPI_SUCCESS)
         return rt_mpi_fail(rt, "MDL_Init", mpirc, "MPI_Barrier");
-    rt_trace_clock(rt->trace_img, 0);
+    rt_trace_clock(rt->c.tr, 0);
     return 0;
 }
 
@@ -130,7 +121,7 @@ static void init_job(mdl_rt *rt, rt_trace_job *job, rt_trace_inst *insts)
 {
     memset(job, 0, sizeof *job);
     job->runtime = "mpi";
-    job->clock = rt->trace_img->clock == RT_CLOCK_TSC ? MPI_TRACE_CLOCK_TSC : MPI_TRACE_CLOCK_MONO;
+    job->clock = rt_trace_tsc ? MPI_TRACE_CLOCK_TSC : MPI_TRACE_CLOCK_MONO;
     job->buffer_events = rt->trace_slots;
     job->ninst = rt->world_size;
     job->inst = insts;
@@ -174,16 +165,31 @@ static int recv_bytes(mdl_rt *rt, char *p, uint64_t n, int from, int tag)
     return mpirc;
 }
 
+/* This process's image, from the recorder's own counts, checked; NULL
+ * with the reason in why. */
+static rt_trace_img *own_image(mdl_rt *rt, char *why, size_t len)
+{
+    uint64_t head, records;
+    rt_trace_img *img = rt_trace_snapshot(rt->c.tr, &head, &records);
+    const char *bad = img ? rt_trace_img_check(img, head + records, 1) : "out of memory";
+    if (bad) {
+        snprintf(why, len, "the trace of process %d is damaged: %s", rt->world_rank, bad);
+        free(img);
+        return NULL;
+    }
+    return img;
+}
+
 /* Rank 0's part: every head first (the tracks), then each process's
  * records, written and freed before the next one's are received, so that
- * rank 0 never holds more than one process's records. */
+ * rank 0 never holds more than one process's records besides its own. */
 static int gather_and_write(mdl_rt *rt, rt_trace_img **heads, uint64_t *recbytes,
                             rt_trace_inst *insts)
 {
     static const char fn[] = "MDL_End";
     int tag = rt->tag_trace, n = rt->world_size, mpirc = MPI_SUCCESS;
     char why[512] = "";
-    heads[0] = rt->trace_img;
+    heads[0] = own_image(rt, why, sizeof why);
     for (int r = 1; r < n && mpirc == MPI_SUCCESS; r++) {
         uint64_t sz[2];
         /* waits for process r to reach MDL_End (a hang report names it) */
@@ -192,6 +198,13 @@ static int gather_and_write(mdl_rt *rt, rt_trace_img **heads, uint64_t *recbytes
         rt_block_end();
         if (mpirc != MPI_SUCCESS)
             break;
+        /* sizes its recorder counted: a head of names and tables, records
+         * of at most the largest buffer */
+        if (sz[0] < sizeof(rt_trace_img) || sz[0] > RT_TRACE_MAX_HEAD ||
+            sz[1] > (uint64_t)RT_TRACE_MAX_SLOTS * sizeof(rt_trace_rec))
+            return rt_fail(rt, fn, MDL_ERR_INTERN, "the trace of process %d is damaged: it "
+                           "says it has %llu + %llu bytes", r, (unsigned long long)sz[0],
+                           (unsigned long long)sz[1]);
         if (!(heads[r] = malloc(sz[0] + sz[1] + 1)))
             return rt_fail_oom(rt, fn);
         recbytes[r] = sz[1];
@@ -208,8 +221,11 @@ static int gather_and_write(mdl_rt *rt, rt_trace_img **heads, uint64_t *recbytes
     init_job(rt, &job, insts);
     for (int r = 0; r < n; r++)
         insts[r].head = heads[r];
-    rt_trace_set_clocks(&job, rt->trace_img);
-    rt_trace_out *o = *why ? NULL : rt_trace_out_open(rt->trace_path, why, sizeof why);
+    rt_trace_out *o = NULL;
+    if (!*why) {
+        rt_trace_set_clocks(&job, heads[0]);
+        o = rt_trace_out_open(rt->trace_path, why, sizeof why);
+    }
     if (o)
         rt_trace_out_meta(o, &job);
     for (int r = 0; r < n && mpirc == MPI_SUCCESS; r++) {
@@ -217,12 +233,10 @@ static int gather_and_write(mdl_rt *rt, rt_trace_img **heads, uint64_t *recbytes
             mpirc = recv_bytes(rt, (char *)heads[r] + heads[r]->recs, recbytes[r], r, tag);
         if (o && mpirc == MPI_SUCCESS)
             rt_trace_out_events(o, &job, r, heads[r]);
-        if (r > 0) {
-            /* the head stays for otherData */
-            void *h = realloc(heads[r], heads[r]->recs);
-            if (h)
-                insts[r].head = heads[r] = h;
-        }
+        /* the head stays for otherData */
+        void *h = heads[r] ? realloc(heads[r], heads[r]->recs) : NULL;
+        if (h)
+            insts[r].head = heads[r] = h;
     }
     if (mpirc != MPI_SUCCESS) {
         if (o)
@@ -240,19 +254,22 @@ int mpi_trace_collect(mdl_rt *rt)
 {
     static const char fn[] = "MDL_End";
     int tag = rt->tag_trace, n = rt->world_size;
-    rt_trace_img *img = rt->trace_img;
     if (rt->world_rank != 0) {
-        uint64_t sizes[2] = { img->recs, img->used * sizeof(rt_trace_rec) };
+        uint64_t sizes[2];
+        rt_trace_img *img = rt_trace_snapshot(rt->c.tr, &sizes[0], &sizes[1]);
+        if (!img)
+            return rt_fail_oom(rt, fn);
         rt_block_begin();       /* rank 0 takes the traces one process at a time */
         int mpirc = MPI_Send(sizes, 2, MPI_UINT64_T, 0, tag, rt->world);
         if (mpirc == MPI_SUCCESS)
             mpirc = send_bytes(rt, (const char *)img, sizes[0], tag);
         if (mpirc == MPI_SUCCESS)
-            mpirc = send_bytes(rt, (const char *)img + img->recs, sizes[1], tag);
+            mpirc = send_bytes(rt, (const char *)img + sizes[0], sizes[1], tag);
         rt_block_end();
+        free(img);
         if (mpirc != MPI_SUCCESS)
             return rt_mpi_fail(rt, fn, mpirc, "sending the trace");
-        rt_trace_part_remove(rt->trace_path, rt->world_rank);
+        rt_trace_part_remove(rt->trace_path, rt->trace_job, rt->world_rank);
         return 0;
     }
     rt_trace_inst *insts = calloc((size_t)n, sizeof *insts);
@@ -261,8 +278,8 @@ int mpi_trace_collect(mdl_rt *rt)
     int rc = insts && heads && recbytes ? gather_and_write(rt, heads, recbytes, insts)
                                         : rt_fail_oom(rt, fn);
     if (!rc)
-        rt_trace_part_remove(rt->trace_path, 0);
-    for (int r = 1; heads && r < n; r++)
+        rt_trace_part_remove(rt->trace_path, rt->trace_job, 0);
+    for (int r = 0; heads && r < n; r++)
         free(heads[r]);
     free(heads);
     free(insts);
@@ -284,27 +301,30 @@ void be_trace_fatal(mdl_rt *rt)
     int n = rt->world_size, me = rt->world_rank;
     rt_trace_inst *insts = calloc((size_t)n, sizeof *insts);
     rt_trace_img **parts = calloc((size_t)n, sizeof *parts);
-    if (!insts || !parts) {
+    char why[512];
+    rt_trace_img *mine = insts && parts ? own_image(rt, why, sizeof why) : NULL;
+    if (!mine) {
+        if (insts && parts)
+            fprintf(stderr, "%s[%d]: the trace was not written: %s\n", rt->c.who.task,
+                    rt->c.who.inst, why);
         free(insts);
         free(parts);
         return;
     }
     rt_trace_job job;
     init_job(rt, &job, insts);
-    char why[512];
     for (int r = 0; r < n; r++) {
-        if (r != me)
-            parts[r] = rt_trace_part_read(rt->trace_path, r, 1, NULL, why, sizeof why);
-        insts[r].head = r == me ? rt->trace_img : parts[r];
+        parts[r] = r == me ? mine
+                           : rt_trace_part_read(rt->trace_path, rt->trace_job, r, 1, NULL, NULL,
+                                                why, sizeof why);
+        insts[r].head = parts[r];
         insts[r].end = !insts[r].head ? RT_INST_LOST
                        : insts[r].head->end == RT_END_NORMAL ? RT_INST_NORMAL
                                                              : RT_INST_ERROR;
     }
-    rt_trace_set_clocks(&job, rt->trace_img);
+    rt_trace_set_clocks(&job, mine);
     job.ended_by_error = 1;
-    const rt_trace_img *img = rt->trace_img;
-    if (img->error_text >= 0)
-        job.error = (const char *)img + img->texts + (size_t)img->error_text * RT_TEXT;
+    job.error = rt_trace_img_text(mine, mine->error_text);
     rt_trace_out *o = rt_trace_out_open(rt->trace_path, why, sizeof why);
     if (o) {
         rt_trace_out_meta(o, &job);
@@ -315,7 +335,7 @@ void be_trace_fatal(mdl_rt *rt)
     if (o && rt_trace_out_close(o, &job, why, sizeof why) == 0) {
         for (int r = 0; r < n; r++)
             if (insts[r].head)
-                rt_trace_part_remove(rt->trace_path, r);
+                rt_trace_part_remove(rt->trace_path, rt->trace_job, r);
     } else {
         fprintf(stderr, "%s[%d]: the trace was not written: %s\n", rt->c.who.task,
                 rt->c.who.inst, why);
