@@ -9,7 +9,10 @@
 # variants traced (MDL_TRACE): mdl-mpi+trace, mdl-shm+trace.
 # interleaved (mpi mdl-mpi mdl-shm, mpi mdl-mpi mdl-shm, … one round each),
 # because absolute times drift on a shared machine: only ratios between
-# variants of one run mean something.  Then the thesis's application
+# variants of one run mean something.  The two kernels (a radius-2 stencil
+# and a blocked transpose) run with 2 and 4 instances on quiet rounds, then
+# on loaded ones: every run beside two busy processes (bench/load.sh), its
+# case recorded as iteration+load.  Then the thesis's application
 # experiment, the Vlasov code of examples/vlasov against the same code in
 # hand-written MPI and against its own computation time (bench/vlasov/run.sh).
 # Then the compiler: time and peak memory of medleyc on generated specs of
@@ -20,14 +23,16 @@
 #                  bench installs it)
 #   BENCH_QUICK=1  smoke run (about a minute): fewer rounds, batches, sizes
 #   BENCH_OUT      where results go (default bench/results)
-#   BENCH_ONLY     "pingpong halo coll oversub vlasov compiler": a subset
+#   BENCH_ONLY     "pingpong halo coll oversub stencil transpose vlasov compiler":
+#                  a subset
 #   BENCH_WORK     build directory (default build/bench)
 #   BENCH_COMPILER_OUT  where medleyc writes during the compiler benchmark
 #                  (default: /dev/shm if writable, else the work directory)
 #   BENCH_CFLAGS   extra compiler flags (the test suite adds the sanitizers
 #                  when the staged libraries were built with them)
 # Output: $BENCH_OUT/runtime.csv (every round), summary.csv (medians, ratio
-# to mpi), vlasov.csv and vlasov.txt (bench/vlasov/run.sh), compiler.csv,
+# to mpi), kernels.csv (the kernels: best and median, of times and of
+# ratios), vlasov.csv and vlasov.txt (bench/vlasov/run.sh), compiler.csv,
 # summary.txt (the tables printed at the end) and, if gnuplot is
 # installed, *.png.  Nothing is installed by this script.
 set -u
@@ -37,7 +42,7 @@ STAGE=${MEDLEY_STAGE:-$ROOT/build/stage}
 OUT=${BENCH_OUT:-$ROOT/bench/results}
 QUICK=${BENCH_QUICK:-0}
 [ "$QUICK" = 0 ] && QUICK=
-ONLY=${BENCH_ONLY:-pingpong halo coll oversub vlasov compiler}
+ONLY=${BENCH_ONLY:-pingpong halo coll oversub stencil transpose vlasov compiler}
 WORK=${BENCH_WORK:-$ROOT/build/bench}
 CFLAGS_B=(-O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror)
 # shellcheck disable=SC2206
@@ -85,29 +90,37 @@ build() {
     fi
 }
 
-# run NAME PROCS ROUNDS [trace]: the interleaved rounds of one benchmark;
-# with `trace`, also both generated variants traced (MDL_TRACE, written to
-# the work directory), interleaved with the others: mdl-mpi+trace, mdl-shm+trace.
+# run NAME PROCS ROUNDS [MODE [ARGS…]]: the interleaved rounds of one
+# benchmark, its programs started with ARGS.  MODE: quiet (the default);
+# trace: also both generated variants traced (MDL_TRACE, written to the
+# work directory), interleaved with the others: mdl-mpi+trace,
+# mdl-shm+trace; loaded: every run beside two busy processes
+# (bench/load.sh, outside the timeout so that they always stop), its case
+# recorded as <case>+load.
 run() {
-    local name=$1 np=$2 rounds=$3 w=$WORK/$1 r v
+    local name=$1 np=$2 rounds=$3 mode=${4:-quiet} w=$WORK/$1 r v
+    shift $(($# < 4 ? $# : 4))
+    local args=("$@") load=() suffix=
     local variants=(mpi mdl-mpi mdl-shm)
-    [ "${4:-}" = trace ] && variants+=(mdl-mpi+trace mdl-shm+trace)
+    [ "$mode" = trace ] && variants+=(mdl-mpi+trace mdl-shm+trace)
+    [ "$mode" = loaded ] && load=("$ROOT/bench/load.sh" -n 2) suffix=+load
     for ((r = 1; r <= rounds; r++)); do
         for v in "${variants[@]}"; do
             local launcher=mpiexec exe=${v%+trace} trace=()
             [ "$exe" = mdl-shm ] && launcher=$STAGE/bin/mdlrun
             [ "$v" != "$exe" ] && trace=(env "MDL_TRACE=$w/trace.json")
-            if ! (cd "$w" && timeout -k 5 300 "${trace[@]}" "$launcher" -n "$np" "./$exe") \
+            if ! (cd "$w" && "${load[@]}" timeout -k 5 300 "${trace[@]}" "$launcher" -n "$np" "./$exe" "${args[@]}") \
                     > "$w/out" 2> "$w/err" < /dev/null; then
-                echo "bench: $name $v -n $np round $r failed: $(tail -c 300 "$w/err" | tr '\n' ' ')" >&2
+                echo "bench: $name $v -n $np${suffix:+ loaded} round $r failed: $(tail -c 300 "$w/err" | tr '\n' ' ')" >&2
                 FAILED=1
                 continue
             fi
-            awk -v np="$np" -v v="$v" -v r="$r" 'NF == 4 { printf "%s,%s,%s,%s,%s,%s,%s\n", $1, $2, $3, np, v, r, $4 }' \
+            awk -v np="$np" -v v="$v" -v r="$r" -v sfx="$suffix" \
+                'NF == 4 { printf "%s,%s%s,%s,%s,%s,%s,%s\n", $1, $2, sfx, $3, np, v, r, $4 }' \
                 "$w/out" >> "$RAW"
         done
     done
-    echo "bench: $name -n $np: $rounds rounds done ($(( $(date +%s) - start_all )) s)" >&2
+    echo "bench: $name -n $np${suffix:+ loaded}: $rounds rounds done ($(( $(date +%s) - start_all )) s)" >&2
 }
 
 if [ -n "$QUICK" ]; then R_FAST=2 R_SLOW=1 HALO_N="64 256"; else R_FAST=9 R_SLOW=5 HALO_N="64 256 1024"; fi
@@ -129,6 +142,38 @@ if want oversub; then
     build oversub oversub r || FAILED=1
     if [ -n "$QUICK" ]; then run oversub 8 1; else run oversub 8 "$R_SLOW"; run oversub 16 3; fi
 fi
+
+# ---------------------------------------------------------------- kernels
+# The stencil (n x n grid) and the transpose (order n, one block per
+# instance and pair: 32 MiB at 2 instances, 8 MiB at 4), 2 and 4 instances
+# on 2 cores, quiet then loaded.  One build per instance count: the spec's
+# extents are that run's tile (MDL_Grid_Create and MPI_Dims_create make
+# 2 -> 2 x 1 and 4 -> 2 x 2, x first), since a row longer than the tile
+# would cost the MeDLey programs speed that the hand-written ones, sized
+# at run time, do not pay.
+if [ -n "$QUICK" ]; then
+    ST_N=512 ST_IT=10 TR_N=1024 TR_IT=3 R_KERN=1
+else
+    ST_N=4000 ST_IT=10 TR_N=4096 TR_IT=5 R_KERN=5
+fi
+for np in 2 4; do
+    if want stencil; then
+        if build "stencil-$np" stencil stencil -D "TX=$((ST_N / 2))" -D "TY=$((ST_N * 2 / np))"; then
+            run "stencil-$np" "$np" "$R_KERN" quiet "$ST_N" "$ST_IT"
+            run "stencil-$np" "$np" "$R_KERN" loaded "$ST_N" "$ST_IT"
+        else
+            FAILED=1
+        fi
+    fi
+    if want transpose; then
+        if build "transpose-$np" transpose transpose -D "ORDER=$TR_N" -D "ROWS=$((TR_N / np))"; then
+            run "transpose-$np" "$np" "$R_KERN" quiet "$TR_N" "$np" "$TR_IT"
+            run "transpose-$np" "$np" "$R_KERN" loaded "$TR_N" "$np" "$TR_IT"
+        else
+            FAILED=1
+        fi
+    fi
+done
 
 # ---------------------------------------------------------------- vlasov
 if want vlasov; then
@@ -226,7 +271,61 @@ END {
     }
 }' "$RAW" > "$SUM"
 
-# target BENCH CASE SIZE PROCS VARIANT -> the bound, or nothing
+# The targets, for every table that marks them: tgt(bench, size, procs,
+# variant) -> the bound on the ratio to hand-written MPI, or nothing.  The
+# kernels' hold quiet and loaded alike (issue 31).
+TARGETS='function tgt(b, sz, np, v) {
+        if (v == "mdl-mpi" && b == "pingpong" && sz == 8) return 1.10
+        if (v == "mdl-mpi" && b == "pingpong" && sz >= 65536) return 1.05
+        if (v == "mdl-mpi" && (b == "halo" || b == "stencil" || b == "transpose")) return 1.05
+        if (v == "mdl-shm" && (b == "pingpong" || b == "halo" || b == "stencil" || b == "transpose")) return 1.0
+        if (v == "mdl-shm" && b == "oversub" && np == 8) return 0.05
+        return ""
+    }'
+# The kernels have a table of their own (best and median, quiet and loaded).
+KERNELS="stencil transpose"
+
+# kernels.csv: per kernel, size, instances, load (quiet, loaded) and
+# variant, the best and the median time over rounds, and against the
+# hand-written MPI the ratio of the best times and the median over rounds
+# of the ratio within each round.
+KCSV=$OUT/kernels.csv
+awk -F, -v kernels=" $KERNELS " 'NR > 1 && index(kernels, " " $1 " ") {
+    load = $2 ~ /[+]load$/ ? "loaded" : "quiet"
+    k = $1 "," $3 "," $4 "," load
+    t[k, $5, $6] = $7
+    if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
+    if ($6 > maxr) maxr = $6
+}
+function median(c,    i, j, x) {
+    for (i = 2; i <= c; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+    return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+}
+function best(k, v,    r, b) {
+    b = ""
+    for (r = 1; r <= maxr; r++) if ((k, v, r) in t && (b == "" || t[k, v, r] < b)) b = t[k, v, r]
+    return b
+}
+END {
+    print "bench,size,procs,load,variant,best_s,median_s,ratio_best,ratio_median"
+    for (i = 1; i <= nk; i++) {
+        k = order[i]
+        for (vi = 1; vi <= 3; vi++) {
+            v = vi == 1 ? "mpi" : vi == 2 ? "mdl-mpi" : "mdl-shm"
+            c = 0
+            for (r = 1; r <= maxr; r++) if ((k, v, r) in t) a[++c] = t[k, v, r]
+            if (!c) continue
+            m = median(c)
+            b = best(k, v); bm = best(k, "mpi")
+            c = 0
+            for (r = 1; r <= maxr; r++)
+                if ((k, v, r) in t && (k, "mpi", r) in t && t[k, "mpi", r] > 0) a[++c] = t[k, v, r] / t[k, "mpi", r]
+            printf "%s,%s,%.4e,%.4e,%s,%s\n", k, v, b, m, (bm > 0 ? sprintf("%.3f", b / bm) : ""),
+                (c ? sprintf("%.3f", median(c)) : "")
+        }
+    }
+}' "$RAW" > "$KCSV"
+
 TXT=$OUT/summary.txt
 {
     echo "# medley benchmarks — $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')${QUICK:+, BENCH_QUICK=1 (smoke run, not for the record)}"
@@ -238,18 +337,15 @@ TXT=$OUT/summary.txt
     fi
     echo "# medley $rev, $(mpichversion 2>/dev/null | awk -F'\t+' '/Version|Device/ { printf "%s%s", n++ ? " " : "MPICH ", $2 }'), $(uname -r)"
     echo "# load average at start: $load_start, at end: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine skews every variant differently)"
-    [ "$(wc -l < "$SUM")" -gt 1 ] && echo "# ratio = median over rounds of (time / hand-written MPI time of the same round); lower is better"
-    [ "$(wc -l < "$SUM")" -gt 1 ] && awk -F, 'NR == FNR { if (FNR > 1 && $5 != "mpi") { k = $1 "," $2 "," $3 "," $4; r[k, $5] = $7 }
-                         if (FNR > 1) { k = $1 "," $2 "," $3 "," $4; if (!(k in s)) { s[k] = 1; o[++n] = k }; m[k, $5] = $6 }
-                         next }
-    function tgt(b, sz, np, v) {
-        if (v == "mdl-mpi" && b == "pingpong" && sz == 8) return 1.10
-        if (v == "mdl-mpi" && b == "pingpong" && sz >= 65536) return 1.05
-        if (v == "mdl-mpi" && b == "halo") return 1.05
-        if (v == "mdl-shm" && (b == "pingpong" || b == "halo")) return 1.0
-        if (v == "mdl-shm" && b == "oversub" && np == 8) return 0.05
-        return ""
-    }
+    # the micro-benchmarks (the kernels have their table below)
+    others=$(awk -F, -v kernels=" $KERNELS " 'NR > 1 && !index(kernels, " " $1 " ")' "$SUM" | wc -l)
+    [ "$others" -gt 0 ] && echo "# ratio = median over rounds of (time / hand-written MPI time of the same round); lower is better"
+    [ "$others" -gt 0 ] && awk -F, -v kernels=" $KERNELS " "$TARGETS"'
+    NR == FNR { if (FNR == 1 || index(kernels, " " $1 " ")) next
+                k = $1 "," $2 "," $3 "," $4
+                if ($5 != "mpi") r[k, $5] = $7
+                if (!(k in s)) { s[k] = 1; o[++n] = k }; m[k, $5] = $6
+                next }
     function cell(k, b, sz, np, v,    t, x) {
         x = r[k, v]; if (x == "") return sprintf("%-20s", "(no run)")
         t = tgt(b, sz, np, v)
@@ -270,6 +366,32 @@ TXT=$OUT/summary.txt
                 cell(o[i], f[1], f[3], f[4], "mdl-mpi"), cell(o[i], f[1], f[3], f[4], "mdl-shm")
         }
     }' "$SUM" "$SUM"
+    if [ "$(wc -l < "$KCSV")" -gt 1 ]; then
+        echo
+        echo "# kernels: seconds per iteration of the hand-written MPI, then time / hand-written MPI time,"
+        echo "# best / median of rounds (best: of the best times; median: over rounds, of the ratio within"
+        echo "# each round; the target applies to the median); loaded: beside two busy processes (bench/load.sh)"
+        awk -F, "$TARGETS"'
+        NR > 1 { k = $1 "," $2 "," $3 "," $4; if (!(k in s)) { s[k] = 1; o[++n] = k }
+                 b[k, $5] = $6; m[k, $5] = $7; rb[k, $5] = $8; rm[k, $5] = $9 }
+        function cell(k, f, v,    t, x) {
+            if (!((k, v) in rm)) return sprintf("%-27s", "(no run)")
+            x = rb[k, v] " / " rm[k, v]
+            t = tgt(f[1], f[2], f[3], v)
+            if (t != "") x = x (rm[k, v] + 0 <= t ? " ok" : " MISSED") "<=" t
+            return sprintf("%-27s", x)
+        }
+        END {
+            printf "%-9s %-7s %5s %-6s  %-23s  %-27s %-27s\n", "kernel", "size", "procs", "load",
+                "mpi best / median (s)", "mdl-mpi ratio", "mdl-shm ratio"
+            for (i = 1; i <= n; i++) {
+                split(o[i], f, ",")
+                printf "%-9s %-7s %5s %-6s  %-23s  %s %s\n", f[1], "n=" f[2], f[3], f[4],
+                    sprintf("%.4g / %.4g", b[o[i], "mpi"], m[o[i], "mpi"]),
+                    cell(o[i], f, "mdl-mpi"), cell(o[i], f, "mdl-shm")
+            }
+        }' "$KCSV"
+    fi
     if grep -q '+trace,' "$RAW"; then
         echo
         echo "# tracing (MDL_TRACE): time traced / untraced of the same round, best and median over rounds"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The benchmark harness (bench/run.sh) in its smoke mode, BENCH_QUICK=1: it
 # must build and run every benchmark on the three variants and print every
-# ratio (vlasov: its CSV complete, with the computation time); and
+# ratio (the kernels quiet and loaded, in their table; vlasov: its CSV
+# complete, with the computation time); and
 # bench/cxx.sh (the C++ binding's cost) must print every row.  No timing is
 # asserted: this machine is shared, times mean nothing here.  PASS: bench/<benchmark>; the ratio table is printed as it comes.
 set -u
@@ -24,7 +25,7 @@ fi
 
 sum=$tmp/out/summary.csv
 # every measured case has the three variants, and both generated ones a ratio
-for b in pingpong halo coll oversub; do
+for b in pingpong halo coll oversub stencil transpose; do
     cases=$(awk -F, -v b="$b" '$1 == b { print $2 "," $3 "," $4 }' "$sum" 2>/dev/null | sort -u)
     if [ -z "$cases" ]; then
         echo "FAIL: bench/$b: no results"
@@ -39,6 +40,18 @@ for b in pingpong halo coll oversub; do
         echo "FAIL: bench/$b: variants or ratios missing for $(echo "$bad" | tr '\n' ' ')"
     else
         echo "PASS: bench/$b ($(echo "$cases" | wc -l) cases)"
+    fi
+done
+
+# the kernels: quiet and loaded at 2 and 4 instances, each a row of the
+# kernel table with best / median of mdl-mpi and mdl-shm
+for b in stencil transpose; do
+    groups=$(awk -F, -v b="$b" '$1 == b { print $2 "," $4 }' "$sum" 2>/dev/null | LC_ALL=C sort -u | tr '\n' ' ')
+    rows=$(grep -cE "^$b +n=[0-9]+ +[24] (quiet|loaded) .*([0-9]+\.[0-9]{3} / [0-9]+\.[0-9]{3}.*){2}" "$tmp/out/summary.txt" 2>/dev/null)
+    if [ "$groups" != "iteration+load,2 iteration+load,4 iteration,2 iteration,4 " ] || [ "$rows" != 4 ]; then
+        echo "FAIL: bench/$b-table: cases $groups, $rows of 4 rows in the kernel table"
+    else
+        echo "PASS: bench/$b-table"
     fi
 done
 

@@ -38,7 +38,7 @@ int mpi_trace_wanted(mdl_rt *rt)
 
 int mpi_trace_agree(mdl_rt *rt, const unsigned long long *all, int stride)
 {
-    static const char fn[] = "MDL_Init";
+    const char *const fn = MDL_FN_NAME(INIT);
     int on = 0, off = 0, bad = -1;
     for (int r = 0; r < rt->world_size; r++) {
         unsigned long long w = all[stride * r + 2];
@@ -88,7 +88,7 @@ int mpi_trace_start(mdl_rt *rt)
     uint64_t job = rt->world_rank == 0 ? rt_trace_part_new_job() : 0;
     int mpirc = MPI_Bcast(&job, 1, MPI_UINT64_T, 0, rt->world);
     if (mpirc != MPI_SUCCESS)
-        return rt_mpi_fail(rt, "MDL_Init", mpirc, "MPI_Bcast");
+        return rt_mpi_fail(rt, MDL_FN_NAME(INIT), mpirc, "MPI_Bcast");
     rt->trace_job = job;
     rt_trace_parts_sweep(rt->trace_path, job, rt->world_rank, rt->world_size);
     int clock = rt_trace_tsc_usable() ? RT_CLOCK_TSC : RT_CLOCK_MONO;
@@ -100,7 +100,7 @@ int mpi_trace_start(mdl_rt *rt)
      * whose CLOCK_MONOTONIC has another origin. */
     mpirc = MPI_Barrier(rt->world);
     if (mpirc != MPI_SUCCESS)
-        return rt_mpi_fail(rt, "MDL_Init", mpirc, "MPI_Barrier");
+        return rt_mpi_fail(rt, MDL_FN_NAME(INIT), mpirc, "MPI_Barrier");
     rt_trace_clock(rt->c.tr, 0);
     return 0;
 }
@@ -186,7 +186,7 @@ static rt_trace_img *own_image(mdl_rt *rt, char *why, size_t len)
 static int gather_and_write(mdl_rt *rt, rt_trace_img **heads, uint64_t *recbytes,
                             rt_trace_inst *insts)
 {
-    static const char fn[] = "MDL_End";
+    const char *const fn = MDL_FN_NAME(END);
     int tag = rt->tag_trace, n = rt->world_size, mpirc = MPI_SUCCESS;
     char why[512] = "";
     heads[0] = own_image(rt, why, sizeof why);
@@ -252,7 +252,7 @@ static int gather_and_write(mdl_rt *rt, rt_trace_img **heads, uint64_t *recbytes
  * writes.  Every process of the job is in MDL_End. */
 int mpi_trace_collect(mdl_rt *rt)
 {
-    static const char fn[] = "MDL_End";
+    const char *const fn = MDL_FN_NAME(END);
     int tag = rt->tag_trace, n = rt->world_size;
     if (rt->world_rank != 0) {
         uint64_t sizes[2];
