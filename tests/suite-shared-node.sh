@@ -241,14 +241,16 @@ fi
 # ---------------------------------------------------------------- rewritten
 # rewritten NAME FIELD=VALUE...: the job's own user rewrites the head of
 # process 0's part while it runs, before process 0 records a failed call;
-# status in $rc, the trace in $f.
+# status in $rc, the trace in $f; $edited says whether the part was found
+# and rewritten (a check that passes without it proves nothing).
 rewritten() {
     f=$W/$1.json
     shift
     rm -f "$W/go"
     mpi_job "$f" "$W/go" &
     BG=$!
-    await_parts "$f" 2 && "$B/part_edit" "$(parts "$f" | grep '\.0$')" "$@"
+    edited=0
+    await_parts "$f" 2 && "$B/part_edit" "$(parts "$f" | grep '\.0$')" "$@" && edited=1
     touch "$W/go"
     wait $BG
     rc=$?
@@ -257,21 +259,21 @@ rewritten() {
 # the offset of its error texts, 2 GiB past its image: process 0 wrote its
 # failed call's text there (SIGSEGV); it writes where its own memory says
 rewritten rewritten_texts texts=2147483640
-if [ $rc = 0 ] && clean &&
+if [ $edited = 1 ] && [ $rc = 0 ] && clean &&
    grep -qxF "p[0]: MDL_End: the trace was not written: the trace of process 0 is damaged: its areas lie outside it or over one another" "$W/err" &&
    [ -z "$(parts "$f")" ]; then
     pass parts_rewritten_texts
 else
-    fail parts_rewritten_texts "status $rc: $(one_line "$W/err")"
+    fail parts_rewritten_texts "edited $edited, status $rc: $(one_line "$W/err")"
 fi
 # its count of records, near the end of its buffer: the trace had as many
 # empty calls; it has process 0's four (Barrier, send, the failed send, Barrier)
 rewritten rewritten_count used=262100
-if [ $rc = 0 ] && clean && valid "$f" &&
+if [ $edited = 1 ] && [ $rc = 0 ] && clean && valid "$f" &&
    grep -qE '\{"name":"p\[0\]","pid":1,"tid":1,"events":4,' "$f"; then
     pass parts_rewritten_count
 else
-    fail parts_rewritten_count "status $rc, $(grep -oE '\{"name":"p\[0\]"[^}]*' "$f" | head -c 200): $(one_line "$W/err")"
+    fail parts_rewritten_count "edited $edited, status $rc, $(grep -oE '\{"name":"p\[0\]"[^}]*' "$f" | head -c 200): $(one_line "$W/err")"
 fi
 
 # ---------------------------------------------------------------- squatted
