@@ -233,8 +233,9 @@ static int gather_and_write(mdl_rt *rt, rt_trace_img **heads, uint64_t *recbytes
             mpirc = recv_bytes(rt, (char *)heads[r] + heads[r]->recs, recbytes[r], r, tag);
         if (o && mpirc == MPI_SUCCESS)
             rt_trace_out_events(o, &job, r, heads[r]);
-        /* the head stays for otherData */
-        void *h = heads[r] ? realloc(heads[r], heads[r]->recs) : NULL;
+        /* the head stays for otherData; rank 0's is not moved: the
+         * writer names the tasks from it (rt_trace_out_meta) */
+        void *h = r > 0 && heads[r] ? realloc(heads[r], heads[r]->recs) : NULL;
         if (h)
             insts[r].head = heads[r] = h;
     }
