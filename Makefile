@@ -65,10 +65,13 @@ FORCE:
 # header, medley/frontend.h, which medleyc and mdltrace link (not
 # installed); medleyc adds the driver and the emitters (codegen/).
 GRAMMAR_C   := $(BUILD)/grammar/parser.tab.c $(BUILD)/grammar/lexer.c
-COMPILER_SRC := $(wildcard medley/*.c codegen/*.c grammar/*.c)
+COMPILER_SRC := $(wildcard medley/*.c codegen/*.c grammar/*.c common/*.c)
 FRONT_SRC    := $(filter-out medley/main.c,$(wildcard medley/*.c grammar/*.c))
 FRONT_LIB    := $(BUILD)/lib/libmedley_front.a
 CODEGEN_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(wildcard codegen/*.c))
+# common/: the files shared by the compiler, the tools and the runtimes
+# (safe files in shared directories)
+COMMON_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(wildcard common/*.c))
 MEDLEYC      := $(BUILD)/bin/medleyc
 
 $(BUILD)/grammar/parser.tab.c $(BUILD)/grammar/parser.tab.h: grammar/parser.y
@@ -91,19 +94,22 @@ $(BUILD)/medley/%.o $(BUILD)/codegen/%.o: CPPFLAGS += -Imedley -Igrammar -Icodeg
 $(BUILD)/medley/%.o: medley/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+$(BUILD)/common/%.o: common/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Icommon -c $< -o $@
 $(BUILD)/codegen/%.o: codegen/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(FRONT_LIB): $(FRONT_SRC:%.c=$(BUILD)/%.o) $(GRAMMAR_C:.c=.o)
-$(MEDLEYC): $(BUILD)/medley/main.o $(CODEGEN_OBJ) $(FRONT_LIB)
+$(MEDLEYC): $(BUILD)/medley/main.o $(CODEGEN_OBJ) $(FRONT_LIB) $(COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^
 
 # ---------------------------------------------------------------- runtimes
 # runtime/README.md: the components and what each library is made of.
 # Runtime files include each other by component ("api/rt_backend.h").
-CORE_SRC   := $(wildcard runtime/core/*.c runtime/api/*.c runtime/trace/*.c) \
+CORE_SRC   := $(wildcard runtime/core/*.c runtime/api/*.c runtime/trace/*.c common/*.c) \
               runtime/tracefile/rt_trace_write.c
 MPI_SRC    := $(CORE_SRC) $(wildcard runtime/mpi/*.c) runtime/tracefile/rt_trace_parts.c
 SHM_SRC    := $(CORE_SRC) $(wildcard runtime/shm/*.c)
@@ -156,8 +162,8 @@ $(BUILD)/lib/libmdl_shm.a: $(SHM_OBJ)
 TRACEFILE_LIB := $(BUILD)/lib/libmdl_tracefile.a
 $(BUILD)/runtime/tracefile/%.o: runtime/tracefile/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iinclude -Iruntime -c $< -o $@
-$(TRACEFILE_LIB): $(patsubst %.c,$(BUILD)/%.o,$(wildcard runtime/tracefile/*.c))
+	$(CC) $(CFLAGS) -Iinclude -Icommon -Iruntime -c $< -o $@
+$(TRACEFILE_LIB): $(patsubst %.c,$(BUILD)/%.o,$(wildcard runtime/tracefile/*.c)) $(COMMON_OBJ)
 
 MDLRUN := $(BUILD)/bin/mdlrun
 $(MDLRUN_OBJ): RT_CFLAGS += -DMEDLEY_VERSION='"$(VERSION)"'
@@ -220,7 +226,7 @@ UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(BUILD)/tests/unit_tests
 # runtime/core/rt_common.c is tested here too: plain C with no runtime
 # behind it (the validation layer needs a backend: tests/rt, tests/e2e).
-$(UNIT_BIN): $(UNIT_SRC) $(CODEGEN_OBJ) $(FRONT_LIB) $(BUILD)/shm/runtime/core/rt_common.o
+$(UNIT_BIN): $(UNIT_SRC) $(CODEGEN_OBJ) $(FRONT_LIB) $(COMMON_OBJ) $(BUILD)/shm/runtime/core/rt_common.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Imedley -Igrammar -Icodegen -Iinclude -Icommon -Iruntime -I$(BUILD)/grammar $(LDFLAGS) -o $@ $(filter %.c %.o %.a,$^) $(shell pkg-config --libs cunit)
 
@@ -277,20 +283,38 @@ bench: all
 	@$(TEST_ENV) BENCH_QUICK=$(BENCH_QUICK) bench/run.sh
 
 # ---------------------------------------------------------------- fuzzing
-# make fuzz [FUZZ_SECONDS=N] [FUZZ_ARGS=...]: libFuzzer (clang, ASan+UBSan)
-# on parse + check + emit (tests/fuzz/fuzz_medleyc.c), seeded with every
-# spec of the repository; the corpus grows in build/fuzz/corpus and
-# findings are written to build/fuzz/findings (docs/robustness.md).
+# make fuzz [FUZZ_TARGET=medleyc|parts|image] [FUZZ_SECONDS=N] [FUZZ_ARGS=...]:
+# libFuzzer (clang, ASan+UBSan) on
+#   medleyc  parse + check + emit (tests/fuzz/fuzz_medleyc.c), seeded with
+#            every spec of the repository;
+#   parts    the reader of the MPI runtime's trace parts, then the writer
+#            (tests/fuzz/fuzz_parts.c), seeded with tests/fuzz/parts/;
+#   image    the trace image check, then the writer (tests/fuzz/fuzz_image.c),
+#            seeded with tests/fuzz/images/.
+# The corpus grows in build/fuzz/corpus[-TARGET] and findings are written
+# to build/fuzz/findings[-TARGET] (docs/robustness.md).
+FUZZ_TARGET  ?= medleyc
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_CFLAGS  := -O1 -g -std=c11 -D_GNU_SOURCE -MMD -MP -fno-omit-frame-pointer \
                 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
-FUZZ_INC     := -Imedley -Igrammar -Icodegen -Iinclude -Icommon -I$(BUILD)/grammar -DMEDLEY_VERSION='"$(VERSION)"'
+FUZZ_INC     := -Imedley -Igrammar -Icodegen -Iinclude -Icommon -Iruntime -I$(BUILD)/grammar -DMEDLEY_VERSION='"$(VERSION)"'
 FUZZ_OBJ     := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(filter-out medley/main.c,$(COMPILER_SRC)))
 FUZZ_GEN_OBJ := $(patsubst $(BUILD)/grammar/%.c,$(BUILD)/fuzz/obj/gen/%.o,$(GRAMMAR_C))
-FUZZ_BIN     := $(BUILD)/fuzz/medley_fuzz
-FUZZ_SEEDS   := $(wildcard tests/golden/*/*.mdl examples/*/*.mdl tests/e2e/*/*.mdl tests/gen/*.mdl) \
-                $(shell find bench -name '*.mdl' 2>/dev/null)
+FUZZ_TRACE_OBJ := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,runtime/tracefile/rt_trace_parts.c \
+                    runtime/tracefile/rt_trace_write.c common/safe_files.c)
+FUZZ_BIN_medleyc := $(BUILD)/fuzz/medley_fuzz
+FUZZ_BIN_parts   := $(BUILD)/fuzz/parts_fuzz
+FUZZ_BIN_image   := $(BUILD)/fuzz/image_fuzz
+FUZZ_SEEDS_medleyc := $(wildcard tests/golden/*/*.mdl examples/*/*.mdl tests/e2e/*/*.mdl tests/gen/*.mdl) \
+                      $(shell find bench -name '*.mdl' 2>/dev/null)
+FUZZ_SEEDS_parts   := $(wildcard tests/fuzz/parts/*)
+FUZZ_SEEDS_image   := $(wildcard tests/fuzz/images/*)
+FUZZ_OPTS_medleyc  := -dict=tests/fuzz/medley.dict -max_len=65536
+FUZZ_OPTS_parts    := -max_len=65536
+FUZZ_OPTS_image    := -max_len=65536
+FUZZ_DIR := $(BUILD)/fuzz
+FUZZ_SUFFIX := $(if $(filter medleyc,$(FUZZ_TARGET)),,-$(FUZZ_TARGET))
 
 $(BUILD)/fuzz/obj/%.o: %.c | $(BUILD)/grammar/parser.tab.h $(BUILD)/grammar/lexer.h
 	@mkdir -p $(@D)
@@ -299,13 +323,19 @@ $(BUILD)/fuzz/obj/gen/%.o: $(BUILD)/grammar/%.c $(BUILD)/grammar/parser.tab.h $(
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(WARN) -Wno-unused-function -Wno-sign-compare -Wno-unused-parameter \
 	    -Wno-unused-but-set-variable $(FUZZ_INC) -c $< -o $@
-$(FUZZ_BIN): $(FUZZ_OBJ) $(FUZZ_GEN_OBJ) tests/fuzz/fuzz_medleyc.c
+$(FUZZ_BIN_medleyc): $(FUZZ_OBJ) $(FUZZ_GEN_OBJ) tests/fuzz/fuzz_medleyc.c
+	$(FUZZ_CC) $(subst fuzzer-no-link,fuzzer,$(FUZZ_CFLAGS)) $(WARN) $(FUZZ_INC) -o $@ $(filter %.o %.c,$^)
+$(FUZZ_BIN_parts): $(FUZZ_TRACE_OBJ) tests/fuzz/fuzz_parts.c tests/fuzz/fuzz_trace.h
+	$(FUZZ_CC) $(subst fuzzer-no-link,fuzzer,$(FUZZ_CFLAGS)) $(WARN) $(FUZZ_INC) -o $@ $(filter %.o %.c,$^)
+$(FUZZ_BIN_image): $(FUZZ_TRACE_OBJ) tests/fuzz/fuzz_image.c tests/fuzz/fuzz_trace.h
 	$(FUZZ_CC) $(subst fuzzer-no-link,fuzzer,$(FUZZ_CFLAGS)) $(WARN) $(FUZZ_INC) -o $@ $(filter %.o %.c,$^)
 
 .PHONY: fuzz
-fuzz: $(FUZZ_BIN)
-	@rm -rf $(BUILD)/fuzz/seeds && mkdir -p $(BUILD)/fuzz/seeds $(BUILD)/fuzz/corpus $(BUILD)/fuzz/findings
-	@for f in $(FUZZ_SEEDS); do cp "$$f" "$(BUILD)/fuzz/seeds/$$(echo "$$f" | tr / _)"; done
-	$(FUZZ_BIN) -dict=tests/fuzz/medley.dict -max_total_time=$(FUZZ_SECONDS) -timeout=2 \
-	    -rss_limit_mb=1024 -malloc_limit_mb=512 -max_len=65536 -artifact_prefix=$(BUILD)/fuzz/findings/ \
-	    $(FUZZ_ARGS) $(BUILD)/fuzz/corpus $(BUILD)/fuzz/seeds
+fuzz: $(FUZZ_BIN_$(FUZZ_TARGET))
+	@test -n "$(FUZZ_BIN_$(FUZZ_TARGET))" || { echo "FUZZ_TARGET is medleyc, parts or image"; exit 2; }
+	@rm -rf $(FUZZ_DIR)/seeds$(FUZZ_SUFFIX) && mkdir -p $(FUZZ_DIR)/seeds$(FUZZ_SUFFIX) \
+	    $(FUZZ_DIR)/corpus$(FUZZ_SUFFIX) $(FUZZ_DIR)/findings$(FUZZ_SUFFIX)
+	@for f in $(FUZZ_SEEDS_$(FUZZ_TARGET)); do cp "$$f" "$(FUZZ_DIR)/seeds$(FUZZ_SUFFIX)/$$(echo "$$f" | tr / _)"; done
+	$(FUZZ_BIN_$(FUZZ_TARGET)) $(FUZZ_OPTS_$(FUZZ_TARGET)) -max_total_time=$(FUZZ_SECONDS) -timeout=2 \
+	    -rss_limit_mb=1024 -malloc_limit_mb=512 -artifact_prefix=$(FUZZ_DIR)/findings$(FUZZ_SUFFIX)/ \
+	    $(FUZZ_ARGS) $(FUZZ_DIR)/corpus$(FUZZ_SUFFIX) $(FUZZ_DIR)/seeds$(FUZZ_SUFFIX)

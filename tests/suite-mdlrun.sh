@@ -170,6 +170,12 @@ usage usage-noprog      'missing program'       -n 2
 usage usage-empty-group "missing program after ':'" -n 1 "$INST" end : -n 2 : "$INST" end
 usage usage-trailing    "missing program after ':'" "$INST" end :
 usage usage-timeout     'timeout expects'       --timeout -1 "$INST" end
+# more instances than the job's segment holds: refused before any starts
+# (each used to start, then fail with "the segment is too small")
+too_many="instances in all: at most 1018 fit in the job's segment (64 GiB, one message ring of 64 KiB per ordered pair of instances)"
+usage usage-n-too-many  "1100 $too_many" -n 1100 "$INST" pid="$T/usage-n-too-many" end
+ls "$D"/*.pid > /dev/null 2>&1 && fail usage-n-too-many-started "$(ls "$D"/*.pid | wc -l) started"
+usage usage-too-many    "1019 $too_many" -n 1000 "$INST" end : -n 19 "$INST" end
 
 # ---------------------------------------------------------------- programs that cannot run
 new_test notfound

@@ -43,7 +43,7 @@ done
 # the stress program over a library built from the sources with another
 # segment layout version, as a program linked with another build would be
 if cc $CFLAGS -fvisibility=hidden -DSHM_LAYOUT=7 -Icommon -o "$OUT/shm_stress_other" \
-        tests/rt/shm_stress.c runtime/core/*.c runtime/api/*.c runtime/trace/*.c runtime/tracefile/rt_trace_write.c runtime/shm/*.c -lpthread -lrt \
+        tests/rt/shm_stress.c runtime/core/*.c runtime/api/*.c runtime/trace/*.c runtime/tracefile/rt_trace_write.c common/*.c runtime/shm/*.c -lpthread -lrt \
         2> "$OUT/shm_stress_other.build"; then
     built+=(shm_stress_other)
 else

@@ -45,7 +45,8 @@ unset MDL_TRACE MDL_TRACE_BUFFER MDL_ERRORS
 W=$(mktemp -d "${TMPDIR:-/tmp}/medley-trace-run.XXXXXX")
 # parts of killed jobs that a failed check left (tests/trace/parts.sh),
 # their trace file written or not (a job that failed may write none)
-trap 'ls -d "/dev/shm/mdltrace.$(id -u).$(printf %s "$W" | tr / %)%"* 2> /dev/null | xargs -r rm -f
+. tests/trace/parts.sh
+trap 'parts_under "$W" | xargs -r rm -f
       rm -rf "$W"' EXIT
 
 pass() { echo "PASS: trace-run/$rt/$1"; }
@@ -156,7 +157,6 @@ instance() {
 }
 
 . tests/trace/svg_ok.sh
-. tests/trace/parts.sh
 
 for rt in "${MPI_RTS[@]}" shm; do
     if ! rt_use "$rt"; then
@@ -526,7 +526,7 @@ for rt in "${MPI_RTS[@]}" shm; do
             pass unwritable || fail unwritable "status $rc: $(head -2 "$W/err" | tr '\n' '|')"
     fi
     MDL_TRACE=$W/t.json MDL_TRACE_BUFFER=lots job "$mc" -n 1 ./father 200 : -n 3 ./son
-    [ $rc -ne 0 ] && grep -qF "MDL_TRACE_BUFFER=lots is not a number of events between 1 and 2^31" "$W/err" &&
+    [ $rc -ne 0 ] && grep -qF "MDL_TRACE_BUFFER=lots is not a number of events between 1 and 2^25" "$W/err" &&
         pass bad_buffer || fail bad_buffer "status $rc: $(head -2 "$W/err" | tr '\n' '|')"
     if [ "$RT_LIB" = mpi ]; then
         job "$mc" -n 1 env MDL_TRACE=$W/t.json ./father 200 : -n 3 ./son

@@ -24,8 +24,8 @@
 #define MDLRUN_EXIT_NOEXEC    126   /* found but cannot be executed, as shells */
 #define MDLRUN_EXIT_NOTFOUND  127
 
-/* Upper bound on instances: keeps the slot table (and lib_offset) small
- * and every count in 32 bits. */
+/* Upper bound on a count of the command line: keeps every count in 32
+ * bits.  The job's segment holds far fewer (mdlrun_args.c). */
 #define MDLRUN_MAX_INSTANCES  65536u
 
 /* Between SIGTERM and SIGKILL when the job is torn down: the whole job
