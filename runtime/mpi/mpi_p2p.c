@@ -207,9 +207,9 @@ static __attribute__((cold)) int recv_fail(mdl_rt *rt, const char *fn, const mdl
  * is then MPI's packed form exactly (the datatype's type map in order, a
  * homogeneous job).  Not MPI_Pack: MPICH 4.0's MPI_Pack of a contiguous
  * derived datatype rounds the bytes down to a multiple of the datatype's
- * builtin_element_size, a field MPI_Type_create_struct leaves as the
- * previous datatype in that handle's memory had it — a struct of 10
- * doubles built in a reused handle packed 78 bytes (the receive then
+ * builtin_element_size, which a datatype built in a reused handle can
+ * have wrong (seemingly left from the handle's previous datatype) — a
+ * struct of 10 doubles, size 80, packed 78 bytes (the receive then
  * reported "received 78 bytes ... but the receive holds 80"; stress_p2p,
  * seeds 5009 2, through MPI alone).  Only a layout with padding, never
  * contiguous in MPI's sense and packed by MPICH's other path, goes through
