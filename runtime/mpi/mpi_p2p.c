@@ -1,5 +1,6 @@
 /* mpi_p2p.c — point-to-point messages: one datatype per message, the
  * channel number as tag on the runtime's duplicate of MPI_COMM_WORLD. */
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -199,19 +200,48 @@ static __attribute__((cold)) int recv_fail(mdl_rt *rt, const char *fn, const mdl
  * buffer of its own and sent from there with MPI_Isend (a message sent as
  * MPI_PACKED matches a receive of its datatype), so the send returns at
  * once, as on the shm runtime; the buffer is freed once received, or at
- * MDL_End. */
-static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m, void *buf,
-                                               MPI_Datatype dt)
+ * MDL_End.
+ *
+ * The packing is the layer's gather of the layout's spans whenever every
+ * byte of them travels (no struct padding: ty->bytes == lay->bytes), which
+ * is then MPI's packed form exactly (the datatype's type map in order, a
+ * homogeneous job).  Not MPI_Pack: MPICH 4.0's MPI_Pack of a contiguous
+ * derived datatype rounds the bytes down to a multiple of the datatype's
+ * builtin_element_size, which a datatype built in a reused handle can
+ * have wrong (seemingly left from the handle's previous datatype) — a
+ * struct of 10 doubles, size 80, packed 78 bytes (the receive then
+ * reported "received 78 bytes ... but the receive holds 80"; stress_p2p,
+ * seeds 5009 2, through MPI alone).  Only a layout with padding, never
+ * contiguous in MPI's sense and packed by MPICH's other path, goes through
+ * MPI_Pack, its result checked. */
+static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m,
+                                               const rt_layout *lay, void *buf, MPI_Datatype dt)
 {
     mpi_buffered_reap(&rt->self_sends);
-    int size = 0, pos = 0;
-    int mpirc = MPI_Pack_size(1, dt, rt->job.world, &size);
-    if (mpirc != MPI_SUCCESS)
+    const mpi_msg_types *ty = &rt->msgs[m->index].types;
+    int own = ty->bytes == lay->bytes, size = 0, pos = 0, mpirc = MPI_SUCCESS;
+    if (ty->bytes > INT_MAX)
+        return rt_fail(rt, m->fn, MDL_ERR_ARG, "message too large for MPI (%zu bytes)",
+                       ty->bytes);
+    if (own)
+        size = (int)ty->bytes;
+    else if ((mpirc = MPI_Pack_size(1, dt, rt->job.world, &size)) != MPI_SUCCESS)
         return mpi_fail(rt, m->fn, mpirc, "MPI_Pack_size");
     mpi_buffered *x = malloc(sizeof *x + (size_t)size);
     if (!x)
         return rt_fail_oom(rt, m->fn);
-    mpirc = MPI_Pack(buf, 1, dt, x->data, size, &pos, rt->job.world);
+    if (own) {
+        mdl_spans_pack(lay->spans, m->nitems, x->data);
+        pos = size;
+    } else {
+        mpirc = MPI_Pack(buf, 1, dt, x->data, size, &pos, rt->job.world);
+        if (mpirc == MPI_SUCCESS && (size_t)pos != ty->bytes) {
+            free(x);
+            return rt_fail(rt, m->fn, MDL_ERR_INTERN,
+                           "MPI_Pack packed %d bytes of a %zu-byte message to itself", pos,
+                           ty->bytes);
+        }
+    }
     if (mpirc == MPI_SUCCESS)
         mpirc = MPI_Isend(x->data, pos, MPI_PACKED, rt->job.world_rank, m->channel, rt->job.world,
                           &x->req);
@@ -261,7 +291,7 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
         return mpirc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, fn, mpirc, "MPI_Isend");
     }
     if (n == 1 && is_self(rt, m, to[0]))
-        return send_self(rt, m, buf, dt);
+        return send_self(rt, m, lay, buf, dt);
     if (n == 1 && direct_peer(rt, ty, rank[to[0]]) &&
         (rc = send_direct(rt, m, lay, rank[to[0]])) != 1)
         return rc;
@@ -276,7 +306,7 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
     int started = 0;
     for (int k = 0; k < n && mpirc == MPI_SUCCESS; k++) {
         if (is_self(rt, m, to[k])) {
-            if ((rc = send_self(rt, m, buf, dt)) < 0)
+            if ((rc = send_self(rt, m, lay, buf, dt)) < 0)
                 break;
             continue;
         }
