@@ -74,11 +74,11 @@ CODEGEN_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(wildcard codegen/*.c))
 COMMON_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(wildcard common/*.c))
 MEDLEYC      := $(BUILD)/bin/medleyc
 
-$(BUILD)/grammar/parser.tab.c $(BUILD)/grammar/parser.tab.h: grammar/parser.y
+$(BUILD)/grammar/parser.tab.c $(BUILD)/grammar/parser.tab.h &: grammar/parser.y
 	@mkdir -p $(@D)
 	bison -Wall -Werror --defines=$(BUILD)/grammar/parser.tab.h -o $(BUILD)/grammar/parser.tab.c $<
 
-$(BUILD)/grammar/lexer.c $(BUILD)/grammar/lexer.h: grammar/lexer.l
+$(BUILD)/grammar/lexer.c $(BUILD)/grammar/lexer.h &: grammar/lexer.l
 	@mkdir -p $(@D)
 	flex --header-file=$(BUILD)/grammar/lexer.h -o $(BUILD)/grammar/lexer.c $<
 
