@@ -251,7 +251,8 @@ static void check_derived_segment(mdl_checker *c, mdl_msg *m)
     mdl_item *part = a->in_place ? a->send
                    : m->coll->kind == MDL_CO_SCATTER ? a->recv : a->send;
     mdl_item *whole = part == a->send ? a->recv : a->send;
-    if (part->count < 0) {
+    /* a run-time-sized variable's capacity is known at the call */
+    if (part->count < 0 && !part->var->rtsized) {
         mdl_error(c->diag, part->loc,
                   "%s '%s' has no count, so its segment is the size of '%s', which is not known at compile time (a pointer or a run-time start)",
                   op_name(m), m->name, part->var->name);
