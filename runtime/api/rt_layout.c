@@ -13,6 +13,7 @@
  * its bounds checked inline, as the MPI runtime's datatype cache did
  * before the layer owned the layout (≈ 30 instructions instead of ≈ 200). */
 #include "rt_layout.h"
+#include "rt_sizes.h"
 
 #include <stdlib.h>
 
@@ -31,23 +32,39 @@ rt_msg_layout **rt_layouts_new(mdl_rt *rt, const mdl_task_desc *d)
         l->m = m;
         l->stale = 1;
         l->nbounds = m->fixed_bounds ? 0 : 2 * m->npairs;
-        for (int k = 0; k < m->nitems; k++)
+        for (int k = 0; k < m->nitems; k++) {
             l->nptr += m->items[k].is_pointer;
+            if (m->items[k].rtvar >= 0)
+                l->nptr += d->rtvars[m->items[k].rtvar].ndeps;
+        }
         const mdl_item_desc *it = m->nitems == 1 ? &m->items[0] : NULL;
         l->movable = it && !it->is_pointer && !m->fixed_bounds && it->ndims > 0 &&
                      m->npairs == it->ndims && it->first_pair == 0;
         l->key = l->movable ? l->move_key
                             : calloc((size_t)(l->nbounds + l->nptr) + 1, sizeof *l->key);
         l->ptr_off = calloc((size_t)l->nptr + 1, sizeof *l->ptr_off);
+        l->ptr_mask = calloc((size_t)l->nptr + 1, sizeof *l->ptr_mask);
         l->spans = calloc(n, sizeof *l->spans);
         l->spare = calloc(n, sizeof *l->spare);
-        if (!l->key || !l->ptr_off || !l->spans || !l->spare) {
+        if (!l->key || !l->ptr_off || !l->ptr_mask || !l->spans || !l->spare) {
             rt_layouts_free(d, all);
             return NULL;
         }
-        for (int k = 0, j = 0; k < m->nitems; k++)
-            if (m->items[k].is_pointer)
-                l->ptr_off[j++] = m->items[k].offset;
+        int j = 0;
+        for (int k = 0; k < m->nitems; k++)
+            if (m->items[k].is_pointer) {
+                l->ptr_off[j] = m->items[k].offset;
+                l->ptr_mask[j++] = -1L;
+            }
+        for (int k = 0; k < m->nitems; k++) {
+            const mdl_rtvar_desc *r = m->items[k].rtvar >= 0 ? &d->rtvars[m->items[k].rtvar] : NULL;
+            for (int e = 0; r && e < r->ndeps; e++) {
+                const mdl_extvar_desc *x = &d->extvars[r->deps[e]];
+                size_t bytes = mdl_base_size(x->base);
+                l->ptr_off[j] = x->offset;
+                l->ptr_mask[j++] = bytes >= sizeof(long) ? -1L : (long)((1UL << (8 * bytes)) - 1);
+            }
+        }
         l->out.spans = l->spans;
         if (!l->movable)
             continue;
@@ -71,6 +88,7 @@ void rt_layouts_free(const mdl_task_desc *d, rt_msg_layout **all)
             if (!all[i]->movable)
                 free(all[i]->key);
             free(all[i]->ptr_off);
+            free(all[i]->ptr_mask);
             free(all[i]->spans);
             free(all[i]->spare);
             free(all[i]);
@@ -99,12 +117,21 @@ static __attribute__((noinline)) const rt_layout *recompute(rt_msg_layout *l, vo
                                                             const long *bounds)
 {
     const mdl_msg_desc *m = l->m;
+    const rt_sizes *sz = rt_c(l->rt)->sizes;
     char why[256];
     size_t bytes;
-    int rc = mdl_msg_spans(m, task, bounds, l->spare, &bytes, why, sizeof why);
+    int rc = sz ? rt_sized_check_msg(l->rt, m, task) : 0;
+    if (rc) {
+        l->stale = 1;
+        l->moves = 0;
+        l->err = rc;
+        return NULL;
+    }
+    rc = mdl_msg_spans(m, task, bounds, sz ? sz->ext : NULL, l->spare, &bytes, why, sizeof why);
     if (rc) {
         l->stale = 1;           /* the key is no layout's: checked again */
         l->moves = 0;
+        l->err = rc;
         rt_fail(l->rt, m->fn, rc, "%s", why);
         return NULL;
     }
@@ -121,7 +148,8 @@ static __attribute__((noinline)) const rt_layout *recompute(rt_msg_layout *l, vo
     for (int i = 0; i < l->nbounds; i++)
         *key++ = bounds[i];
     for (int i = 0; i < l->nptr; i++)
-        *key++ = (long)(intptr_t) * (void *const *)((const char *)task + l->ptr_off[i]);
+        *key++ = (long)(intptr_t) * (void *const *)((const char *)task + l->ptr_off[i]) &
+                 l->ptr_mask[i];
     l->stale = 0;
     l->moves = l->movable;
     return &l->out;
@@ -157,6 +185,17 @@ const rt_layout *rt_layout_update(rt_msg_layout *l, void *task, const long *boun
     if (l->moves)
         return moved(l, task, bounds);
     return recompute(l, task, bounds);
+}
+
+void rt_layouts_resized(mdl_rt *rt)
+{
+    const mdl_task_desc *d = rt_c(rt)->d;
+    for (int i = 0; i < d->nmsgs; i++)
+        for (int k = 0; k < d->msgs[i]->nitems; k++)
+            if (d->msgs[i]->items[k].rtvar >= 0) {
+                rt_c(rt)->layouts[i]->stale = 1;
+                rt_c(rt)->layouts[i]->moves = 0;
+            }
 }
 
 const rt_layout *rt_layout_fixed(mdl_rt *rt, const mdl_msg_desc *m)
