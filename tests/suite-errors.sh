@@ -4,7 +4,8 @@
 # descriptor) on the MPI runtime and on the shared-memory runtime, and the
 # lines each runtime prints are compared byte for byte with
 # tests/errors/expected/<run> (so with each other).  The C++ class
-# binding's misuses (wcxx.cc) must print lines of the C program's run.  Also: the libraries'
+# binding's misuses (wcxx.cc) must print lines of the C program's run;
+# r.c makes the misuses of run-time-sized variables (rtsize.mdl).  Also: the libraries'
 # sonames carry the interface version (errors/soname, errors/needed).
 #   PASS: errors/<run>/<rt>   or   FAIL: errors/<run>/<rt>: reason
 # A runtime line ends with "(MDL_ERR_…)"; launcher lines (mpiexec's,
@@ -91,7 +92,9 @@ for rt in "${MPI_RTS[@]}" shm; do
     if ! "$RT_STAGE/bin/medleyc" -o "$d/gen" "$SRC/spec.mdl" > "$d/build.log" 2>&1 ||
        ! "$CC" "${CFLAGS_E[@]}" -I"$d/gen" "$SRC/w.c" "$d/gen/wMDL.c" "${flags[@]}" -o "$d/w" >> "$d/build.log" 2>&1 ||
        ! "$CC" "${CFLAGS_E[@]}" -I"$d/gen" "$SRC/g.c" "$d/gen/gMDL.c" "${flags[@]}" -o "$d/g" >> "$d/build.log" 2>&1 ||
-       ! "$CC" "${CFLAGS_E[@]}" "$SRC/abi.c" "${flags[@]}" -o "$d/abi" >> "$d/build.log" 2>&1; then
+       ! "$CC" "${CFLAGS_E[@]}" "$SRC/abi.c" "${flags[@]}" -o "$d/abi" >> "$d/build.log" 2>&1 ||
+       ! "$RT_STAGE/bin/medleyc" -o "$d/gen" "$SRC/rtsize.mdl" >> "$d/build.log" 2>&1 ||
+       ! "$CC" "${CFLAGS_E[@]}" -I"$d/gen" "$SRC/r.c" "$d/gen/rMDL.c" "${flags[@]}" -o "$d/r" >> "$d/build.log" 2>&1; then
         echo "FAIL: errors/build/$rt: $(head -c 400 "$d/build.log" | tr '\n' ' ')"
         continue
     fi
@@ -150,6 +153,10 @@ for rt in "${MPI_RTS[@]}" shm; do
     else
         echo "FAIL: errors/cxx-as-c/$rt: the C++ program printed no runtime line"
     fi
+    # run-time-sized variables: before MDL_Allocate, bad sizes, a size
+    # changed without MDL_Allocate, storage still in an async receive
+    go rtsize return,print -n 2 ./r
+    check rtsize "$rt" $rc 0 ': OK$' 2
     go fatal-rank "" -n 2 ./w fatal-rank
     check fatal-rank "$rt" $rc nonzero '' 0
     go fatal-truncate "" -n 2 ./w fatal-truncate

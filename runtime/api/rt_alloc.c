@@ -38,8 +38,8 @@ static int extents_of(mdl_rt *rt, const mdl_rtvar_desc *r, const long *e, int *n
         if (ext[k] <= 0) {
             names_now(rt_c(rt)->d, r, task, names, sizeof names);
             return rt_fail(rt, fn, MDL_ERR_ARG,
-                           "size %d of '%s' is %ld (%s): sizes must be positive", k, r->var,
-                           ext[k], names);
+                           "'%s' would have size %ld in dimension %d (%s): sizes must be "
+                           "positive", r->var, ext[k], k, names);
         }
         overflow |= __builtin_mul_overflow(n, ext[k], &n);
     }

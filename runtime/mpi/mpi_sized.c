@@ -18,7 +18,7 @@ void *be_sized_alloc(mdl_rt *rt, size_t bytes, char *why, size_t whylen)
                    -1, 0);
     if (p != MAP_FAILED)
         return p;
-    snprintf(why, whylen, "%s", strerror(errno));
+    snprintf(why, whylen, "this process cannot map them (mmap: %s)", strerror(errno));
     return NULL;
 }
 
