@@ -11,7 +11,9 @@ struct alignas(4096) noeud {
 #else
 struct noeud {
 #endif
-    double U[66][66];  /* [N + 2][N + 2] */
+    int ni;
+    int nj;
+    double *U;  /* [ni + 2][nj + 2], row-major, set by MDL_Allocate */
     int INFi;
     int SUPi;
     int INFj;
@@ -30,11 +32,13 @@ struct noeud {
     /* C++: this struct is also the class of noeudMDL.hh (methods
        only: the members' layout is the C one).  Variables start at zero. */
     constexpr noeud() noexcept
-        : U(), INFi(), SUPi(), INFj(), SUPj(), DIF(), SUM_DIF(), DEV(), MAX_DEV(),
-          North_Neighbor(), South_Neighbor(), East_Neighbor(), West_Neighbor(), mdl_rt_() {}
+        : ni(), nj(), U(), INFi(), SUPi(), INFj(), SUPj(), DIF(), SUM_DIF(), DEV(),
+          MAX_DEV(), North_Neighbor(), South_Neighbor(), East_Neighbor(), West_Neighbor(),
+          mdl_rt_() {}
     noeud(const noeud &) = delete;
     noeud &operator=(const noeud &) = delete;
     int MDL_Init(int * /*argc*/, char *** /*argv*/);
+    int MDL_Allocate();
     int MDL_End();
     int MDL_MyRank();
     int MDL_FamilySize();
