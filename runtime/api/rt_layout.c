@@ -17,6 +17,19 @@
 
 #include <stdlib.h>
 
+/* The extents of a movable message's variable and the bytes of one index
+ * step in each dimension (those of mdl_item_span). */
+static void set_steps(rt_msg_layout *l, const mdl_item_desc *it, const long *extent)
+{
+    size_t rb = it->type->size;
+    for (int k = it->ndims - 1; k >= 0; k--) {
+        l->extent[k] = extent[k];
+        l->row_bytes[k] = rb;
+        if (extent[k] > 0)
+            rb *= (size_t)extent[k];
+    }
+}
+
 rt_msg_layout **rt_layouts_new(mdl_rt *rt, const mdl_task_desc *d)
 {
     rt_msg_layout **all = calloc((size_t)d->nmsgs + 1, sizeof *all);
@@ -38,10 +51,12 @@ rt_msg_layout **rt_layouts_new(mdl_rt *rt, const mdl_task_desc *d)
                 l->nptr += d->rtvars[m->items[k].rtvar].ndeps;
         }
         const mdl_item_desc *it = m->nitems == 1 ? &m->items[0] : NULL;
-        l->movable = it && !it->is_pointer && !m->fixed_bounds && it->ndims > 0 &&
-                     m->npairs == it->ndims && it->first_pair == 0;
-        l->key = l->movable ? l->move_key
-                            : calloc((size_t)(l->nbounds + l->nptr) + 1, sizeof *l->key);
+        l->movable = it && (!it->is_pointer || it->rtvar >= 0) && !m->fixed_bounds &&
+                     it->ndims > 0 && m->npairs == it->ndims && it->first_pair == 0;
+        l->sized = it && it->rtvar >= 0;
+        l->key = l->movable && !l->sized
+                     ? l->move_key
+                     : calloc((size_t)(l->nbounds + l->nptr) + 1, sizeof *l->key);
         l->ptr_off = calloc((size_t)l->nptr + 1, sizeof *l->ptr_off);
         l->ptr_mask = calloc((size_t)l->nptr + 1, sizeof *l->ptr_mask);
         l->spans = calloc(n, sizeof *l->spans);
@@ -69,14 +84,7 @@ rt_msg_layout **rt_layouts_new(mdl_rt *rt, const mdl_task_desc *d)
         if (!l->movable)
             continue;
         l->offset = it->offset;
-        /* the index steps of mdl_item_span */
-        size_t rb = it->type->size;
-        for (int k = it->ndims - 1; k >= 0; k--) {
-            l->extent[k] = it->extent[k];
-            l->row_bytes[k] = rb;
-            if (it->extent[k] > 0)
-                rb *= (size_t)it->extent[k];
-        }
+        set_steps(l, it, it->extent);   /* a run-time-sized one's: at each recompute */
     }
     return all;
 }
@@ -85,7 +93,7 @@ void rt_layouts_free(const mdl_task_desc *d, rt_msg_layout **all)
 {
     for (int i = 0; all && i < d->nmsgs; i++)
         if (all[i]) {
-            if (!all[i]->movable)
+            if (all[i]->key != all[i]->move_key)
                 free(all[i]->key);
             free(all[i]->ptr_off);
             free(all[i]->ptr_mask);
@@ -150,9 +158,22 @@ static __attribute__((noinline)) const rt_layout *recompute(rt_msg_layout *l, vo
     for (int i = 0; i < l->nptr; i++)
         *key++ = (long)(intptr_t) * (void *const *)((const char *)task + l->ptr_off[i]) &
                  l->ptr_mask[i];
+    if (l->movable && l->sized)
+        set_steps(l, &m->items[0], sz->ext[m->items[0].rtvar]);
     l->stale = 0;
     l->moves = l->movable;
     return &l->out;
+}
+
+/* Whether a word of the key after the bounds (a pointer, a size variable)
+ * differs from the task's. */
+static int words_changed(const rt_msg_layout *l, const void *task)
+{
+    for (int i = 0; i < l->nptr; i++)
+        if (((long)(intptr_t) * (void *const *)((const char *)task + l->ptr_off[i]) &
+             l->ptr_mask[i]) != l->key[l->nbounds + i])
+            return 1;
+    return 0;
 }
 
 /* A movable message's section moved, its shape unchanged (hi - lo as in
@@ -164,17 +185,24 @@ static __attribute__((noinline)) const rt_layout *recompute(rt_msg_layout *l, vo
 static __attribute__((noinline)) const rt_layout *moved(rt_msg_layout *l, void *task,
                                                         const long *bounds)
 {
-    size_t off = l->offset;
+    char *var = (char *)task + l->offset;
+    long *key = l->key;
+    if (__builtin_expect(l->sized, 0)) {
+        /* its storage; a size changed since MDL_Allocate is refused there */
+        if (words_changed(l, task))
+            return recompute(l, task, bounds);
+        var = *(char **)var;
+    }
+    size_t off = 0;
     for (size_t i = 0, n = (size_t)l->nbounds; i < n; i += 2) {
         long lo = bounds[i], hi = bounds[i + 1];
-        if (!mdl_bounds_ok(lo, hi, l->extent[i / 2]) ||
-            hi - lo != l->move_key[i + 1] - l->move_key[i])
+        if (!mdl_bounds_ok(lo, hi, l->extent[i / 2]) || hi - lo != key[i + 1] - key[i])
             return recompute(l, task, bounds);
-        l->move_key[i] = lo;
-        l->move_key[i + 1] = hi;
+        key[i] = lo;
+        key[i + 1] = hi;
         off += (size_t)lo * l->row_bytes[i / 2];
     }
-    l->spans[0].base = l->out.base = (char *)task + off;
+    l->spans[0].base = l->out.base = var + off;
     l->out.gen++;
     return &l->out;
 }

@@ -41,7 +41,10 @@ typedef struct rt_msg_layout {
      * (rt_layout_update). */
     int movable;
     int moves;                  /* movable, and not stale */
-    long move_key[2 * MDL_MAX_DIMS];    /* movable: the key */
+    int sized;                  /* a run-time-sized variable: its pointer at
+                                   offset, its extents and steps those of the
+                                   last recompute, the key its own array */
+    long move_key[2 * MDL_MAX_DIMS];    /* movable and not sized: the key */
     long extent[MDL_MAX_DIMS];          /* the section's variable's */
     size_t row_bytes[MDL_MAX_DIMS];     /* bytes per index step */
     size_t offset;                      /* the variable's in the task struct */

@@ -50,6 +50,16 @@ int main(int argc, char **argv)
     /* a section outside the extents set at run time */
     want(MDL_SendTo_r_blk(t, other, 0, 4, 0, 2), MDL_ERR_BOUNDS, "section past the end");
     want(MDL_RecvFrom_r_blk(t, other, 1, 2, 0, 3), MDL_ERR_BOUNDS, "receive past the end");
+    /* a block moved after a size changed (the layer's moved path) */
+    if (me == 0)
+        want(MDL_SendTo_r_blk(t, 1, 0, 1, 0, 2), MDL_SUCCESS, "block send");
+    else
+        want(MDL_RecvFrom_r_blk(t, 0, 0, 1, 0, 2), 0, "block receive");
+    t->b = 4;
+    want(me == 0 ? MDL_SendTo_r_blk(t, 1, 1, 2, 0, 2) : MDL_RecvFrom_r_blk(t, 0, 1, 2, 0, 2),
+         MDL_ERR_STATE, "block moved after a size changed");
+    t->b = 3;
+    sync_all(t);
     /* a size changed without MDL_Allocate */
     t->b = 5;
     want(MDL_SendTo_r_h(t, other), MDL_ERR_STATE, "send after a size changed");
