@@ -33,6 +33,7 @@ built=()
 for src in tests/rt/rt_p2p.c tests/rt/rt_coll.c tests/rt/rt_errors.c tests/rt/rt_big.c \
            tests/rt/shm_*.c; do
     name=$(basename "$src" .c)
+    [ "$name" = shm_rogue ] && continue         # built from the sources, below
     if cc $CFLAGS -o "$OUT/$name" "$src" $LIBS 2> "$OUT/$name.build"; then
         built+=("$name")
     else
@@ -40,15 +41,24 @@ for src in tests/rt/rt_p2p.c tests/rt/rt_coll.c tests/rt/rt_errors.c tests/rt/rt
     fi
 done
 
-# the stress program over a library built from the sources with another
-# segment layout version, as a program linked with another build would be
-if cc $CFLAGS -fvisibility=hidden -DSHM_LAYOUT=7 -Icommon -o "$OUT/shm_stress_other" \
-        tests/rt/shm_stress.c runtime/core/*.c runtime/api/*.c runtime/trace/*.c runtime/tracefile/rt_trace_write.c common/*.c runtime/shm/*.c -lpthread -lrt \
-        2> "$OUT/shm_stress_other.build"; then
-    built+=(shm_stress_other)
-else
-    fail build-shm_stress_other "$(head -3 "$OUT/shm_stress_other.build" | tr '\n' ' ')"
-fi
+# from_sources NAME SOURCE [CFLAGS...]: a program linked with the library's
+# sources themselves, which it can reach into
+from_sources() {
+    local name=$1 src=$2
+    shift 2
+    if cc $CFLAGS -fvisibility=hidden "$@" -Icommon -o "$OUT/$name" "$src" runtime/core/*.c \
+            runtime/api/*.c runtime/trace/*.c runtime/tracefile/rt_trace_write.c common/*.c \
+            runtime/shm/*.c -lpthread -lrt 2> "$OUT/$name.build"; then
+        built+=("$name")
+    else
+        fail "build-$name" "$(head -3 "$OUT/$name.build" | tr '\n' ' ')"
+    fi
+}
+# the stress program over a library built with another segment layout
+# version, as a program linked with another build would be
+from_sources shm_stress_other tests/rt/shm_stress.c -DSHM_LAYOUT=7
+# a peer that forges records in the segment
+from_sources shm_rogue tests/rt/shm_rogue.c
 
 # run NAME EXPECTED-STATUS EXPECTED-STDOUT-PATTERN cmd...: bounded in time
 run() {
@@ -116,5 +126,14 @@ run launch-plain-fatal 1 "must be started with mdlrun" ./shm_launch plain
 run portable-errors-rank 1 "does not exist (0..1) (MDL_ERR_RANK)" "$MDLRUN" -n 2 ./rt_errors rank
 run portable-errors-truncate 1 "larger than the receive (16 bytes) (MDL_ERR_TRUNCATE)" \
     "$MDLRUN" -n 2 ./rt_errors truncate
+# what a peer forged in the segment is found, named, and fatal whatever
+# MDL_ERRORS says (nothing shared can be trusted after it)
+export MDL_ERRORS=return
+run rogue-eager 1 "t\[1\] wrote an eager message of 18446744073709551599 bytes" \
+    "$MDLRUN" -n 2 ./shm_rogue eager
+run rogue-node 1 "t\[1\] wrote an overflow record at offset" "$MDLRUN" -n 2 ./shm_rogue node
+run rogue-rdv 1 "t\[1\] wrote a rendezvous record at offset" "$MDLRUN" -n 2 ./shm_rogue rdv
+run rogue-span 1 "t\[1\] wrote a rendezvous span at offset" "$MDLRUN" -n 2 ./shm_rogue span
+unset MDL_ERRORS
 run fatal-teardown 1 "the receive holds 80: the sections of the send and the receive differ (MDL_ERR_TRUNCATE)" "$MDLRUN" -n 3 ./shm_p2p
 exit 0

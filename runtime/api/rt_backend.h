@@ -208,6 +208,13 @@ MDL_HIDDEN int rt_vfail(mdl_rt *rt, const char *fn, int code, const char *fmt, v
 MDL_HIDDEN int rt_fail_who(mdl_who who, const char *fn, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* A record a peer wrote into memory the job shares is not one this
+ * library writes (an offset or size out of bounds): one line naming the
+ * call this instance is in, then the job ends whatever MDL_ERRORS says —
+ * nothing shared can be trusted after it (MDL_ERR_INTERN). */
+MDL_HIDDEN void rt_fail_corrupt(mdl_rt *rt, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn, cold));
+
 /* The texts of faults a transport finds, shared by both backends. */
 
 /* A message of `got` bytes from task[inst] for a receive of `expect`

@@ -44,6 +44,19 @@ int rt_fail_who(mdl_who who, const char *fn, int code, const char *fmt, ...)
     return rc;
 }
 
+void rt_fail_corrupt(mdl_rt *rt, const char *fmt, ...)
+{
+    char buf[160];
+    const char *fn = rt_call_fn(&rt_now, buf, sizeof buf);
+    if (rt_c(rt)->tr) {
+        rt_trace_stop(rt, MDL_ERR_INTERN, 1);
+        be_trace_fatal(rt);
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    mdl_vfail_fatal(who_of(rt), fn ? fn : "?", MDL_ERR_INTERN, be_abort, fmt, ap);
+}
+
 int rt_fail_instance(mdl_rt *rt, const char *fn, int task, int inst, int entry)
 {
     const mdl_rt_common *c = rt_c(rt);

@@ -55,11 +55,8 @@ int mdl_errors_return(void)
     return error_policy() != POLICY_FATAL;
 }
 
-int mdl_vfail(mdl_who who, const char *fn, int code, mdl_abort_fn abort_job,
-              const char *fmt, va_list ap)
+static void print_error(mdl_who who, const char *fn, int code, const char *fmt, va_list ap)
 {
-    if (error_policy() == POLICY_RETURN)
-        return code;
     char reason[512];
     vsnprintf(reason, sizeof reason, fmt, ap);
     const char *name = code <= MDL_ERR_FIRST && code >= MDL_ERR_LAST
@@ -75,9 +72,25 @@ int mdl_vfail(mdl_who who, const char *fn, int code, mdl_abort_fn abort_job,
                  who.task ? who.task : "?", fn, reason, name);
     fputs(line, stderr);
     fflush(stderr);
+}
+
+int mdl_vfail(mdl_who who, const char *fn, int code, mdl_abort_fn abort_job,
+              const char *fmt, va_list ap)
+{
+    if (error_policy() == POLICY_RETURN)
+        return code;
+    print_error(who, fn, code, fmt, ap);
     if (error_policy() == POLICY_FATAL && abort_job)
         abort_job(code);
     return code;
+}
+
+void mdl_vfail_fatal(mdl_who who, const char *fn, int code, mdl_abort_fn abort_job,
+                     const char *fmt, va_list ap)
+{
+    print_error(who, fn, code, fmt, ap);
+    abort_job(code);
+    abort();                    /* abort_job does not return; said for the compiler */
 }
 
 /* ---------------------------------------------------------------- grids */

@@ -36,6 +36,12 @@ MDL_HIDDEN int mdl_vfail(mdl_who who, const char *fn, int code,
                          mdl_abort_fn abort_job, const char *fmt, va_list ap)
     __attribute__((format(printf, 5, 0)));
 
+/* The same line, then abort_job whatever MDL_ERRORS says: for a fault
+ * after which nothing the job shares can be trusted. */
+MDL_HIDDEN void mdl_vfail_fatal(mdl_who who, const char *fn, int code,
+                                mdl_abort_fn abort_job, const char *fmt, va_list ap)
+    __attribute__((format(printf, 5, 0), noreturn));
+
 /* True when errors are returned (MDL_ERRORS=return or return,print). */
 MDL_HIDDEN int mdl_errors_return(void);
 

@@ -61,23 +61,21 @@ void shm_deliver(mdl_rt *rt, shm_rreq *q, int slot, uint32_t kind, uint64_t byte
 {
     q->sender = slot;
     q->got = bytes;
+    shm_rdv *r = kind == CELL_EAGER ? NULL : shm_check_rdv(rt, slot, rdvoff, bytes);
     /* Sizes must agree: a larger message would be truncated, a smaller one
      * means the sections of the two sides differ.  Nothing is written. */
     if (bytes != q->total) {
         q->err = MDL_ERR_TRUNCATE;
-    } else if (kind == CELL_EAGER) {
+    } else if (!r) {
         spans_unpack(q->spans, q->nspans, data);
-    } else if ((rt->c.tr ? shm_copy_rdv_timed(rt, q->spans, q->nspans, shm_ptr(rt, rdvoff))
-                         : shm_copy_rdv(rt, q->spans, q->nspans, shm_ptr(rt, rdvoff))) < 0) {
+    } else if ((rt->c.tr ? shm_copy_rdv_timed(rt, q->spans, q->nspans, r)
+                         : shm_copy_rdv(rt, q->spans, q->nspans, r)) < 0) {
         q->err = MDL_ERR_INTERN;
     }
-    if (kind == CELL_RDV) {
-        shm_rdv *r = shm_ptr(rt, rdvoff);
-        /* after the copy (release); seq_cst: it is the condition of a
-         * sender that may be going to sleep (shm_notify) */
-        if (__atomic_sub_fetch(&r->remaining, 1, __ATOMIC_SEQ_CST) == 0)
-            shm_notify(rt, slot);
-    }
+    /* after the copy (release); seq_cst: it is the condition of a sender
+     * that may be going to sleep (shm_notify) */
+    if (r && __atomic_sub_fetch(&r->remaining, 1, __ATOMIC_SEQ_CST) == 0)
+        shm_notify(rt, slot);
     q->done = 1;
 }
 
@@ -101,6 +99,8 @@ shm_rreq *shm_take_posted(mdl_rt *rt, int channel, int slot)
 static int arrive(mdl_rt *rt, int s, uint32_t channel, uint32_t kind, uint64_t bytes,
                   const char *data, uint64_t rdv)
 {
+    if (bytes > SHM_EAGER && kind == CELL_EAGER)   /* larger ones are rendezvous */
+        shm_fail_eager(rt, s, bytes);
     shm_rreq *q = shm_take_posted(rt, (int)channel, s);
     if (q) {
         shm_deliver(rt, q, s, kind, bytes, data, rdv);
@@ -162,7 +162,7 @@ int shm_progress(mdl_rt *rt)
                                ? __atomic_load_n(&((shm_node *)shm_ptr(rt, rt->ov_last[s]))->next,
                                                  __ATOMIC_ACQUIRE)
                                : __atomic_load_n(&r->ov_first, __ATOMIC_ACQUIRE);
-            shm_node *nd = shm_ptr(rt, off);
+            const shm_node *nd = shm_check_node(rt, s, off);
             if (arrive(rt, s, nd->channel, nd->kind, nd->bytes, nd->data, nd->rdv) < 0)
                 return more;
             rt->ov_last[s] = off;

@@ -62,9 +62,17 @@ static shm_info *who(const coll *k, int pos)
     return &k->rt->info[k->slots[pos]];
 }
 
-static void *at(const coll *k, uint64_t off, long elems)
+/* Elements first..first+count-1 of the buffer the instance at position
+ * pos published at off, checked (shm_trust.c). */
+static char *peer(const coll *k, int pos, uint64_t off, long first, long count)
 {
-    return (char *)shm_ptr(k->rt, off) + (size_t)elems * k->es;
+    return shm_check_area(k->rt, k->slots[pos], off, first, count, k->es);
+}
+
+/* The root's counts or displacements (Scatterv, Gatherv): n ints. */
+static const int *root_ints(const coll *k, uint64_t off)
+{
+    return (const int *)shm_check_area(k->rt, k->slots[k->root], off, 0, k->n, sizeof(int));
 }
 
 /* Offset of a buffer others may read or write: the buffer itself when it
@@ -158,7 +166,6 @@ static void reduce_into(int base, int op, void *acc, const void *in, size_t n)
  * is written. */
 static void reduce_slice(coll *k, long count, int all)
 {
-    mdl_rt *rt = k->rt;
     int base = k->c->type->base, op = k->c->op;
     size_t lo = (size_t)((long long)count * k->me / k->n);
     size_t hi = (size_t)((long long)count * (k->me + 1) / k->n);
@@ -166,13 +173,13 @@ static void reduce_slice(coll *k, long count, int all)
     size_t chunk = sizeof tmp / k->es;
     for (size_t a = lo; a < hi; a += chunk) {
         size_t m = hi - a < chunk ? hi - a : chunk;
-        memcpy(tmp, (char *)shm_ptr(rt, who(k, 0)->c_src) + a * k->es, m * k->es);
+        memcpy(tmp, peer(k, 0, who(k, 0)->c_src, (long)a, (long)m), m * k->es);
         for (int p = 1; p < k->n; p++)
-            reduce_into(base, op, tmp, (char *)shm_ptr(rt, who(k, p)->c_src) + a * k->es, m);
+            reduce_into(base, op, tmp, peer(k, p, who(k, p)->c_src, (long)a, (long)m), m);
         for (int p = 0; p < k->n; p++) {
             if (!all && p != k->c->root)
                 continue;
-            memcpy((char *)shm_ptr(rt, who(k, p)->c_dst) + a * k->es, tmp, m * k->es);
+            memcpy(peer(k, p, who(k, p)->c_dst, (long)a, (long)m), tmp, m * k->es);
         }
     }
 }
@@ -262,21 +269,21 @@ static void exchange_v(coll *k)
     switch (c->kind) {
     case MDL_COLL_SCATTERV: {
         /* The root's counts[me] elements into the own counts[me] places. */
-        const int *rcounts = shm_ptr(rt, r->c_counts), *rdispls = shm_ptr(rt, r->c_displs);
+        const int *rcounts = root_ints(k, r->c_counts), *rdispls = root_ints(k, r->c_displs);
         long cnt = rcounts[me];
         if (ip && me == k->root)
             break;
         if (cnt > counts[me])
             k->err = rt_fail_coll_size(rt, k->fn);
         else if (cnt > 0)
-            memcpy(ip ? k->rb + (size_t)displs[me] * es : k->rb, at(k, r->c_src, rdispls[me]),
+            memcpy(ip ? k->rb + (size_t)displs[me] * es : k->rb, peer(k, k->root, r->c_src, rdispls[me], cnt),
                    (size_t)cnt * es);
         break;
     }
     case MDL_COLL_GATHERV: {
         /* Each block into its place at the root; one larger than its place
          * is left out and the root reports it, as MPI does. */
-        const int *rcounts = shm_ptr(rt, r->c_counts), *rdispls = shm_ptr(rt, r->c_displs);
+        const int *rcounts = root_ints(k, r->c_counts), *rdispls = root_ints(k, r->c_displs);
         if (me == k->root) {
             for (int p = 0; p < k->n; p++)
                 if (who(k, p)->c_count > counts[p]) {
@@ -288,7 +295,7 @@ static void exchange_v(coll *k)
         }
         long cnt = counts[me];
         if (cnt > 0 && cnt <= rcounts[me])
-            memcpy(at(k, r->c_dst, rdispls[me]), ip ? k->sb + (size_t)displs[me] * es : k->sb,
+            memcpy(peer(k, k->root, r->c_dst, rdispls[me], cnt), ip ? k->sb + (size_t)displs[me] * es : k->sb,
                    (size_t)cnt * es);
         break;
     }
@@ -302,7 +309,7 @@ static void exchange_v(coll *k)
                 break;
             }
             if (cnt > 0)
-                memcpy(k->rb + (size_t)displs[p] * es, shm_ptr(rt, who(k, p)->c_src),
+                memcpy(k->rb + (size_t)displs[p] * es, peer(k, p, who(k, p)->c_src, 0, cnt),
                        (size_t)cnt * es);
         }
         break;
@@ -328,27 +335,28 @@ static void exchange(coll *k)
             break;
         }
         if (cnt > 0 && k->rb != (char *)shm_ptr(rt, r->c_src))
-            memcpy(k->rb, shm_ptr(rt, r->c_src), cnt * es);
+            memcpy(k->rb, peer(k, k->root, r->c_src, 0, (long)cnt), cnt * es);
         break;
     case MDL_COLL_SCATTER:
         if (!(ip && me == k->root) && cnt > 0)
-            memcpy(ip ? k->rb + cnt * (size_t)me * es : k->rb, at(k, r->c_src, k->count * me),
+            memcpy(ip ? k->rb + cnt * (size_t)me * es : k->rb, peer(k, k->root, r->c_src, k->count * me, k->count),
                    cnt * es);
         break;
     case MDL_COLL_GATHER:
         if (!(ip && me == k->root) && cnt > 0)
-            memcpy(at(k, r->c_dst, k->count * me), ip ? k->sb + cnt * (size_t)me * es : k->sb,
+            memcpy(peer(k, k->root, r->c_dst, k->count * me, k->count), ip ? k->sb + cnt * (size_t)me * es : k->sb,
                    cnt * es);
         break;
     case MDL_COLL_ALLGATHER:
         for (int p = 0; p < n && cnt > 0; p++)
             if (!(ip && p == me))
-                memcpy(k->rb + cnt * (size_t)p * es, shm_ptr(rt, who(k, p)->c_src), cnt * es);
+                memcpy(k->rb + cnt * (size_t)p * es, peer(k, p, who(k, p)->c_src, 0, k->count),
+                       cnt * es);
         break;
     case MDL_COLL_ALLTOALL:
         for (int p = 0; p < n && cnt > 0; p++)
             memcpy((k->tmp ? (char *)k->tmp : k->rb) + cnt * (size_t)p * es,
-                   at(k, who(k, p)->c_src, k->count * me), cnt * es);
+                   peer(k, p, who(k, p)->c_src, k->count * me, k->count), cnt * es);
         break;
     case MDL_COLL_REDUCE:
     case MDL_COLL_ALLREDUCE:

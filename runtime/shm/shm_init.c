@@ -164,23 +164,17 @@ static int seg_check_header(mdl_rt *rt, long slot)
     return 0;
 }
 
-#define ALIGN_PAGE(x) (((x) + 4095) & ~(uint64_t)4095)
-
 /* The library's areas (shm_segment.h), each on its own pages, and the
  * heap's end: the smallest mapping of any instance. */
 static int seg_carve(mdl_rt *rt)
 {
-    uint64_t n = (uint64_t)rt->nslots, off = rt->hdr->lib_offset;
-    rt->lib = shm_ptr(rt, off);
-    off = ALIGN_PAGE(off + sizeof(shm_lib));
-    rt->info = shm_ptr(rt, off);
-    off = ALIGN_PAGE(off + n * sizeof(shm_info));
-    rt->arrive = shm_ptr(rt, off);
-    off = ALIGN_PAGE(off + n * n * sizeof(uint32_t));
-    rt->rings = shm_ptr(rt, off);
-    off = ALIGN_PAGE(off + n * n * sizeof(shm_ring));
-    rt->heap_off = off;
-    if (off >= rt->segsize)
+    shm_areas a = shm_carve((uint32_t)rt->nslots);
+    rt->lib = shm_ptr(rt, a.lib);
+    rt->info = shm_ptr(rt, a.info);
+    rt->arrive = shm_ptr(rt, a.arrive);
+    rt->rings = shm_ptr(rt, a.rings);
+    rt->heap_off = a.heap;
+    if (a.heap >= rt->segsize)
         return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_INTERN,
                        "the segment is too small for %d instances", rt->nslots);
     uint64_t lim = __atomic_load_n(&rt->lib->maplimit, __ATOMIC_ACQUIRE);

@@ -198,6 +198,18 @@ MDL_HIDDEN int shm_subset_barrier(mdl_rt *rt, const int *slots, int n, const cha
 MDL_HIDDEN int shm_copy_rdv(mdl_rt *rt, const mdl_span *dst, int ndst, const shm_rdv *r);
 MDL_HIDDEN int shm_copy_rdv_timed(mdl_rt *rt, const mdl_span *dst, int ndst, const shm_rdv *r);
 
+/* shm_trust.c: a peer's records checked (fatal, rt_fail_corrupt, if not
+ * the library's).  s: the slot that wrote them. */
+MDL_HIDDEN int shm_heap_holds(const mdl_rt *rt, uint64_t off, uint64_t len);
+MDL_HIDDEN void shm_fail_eager(mdl_rt *rt, int s, uint64_t bytes)
+    __attribute__((noreturn, cold));
+MDL_HIDDEN const shm_node *shm_check_node(mdl_rt *rt, int s, uint64_t off);
+MDL_HIDDEN shm_rdv *shm_check_rdv(mdl_rt *rt, int s, uint64_t off, uint64_t bytes);
+/* Elements first..first+count-1 (of es bytes) of a peer's buffer at off:
+ * their address, checked (count <= 0: nothing read, not checked). */
+MDL_HIDDEN char *shm_check_area(mdl_rt *rt, int s, uint64_t off, long first, long count,
+                                size_t es);
+
 /* shm_arrive.c */
 /* Takes what has arrived; returns 1 when it left messages in a ring (it
  * takes a bounded number per sender and pass, for fairness). */

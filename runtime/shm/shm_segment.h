@@ -134,6 +134,30 @@ typedef struct shm_info {
     uint64_t pad2_[2];
 } shm_info;
 
+/* Where the library's areas of a job of n instances start, each on its
+ * own pages, and where the heap begins.  One computation for mdlrun, which
+ * sizes its jobs by it, and for every instance, which carves its mapping. */
+typedef struct shm_areas {
+    uint64_t lib, info, arrive, rings, heap;
+} shm_areas;
+
+static inline uint64_t shm_page_up(uint64_t x)
+{
+    return (x + 4095) & ~(uint64_t)4095;
+}
+
+static inline shm_areas shm_carve(uint32_t nslots)
+{
+    uint64_t n = nslots;
+    shm_areas a;
+    a.lib = mdl_shm_lib_offset(nslots);
+    a.info = shm_page_up(a.lib + sizeof(shm_lib));
+    a.arrive = shm_page_up(a.info + n * sizeof(shm_info));
+    a.rings = shm_page_up(a.arrive + n * n * sizeof(uint32_t));
+    a.heap = shm_page_up(a.rings + n * n * sizeof(shm_ring));
+    return a;
+}
+
 /* The hand-counted padding: one line per writer. */
 _Static_assert(offsetof(shm_cell, data) == 24, "shm_cell: the payload starts on the header's line");
 _Static_assert(SHM_EAGER % SHM_LINE == 0, "SHM_EAGER is whole lines");

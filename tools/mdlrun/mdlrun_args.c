@@ -43,20 +43,12 @@ static int usage_error(int *status, const char *fmt, const char *arg)
     return -1;
 }
 
-#define PAGE_UP(x) (((x) + 4095) & ~(uint64_t)4095)
-
 /* Whether the library's areas for n instances leave it a heap in the
- * job's segment: the arithmetic of seg_carve (runtime/shm/shm_init.c),
- * whose instances would otherwise each fail with "the segment is too
- * small". */
+ * job's segment; its instances would otherwise each fail with "the
+ * segment is too small". */
 static int segment_holds(uint64_t n)
 {
-    uint64_t off = mdl_shm_lib_offset((uint32_t)n);
-    off = PAGE_UP(off + sizeof(shm_lib));
-    off = PAGE_UP(off + n * sizeof(shm_info));
-    off = PAGE_UP(off + n * n * sizeof(uint32_t));
-    off = PAGE_UP(off + n * n * sizeof(shm_ring));
-    return off < MDL_SHM_SEGMENT_SIZE;
+    return shm_carve((uint32_t)n).heap < MDL_SHM_SEGMENT_SIZE;
 }
 
 /* The most instances a job can have: the segment holds a message ring
