@@ -38,6 +38,7 @@ static const char *const tasks[] = {"t"};
 static const mdl_task_desc desc = {
     MDL_ABI, "shm_rogue.mdl", 0x7e57, 1, tasks, 0, 0, {0, 0, 0}, 3, NMSG, msgp, 0, NULL,
     sizeof(T), 0,
+    0, NULL, 0, NULL, /* no run-time-sized variables */
 };
 
 /* Past the end of every mapping of the job. */
