@@ -179,11 +179,7 @@ static void emit_coll_call(mdl_buf *b, const mdl_task *t, const api_fn *f)
          * (a pointer table must have one), so a table can be declared for
          * the largest job and filled for a smaller one. */
         cg_buf_puts(b, "    int n = 0;\n    while (");
-        if (table->rtsized) {
-            cg_buf_puts(b, "n < ");
-            extent_expr(b, table, 0);
-            cg_buf_puts(b, " && ");
-        } else if (table->form != MDL_V_POINTER)
+        if (table->form != MDL_V_POINTER)
             cg_buf_printf(b, "n < %lld && ", table->nelems);
         cg_buf_puts(b, "t->");
         cg_id(b, table->name);

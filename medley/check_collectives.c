@@ -417,6 +417,12 @@ static void check_coll(mdl_checker *c, mdl_task *t, mdl_coll *co)
                      !(v->form == MDL_V_POINTER || v->dims.n == 1))
                 mdl_error(c->diag, co->table_loc,
                           "Mcast table '%s' must be an int array or int pointer", co->table);
+            else if (v->rtsized)
+                /* the generated code reads it before the runtime could
+                   check its storage and size */
+                mdl_error(c->diag, co->table_loc,
+                          "Mcast table '%s' is sized at run time: give it a constant size",
+                          co->table);
             else
                 co->table_var = v;
         }
