@@ -9,6 +9,7 @@
 #include "rt_sizes.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* ", names nx = 3, ny = -1": the values the sizes of v name now. */
 static void names_now(const mdl_task_desc *d, const mdl_rtvar_desc *r, const void *task,
@@ -25,23 +26,24 @@ static void names_now(const mdl_task_desc *d, const mdl_rtvar_desc *r, const voi
 }
 
 /* The extents of v from the call's (its -1 entries from e, from *next
- * on), checked; *bytes its storage. */
+ * on) into f, checked, with its elements and bytes. */
 static int extents_of(mdl_rt *rt, const mdl_rtvar_desc *r, const long *e, int *next,
-                      const void *task, long *ext, long *nelems, size_t *bytes)
+                      const void *task, rt_sized_var *f)
 {
     const char *fn = MDL_FN_NAME(ALLOCATE);
     char names[160];
     long n = 1;
     int overflow = 0;
+    memset(f->ext, 0, sizeof f->ext);
     for (int k = 0; k < r->ndims; k++) {
-        ext[k] = r->extent[k] >= 0 ? r->extent[k] : e[(*next)++];
-        if (ext[k] <= 0) {
+        f->ext[k] = r->extent[k] >= 0 ? r->extent[k] : e[(*next)++];
+        if (f->ext[k] <= 0) {
             names_now(rt_c(rt)->d, r, task, names, sizeof names);
             return rt_fail(rt, fn, MDL_ERR_ARG,
                            "'%s' would have size %ld in dimension %d (%s): sizes must be "
-                           "positive", r->var, ext[k], k, names);
+                           "positive", r->var, f->ext[k], k, names);
         }
-        overflow |= __builtin_mul_overflow(n, ext[k], &n);
+        overflow |= __builtin_mul_overflow(n, f->ext[k], &n);
     }
     size_t b;
     if (overflow || __builtin_mul_overflow((size_t)n, r->type->size, &b) || b > PTRDIFF_MAX) {
@@ -49,17 +51,15 @@ static int extents_of(mdl_rt *rt, const mdl_rtvar_desc *r, const long *e, int *n
         return rt_fail(rt, fn, MDL_ERR_ARG, "the sizes of '%s' (%s) make more than %td bytes",
                        r->var, names, (ptrdiff_t)PTRDIFF_MAX);
     }
-    *nelems = n;
-    *bytes = b;
+    f->nelems = n;
+    f->bytes = b;
     return 0;
 }
 
-static int same_extents(const rt_sized_var *s, const long *ext, int ndims)
+/* Whether v keeps its storage: it has some, of the extents f asks for. */
+static int unchanged(const rt_sized_var *v, const rt_sized_var *f)
 {
-    for (int k = 0; k < ndims; k++)
-        if (s->ext[k] != ext[k])
-            return 0;
-    return s->mem != NULL;
+    return v->mem && memcmp(v->ext, f->ext, sizeof v->ext) == 0;
 }
 
 /* An async message on v still in flight would move data to or from the
@@ -81,6 +81,28 @@ static int in_flight(mdl_rt *rt, int v)
     return 0;
 }
 
+/* New storage for every variable that changes, into fresh[v].mem; all of
+ * it or none (what was taken is given back). */
+static int new_storage(mdl_rt *rt, const rt_sizes *sz, int nvars)
+{
+    const mdl_task_desc *d = rt_c(rt)->d;
+    for (int v = 0; v < nvars; v++) {
+        rt_sized_var *f = &sz->fresh[v];
+        f->mem = NULL;
+        if (unchanged(&sz->var[v], f))
+            continue;
+        char why[160];
+        if ((f->mem = be_sized_alloc(rt, f->bytes, why, sizeof why)))
+            continue;
+        for (int u = 0; u < v; u++)
+            if (sz->fresh[u].mem)
+                be_sized_free(rt, sz->fresh[u].mem, sz->fresh[u].bytes);
+        return rt_fail(rt, MDL_FN_NAME(ALLOCATE), MDL_ERR_ARG, "'%s' needs %zu bytes: %s",
+                       d->rtvars[v].var, f->bytes, why);
+    }
+    return 0;
+}
+
 MDL_API int mdl_allocate(mdl_rt *rt, void *task, const long *extents)
 {
     const char *fn = MDL_FN_NAME(ALLOCATE);
@@ -92,42 +114,32 @@ MDL_API int mdl_allocate(mdl_rt *rt, void *task, const long *extents)
         return rt_fail(rt, fn, MDL_ERR_ARG, "not the task struct of MDL_Init");
     if (!c->sizes || !extents)
         return rt_fail(rt, fn, MDL_ERR_ARG, "the task has no run-time-sized variable");
-    /* every extent checked before anything changes: a refused call leaves
-     * the variables as they were */
-    long ext[MDL_MAX_DIMS];
-    long nelems;
-    size_t bytes;
+    /* everything checked and taken before anything changes: a refused
+     * call leaves the variables as they were */
+    rt_sizes *sz = c->sizes;
     int next = 0, changed = 0;
     for (int v = 0; v < d->nrtvars; v++) {
-        int rc = extents_of(rt, &d->rtvars[v], extents, &next, task, ext, &nelems, &bytes);
+        int rc = extents_of(rt, &d->rtvars[v], extents, &next, task, &sz->fresh[v]);
+        if (!rc && !unchanged(&sz->var[v], &sz->fresh[v]))
+            rc = in_flight(rt, v);
         if (rc)
             return rc;
-        if (!same_extents(&c->sizes->var[v], ext, d->rtvars[v].ndims) && (rc = in_flight(rt, v)))
-            return rc;
     }
-    next = 0;
+    int rc = new_storage(rt, sz, d->nrtvars);
+    if (rc)
+        return rc;
     for (int v = 0; v < d->nrtvars; v++) {
-        const mdl_rtvar_desc *r = &d->rtvars[v];
-        rt_sized_var *s = &c->sizes->var[v];
-        extents_of(rt, r, extents, &next, task, ext, &nelems, &bytes);
-        if (same_extents(s, ext, r->ndims))
+        rt_sized_var *s = &sz->var[v];
+        if (!sz->fresh[v].mem)
             continue;
-        char why[160];
-        void *p = be_sized_alloc(rt, bytes, why, sizeof why);
-        if (!p)
-            return rt_fail(rt, fn, MDL_ERR_ARG, "'%s' needs %zu bytes: %s", r->var, bytes, why);
         if (s->mem)
             be_sized_free(rt, s->mem, s->bytes);
-        s->mem = p;
-        s->bytes = bytes;
-        s->nelems = nelems;
-        for (int k = 0; k < MDL_MAX_DIMS; k++)
-            s->ext[k] = k < r->ndims ? ext[k] : 0;
-        *(void **)((char *)task + r->offset) = p;
+        *s = sz->fresh[v];
+        *(void **)((char *)task + d->rtvars[v].offset) = s->mem;
         changed = 1;
     }
     for (int x = 0; x < d->nextvars; x++)
-        c->sizes->recorded[x] = rt_extvar_value(&d->extvars[x], task);
+        sz->recorded[x] = rt_extvar_value(&d->extvars[x], task);
     if (changed)
         rt_layouts_resized(rt);
     return MDL_SUCCESS;

@@ -17,13 +17,15 @@ rt_sizes *rt_sizes_new(const mdl_task_desc *d, int *oom)
     rt_sizes *s = calloc(1, sizeof *s);
     if (s) {
         s->var = calloc((size_t)d->nrtvars, sizeof *s->var);
+        s->fresh = calloc((size_t)d->nrtvars, sizeof *s->fresh);
         s->ext = calloc((size_t)d->nrtvars, sizeof *s->ext);
         s->recorded = calloc((size_t)d->nextvars + 1, sizeof *s->recorded);
     }
-    if (!s || !s->var || !s->ext || !s->recorded) {
+    if (!s || !s->var || !s->fresh || !s->ext || !s->recorded) {
         *oom = 1;
         if (s) {
             free(s->var);
+            free(s->fresh);
             free(s->ext);
             free(s->recorded);
         }
@@ -43,6 +45,7 @@ void rt_sizes_free(mdl_rt *rt, rt_sizes *s)
         if (s->var[i].mem)
             be_sized_free(rt, s->var[i].mem, s->var[i].bytes);
     free(s->var);
+    free(s->fresh);
     free(s->ext);
     free(s->recorded);
     free(s);

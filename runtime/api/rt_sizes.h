@@ -15,6 +15,8 @@ typedef struct rt_sized_var {
 
 typedef struct rt_sizes {
     rt_sized_var *var;          /* [d->nrtvars] */
+    rt_sized_var *fresh;        /* [d->nrtvars] MDL_Allocate's scratch: the
+                                   storage and extents it is about to set */
     const long **ext;           /* [d->nrtvars] var[i].ext: what mdl_msg_spans reads */
     long long *recorded;        /* [d->nextvars] the extent variables' values at
                                    the last MDL_Allocate that succeeded */
