@@ -7,7 +7,11 @@
  * checks every capacity whatever its role: with MDL_ERRORS=return either
  * all instances refuse a wrong count or none does, and none is left
  * waiting in a collective the others skipped.  A NULL buffer matters only
- * where the instance uses it. */
+ * where the instance uses it.  The capacity of a run-time-sized buffer is
+ * the instance's own (its extents, from the start given): an instance
+ * that refuses it may be the only one, and the others are told as of any
+ * refused arguments (mdl_coll_call.err: the shm runtime tells them, the
+ * MPI runtime cannot, docs/language.md §11). */
 #include "rt_layer.h"
 #include "mdl_tables.h"
 #include "trace/rt_trace.h"
