@@ -156,8 +156,7 @@ static __attribute__((noinline)) const rt_layout *recompute(rt_msg_layout *l, vo
     for (int i = 0; i < l->nbounds; i++)
         *key++ = bounds[i];
     for (int i = 0; i < l->nptr; i++)
-        *key++ = (long)(intptr_t) * (void *const *)((const char *)task + l->ptr_off[i]) &
-                 l->ptr_mask[i];
+        *key++ = rt_key_word(l, task, i);
     if (l->movable && l->sized)
         set_steps(l, &m->items[0], sz->ext[m->items[0].rtvar]);
     l->stale = 0;
@@ -170,8 +169,7 @@ static __attribute__((noinline)) const rt_layout *recompute(rt_msg_layout *l, vo
 static int words_changed(const rt_msg_layout *l, const void *task)
 {
     for (int i = 0; i < l->nptr; i++)
-        if (((long)(intptr_t) * (void *const *)((const char *)task + l->ptr_off[i]) &
-             l->ptr_mask[i]) != l->key[l->nbounds + i])
+        if (rt_key_word(l, task, i) != l->key[l->nbounds + i])
             return 1;
     return 0;
 }

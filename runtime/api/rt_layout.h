@@ -3,6 +3,8 @@
 #ifndef MDL_RT_LAYOUT_H
 #define MDL_RT_LAYOUT_H
 
+#include <string.h>
+
 #include "rt_backend.h"
 
 /* What the layer keeps per message: the layout it last checked (out) and
@@ -50,6 +52,16 @@ typedef struct rt_msg_layout {
     size_t offset;                      /* the variable's in the task struct */
 } rt_msg_layout;
 
+/* Word i of the key after the bounds as the task struct has it now: a
+ * pointer, or a size variable's bytes (the word may start at an int:
+ * read with memcpy, one unaligned load). */
+static inline long rt_key_word(const rt_msg_layout *l, const void *task, int i)
+{
+    long w;
+    memcpy(&w, (const char *)task + l->ptr_off[i], sizeof w);
+    return w & l->ptr_mask[i];
+}
+
 /* The code of the fault reported when rt_layout_of returned NULL. */
 static inline int rt_layout_error(mdl_rt *rt, const mdl_msg_desc *m)
 {
@@ -85,8 +97,7 @@ static inline const rt_layout *rt_layout_of(mdl_rt *rt, const mdl_msg_desc *m, v
     for (int i = 0; i < l->nbounds; i += 2)
         diff |= (bounds[i] ^ key[i]) | (bounds[i + 1] ^ key[i + 1]);
     for (int i = 0; __builtin_expect(i < l->nptr, 0); i++)
-        diff |= ((long)(intptr_t) * (void *const *)((const char *)task + l->ptr_off[i]) &
-                 l->ptr_mask[i]) ^ key[l->nbounds + i];
+        diff |= rt_key_word(l, task, i) ^ key[l->nbounds + i];
     if (__builtin_expect(diff == 0, 1))
         return &l->out;
     return rt_layout_update(l, task, bounds);
