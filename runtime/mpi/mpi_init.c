@@ -108,6 +108,15 @@ static int start(mdl_rt *rt, const char *fn)
     MPI_Comm_get_errhandler(MPI_COMM_WORLD, &rt->job.world_eh);
     MPI_Comm_rank(rt->job.world, &rt->job.world_rank);
     MPI_Comm_size(rt->job.world, &rt->job.world_size);
+    /* A program started by another MPI's launcher finds no launcher of its
+     * own in MPI_Init, and each of its processes is a world of one. */
+    long launched = rt_launcher_size();
+    if (launched > rt->job.world_size)
+        return rt_fail(rt, fn, MDL_ERR_LAUNCH,
+                       "the launcher started %ld processes, the MPI world has %d: the "
+                       "program was started by another MPI's launcher, or as separate "
+                       "jobs; start it with the mpiexec of the MPI it is built with",
+                       launched, rt->job.world_size);
     if ((rc = identify(rt, fn)))
         return rc;
 
