@@ -38,6 +38,8 @@ static void free_tables(mdl_rt *rt)
     free(rt->job.rank_of);
     free(rt->job.task_of);
     free(rt->job.inst_of);
+    free(rt->tally.sent);
+    rt->tally.sent = NULL;
     free(rt->scratch.reqs);
     free(rt->scratch.sts);
     free(rt->scratch.targets);
@@ -124,7 +126,8 @@ static int start(mdl_rt *rt, const char *fn)
     rt->scratch.reqs = malloc(sizeof(MPI_Request) * (size_t)max);
     rt->scratch.sts = malloc(sizeof(MPI_Status) * (size_t)max);
     rt->scratch.targets = malloc(sizeof(int) * (size_t)max);
-    if (!rt->scratch.reqs || !rt->scratch.sts || !rt->scratch.targets)
+    rt->tally.sent = calloc((size_t)rt->job.world_size, sizeof *rt->tally.sent);
+    if (!rt->scratch.reqs || !rt->scratch.sts || !rt->scratch.targets || !rt->tally.sent)
         return rt_fail_oom(rt, fn);
 
     /* Families keep instance order: key = world rank. */

@@ -133,6 +133,18 @@ typedef struct mpi_job {
                                    0 not probed yet, 1 yes, -1 no (mpi_p2p.c) */
 } mpi_job;
 
+/* What MDL_End's check of messages never received counts on (mpi_p2p.c,
+ * unreceived): the messages this process sent on the channels, per
+ * destination, and those it took off them — received (an async receive
+ * when posted, until MDL_End cancels it), or dropped by MDL_End.  MPI
+ * does not say when a message sent has arrived: these counts do. */
+typedef struct mpi_tally {
+    long long *sent;            /* [world_size] */
+    long long taken;
+    long long owed;             /* MDL_End: what the job sent this process */
+    MPI_Request sum;            /* MDL_End: owed on its way */
+} mpi_tally;
+
 /* The tags above the channels (mpi_init.c, start). */
 typedef struct mpi_tags {
     int mcast;                  /* + collective index (family communicator) */
@@ -193,6 +205,7 @@ struct mdl_rt {
     mpi_job job;
     mpi_tags tags;
     mpi_msg *msgs;              /* [nmsgs] point to point */
+    mpi_tally tally;
     struct {                    /* element types of structs (mpi_types.c) */
         int n;
         mpi_struct_type *all;
@@ -322,6 +335,12 @@ MDL_HIDDEN void mpi_direct_name_pending(mdl_rt *rt);
 /* Size of an announcement: a receive of exactly this many bytes is looked
  * at twice (was it the message, or an announcement of a larger one?). */
 #define MPI_DIRECT_NOTE_BYTES (64 + 16 * MDL_MAX_DIMS)
+
+/* A message sent on a channel to world rank dest (mpi_tally). */
+static inline void mpi_count_sent(mdl_rt *rt, int dest)
+{
+    rt->tally.sent[dest]++;
+}
 
 /* MDL_End: every async send completed, every async receive cancelled,
  * sends to itself not received cancelled. */
