@@ -107,9 +107,10 @@ static int start(mdl_rt *rt, const char *fn)
     if (rc != MPI_SUCCESS)
         return mpi_fail(rt, fn, rc, "MPI_Comm_dup");
     MPI_Comm_set_errhandler(rt->job.world, MPI_ERRORS_RETURN);
-    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &rt->job.world_eh);
     MPI_Comm_rank(rt->job.world, &rt->job.world_rank);
     MPI_Comm_size(rt->job.world, &rt->job.world_size);
+    if ((rc = mpi_errhandlers_probe(rt, fn)))
+        return rc;
     /* A program started by another MPI's launcher finds no launcher of its
      * own in MPI_Init, and each of its processes is a world of one. */
     long launched = rt_launcher_size();
@@ -203,7 +204,7 @@ static void teardown(mdl_rt *rt)
         MPI_Comm_free(&rt->job.family);
     if (rt->job.world != MPI_COMM_NULL) {
         MPI_Comm_free(&rt->job.world);
-        MPI_Errhandler_free(&rt->job.world_eh);
+        mpi_errhandlers_free(rt);
     }
     free_tables(rt);
     int heap_task = !rt->mem.mapped && !rt->mem.users;

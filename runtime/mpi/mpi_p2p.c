@@ -501,8 +501,6 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
     return recv_general(rt, m, lay, from);
 }
 
-static void world_errors_returned(mdl_rt *rt, int on);
-
 /* The requests of a message, x, are done with (completed, or cancelled
  * at MDL_End). */
 static inline void requests_done(mdl_rt *rt, mpi_msg *x)
@@ -585,9 +583,9 @@ static void progress(mdl_rt *rt)
             /* completed, the request left for the Wait or Test */
             int flag = 0;
             MPI_Status st;
-            world_errors_returned(rt, 1);
+            mpi_completion_errors_returned(rt, 1);
             int mpirc = MPI_Request_get_status(rq->reqs[k], &flag, &st);
-            world_errors_returned(rt, 0);
+            mpi_completion_errors_returned(rt, 0);
             if (flag && mpirc == MPI_SUCCESS && status_bytes(rt, &st) == MPI_DIRECT_NOTE_BYTES &&
                 mpi_direct_recv(rt, m->fn, m, &st, req_spans(dx, m, k), MPI_DIRECT_EARLY) == 0)
                 dx->early[k] = 1;
@@ -710,15 +708,6 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, int wait, int mpirc)
     return 0;
 }
 
-/* MPICH raises an error that a request's completion finds (a truncated
- * async receive) on MPI_COMM_WORLD's handler, fatal by default, not on
- * the request's communicator: async receives are completed with
- * MPI_ERRORS_RETURN there, and the program's handler is put back. */
-static void world_errors_returned(mdl_rt *rt, int on)
-{
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, on ? MPI_ERRORS_RETURN : rt->job.world_eh);
-}
-
 /* Test or Wait (wait) of receives some of which were completed first
  * (rq->completed_first): request by request, as MPI_Testall /
  * MPI_Waitall report them (MPI_ERR_IN_STATUS, those not done
@@ -751,10 +740,10 @@ static int testall(mdl_rt *rt, const mdl_msg_desc *m, mpi_msg_reqs *rq, int *fla
 {
     if (m->is_send)
         return MPI_Testall(rq->n, rq->reqs, flag, rq->sts);
-    world_errors_returned(rt, 1);
+    mpi_completion_errors_returned(rt, 1);
     int mpirc = rq->completed_first ? complete_each(rq, 0, flag)
                                     : MPI_Testall(rq->n, rq->reqs, flag, rq->sts);
-    world_errors_returned(rt, 0);
+    mpi_completion_errors_returned(rt, 0);
     return mpirc;
 }
 
@@ -768,14 +757,14 @@ static int waitall(mdl_rt *rt, const mdl_msg_desc *m, mpi_msg_reqs *rq)
         rt_block_end();
         return mpirc;
     }
-    world_errors_returned(rt, 1);
+    mpi_completion_errors_returned(rt, 1);
     rt_block_begin();
     int flag;
     mpirc = rq->completed_first ? complete_each(rq, 1, &flag)
           : rq->n == 1 ? MPI_Wait(&rq->reqs[0], &rq->sts[0])
                        : MPI_Waitall(rq->n, rq->reqs, rq->sts);
     rt_block_end();
-    world_errors_returned(rt, 0);
+    mpi_completion_errors_returned(rt, 0);
     return mpirc;
 }
 
@@ -795,7 +784,7 @@ static __attribute__((noinline)) int failed_early(mdl_rt *rt, const mdl_msg_desc
     mpi_msg *x = &rt->msgs[m->index];
     mpi_msg_reqs *rq = &x->reqs;
     int rc = 0;
-    world_errors_returned(rt, 1);     /* a truncation found here is returned */
+    mpi_completion_errors_returned(rt, 1);     /* a truncation found here is returned */
     for (int k = 0; k < rq->n; k++) {
         int done = 0;
         MPI_Status st;
@@ -830,7 +819,7 @@ static __attribute__((noinline)) int failed_early(mdl_rt *rt, const mdl_msg_desc
         keep_pending(rt, m, rq->n);
         break;
     }
-    world_errors_returned(rt, 0);
+    mpi_completion_errors_returned(rt, 0);
     return rc;
 }
 

@@ -124,7 +124,10 @@ typedef struct mpi_job {
     int mpi_ours;               /* we called MPI_Init, so we finalize */
     MPI_Comm world;             /* dup of MPI_COMM_WORLD: p2p traffic */
     MPI_Comm family;            /* this task's instances, ranked by instance */
-    MPI_Errhandler world_eh;    /* MPI_COMM_WORLD's handler (mpi_p2p.c) */
+    /* where MPI raises a completion's error, and the program's handlers
+     * there (mpi_errhandlers.c) */
+    int raised;
+    MPI_Errhandler world_eh, self_eh;
     int world_rank, world_size;
     int *task_of;               /* [world_size] family of each world rank */
     int *inst_of;               /* [world_size] instance number of each */
@@ -234,6 +237,15 @@ struct mdl_rt {
  * failed). */
 MDL_HIDDEN extern int mpi_exit_armed;
 MDL_HIDDEN extern int mpi_unusable;
+
+/* Where MPI raises the error a request's completion finds (mpi_errhandlers.c):
+ * mpi_errhandlers_probe at MDL_Init (the program's handlers kept), and
+ * mpi_completion_errors_returned(rt, 1) before the runtime completes
+ * async receives, (rt, 0) after: errors returned there, then the
+ * program's handlers back. */
+MDL_HIDDEN int mpi_errhandlers_probe(mdl_rt *rt, const char *fn);
+MDL_HIDDEN void mpi_errhandlers_free(mdl_rt *rt);
+MDL_HIDDEN void mpi_completion_errors_returned(mdl_rt *rt, int on);
 
 /* MPI's errors as MeDLey's (mpi_fail.c): MPI_ERR_TRUNCATE ->
  * MDL_ERR_TRUNCATE, anything else MDL_ERR_INTERN, with MPI's text.
