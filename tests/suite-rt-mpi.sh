@@ -124,7 +124,7 @@ if is_built rt_big; then
 fi
 if is_built rt_errself; then
     MDL_ERRORS=return run errself 60 -n 2 "$W/rt_errself"
-    expect_ok errself "rt_errself: OK" 2
+    expect_ok errself "rt_errself: OK" 1
 fi
 if is_built rt_errors; then
     MDL_ERRORS=return run errors-return 60 -n 2 "$W/rt_errors" return

@@ -70,6 +70,7 @@ int main(int argc, char **argv)
     MPI_Errhandler_free(&before);
     MPI_Errhandler_free(&after);
     CHECK_EQ(mdl_end(rt, mem), 0);
-    printf("rt_errself: OK\n");
+    if (r == 1)     /* one line: the launcher may interleave two processes' */
+        printf("rt_errself: OK\n");
     return 0;
 }
