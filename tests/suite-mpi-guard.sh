@@ -17,6 +17,8 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d "${TMPDIR:-/tmp}/medley-mpi-guard.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 CFLAGS_G=(-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -Itests/rt)
+# the runtime of SANITIZE=1 is instrumented: so is the program
+[ "${SANITIZE:-}" = 1 ] && CFLAGS_G+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
 
 # tests/rt/rt_big: two processes, "rt_big: OK" when its job is right
 built=()
