@@ -19,6 +19,9 @@
 #   medleyc-args   optional: extra medleyc arguments, e.g. "-D N=8"
 #   env            optional: VAR=value lines exported for the runs
 #                  (e.g. MDL_ERRORS=return)
+#   net            optional: the MPI runs move messages as between hosts
+#                  (MPI_NET of tests/lib/mpi.sh: MPICH's every process a
+#                  node, Open MPI's TCP only)
 #   expect         optional: what a run must do; lines
 #                    exit: 0 | nonzero   (default 0)
 #                    stderr: <extended regex>   stderr must match (grep -E)
@@ -149,6 +152,7 @@ run_one() {
                     export "${kv?}"
                 done < "$dir/env"
             fi
+            if [ -f "$dir/net" ] && [ ${#MPI_NET[@]} -gt 0 ]; then export "${MPI_NET[@]}"; fi
             # (under SANITIZE=1 leak detection stays on: rt_use set the MPI's
             # suppressions)
             cd "$tmp" && exec timeout -k 5 60 "${RT_LAUNCH[@]}" "${args[@]}"

@@ -45,6 +45,16 @@ MDL_HIDDEN void mdl_vfail_fatal(mdl_who who, const char *fn, int code,
 /* True when errors are returned (MDL_ERRORS=return or return,print). */
 MDL_HIDDEN int mdl_errors_return(void);
 
+/* ---------------------------------------------------------------- launchers */
+
+/* The number of processes an MPI launcher (hydra, Open MPI's mpirun,
+ * Slurm's srun) said it started, this one among them; 0 when none said
+ * (rt_launcher.c: the variables, which launcher wins). */
+MDL_HIDDEN long rt_launcher_size(void);
+
+/* True when an MPI launcher started this process. */
+MDL_HIDDEN int rt_launched(void);
+
 /* ---------------------------------------------------------------- task objects */
 
 /* Copies the pages of src that are not all zero (dst is zero): a caller's

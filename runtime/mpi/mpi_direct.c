@@ -622,6 +622,7 @@ int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int
         rt_block_end();
         if (mpirc != MPI_SUCCESS)
             return mpi_fail(rt, m->fn, mpirc, "MPI_Send");
+        mpi_count_sent(rt, dest);
         int rc = out_progress(rt, m, 1, o, 1, progress);
         return rc < 0 ? rc : MDL_SUCCESS;
     }
@@ -635,6 +636,7 @@ int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int
         free(o);
         return mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
     }
+    mpi_count_sent(rt, dest);
     rq->send_dest[k] = dest;
     dx->notes[k] = o;
     rq->n++;

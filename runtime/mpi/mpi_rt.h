@@ -124,7 +124,10 @@ typedef struct mpi_job {
     int mpi_ours;               /* we called MPI_Init, so we finalize */
     MPI_Comm world;             /* dup of MPI_COMM_WORLD: p2p traffic */
     MPI_Comm family;            /* this task's instances, ranked by instance */
-    MPI_Errhandler world_eh;    /* MPI_COMM_WORLD's handler (mpi_p2p.c) */
+    /* where MPI raises a completion's error, and the program's handlers
+     * there (mpi_errhandlers.c) */
+    int raised;
+    MPI_Errhandler world_eh, self_eh;
     int world_rank, world_size;
     int *task_of;               /* [world_size] family of each world rank */
     int *inst_of;               /* [world_size] instance number of each */
@@ -132,6 +135,18 @@ typedef struct mpi_job {
     int status_fast;            /* receive counts read from MPICH's status:
                                    0 not probed yet, 1 yes, -1 no (mpi_p2p.c) */
 } mpi_job;
+
+/* What MDL_End's check of messages never received counts on (mpi_p2p.c,
+ * unreceived): the messages this process sent on the channels, per
+ * destination, and those it took off them — received (an async receive
+ * when posted, until MDL_End cancels it), or dropped by MDL_End.  MPI
+ * does not say when a message sent has arrived: these counts do. */
+typedef struct mpi_tally {
+    long long *sent;            /* [world_size] */
+    long long taken;
+    long long owed;             /* MDL_End: what the job sent this process */
+    MPI_Request sum;            /* MDL_End: owed on its way */
+} mpi_tally;
 
 /* The tags above the channels (mpi_init.c, start). */
 typedef struct mpi_tags {
@@ -193,6 +208,7 @@ struct mdl_rt {
     mpi_job job;
     mpi_tags tags;
     mpi_msg *msgs;              /* [nmsgs] point to point */
+    mpi_tally tally;
     struct {                    /* element types of structs (mpi_types.c) */
         int n;
         mpi_struct_type *all;
@@ -221,6 +237,15 @@ struct mdl_rt {
  * failed). */
 MDL_HIDDEN extern int mpi_exit_armed;
 MDL_HIDDEN extern int mpi_unusable;
+
+/* Where MPI raises the error a request's completion finds (mpi_errhandlers.c):
+ * mpi_errhandlers_probe at MDL_Init (the program's handlers kept), and
+ * mpi_completion_errors_returned(rt, 1) before the runtime completes
+ * async receives, (rt, 0) after: errors returned there, then the
+ * program's handlers back. */
+MDL_HIDDEN int mpi_errhandlers_probe(mdl_rt *rt, const char *fn);
+MDL_HIDDEN void mpi_errhandlers_free(mdl_rt *rt);
+MDL_HIDDEN void mpi_completion_errors_returned(mdl_rt *rt, int on);
 
 /* MPI's errors as MeDLey's (mpi_fail.c): MPI_ERR_TRUNCATE ->
  * MDL_ERR_TRUNCATE, anything else MDL_ERR_INTERN, with MPI's text.
@@ -322,6 +347,12 @@ MDL_HIDDEN void mpi_direct_name_pending(mdl_rt *rt);
 /* Size of an announcement: a receive of exactly this many bytes is looked
  * at twice (was it the message, or an announcement of a larger one?). */
 #define MPI_DIRECT_NOTE_BYTES (64 + 16 * MDL_MAX_DIMS)
+
+/* A message sent on a channel to world rank dest (mpi_tally). */
+static inline void mpi_count_sent(mdl_rt *rt, int dest)
+{
+    rt->tally.sent[dest]++;
+}
 
 /* MDL_End: every async send completed, every async receive cancelled,
  * sends to itself not received cancelled. */
