@@ -19,6 +19,11 @@ static int active(void)
     return rt_live != (mdl_rt *)(void *)&no_runtime;
 }
 
+mdl_rt *rt_running(void)
+{
+    return active() ? rt_live : NULL;
+}
+
 int rt_dead(const char *fn)
 {
     if (active())

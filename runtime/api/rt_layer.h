@@ -11,6 +11,8 @@
 /* The runtime of this process while it is active, else a marker no handle
  * equals: one comparison tells a live handle on every call. */
 MDL_HIDDEN extern mdl_rt *rt_live;
+/* rt_live while a runtime is active, else NULL. */
+MDL_HIDDEN mdl_rt *rt_running(void);
 
 /* MDL_ERR_STATE for a handle that is not the live runtime: before
  * MDL_Init, after MDL_End, or not this process's handle. */

@@ -60,29 +60,51 @@ int mdl_errors_return(void)
     return error_policy() != POLICY_FATAL;
 }
 
+/* The line of the last error that MDL_ERRORS=return kept silent, for a
+ * binding whose caller did not take the code (mdl_print_kept); code 0:
+ * none.  One per process, as the runtime is. */
+static struct {
+    int code;
+    char line[768];
+} kept;
+
 int mdl_vfail(mdl_who who, const char *fn, int code, mdl_abort_fn abort_job,
               const char *fmt, va_list ap)
 {
-    if (error_policy() == POLICY_RETURN)
-        return code;
+    int policy = error_policy();
     char reason[512];
     vsnprintf(reason, sizeof reason, fmt, ap);
     const char *name = code <= MDL_ERR_FIRST && code >= MDL_ERR_LAST
                            ? error_names[MDL_ERR_FIRST - code]
                            : "MDL_ERR_?";
     /* One write so that lines of several instances do not interleave. */
-    char line[768];
+    char line[sizeof kept.line];
     if (who.inst >= 0)
         snprintf(line, sizeof line, "%s[%d]: %s: %s (%s)\n",
                  who.task ? who.task : "?", who.inst, fn, reason, name);
     else
         snprintf(line, sizeof line, "%s: %s: %s (%s)\n",
                  who.task ? who.task : "?", fn, reason, name);
+    kept.code = 0;
+    if (policy == POLICY_RETURN) {
+        kept.code = code;
+        memcpy(kept.line, line, sizeof line);
+        return code;
+    }
     fputs(line, stderr);
     fflush(stderr);
-    if (error_policy() == POLICY_FATAL && abort_job)
+    if (policy == POLICY_FATAL && abort_job)
         abort_job(code);
     return code;
+}
+
+void mdl_print_kept(int code)
+{
+    if (kept.code == 0 || kept.code != code)
+        return;
+    kept.code = 0;
+    fputs(kept.line, stderr);
+    fflush(stderr);
 }
 
 /* ---------------------------------------------------------------- grids */
@@ -207,7 +229,7 @@ int mdl_grid_wrap_rank(int ndims, const int *dims, const int *periodic,
 const char *mdl_base_name(int base)
 {
     switch (base) {
-#define MDL_X(id, name, c_spelling, short_id, lp64_size) case MDL_T_##id: return name;
+#define MDL_X(id, name, c_spelling, short_id, lp64_size, f_type, f_kind) case MDL_T_##id: return name;
     MDL_BASIC_TYPES(MDL_X)
 #undef MDL_X
     case MDL_T_STRUCT: return "struct";
