@@ -16,9 +16,17 @@ int mdl_emit_c(const mdl_spec *spec, const char *outdir);
 /* Writes the communication graph in Graphviz dot. Same contract. */
 int mdl_emit_dot(const mdl_spec *spec, const char *path);
 
-/* Both (the graph when dot is not NULL) as one set: a failure writing any
- * of them leaves none, so a graph that cannot be written does not leave
- * the C files behind. */
-int mdl_emit_all(const mdl_spec *spec, const char *outdir, const char *dot);
+/* Both (the graph when dot is not NULL) as one set, with the Fortran
+ * modules when `fortran` (<spec>MDL_common.f90, TMDL.f90 per task): a
+ * failure writing any of them leaves none, so a graph that cannot be
+ * written does not leave the C files behind. */
+int mdl_emit_all(const mdl_spec *spec, const char *outdir, const char *dot, int fortran);
+
+/* medleyc --fortran: the names of the spec the Fortran modules cannot
+ * take (too long, a leading '_', two differing only in case, …), reported
+ * through diag as errors before anything is written.  Returns their
+ * number. */
+struct mdl_diag;
+int mdl_check_fortran(const mdl_spec *spec, struct mdl_diag *diag);
 
 #endif
