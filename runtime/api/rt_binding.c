@@ -124,14 +124,15 @@ MDL_API int mdl_check_layout(mdl_rt *rt, const char *spec_hash, int n, const cha
     int rc = 0;
     if (strcmp(list[0], task) != 0 || addr[0] != rt_c(rt)->task)
         rc = rt_fail(rt, fn, MDL_ERR_ARG, "the layout given is not that of this task's object");
-    else if (size[0] != d->struct_size)
-        rc = fail(rt, "the Fortran type %s is %zu bytes, the C struct %zu", task, size[0],
-                  d->struct_size);
+    /* the members first: a member's place says more than the total size */
     for (int i = 0; i < d->nmsgs && !rc; i++)
         for (int j = 0; j < d->msgs[i]->nitems && !rc; j++)
             rc = check_item(rt, &v, task, &d->msgs[i]->items[j]);
     for (int i = 0; i < d->ncolls && !rc; i++)
         rc = check_type(rt, &v, d->colls[i]->type, 0);
+    if (!rc && size[0] != d->struct_size)
+        rc = fail(rt, "the Fortran type %s is %zu bytes, the C struct %zu", task, size[0],
+                  d->struct_size);
     free(list);
     return rc;
 }
