@@ -1,13 +1,14 @@
 /* emit_common.c — spec-level helpers shared by the emitters: C spellings
  * of types and expressions, public function names, the spec hash.  Type
- * and operation names come from common/mdl_tables.h. */
+ * and operation names come from common/mdl_tables.h, the patterns of
+ * function names from common/mdl_api.h. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "emit_internal.h"
-#include "../medley/fnv.h"
+#include "fnv.h"
 
 const char *cg_basic_c_name(mdl_basic b)
 {
@@ -147,10 +148,10 @@ void cg_expr_c(mdl_buf *b, const mdl_expr *e, const char *prefix)
     }
 }
 
-const char *cg_coll_rt_name(mdl_coll_kind k)
+const char *cg_coll_rt_name(mdl_co_kind k)
 {
     static const char *const rt[] = {
-#define MDL_X(id, name) [MDL_CO_##id] = "MDL_COLL_" #id,
+#define MDL_X(id, name, rooted) [MDL_CO_##id] = "MDL_COLL_" #id,
         MDL_COLLECTIVES(MDL_X)
 #undef MDL_X
         [MDL_CO_UNKNOWN] = "-1",
@@ -158,13 +159,26 @@ const char *cg_coll_rt_name(mdl_coll_kind k)
     return k >= 0 && k <= MDL_CO_UNKNOWN ? rt[k] : "-1";
 }
 
+void cg_fn_name(mdl_buf *b, api_kind k, const char *part1, const char *part2)
+{
+    char tmp[256];
+    size_t n = mdl_fn_format(tmp, sizeof tmp, mdl_fn_patterns[k], part1, part2);
+    if (n < sizeof tmp) {
+        cg_buf_puts(b, tmp);
+        return;
+    }
+    char *s = cg_xcalloc(n + 1, 1);
+    mdl_fn_format(s, n + 1, mdl_fn_patterns[k], part1, part2);
+    cg_buf_puts(b, s);
+    free(s);
+}
+
 void cg_msg_fn_name(mdl_buf *b, const mdl_msg *m)
 {
     if (m->coll)
-        cg_buf_printf(b, "MDL_%s_%s", mdl_coll_kind_name(m->coll->kind), m->name);
+        cg_fn_name(b, API_COLL, mdl_co_kind_name(m->coll->kind), m->name);
     else
-        cg_buf_printf(b, "MDL_%s_%s_%s", m->is_send ? "SendTo" : "RecvFrom",
-                   m->peer_task->name, m->name);
+        cg_fn_name(b, m->is_send ? API_SEND : API_RECV, m->peer_task->name, m->name);
 }
 
 int cg_task_neighbor_names(const mdl_task *t, const char ***out)

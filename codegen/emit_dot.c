@@ -76,7 +76,7 @@ void cg_dot_add(mdl_outset *o, const mdl_spec *spec, const char *path)
         for (int c = 0; c < t->colls.n; c++)
             for (int k = 0; k < t->colls.v[c]->msgs.n; k++) {
                 const mdl_msg *m = t->colls.v[c]->msgs.v[k];
-                cg_buf_printf(&b, "\\n%s(%lld) %s = {", mdl_coll_kind_name(t->colls.v[c]->kind),
+                cg_buf_printf(&b, "\\n%s(%lld) %s = {", mdl_co_kind_name(t->colls.v[c]->kind),
                            t->colls.v[c]->root_val, m->name);
                 mdl_buf args = { 0 };
                 coll_args(&args, m);

@@ -370,6 +370,48 @@ sig_test sigint INT 130
 sig_test sigterm TERM 143
 sig_test sighup HUP 129
 
+# Every instance a session of its own (an autogroup: a fair share of the
+# CPU on a busy machine, as Hydra gives MPI ranks); Ctrl-Z stops every
+# instance and mdlrun, continuing mdlrun continues them, and --timeout
+# does not count the time stopped.
+state_of() { sed 's/^[0-9]* (.*) \(.\) .*/\1/' "/proc/$1/stat" 2>/dev/null; }
+# until_states STATE PID...: every PID in STATE within 2 s
+until_states() {
+    local want=$1 i p ok; shift
+    for ((i = 0; i < 100; i++)); do
+        ok=1
+        for p in "$@"; do [ "$(state_of "$p")" = "$want" ] || ok=; done
+        [ -n "$ok" ] && return 0
+        sleep 0.02
+    done
+    return 1
+}
+new_test ctrl-z
+start --timeout 4 -n 2 "$INST" pid="$D" sleep
+if ! wait_pids 2; then finish 100; fail ctrl-z "instances did not start"
+else
+    p0=$(pid_of 0) p1=$(pid_of 1)
+    sids="$(ps -o sid= -p "$p0" | tr -d ' ') $(ps -o sid= -p "$p1" | tr -d ' ')"
+    if [ "$sids" != "$p0 $p1" ]; then finish 100; fail ctrl-z "sessions $sids, expected $p0 $p1 (one per instance)"
+    elif ! kill -TSTP "$BG" || ! until_states T "$BG" "$p0" "$p1"; then
+        kill -CONT "$BG"; finish 100
+        fail ctrl-z "after SIGTSTP: mdlrun $(state_of "$BG"), instances $(state_of "$p0") $(state_of "$p1"), expected all T"
+    else
+        sleep 4.2   # past --timeout, which must not count this
+        if ! kill -CONT "$BG" || ! until_states S "$BG" "$p0" "$p1"; then
+            finish 100
+            fail ctrl-z "after SIGCONT: mdlrun $(state_of "$BG"), instances $(state_of "$p0") $(state_of "$p1"), expected all S"
+        else
+            kill -INT "$BG"
+            finish 3000
+            o=$(orphans)
+            if [ $RC -ne 130 ]; then fail ctrl-z "exit $RC after SIGCONT and SIGINT, expected 130: $(cat "$D/err")"
+            elif [ -n "$o" ]; then fail ctrl-z "$o"
+            else pass ctrl-z; fi
+        fi
+    fi
+fi
+
 # Started with SIGHUP ignored (nohup), mdlrun and the job keep running.
 new_test nohup
 (trap '' HUP; exec "$MDLRUN" -n 2 "$INST" pid="$D" @0:sleep end >"$D/out" 2>"$D/err") &

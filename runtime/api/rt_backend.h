@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/rt_common.h"
+#include "mdl_api.h"            /* the public functions' names: MDL_FN_NAME */
 
 /* ---------------------------------------------------------------- state */
 
@@ -223,8 +224,9 @@ MDL_HIDDEN const char *rt_completion_fn(const mdl_msg_desc *m, int wait, char *b
 
 /* ---------------------------------------------------------------- collectives */
 
-/* A collective, checked and resolved by rt_coll.c. */
-typedef struct mdl_coll_args {
+/* One call of a collective, its arguments checked and resolved by
+ * rt_coll.c. */
+typedef struct mdl_coll_call {
     void *send, *recv;
     long count;                 /* elements per instance or block (derived
                                    for Scatter and Allgather); V forms: 0 */
@@ -238,7 +240,7 @@ typedef struct mdl_coll_args {
     int err;                    /* the arguments of this instance were
                                    refused (reported): the backend returns
                                    err, after telling the others if it can */
-} mdl_coll_args;
+} mdl_coll_call;
 
 /* ---------------------------------------------------------------- the contract */
 
@@ -292,6 +294,6 @@ MDL_HIDDEN int be_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long
 MDL_HIDDEN int be_test(mdl_rt *rt, const mdl_msg_desc *m);
 MDL_HIDDEN int be_wait(mdl_rt *rt, const mdl_msg_desc *m);
 
-MDL_HIDDEN int be_collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_args *a);
+MDL_HIDDEN int be_collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_call *a);
 
 #endif

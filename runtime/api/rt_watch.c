@@ -84,13 +84,13 @@ static int end_insts[LIST_SHOWN];
 void rt_enter_end(const mdl_msg_desc *m, const int *insts, int n)
 {
     if (n <= 0) {
-        rt_enter("MDL_End", NULL, RT_PEER_NONE);
+        rt_enter(MDL_FN_NAME(END), NULL, RT_PEER_NONE);
     } else if (n == 1) {
-        rt_enter("MDL_End", m, insts[0]);
+        rt_enter(MDL_FN_NAME(END), m, insts[0]);
     } else {
         n = n < LIST_SHOWN ? n : LIST_SHOWN;
         memcpy(end_insts, insts, sizeof *insts * (size_t)n);
-        rt_enter_list("MDL_End", m, end_insts, n);
+        rt_enter_list(MDL_FN_NAME(END), m, end_insts, n);
     }
 }
 

@@ -829,7 +829,7 @@ static int drop_unreceived(mdl_rt *rt, const mdl_msg_desc *m, MPI_Status *st)
         return 0;
     MPI_Recv(sink, bytes, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, rt->world, MPI_STATUS_IGNORE);
     if (m && rt->peer_base && bytes == MPI_DIRECT_NOTE_BYTES)
-        mpi_direct_recv_small(rt, "MDL_End", m, st, sink, 0, MPI_DIRECT_RELEASE);
+        mpi_direct_recv_small(rt, MDL_FN_NAME(END), m, st, sink, 0, MPI_DIRECT_RELEASE);
     free(sink);
     return 1;
 }
@@ -884,7 +884,7 @@ static int unreceived(mdl_rt *rt, const unsigned char *left)
     int mpirc = MPI_Barrier(rt->world);
     rt_block_end();
     if (mpirc != MPI_SUCCESS)
-        return rc ? rc : rt_mpi_fail(rt, "MDL_End", mpirc, "MPI_Barrier");
+        return rc ? rc : rt_mpi_fail(rt, MDL_FN_NAME(END), mpirc, "MPI_Barrier");
     int later = probe_unreceived(rt, left, &first, &from);
     return rc || !later ? rc : rt_fail_unreceived(rt, first, from, later);
 }
@@ -912,7 +912,7 @@ static void end_names_receivers(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state
  * received is reported: nothing is left to MPI_Finalize. */
 int rt_complete_all(mdl_rt *rt)
 {
-    static const char fn[] = "MDL_End";
+    const char *const fn = MDL_FN_NAME(END);
     int rc = 0;
     unsigned char *left = calloc((size_t)rt->c.d->nmsgs + 1, 1);
     for (int i = 0; i < rt->c.d->nmsgs; i++) {

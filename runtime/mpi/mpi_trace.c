@@ -38,7 +38,7 @@ int mpi_trace_wanted(mdl_rt *rt)
 
 int mpi_trace_agree(mdl_rt *rt, const unsigned long long *all, int stride)
 {
-    static const char fn[] = "MDL_Init";
+    const char *const fn = MDL_FN_NAME(INIT);
     int on = 0, off = 0, bad = -1;
     for (int r = 0; r < rt->world_size; r++) {
         unsigned long long w = all[stride * r + 2];
@@ -109,7 +109,7 @@ int mpi_trace_start(mdl_rt *rt)
      * whose CLOCK_MONOTONIC has another origin. */
     int mpirc = MPI_Barrier(rt->world);
     if (mpirc != MPI_SUCCESS)
-        return rt_mpi_fail(rt, "MDL_Init", mpirc, "MPI_Barrier");
+        return rt_mpi_fail(rt, MDL_FN_NAME(INIT), mpirc, "MPI_Barrier");
     rt_trace_clock(rt->trace_img, 0);
     return 0;
 }
@@ -180,7 +180,7 @@ static int recv_bytes(mdl_rt *rt, char *p, uint64_t n, int from, int tag)
 static int gather_and_write(mdl_rt *rt, rt_trace_img **heads, uint64_t *recbytes,
                             rt_trace_inst *insts)
 {
-    static const char fn[] = "MDL_End";
+    const char *const fn = MDL_FN_NAME(END);
     int tag = rt->tag_trace, n = rt->world_size, mpirc = MPI_SUCCESS;
     char why[512] = "";
     heads[0] = rt->trace_img;
@@ -238,7 +238,7 @@ static int gather_and_write(mdl_rt *rt, rt_trace_img **heads, uint64_t *recbytes
  * writes.  Every process of the job is in MDL_End. */
 int mpi_trace_collect(mdl_rt *rt)
 {
-    static const char fn[] = "MDL_End";
+    const char *const fn = MDL_FN_NAME(END);
     int tag = rt->tag_trace, n = rt->world_size;
     rt_trace_img *img = rt->trace_img;
     if (rt->world_rank != 0) {

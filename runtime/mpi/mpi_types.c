@@ -86,13 +86,13 @@ static int add_struct(mdl_rt *rt, const mdl_type_desc *t)
     if (rc) {
         if (dt != MPI_DATATYPE_NULL)
             MPI_Type_free(&dt);
-        return rt_fail(rt, "MDL_Init", MDL_ERR_INTERN,
+        return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_INTERN,
                        "cannot build the MPI datatype of struct '%s'", t->name);
     }
     mdl_struct_type *v = realloc(rt->structs, sizeof *v * (size_t)(rt->nstructs + 1));
     if (!v) {
         MPI_Type_free(&dt);
-        return rt_fail(rt, "MDL_Init", MDL_ERR_INTERN, "out of memory");
+        return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_INTERN, "out of memory");
     }
     rt->structs = v;
     rt->structs[rt->nstructs++] = (mdl_struct_type){ t, dt };
@@ -299,7 +299,7 @@ int rt_types_init(mdl_rt *rt)
     }
     rt->msgs = calloc((size_t)(d->nmsgs ? d->nmsgs : 1), sizeof *rt->msgs);
     if (!rt->msgs)
-        return rt_fail(rt, "MDL_Init", MDL_ERR_INTERN, "out of memory");
+        return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_INTERN, "out of memory");
     for (int i = 0; i < d->nmsgs; i++)
         rt->msgs[i].dt = MPI_DATATYPE_NULL;
     for (int i = 0; i < d->nmsgs; i++) {
@@ -331,10 +331,10 @@ int rt_types_init(mdl_rt *rt)
         s->disps = calloc(ni, sizeof *s->disps);
         s->types = calloc(ni, sizeof *s->types);
         if (!s->key || !s->spans || !s->blens || !s->disps || !s->types)
-            return rt_fail(rt, "MDL_Init", MDL_ERR_INTERN, "out of memory");
+            return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_INTERN, "out of memory");
         if ((m->fixed_bounds || m->npairs == 0) && !s->absolute) {
             static const long no_pairs[1] = { 0 };
-            int rc = build_msg_type(rt, m, s, rt->c.task, no_pairs, "MDL_Init");
+            int rc = build_msg_type(rt, m, s, rt->c.task, no_pairs, MDL_FN_NAME(INIT));
             if (rc)
                 return rc;
         }

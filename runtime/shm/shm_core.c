@@ -186,10 +186,10 @@ static void publish_name(mdl_rt *rt, mdl_shm_wait *w)
     w->fn[0] = 0;
     if (fn) {
         put(w->fn, sizeof w->fn, &len, fn);
-    } else {                    /* a Wait (rt_call_fn) */
-        put(w->fn, sizeof w->fn, &len, "MDL_");
+    } else {                    /* a Wait (rt_call_fn, MDL_FN_NAME(WAIT)) */
+        put(w->fn, sizeof w->fn, &len, MDL_FN_COMPLETION_PREFIX);
         put(w->fn, sizeof w->fn, &len, m && m->name ? m->name : "?");
-        put(w->fn, sizeof w->fn, &len, "Wait");
+        put(w->fn, sizeof w->fn, &len, MDL_FN_WAIT_SUFFIX);
     }
 }
 
@@ -485,7 +485,7 @@ int shm_subset_barrier(mdl_rt *rt, const int *slots, int n, const char *fn)
 
 int be_barrier(mdl_rt *rt)
 {
-    return shm_family_barrier(rt, "MDL_Barrier");
+    return shm_family_barrier(rt, MDL_FN_NAME(BARRIER));
 }
 
 int be_sbarrier(mdl_rt *rt, const int *insts, int n)
@@ -493,5 +493,5 @@ int be_sbarrier(mdl_rt *rt, const int *insts, int n)
     int slots[n];               /* n distinct instances: at most the family */
     for (int i = 0; i < n; i++)
         slots[i] = shm_slot_of(rt, rt->c.d->self, insts[i]);
-    return shm_subset_barrier(rt, slots, n, "MDL_Sbarrier");
+    return shm_subset_barrier(rt, slots, n, MDL_FN_NAME(SBARRIER));
 }

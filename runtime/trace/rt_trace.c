@@ -3,6 +3,7 @@
  * calls, lists of peers, errors, a full buffer), and the end of an
  * instance, normal or on an error. */
 #include "rt_trace.h"
+#include "mdl_tables.h"
 #include "tracefile/rt_trace_write.h"
 
 #include <stdarg.h>
@@ -93,9 +94,12 @@ static uint64_t fixed_payload(const mdl_msg_desc *m)
 
 static int rooted(int kind)
 {
-    return kind == MDL_COLL_BCAST || kind == MDL_COLL_MCAST || kind == MDL_COLL_SCATTER ||
-           kind == MDL_COLL_SCATTERV || kind == MDL_COLL_GATHER || kind == MDL_COLL_GATHERV ||
-           kind == MDL_COLL_REDUCE;
+    switch (kind) {
+#define MDL_X(id, name, rooted) case MDL_COLL_##id: return rooted;
+    MDL_COLLECTIVES(MDL_X)
+#undef MDL_X
+    }
+    return 0;
 }
 
 /* The names and the function table, in a temporary buffer. */
@@ -103,6 +107,7 @@ static int describe(const mdl_task_desc *d, strbuf *b, rt_trace_func *f, uint32_
                     uint32_t *spec)
 {
     int nm = d->nmsgs, nc = d->ncolls;
+    char name[512];
     add_str(b, "%s", "");
     *spec = add_str(b, "%s", d->spec ? d->spec : "?");
     for (int t = 0; t < d->ntasks; t++)
@@ -116,9 +121,9 @@ static int describe(const mdl_task_desc *d, strbuf *b, rt_trace_func *f, uint32_
         f[i].name = add_str(b, "%s", m->fn);
         p.cat = RT_CAT_WAIT;
         f[nm + i] = p;
-        f[nm + i].name = add_str(b, "MDL_%sWait", m->name ? m->name : "?");
+        f[nm + i].name = add_str(b, "%s", rt_completion_fn(m, 1, name, sizeof name));
         f[2 * nm + i] = p;
-        f[2 * nm + i].name = add_str(b, "MDL_%sTest", m->name ? m->name : "?");
+        f[2 * nm + i].name = add_str(b, "%s", rt_completion_fn(m, 0, name, sizeof name));
     }
     for (int i = 0; i < nc; i++) {
         const mdl_coll_desc *c = d->colls[i];
@@ -126,8 +131,11 @@ static int describe(const mdl_task_desc *d, strbuf *b, rt_trace_func *f, uint32_
                                          RT_CAT_COLL, (uint8_t)rooted(c->kind),
                                          (uint8_t)(c->kind == MDL_COLL_MCAST), 0, -1, -1, c->root };
     }
-    static const char *const sync[RT_NSYNC] = { "MDL_Barrier", "MDL_Sbarrier", "MDL_Grid_Create",
-                                                "MDL_Grid_Screate" };
+    const char *const sync[RT_NSYNC] = {
+#define RT_X(id) [RT_SYNC_##id] = MDL_FN_NAME(id),
+        RT_TRACE_SYNCS(RT_X)
+#undef RT_X
+    };
     for (int i = 0; i < RT_NSYNC; i++)
         f[3 * nm + nc + i] = (rt_trace_func){ add_str(b, "%s", sync[i]), 0, RT_CAT_SYNC, 0, 0, 0,
                                               -1, -1, -1 };
@@ -137,7 +145,7 @@ static int describe(const mdl_task_desc *d, strbuf *b, rt_trace_func *f, uint32_
 int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock,
                     void *(*alloc)(mdl_rt *, size_t, void *arg, char *why, size_t len), void *arg)
 {
-    static const char fn[] = "MDL_Init";
+    const char *const fn = MDL_FN_NAME(INIT);
     mdl_rt_common *c = rt_c(rt);
     const mdl_task_desc *d = c->d;
     int nfuncs = 3 * d->nmsgs + d->ncolls + RT_NSYNC;

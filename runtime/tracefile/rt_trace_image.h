@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rt_trace_format.h"
+
 #define RT_TRACE_MAGIC   0x4d444c5452414345ull     /* "MDLTRACE" */
 #define RT_TRACE_VERSION 2u
 #define RT_TEXT          256        /* bytes of one error text */
@@ -29,11 +31,23 @@
 
 /* Function ids: per message index i, its send or receive (i), Wait
  * (nmsgs + i), Test (2 nmsgs + i); collective j (3 nmsgs + j); then the
- * four synchronisations. */
-enum rt_trace_sync { RT_SYNC_BARRIER, RT_SYNC_SBARRIER, RT_SYNC_GRID, RT_SYNC_SGRID, RT_NSYNC };
+ * synchronisations, each X(id) the public function MDL_FN_<id>
+ * (common/mdl_api.h). */
+#define RT_TRACE_SYNCS(X) X(BARRIER) X(SBARRIER) X(GRID_CREATE) X(GRID_SCREATE)
+enum rt_trace_sync {
+#define RT_X(id) RT_SYNC_##id,
+    RT_TRACE_SYNCS(RT_X)
+#undef RT_X
+    RT_NSYNC
+};
 
-/* The `cat` of docs/tracing.md §2.3. */
-enum rt_trace_cat { RT_CAT_SEND, RT_CAT_RECV, RT_CAT_WAIT, RT_CAT_COLL, RT_CAT_SYNC };
+/* The `cat` of docs/tracing.md §2.3 (rt_trace_format.h). */
+enum rt_trace_cat {
+#define RT_X(id, name) RT_CAT_##id,
+    RT_TF_CATS(RT_X)
+#undef RT_X
+    RT_NCAT
+};
 
 typedef struct rt_trace_func {
     uint32_t name;              /* string: "MDL_RecvFrom_son_inMessage" */

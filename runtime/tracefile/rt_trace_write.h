@@ -1,7 +1,9 @@
 /* rt_trace_write.h — the job's trace file (docs/tracing.md §2) from the
- * instances' images (rt_trace_image.h).  Used where the job ends: by mdlrun
- * for the shared-memory runtime, by world rank 0 (or by an instance on the
- * fatal path) for MPI.  Nothing here knows either runtime.
+ * instances' images (rt_trace_image.h), spelled as rt_trace_format.h says
+ * (readers of the file get that through this header too).  Used where the
+ * job ends: by mdlrun for the shared-memory runtime, by world rank 0 (or
+ * by an instance on the fatal path) for MPI.  Nothing here knows either
+ * runtime.
  *
  * The file is written in three steps so that a writer never needs every
  * instance's records at once: the metadata (from the images' heads), then
@@ -16,7 +18,12 @@
 
 #include "rt_trace_image.h"
 
-enum rt_inst_end { RT_INST_NORMAL, RT_INST_ERROR, RT_INST_LOST };
+/* How an instance ended (rt_trace_format.h). */
+enum rt_inst_end {
+#define RT_X(id, name) RT_INST_##id,
+    RT_TF_ENDS(RT_X)
+#undef RT_X
+};
 
 typedef struct rt_trace_inst {
     const rt_trace_img *head;   /* its image (at least the head, checked), or

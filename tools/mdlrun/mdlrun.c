@@ -142,8 +142,12 @@ int main(int argc, char **argv)
         if (sigaction(stops[k], NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
             sigaddset(&job.stop_sigs, stops[k]);
     }
+    struct sigaction tstp;
+    job.suspendable = sigaction(SIGTSTP, NULL, &tstp) == 0 && tstp.sa_handler != SIG_IGN;
     sigset_t block = job.stop_sigs;
     sigaddset(&block, SIGCHLD);
+    if (job.suspendable)
+        sigaddset(&block, SIGTSTP);
     sigprocmask(SIG_BLOCK, &block, &job.orig_mask);
 
     status = MDLRUN_EXIT_FAIL;

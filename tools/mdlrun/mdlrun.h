@@ -81,6 +81,7 @@ struct mdlrun_job {
     pid_t launcher;
     sigset_t orig_mask;     /* restored in instances before exec */
     sigset_t stop_sigs;     /* of SIGINT, SIGTERM, SIGHUP: those not ignored */
+    int suspendable;        /* SIGTSTP not ignored: Ctrl-Z stops the whole job */
     struct mdlrun_scan *scan;   /* the deadlock detector's looks */
     char first_error[512];  /* the first failure mdlrun reported, or "" */
     struct mdlrun_trace trace;

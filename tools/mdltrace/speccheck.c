@@ -137,7 +137,7 @@ static declared p2p_size(const mdl_msg *m)
 static declared coll_size(const mdl_msg *m, long family)
 {
     declared d = { -1, -1, "counts read at the call" };
-    const mdl_coll_args *a = &m->cargs;
+    const mdl_coll_operands *a = &m->cargs;
     const mdl_item *buf = a->send ? a->send : a->recv;
     long long es = buf ? elem_size(buf->var) : -1;
     if (es < 0) {
