@@ -24,143 +24,95 @@
 
 /* ---------------------------------------------------------------- parameters */
 
-/* What a C parameter is to Fortran. */
-typedef enum f_kind { F_INT, F_INT_OUT, F_INTS_IN, F_INTS_OUT, F_INTS_INOUT } f_kind;
-
-typedef struct f_param {
-    f_kind kind;
-    char name[16];
-} f_param;
-
-/* The Fortran dummy and the C interface's declaration of each kind. */
+/* Each kind of parameter of the API table (common/mdl_api.h) as the
+ * procedure takes it (dummy) and as the interface of the C function
+ * declares it (iface).  The program's arguments are not Fortran's to give
+ * (no dummy): the call passes c_null_ptr, and the runtime finds its own. */
 static const struct {
     const char *dummy, *iface;
 } decl[] = {
-    [F_INT] = { "integer(c_int), intent(in) :: %s", "integer(c_int), value :: %s" },
-    [F_INT_OUT] = { "integer(c_int), intent(out) :: %s", "integer(c_int), intent(out) :: %s" },
-    [F_INTS_IN] = { "integer(c_int), intent(in) :: %s(*)", "integer(c_int), intent(in) :: %s(*)" },
-    [F_INTS_OUT] = { "integer(c_int), intent(out) :: %s(*)",
-                     "integer(c_int), intent(out) :: %s(*)" },
-    [F_INTS_INOUT] = { "integer(c_int), intent(inout) :: %s(*)",
-                       "integer(c_int), intent(inout) :: %s(*)" },
+    [MDL_PARAM_INT] = { "integer(c_int), intent(in) :: %s", "integer(c_int), value :: %s" },
+    [MDL_PARAM_INT_OUT] = { "integer(c_int), intent(out) :: %s",
+                            "integer(c_int), intent(out) :: %s" },
+    [MDL_PARAM_INTS_IN] = { "integer(c_int), intent(in) :: %s(*)",
+                            "integer(c_int), intent(in) :: %s(*)" },
+    [MDL_PARAM_INTS_OUT] = { "integer(c_int), intent(out) :: %s(*)",
+                             "integer(c_int), intent(out) :: %s(*)" },
+    [MDL_PARAM_INTS_INOUT] = { "integer(c_int), intent(inout) :: %s(*)",
+                               "integer(c_int), intent(inout) :: %s(*)" },
+    [MDL_PARAM_SIZE] = { "integer(c_long), intent(in) :: %s", "integer(c_long), value :: %s" },
+    [MDL_PARAM_ARGC] = { NULL, "type(c_ptr), value :: %s" },
+    [MDL_PARAM_ARGV] = { NULL, "type(c_ptr), value :: %s" },
 };
 
-static int add(f_param *p, int n, f_kind k, const char *name)
+/* "lo0", "inst": the parameter's name. */
+static void param_name(mdl_buf *b, const api_param *p)
 {
-    p[n].kind = k;
-    snprintf(p[n].name, sizeof p[n].name, "%s", name);
-    return n + 1;
+    cg_buf_puts(b, p->name);
+    if (p->index >= 0)
+        cg_buf_printf(b, "%d", p->index);
 }
 
-/* The parameters after the task of f, as its C prototype has them. */
-static int params(const api_fn *f, f_param *p)
+/* The parameters after the task, each after ", ": as the procedure takes
+ * them (`call`: 0), or as it passes them to C (1). */
+static void names(mdl_buf *b, const api_fn *f, int call)
 {
-    int n = 0;
-    const mdl_msg *m = f->msg;
-    switch (f->kind) {
-    case API_SBARRIER:
-        n = add(p, n, F_INTS_IN, "ranks");
-        return add(p, n, F_INT, "n");
-    case API_SEND:
-    case API_RECV:
-        if (cg_msg_takes_inst(m))
-            n = add(p, n, F_INT, "inst");
-        else if (m->is_send && m->peer_kind == MDL_P_SUBSET) {
-            n = add(p, n, F_INTS_IN, "insts");
-            n = add(p, n, F_INT, "n");
-        }
-        for (int r = 0; r < m->nruntime; r++) {
-            char lo[16], hi[16];
-            snprintf(lo, sizeof lo, "lo%d", r);
-            snprintf(hi, sizeof hi, "hi%d", r);
-            n = add(p, n, F_INT, lo);
-            n = add(p, n, F_INT, hi);
-        }
-        return n;
-    case API_COLL:
-        if (m->coll->kind == MDL_CO_MCAST && !m->coll->table) {
-            n = add(p, n, F_INTS_IN, "insts");
-            n = add(p, n, F_INT, "n");
-        }
-        return n;
-    case API_GRID_CREATE:
-    case API_GRID_SCREATE:
-        return add(p, n, F_INTS_INOUT, "dims");
-    case API_GRID_RANK:
-        n = add(p, n, F_INTS_IN, "coords");
-        return add(p, n, F_INT_OUT, "rank");
-    case API_GRID_COORDS:
-        n = add(p, n, F_INT, "rank");
-        return add(p, n, F_INTS_OUT, "coords");
-    case API_GRID_MYCOORDS:
-        return add(p, n, F_INTS_OUT, "coords");
-    case API_GET_NEIGHBORS:
-        n = add(p, n, F_INT, "direction");
-        n = add(p, n, F_INT, "disp");
-        n = add(p, n, F_INT_OUT, "source");
-        return add(p, n, F_INT_OUT, "dest");
-    default:
-        return 0;
+    for (int i = 0; i < f->nparams; i++) {
+        const api_param *p = &f->params[i];
+        if (decl[p->kind].dummy) {
+            cg_buf_puts(b, ", ");
+            param_name(b, p);
+        } else if (call)
+            cg_buf_puts(b, ", c_null_ptr");
     }
 }
 
-static int nparams_max(const api_fn *f)
+/* One declaration per parameter, from column `iface` of decl (the
+ * procedure's dummies: 0), indented by `indent`. */
+static void declarations(mdl_buf *b, const api_fn *f, int iface, int indent)
 {
-    return 4 + (f->msg && f->msg->nruntime > 0 ? 2 * f->msg->nruntime : 0);
+    for (int i = 0; i < f->nparams; i++) {
+        const api_param *p = &f->params[i];
+        const char *d = iface ? decl[p->kind].iface : decl[p->kind].dummy;
+        if (!d)
+            continue;
+        mdl_buf name = { 0 };
+        param_name(&name, p);
+        cg_buf_printf(b, "%*s", indent, "");
+        cg_buf_printf(b, d, name.s);
+        cg_buf_puts(b, "\n");
+        cg_buf_free(&name);
+    }
 }
 
-/* What the C int means besides an error: how Fortran gives it. */
-typedef enum f_result { R_STATUS, R_NUMBER, R_FLAG, R_SENDER } f_result;
-
-static f_result result(const api_fn *f)
+/* What iso_c_binding must give the procedure besides c_int and c_ptr:
+ * c_long for a size. */
+static const char *long_kind(const api_fn *f)
 {
-    switch (f->kind) {
-    case API_MYRANK:
-    case API_FAMILYSIZE:
-    case API_SIZE:
-        return R_NUMBER;
-    case API_TEST:
-        return R_FLAG;
-    case API_RECV:
-        return f->msg->is_async || f->msg->peer_kind == MDL_P_NEIGHBOR ? R_STATUS : R_SENDER;
-    default:
-        return R_STATUS;
-    }
+    for (int i = 0; i < f->nparams; i++)
+        if (f->params[i].kind == MDL_PARAM_SIZE)
+            return ", c_long";
+    return "";
 }
 
 /* ---------------------------------------------------------------- procedures */
 
-/* ", inst, lo0, hi0": the names, each after ", ". */
-static void names(mdl_buf *b, const f_param *p, int n)
-{
-    for (int i = 0; i < n; i++)
-        cg_buf_printf(b, ", %s", p[i].name);
-}
-
-/* The interface of the C function, inside the procedure as `c`. */
-static void c_interface(mdl_buf *b, const mdl_task *t, const api_fn *f, const f_param *p,
-                        int np)
+/* The interface of the C function, inside the procedure as `mdl_c`. */
+static void c_interface(mdl_buf *b, const mdl_task *t, const api_fn *f)
 {
     mdl_buf args = { 0 };
-    names(&args, p, np);
-    cg_buf_puts(b, "    interface\n");
-    if (f->kind == API_INIT)
-        cg_f_stmt(b, 6, "function mdl_c(t, argc, argv) bind(C, name=\"%s_%s\") result(mdl_r)", t->name,
-                  f->name);
-    else
-        cg_f_stmt(b, 6, "function mdl_c(t%s) bind(C, name=\"%s_%s\") result(mdl_r)", args.s ? args.s : "",
-                  t->name, f->name);
-    cg_buf_puts(b, "        import :: c_int, c_ptr\n");
-    if (f->kind == API_INIT)
-        cg_buf_puts(b, "        type(c_ptr), intent(out) :: t\n"
-                    "        type(c_ptr), value :: argc, argv\n");
-    else
-        cg_buf_puts(b, "        type(c_ptr), value :: t\n");
-    for (int i = 0; i < np; i++) {
-        cg_buf_puts(b, "        ");
-        cg_buf_printf(b, decl[p[i].kind].iface, p[i].name);
-        cg_buf_puts(b, "\n");
+    for (int i = 0; i < f->nparams; i++) {
+        cg_buf_puts(&args, ", ");
+        param_name(&args, &f->params[i]);
     }
+    cg_buf_puts(b, "    interface\n");
+    cg_f_stmt(b, 6, "function mdl_c(t%s) bind(C, name=\"%s_%s\") result(mdl_r)",
+              args.s ? args.s : "", t->name, f->name);
+    cg_buf_printf(b, "        import :: c_int, c_ptr%s\n", long_kind(f));
+    /* MDL_Init sets the task pointer; the others take it */
+    cg_buf_printf(b, "        type(c_ptr), %s :: t\n",
+                  f->self == MDL_SELF_HANDLE ? "intent(out)" : "value");
+    declarations(b, f, 1, 8);
     cg_buf_puts(b, "        integer(c_int) :: mdl_r\n      end function mdl_c\n    end interface\n");
     cg_buf_free(&args);
 }
@@ -174,78 +126,75 @@ static void task_alias(mdl_buf *b, const char *mod, const mdl_task *t)
     cg_f_stmt(b, 4, "use %s, only: mdl_task => %s", mod, t->name);
 }
 
+/* The C result as Fortran gives it (the table's `returns`): a number or a
+ * logical is a function's result, a status only ierr, a sender also the
+ * optional source. */
 static void emit_proc(mdl_buf *b, const char *mod, const mdl_task *t, const api_fn *f)
 {
-    f_param *p = cg_xcalloc((size_t)nparams_max(f), sizeof *p);
-    int np = params(f, p);
-    f_result res = result(f);
-    const char *kind = res == R_NUMBER || res == R_FLAG ? "function" : "subroutine";
-    mdl_buf args = { 0 };
-    names(&args, p, np);
-    const char *a = args.s ? args.s : "";
+    enum mdl_api_returns res = f->returns;
+    const char *kind = res == MDL_RET_NUMBER || res == MDL_RET_FLAG ? "function" : "subroutine";
+    mdl_buf dummies = { 0 }, pass = { 0 };
+    names(&dummies, f, 0);
+    names(&pass, f, 1);
+    const char *a = dummies.s ? dummies.s : "", *c = pass.s ? pass.s : "";
 
     cg_buf_puts(b, "\n");
-    cg_f_stmt(b, 2, "%s %s(t%s%s, ierr)%s", kind, f->name, a, res == R_SENDER ? ", source" : "",
-              *kind == 'f' ? " result(mdl_r)" : "");
+    cg_f_stmt(b, 2, "%s %s(t%s%s, ierr)%s", kind, f->name, a,
+              res == MDL_RET_SENDER ? ", source" : "", *kind == 'f' ? " result(mdl_r)" : "");
     task_alias(b, mod, t);
-    cg_buf_printf(b, "    use, intrinsic :: iso_c_binding, only: c_int, c_ptr%s\n",
-                  f->kind == API_INIT ? ", c_null_ptr, c_f_pointer" : "");
-    if (res == R_SENDER)
+    cg_buf_printf(b, "    use, intrinsic :: iso_c_binding, only: c_int, c_ptr%s%s%s\n", long_kind(f),
+                  strstr(c, "c_null_ptr") || f->self == MDL_SELF_HANDLE ? ", c_null_ptr" : "",
+                  f->self == MDL_SELF_HANDLE ? ", c_f_pointer" : "");
+    if (res == MDL_RET_SENDER)
         cg_buf_puts(b, "    intrinsic :: present\n");
     cg_buf_printf(b, "    type(mdl_task), pointer, intent(%s), asynchronous :: t\n",
-                  f->kind == API_INIT || f->kind == API_END ? "inout" : "in");
-    for (int i = 0; i < np; i++) {
-        cg_buf_puts(b, "    ");
-        cg_buf_printf(b, decl[p[i].kind].dummy, p[i].name);
-        cg_buf_puts(b, "\n");
-    }
-    if (res == R_SENDER)
+                  f->self == MDL_SELF_HANDLE || f->kind == API_END ? "inout" : "in");
+    declarations(b, f, 0, 4);
+    if (res == MDL_RET_SENDER)
         cg_buf_puts(b, "    integer(c_int), intent(out), optional :: source\n");
     cg_buf_puts(b, "    integer(c_int), intent(out), optional :: ierr\n");
-    if (res == R_NUMBER)
+    if (res == MDL_RET_NUMBER)
         cg_buf_puts(b, "    integer(c_int) :: mdl_r\n");
-    else if (res == R_FLAG)
+    else if (res == MDL_RET_FLAG)
         cg_buf_puts(b, "    logical :: mdl_r\n");
-    c_interface(b, t, f, p, np);
+    c_interface(b, t, f);
 
-    switch (f->kind) {
-    case API_INIT:
+    if (f->self == MDL_SELF_HANDLE) {
         /* the object the runtime allocated, once its layout is checked */
         cg_buf_puts(b, "    type(c_ptr) :: mdl_p\n"
                     "    type(mdl_task), pointer :: mdl_s\n"
-                    "    integer(c_int) :: mdl_rc\n"
-                    "    mdl_rc = mdl_c(mdl_p, c_null_ptr, c_null_ptr)\n"
-                    "    if (mdl_rc >= 0) then\n"
+                    "    integer(c_int) :: mdl_rc\n");
+        cg_f_stmt(b, 4, "mdl_rc = mdl_c(mdl_p%s)", c);
+        cg_buf_puts(b, "    if (mdl_rc >= 0) then\n"
                     "      call c_f_pointer(mdl_p, mdl_s)\n"
                     "      mdl_rc = mdl_layout(mdl_s)\n"
                     "      if (mdl_rc >= 0) t => mdl_s\n"
                     "    end if\n"
                     "    call mdl_status(mdl_rc, ierr)\n");
-        break;
-    case API_END:
-        cg_buf_puts(b, "    integer(c_int) :: mdl_rc\n"
-                    "    mdl_rc = mdl_c(mdl_ref(t))\n"
-                    "    if (mdl_rc >= 0) nullify(t)\n"
+    } else if (f->kind == API_END) {
+        /* the object is the runtime's to free: t must not point at it */
+        cg_buf_puts(b, "    integer(c_int) :: mdl_rc\n");
+        cg_f_stmt(b, 4, "mdl_rc = mdl_c(mdl_ref(t)%s)", c);
+        cg_buf_puts(b, "    if (mdl_rc >= 0) nullify(t)\n"
                     "    call mdl_status(mdl_rc, ierr)\n");
-        break;
-    default:
+    } else {
         switch (res) {
-        case R_STATUS:
-            cg_f_stmt(b, 4, "call mdl_status(mdl_c(mdl_ref(t)%s), ierr)", a);
+        case MDL_RET_STATUS:
+            cg_f_stmt(b, 4, "call mdl_status(mdl_c(mdl_ref(t)%s), ierr)", c);
             break;
-        case R_NUMBER:
-            cg_f_stmt(b, 4, "mdl_r = mdl_c(mdl_ref(t)%s)", a);
+        case MDL_RET_NUMBER:
+            cg_f_stmt(b, 4, "mdl_r = mdl_c(mdl_ref(t)%s)", c);
             cg_buf_puts(b, "    call mdl_status(mdl_r, ierr)\n");
             break;
-        case R_FLAG:
+        case MDL_RET_FLAG:
             /* complete, or failed: a loop on it ends, and ierr says which */
             cg_buf_puts(b, "    integer(c_int) :: mdl_rc\n");
-            cg_f_stmt(b, 4, "mdl_rc = mdl_c(mdl_ref(t)%s)", a);
+            cg_f_stmt(b, 4, "mdl_rc = mdl_c(mdl_ref(t)%s)", c);
             cg_buf_puts(b, "    call mdl_status(mdl_rc, ierr)\n    mdl_r = mdl_rc /= 0\n");
             break;
-        case R_SENDER:
+        case MDL_RET_SENDER:
             cg_buf_puts(b, "    integer(c_int) :: mdl_rc\n");
-            cg_f_stmt(b, 4, "mdl_rc = mdl_c(mdl_ref(t)%s)", a);
+            cg_f_stmt(b, 4, "mdl_rc = mdl_c(mdl_ref(t)%s)", c);
             cg_buf_puts(b, "    if (present(source)) then\n"
                         "      source = MDL_PROC_NULL\n"
                         "      if (mdl_rc >= 0) source = mdl_rc\n"
@@ -255,8 +204,8 @@ static void emit_proc(mdl_buf *b, const char *mod, const mdl_task *t, const api_
         }
     }
     cg_buf_printf(b, "  end %s %s\n", kind, f->name);
-    cg_buf_free(&args);
-    free(p);
+    cg_buf_free(&dummies);
+    cg_buf_free(&pass);
 }
 
 /* ---------------------------------------------------------------- helpers */
