@@ -4,7 +4,9 @@
 # descriptor) on the MPI runtime and on the shared-memory runtime, and the
 # lines each runtime prints are compared byte for byte with
 # tests/errors/expected/<run> (so with each other).  The C++ class
-# binding's misuses (wcxx.cc) must print lines of the C program's run.  Also: the libraries'
+# binding's misuses (wcxx.cc) must print lines of the C program's run; the
+# Fortran module's fatal ones (wf.f90: without ierr, under either policy)
+# the C program's lines of those runs (expected/fatal-*).  Also: the libraries'
 # sonames carry the interface version (errors/soname, errors/needed).
 #   PASS: errors/<run>/<rt>   or   FAIL: errors/<run>/<rt>: reason
 # A runtime line ends with "(MDL_ERR_…)"; launcher lines (mpiexec's,
@@ -20,9 +22,11 @@ export PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFI
 CC=${CC:-cc}
 CFLAGS_E=(-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g)
 CXXFLAGS_E=(-std=c++17 -Wall -Wextra -Werror -pedantic -g)
+FFLAGS_E=(-std=f2018 -Wall -Wextra -Werror -pedantic -g)
 if [ "${SANITIZE:-}" = 1 ]; then
     CFLAGS_E+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
     CXXFLAGS_E+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+    FFLAGS_E+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
 fi
 if [ "${SANITIZE:-}" = 1 ]; then
     export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0}
@@ -38,11 +42,12 @@ runtime_lines() {    # stderr -> the runtime's lines, grouped by instance
         sort -t "$(printf '\t')" -k1,1 -k2,2n -k3 -s | cut -f3-
 }
 
-# check RUN RT RC WANT_RC STDOUT-PATTERN COUNT: compares the lines of one run
-# (WANT_RC: 0, nonzero or any; the pattern must be printed COUNT times)
+# check RUN RT RC WANT_RC STDOUT-PATTERN COUNT [EXPECTED]: compares the lines
+# of one run (WANT_RC: 0, nonzero or any; the pattern must be printed COUNT
+# times) with expected/RUN, or expected/EXPECTED: another run's lines
 check() {
     local run=$1 rt=$2 rc=$3 want=$4 pat=$5 count=$6 d=$work/$rt
-    local got=$d/$run.lines expected=$SRC/expected/$run
+    local got=$d/$run.lines expected=$SRC/expected/${7:-$run}
     runtime_lines "$d/$run.err" > "$got"
     if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
         echo "FAIL: errors/$run/$rt: timed out: $(tail -c 300 "$d/$run.err" | tr '\n' ' ')"
@@ -52,7 +57,7 @@ check() {
         echo "FAIL: errors/$run/$rt: exit status 0, expected nonzero"
     elif [ -n "$pat" ] && [ "$(grep -c -- "$pat" "$d/$run.out")" -ne "$count" ]; then
         echo "FAIL: errors/$run/$rt: '$pat' not printed $count times: $(head -c 300 "$d/$run.out" | tr '\n' ' ')"
-    elif [ -n "${UPDATE:-}" ] && [ "$rt" = mpi ]; then
+    elif [ -n "${UPDATE:-}" ] && [ "$rt" = mpi ] && [ -z "${7:-}" ]; then
         mkdir -p "$SRC/expected" && cp "$got" "$expected"
         echo "PASS: errors/$run/$rt"
     elif ! [ -f "$expected" ]; then
@@ -104,6 +109,19 @@ for rt in mpi shm; do
     if ! "$cxx" "${CXXFLAGS_E[@]}" -I"$d/gen" "$SRC/wcxx.cc" "$d/gen/wMDL.c" "${flags[@]}" \
             -o "$d/wcxx" > "$d/build-cxx.log" 2>&1; then
         echo "FAIL: errors/build-cxx/$rt: $(head -c 400 "$d/build-cxx.log" | tr '\n' ' ')"
+        continue
+    fi
+    # the Fortran module (medleyc --fortran): gfortran compiles the modules
+    # and the program, the C compiler wMDL.c
+    mkdir -p "$d/f"
+    wf=$PWD/$SRC/wf.f90
+    # shellcheck disable=SC2046
+    if ! "$MEDLEY_STAGE/bin/medleyc" --fortran -o "$d/f" "$SRC/spec.mdl" > "$d/build-f.log" 2>&1 ||
+       ! (cd "$d/f" && gfortran "${FFLAGS_E[@]}" -c specMDL_common.f90 wMDL.f90 "$wf" &&
+          "$CC" "${CFLAGS_E[@]}" -I. -c wMDL.c -o wMDL.c.o $(pkg-config --cflags "medley-$rt") &&
+          gfortran "${FFLAGS_E[@]}" wf.o specMDL_common.o wMDL.o wMDL.c.o $(pkg-config --libs "medley-$rt") -o ../wf) \
+            >> "$d/build-f.log" 2>&1; then
+        echo "FAIL: errors/build-fortran/$rt: $(head -c 400 "$d/build-f.log" | tr '\n' ' ')"
         continue
     fi
     # the same program from generated code of a medleyc that wrote no
@@ -159,6 +177,14 @@ for rt in mpi shm; do
     check fatal-rank "$rt" $rc nonzero '' 0
     go fatal-truncate "" -n 2 ./w fatal-truncate
     check fatal-truncate "$rt" $rc nonzero '' 0
+    go fatal-rank-f90 "" -n 2 ./wf fatal-rank
+    check fatal-rank-f90 "$rt" $rc nonzero '' 0 fatal-rank
+    go fatal-truncate-f90 "" -n 2 ./wf fatal-truncate
+    check fatal-truncate-f90 "$rt" $rc nonzero '' 0 fatal-truncate
+    # errors returned: with ierr the code and no line, without it the end
+    # of the job with the line C prints
+    go unchecked-f90 return -n 2 ./wf unchecked
+    check unchecked-f90 "$rt" $rc nonzero '^wf 0: ierr -102$' 1 fatal-rank
     # (mdlrun counts an instance without MDL_Init as failed: any status)
     go abi-newer return,print -n 1 ./abi newer
     check abi-newer "$rt" $rc any '^abi newer: -107$' 1

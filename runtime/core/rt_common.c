@@ -102,6 +102,11 @@ void mdl_print_kept(int code)
     fflush(stderr);
 }
 
+void mdl_forget_kept(void)
+{
+    kept.code = 0;
+}
+
 /* ---------------------------------------------------------------- grids */
 
 int mdl_dims_fill(int nnodes, int ndims, int *dims, char *why, size_t whylen)
