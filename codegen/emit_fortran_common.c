@@ -18,6 +18,7 @@
 
 #include "emit_internal.h"
 #include "mdl.h"
+#include "mdl_tables.h"
 
 /* Fortran's free form allows 132 characters a line; statements are
  * continued well before, at a comma or inside a string. */
@@ -233,21 +234,19 @@ void cg_emit_fortran_common(mdl_buf *b, const mdl_spec *s)
     cg_f_stmt(b, 2, "private :: %s", kinds.s);
     cg_buf_free(&kinds);
 
+    /* mdl.h's constants, from the tables mdl.h is checked against */
     cg_buf_printf(b, "\n  ! MeDLey's constants (mdl.h)\n");
     emit_const(b, "MDL_SUCCESS", MDL_SUCCESS);
     emit_const(b, "MDL_ANY", MDL_ANY);
     emit_const(b, "MDL_PROC_NULL", MDL_PROC_NULL);
-    static const struct { const char *name; int value; } codes[] = {
-        { "MDL_ERR_ARG", MDL_ERR_ARG }, { "MDL_ERR_RANK", MDL_ERR_RANK },
-        { "MDL_ERR_TRUNCATE", MDL_ERR_TRUNCATE }, { "MDL_ERR_BOUNDS", MDL_ERR_BOUNDS },
-        { "MDL_ERR_GRID", MDL_ERR_GRID }, { "MDL_ERR_STATE", MDL_ERR_STATE },
-        { "MDL_ERR_LAUNCH", MDL_ERR_LAUNCH }, { "MDL_ERR_INTERN", MDL_ERR_INTERN },
-        { "MDL_ERR_PEER", MDL_ERR_PEER }, { "MDL_ERR_FIRST", MDL_ERR_FIRST },
-        { "MDL_ERR_LAST", MDL_ERR_LAST }, { "MDL_SUM", MDL_SUM }, { "MDL_PROD", MDL_PROD },
-        { "MDL_MAX", MDL_MAX }, { "MDL_MIN", MDL_MIN },
-    };
-    for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
-        emit_const(b, codes[i].name, codes[i].value);
+#define MDL_X(id, value, text) emit_const(b, "MDL_ERR_" #id, value);
+    MDL_ERROR_CODES(MDL_X)
+#undef MDL_X
+    emit_const(b, "MDL_ERR_FIRST", MDL_ERR_FIRST);
+    emit_const(b, "MDL_ERR_LAST", MDL_ERR_LAST);
+#define MDL_X(id, value) emit_const(b, "MDL_" #id, value);
+    MDL_REDUCTIONS(MDL_X)
+#undef MDL_X
 
     if (s->consts.n)
         cg_buf_puts(b, "\n  ! Constants of the spec (the values medleyc used)\n");
