@@ -341,11 +341,11 @@ static void emit_layout(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf,
                   "    type(mdl_task), pointer, intent(in) :: mdl_t\n"
                   "    integer(c_int) :: mdl_rc\n"
                   "    interface\n"
-                  "      function mdl_c(rt, hash, n, names, addr, size) "
+                  "      function mdl_c(task, hash, n, names, addr, size) "
                   "bind(C, name=\"mdl_check_layout\") &\n"
                   "          result(mdl_r)\n"
                   "        import :: c_int, c_ptr, c_size_t, c_char\n"
-                  "        type(c_ptr), value :: rt\n"
+                  "        type(c_ptr), value :: task\n"
                   "        character(kind=c_char), intent(in) :: hash(*), names(*)\n"
                   "        integer(c_int), value :: n\n"
                   "        type(c_ptr), intent(in) :: addr(*)\n"
@@ -395,7 +395,7 @@ static void emit_layout(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf,
         }
         free(pr[i].path);
     }
-    cg_buf_printf(b, "    mdl_rc = mdl_c(mdl_t%%mdl_rt_, c_char_\"%016llx\" // c_null_char, %d, "
+    cg_buf_printf(b, "    mdl_rc = mdl_c(c_loc(mdl_t), c_char_\"%016llx\" // c_null_char, %d, "
                   "mdl_names, &\n        mdl_addr, mdl_size)\n"
                   "  end function mdl_layout\n", sf->hash, n);
     free(nb);

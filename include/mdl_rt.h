@@ -191,7 +191,8 @@ int mdl_no_task(const mdl_task_desc *d, const char *fn)
 /* For a binding other than C's (the Fortran modules of medleyc --fortran).
  *
  * mdl_check_layout, after MDL_Init: the binding's task type against the C
- * struct.  spec_hash: the one the binding was generated with, in 16
+ * struct, task_object the object MDL_Init gave (not its runtime handle,
+ * which the binding finds where its own layout says).  spec_hash: the one the binding was generated with, in 16
  * lowercase hexadecimal digits (as %016llx prints it).  n entries,
  * names[] (n NUL-terminated strings, one after the other), addr[] and
  * size[]: a type (the task first, then the struct types it uses: the
@@ -206,8 +207,8 @@ int mdl_no_task(const mdl_task_desc *d, const char *fn)
  * (a Fortran call without ierr) returned `code` because errors are
  * returned (MDL_ERRORS): ends the job as the default policy would have,
  * with the call's line if it was not printed.  Does not return. */
-int mdl_check_layout(mdl_rt *rt, const char *spec_hash, int n, const char *names,
-                     void *const *addr, const size_t *size);
+int mdl_check_layout(const void *task_object, const char *spec_hash, int n,
+                     const char *names, void *const *addr, const size_t *size);
 void mdl_fail_unchecked(int code)
 #if defined(__GNUC__)
     __attribute__((noreturn, cold))

@@ -124,6 +124,17 @@ for rt in mpi shm; do
         echo "FAIL: errors/build-fortran/$rt: $(head -c 400 "$d/build-f.log" | tr '\n' ' ')"
         continue
     fi
+    # a Fortran type laid out otherwise than the C struct (a longer V, so
+    # the members after it move): MDL_Init's layout check names the first
+    # shellcheck disable=SC2046
+    if ! (cd "$d/f" && sed 's/:: V(0:7)$/:: V(0:8)/' specMDL_common.f90 > moved.f90 &&
+          ! cmp -s specMDL_common.f90 moved.f90 &&
+          gfortran "${FFLAGS_E[@]}" -c moved.f90 -o moved.o && gfortran "${FFLAGS_E[@]}" -c wMDL.f90 "$wf" &&
+          gfortran "${FFLAGS_E[@]}" wf.o moved.o wMDL.o wMDL.c.o $(pkg-config --libs "medley-$rt") -o ../wf-moved) \
+            >> "$d/build-f.log" 2>&1; then
+        echo "FAIL: errors/build-fortran-moved/$rt: $(tail -c 400 "$d/build-f.log" | tr '\n' ' ')"
+        continue
+    fi
     # the same program from generated code of a medleyc that wrote no
     # interface version: its compile-time check removed, and the field 0,
     # as a table without it compiled against this mdl_rt.h has it
@@ -185,6 +196,8 @@ for rt in mpi shm; do
     # of the job with the line C prints
     go unchecked-f90 return -n 2 ./wf unchecked
     check unchecked-f90 "$rt" $rc nonzero '^wf 0: ierr -102$' 1 fatal-rank
+    go layout-f90 "" -n 1 ./wf-moved fatal-rank
+    check layout-f90 "$rt" $rc nonzero '' 0
     # (mdlrun counts an instance without MDL_Init as failed: any status)
     go abi-newer return,print -n 1 ./abi newer
     check abi-newer "$rt" $rc any '^abi newer: -107$' 1

@@ -99,11 +99,14 @@ static int check_item(mdl_rt *rt, const view *v, const char *task, const mdl_ite
     return check_type(rt, v, it->type, 0);
 }
 
-MDL_API int mdl_check_layout(mdl_rt *rt, const char *spec_hash, int n, const char *names,
-                             void *const *addr, const size_t *size)
+MDL_API int mdl_check_layout(const void *task_object, const char *spec_hash, int n,
+                             const char *names, void *const *addr, const size_t *size)
 {
     static const char fn[] = "MDL_Init";
-    if (rt != rt_live)
+    /* the process's runtime, not the handle in the object: where the
+     * binding finds that handle is what is being checked */
+    mdl_rt *rt = rt_live;
+    if (!rt)
         return rt_dead(fn);
     const mdl_task_desc *d = rt_c(rt)->d;
     const char *task = d->tasks[d->self];
@@ -122,7 +125,7 @@ MDL_API int mdl_check_layout(mdl_rt *rt, const char *spec_hash, int n, const cha
         list[k] = names;
     view v = { n, list, addr, size };
     int rc = 0;
-    if (strcmp(list[0], task) != 0 || addr[0] != rt_c(rt)->task)
+    if (strcmp(list[0], task) != 0 || addr[0] != rt_c(rt)->task || task_object != addr[0])
         rc = rt_fail(rt, fn, MDL_ERR_ARG, "the layout given is not that of this task's object");
     /* the members first: a member's place says more than the total size */
     for (int i = 0; i < d->nmsgs && !rc; i++)

@@ -381,10 +381,10 @@ contains
     type(mdl_task), pointer, intent(in) :: mdl_t
     integer(c_int) :: mdl_rc
     interface
-      function mdl_c(rt, hash, n, names, addr, size) bind(C, name="mdl_check_layout") &
+      function mdl_c(task, hash, n, names, addr, size) bind(C, name="mdl_check_layout") &
           result(mdl_r)
         import :: c_int, c_ptr, c_size_t, c_char
-        type(c_ptr), value :: rt
+        type(c_ptr), value :: task
         character(kind=c_char), intent(in) :: hash(*), names(*)
         integer(c_int), value :: n
         type(c_ptr), intent(in) :: addr(*)
@@ -452,7 +452,7 @@ contains
     mdl_names(219:229) = c_char_"Particle%m" // c_null_char
     mdl_addr(19) = c_loc(mdl_t%mine(0)%m)
     mdl_size(19) = c_sizeof(mdl_t%mine(0)%m)
-    mdl_rc = mdl_c(mdl_t%mdl_rt_, c_char_"6aa522aa216764c8" // c_null_char, 19, mdl_names, &
+    mdl_rc = mdl_c(c_loc(mdl_t), c_char_"6aa522aa216764c8" // c_null_char, 19, mdl_names, &
         mdl_addr, mdl_size)
   end function mdl_layout
 
