@@ -8,6 +8,12 @@
 # A C++ program <name>.cc of an example (montecarlo: the thesis's Annex A) is
 # built as <name>-cxx in one command, as a C++ user would:
 #   g++ (shm) or mpicxx (mpi) -std=c++17 … <name>.cc gen/<name>MDL.c $(pkg-config …)
+# A Fortran program <name>.f90 (poisson: noeud.c in Fortran) is built as
+# <name>-f90 from the modules of medleyc --fortran (gfortran -std=f2018
+# -Wall -Wextra -Werror -pedantic), <name>MDL.c compiled by the C compiler;
+# every program is built with -ffp-contract=off, and a run whose program is
+# Fortran, or C and Fortran instances in one job, must print the "bits:"
+# line of the C run with the same arguments: the same numbers, bit for bit.
 #
 # One result line per run:  PASS: examples/<name>/<rt>/<n>  (<n>: instances;
 # poisson adds the process grid, e.g. examples/poisson/shm/4 (1x4)), then
@@ -34,10 +40,12 @@ cd "$(dirname "$0")/.."
 : "${MEDLEY_STAGE:?run through make check or make examples-check (MEDLEY_STAGE unset)}"
 export PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 CC=${CC:-cc}
-CFLAGS_EX=(-std=c11 -Wall -Wextra -Werror -O2 -g)
+CFLAGS_EX=(-std=c11 -Wall -Wextra -Werror -O2 -g -ffp-contract=off)
+FFLAGS_EX=(-std=f2018 -Wall -Wextra -Werror -pedantic -O2 -g -ffp-contract=off)
 SAN_EX=()
 [ "${SANITIZE:-}" = 1 ] && SAN_EX=(-fsanitize=address,undefined -fno-omit-frame-pointer)
 CFLAGS_EX+=("${SAN_EX[@]}")
+FFLAGS_EX+=("${SAN_EX[@]}")
 
 ASAN_OPTIONS_USER=${ASAN_OPTIONS-} LSAN_OPTIONS_USER=${LSAN_OPTIONS-}
 work=$(mktemp -d "${TMPDIR:-/tmp}/medley-examples.XXXXXX")
@@ -65,6 +73,10 @@ RUNS=(
 "poisson mpi 2 (1x2)|-n 2 noeud 24 1 2|iterations|error|serial"
 "poisson mpi 4 (2x2)|-n 4 noeud 24 2 2 1e-9 30|iterations|error|serial"
 "poisson mpi-net 2 (1x2)|-n 2 noeud 24 1 2 1e-9 30|iterations|error|serial"
+"poisson shm 2 (2x1, Fortran)|-n 2 noeud-f90 24 2 1|iterations|bits"
+"poisson shm 4 (2x2, C and Fortran)|-n 2 noeud 24 2 2 : -n 2 noeud-f90 24 2 2|iterations|bits"
+"poisson mpi 2 (1x2, Fortran)|-n 2 noeud-f90 24 1 2|iterations|bits"
+"poisson mpi 4 (2x2, C and Fortran)|-n 1 noeud-f90 24 2 2 1e-9 30 : -n 3 noeud 24 2 2 1e-9 30|iterations|bits"
 "vlasov shm 2 |-n 2 vlasov|^time|serial|gamma|omega"
 "vlasov shm 4 |-n 4 vlasov|^time|serial|gamma|omega"
 "vlasov mpi 2 |-n 2 vlasov|^time|serial|gamma|omega"
@@ -100,7 +112,9 @@ build() {
         fi
         return 0
     fi
-    if ! "$MEDLEY_STAGE/bin/medleyc" -o "$out/gen" "$dir"/*.mdl > "$out/medleyc.log" 2>&1; then
+    local fortran=()
+    compgen -G "$dir/*.f90" > /dev/null && fortran=(--fortran)
+    if ! "$MEDLEY_STAGE/bin/medleyc" "${fortran[@]}" -o "$out/gen" "$dir"/*.mdl > "$out/medleyc.log" 2>&1; then
         echo "medleyc failed: $(head -c 300 "$out/medleyc.log" | tr '\n' ' ')"
         return 1
     fi
@@ -117,6 +131,21 @@ build() {
             return 1
         fi
     done
+    for src in "$dir"/*.f90; do
+        [ -e "$src" ] || continue
+        p=$(basename "$src" .f90)
+        mkdir -p "$out/f-$p"
+        # shellcheck disable=SC2046
+        if ! (cd "$out/f-$p" && gfortran "${FFLAGS_EX[@]}" -c "$out"/gen/*MDL_common.f90 \
+                  "$out/gen/${p}MDL.f90" "$OLDPWD/$src" &&
+              "$CC" "${CFLAGS_EX[@]}" -I"$out/gen" -c "$out/gen/${p}MDL.c" -o "${p}MDL.c.o" \
+                  $(pkg-config --cflags "medley-$rt") &&
+              gfortran "${FFLAGS_EX[@]}" ./*.o $(pkg-config --libs "medley-$rt") -o "$out/$p-f90") \
+                > "$out/f90.log" 2>&1; then
+            echo "build of $p.f90 failed: $(head -c 400 "$out/f90.log" | tr '\n' ' ')"
+            return 1
+        fi
+    done
     for src in "$dir"/*.c; do
         p=$(basename "$src" .c)
         # shellcheck disable=SC2046
@@ -128,7 +157,7 @@ build() {
     done
 }
 
-declare -A built
+declare -A built bits
 for run in "${RUNS[@]}"; do
     IFS='|' read -r head launch figures <<< "$run"
     read -r ex rt label <<< "$head"
@@ -180,6 +209,17 @@ for run in "${RUNS[@]}"; do
         why="no line matching /$okline/"
     else
         why=""
+    fi
+    # the C run of the same arguments printed the same bits (it comes first)
+    args_key=$rt$(echo "$launch" | sed -E 's/^ *-n [0-9]+ [a-z]+(-f90)?//; s/ :.*//')
+    if [ -z "$why" ] && grep -q '^bits:' "$log.out"; then
+        if [[ $launch != *-f90* ]]; then
+            bits[$args_key]=$(grep '^bits:' "$log.out")
+        elif [ -z "${bits[$args_key]:-}" ]; then
+            why="no C run with the arguments of this one came before"
+        elif [ "${bits[$args_key]}" != "$(grep '^bits:' "$log.out")" ]; then
+            why="the numbers differ from the C program's (${bits[$args_key]})"
+        fi
     fi
     if [ -z "$why" ]; then
         printf 'PASS: %s\n' "$name"
