@@ -18,7 +18,10 @@
 #                  executables:   -n 1 father : -n 2 son
 #                  (a word equal to a program name is replaced by its executable;
 #                  blank lines and lines starting with # are ignored)
-#   runtimes       optional: the runtimes to test, default "mpi shm"
+#   runtimes       optional: the runtimes to test, default "mpi shm"; a word
+#                  <compiler>:<rt> builds the .f90 programs with that Fortran
+#                  compiler (an MPI's wrapper: mpifort.mpich:mpi), results
+#                  e2e/<name>/<compiler>:<rt>/<n>
 #   medleyc-args   optional: extra medleyc arguments, e.g. "-D N=8"
 #   env            optional: VAR=value lines exported for the runs
 #                  (e.g. MDL_ERRORS=return)
@@ -61,17 +64,18 @@ if [ "${SANITIZE:-}" = 1 ]; then
 fi
 
 # Builds Fortran program $1 from the sources generated in $2 into $3, with
-# the flags of runtime $4, in work directory $5; the compilers' output in $5/cc.out.
+# the flags of runtime $4, in work directory $5, with Fortran compiler $6;
+# the compilers' output in $5/cc.out.
 build_fortran() {
-    local prog=$1 gen=$2 out=$3 rt=$4 dir=$5 f c
+    local prog=$1 gen=$2 out=$3 rt=$4 dir=$5 fc=$6 f c
     mkdir -p "$dir/mod"
-    command -v gfortran > /dev/null || { echo "gfortran not installed" > "$dir/cc.out"; return 1; }
+    command -v "$fc" > /dev/null || { echo "$fc not installed" > "$dir/cc.out"; return 1; }
     # the spec-wide module first: every task module uses it
     for f in "$gen"/*MDL_common.f90 "$gen"/*MDL.f90; do
-        gfortran "${FFLAGS_E2E[@]}" -J"$dir/mod" -c "$f" -o "$dir/mod/$(basename "$f").o" \
+        "$fc" "${FFLAGS_E2E[@]}" -J"$dir/mod" -c "$f" -o "$dir/mod/$(basename "$f").o" \
             > "$dir/cc.out" 2>&1 || return 1
     done
-    gfortran "${FFLAGS_E2E[@]}" -Wno-compare-reals -J"$dir/mod" -c "$prog" -o "$dir/prog.o" \
+    "$fc" "${FFLAGS_E2E[@]}" -Wno-compare-reals -J"$dir/mod" -c "$prog" -o "$dir/prog.o" \
         > "$dir/cc.out" 2>&1 || return 1
     for c in "$gen"/*MDL.c; do
         # shellcheck disable=SC2046
@@ -79,7 +83,7 @@ build_fortran() {
             -o "$dir/$(basename "$c").o" > "$dir/cc.out" 2>&1 || return 1
     done
     # shellcheck disable=SC2046
-    gfortran "${FFLAGS_E2E[@]}" "$dir/prog.o" "$dir"/mod/*.o "$dir"/*MDL.c.o \
+    "$fc" "${FFLAGS_E2E[@]}" "$dir/prog.o" "$dir"/mod/*.o "$dir"/*MDL.c.o \
         $(pkg-config --libs "medley-$rt") -o "$out" > "$dir/cc.out" 2>&1
 }
 
@@ -88,16 +92,17 @@ trap 'rm -rf "$work"' EXIT
 
 # Runs one test on one runtime; prints its result lines.
 run_one() {
-    local dir=$1 rt=$2 name
+    local dir=$1 rt=${2##*:} label=$2 fc=gfortran name
+    [[ $2 == *:* ]] && fc=${2%%:*}
     name=$(basename "$dir")
-    local tmp=$work/$name-$rt
+    local tmp=$work/$name-$2
     mkdir -p "$tmp/gen" "$tmp/bin"
     local nlines
     nlines=$(grep -cvE '^[[:space:]]*(#|$)' "$dir/launch" 2>/dev/null || true)
     [ -n "$nlines" ] && [ "$nlines" -gt 0 ] || nlines=1
     fail_all() {
         local i
-        for ((i = 1; i <= nlines; i++)); do echo "FAIL: e2e/$name/$rt/$i: $1"; done
+        for ((i = 1; i <= nlines; i++)); do echo "FAIL: e2e/$name/$label/$i: $1"; done
     }
     if [ ! -f "$dir/launch" ]; then fail_all "no launch file"; return; fi
 
@@ -140,7 +145,7 @@ run_one() {
             fi
         fi
         if [[ $prog == *.f90 ]]; then
-            if ! build_fortran "$prog" "$gen" "$tmp/bin/$p" "$rt" "$tmp/f-$p"; then
+            if ! build_fortran "$prog" "$gen" "$tmp/bin/$p" "$rt" "$tmp/f-$p" "$fc"; then
                 fail_all "build of $(basename "$prog") failed: $(head -c 400 "$tmp/f-$p/cc.out" | tr '\n' ' ')"
                 return
             fi
@@ -217,9 +222,9 @@ run_one() {
             why="stdout does not match /$want_out_n/"
         fi
         if [ -z "$why" ]; then
-            echo "PASS: e2e/$name/$rt/$n"
+            echo "PASS: e2e/$name/$label/$n"
         else
-            echo "FAIL: e2e/$name/$rt/$n: $why; stderr: $(tail -c 300 "$tmp/run$n.err" | tr '\n' ' ')"
+            echo "FAIL: e2e/$name/$label/$n: $why; stderr: $(tail -c 300 "$tmp/run$n.err" | tr '\n' ' ')"
         fi
     done < "$dir/launch"
 }
