@@ -4,7 +4,8 @@
 # instance counts or more.  Each program checks its own result and exits
 # non-zero when a check fails; this suite also requires its final
 # "<example>: ok" line (montecarlo: a plausible pi).  The tutorial's program
-# (docs/tutorial.md) is built from the page and run too, as examples/tutorial.
+# (docs/tutorial.md) is built from the page and run too, as examples/tutorial
+# (section 9: its C master with Fortran workers).
 # A C++ program <name>.cc of an example (montecarlo: the thesis's Annex A) is
 # built as <name>-cxx in one command, as a C++ user would:
 #   g++ (shm) or mpicxx (mpi) -std=c++17 … <name>.cc gen/<name>MDL.c $(pkg-config …)
@@ -87,6 +88,8 @@ RUNS=(
 "tutorial mpi 2 |-n 1 master : -n 1 worker|workers:"
 "tutorial mpi 4 |-n 1 master : -n 3 worker|workers:"
 "tutorial mpi-net 2 |-n 1 master : -n 1 worker|workers:"
+"tutorial shm 4 (C master, Fortran workers)|-n 1 master : -n 3 worker-f90|workers:"
+"tutorial mpi 3 (C master, Fortran workers)|-n 1 master : -n 2 worker-f90|workers:"
 )
 
 # extract_tutorial: the tutorial's files
@@ -108,6 +111,17 @@ build() {
         if ! PATH=$MEDLEY_STAGE/bin:$PATH MAKEFLAGS= make -C "$out" RT="$rt" \
                 CFLAGS="${CFLAGS_EX[*]}" > "$out/make.log" 2>&1; then
             echo "make failed: $(tail -c 400 "$out/make.log" | tr '\n' ' ')"
+            return 1
+        fi
+        # section 9: the workers in Fortran, built as the page shows
+        [ -s "$out/worker.f90" ] || { echo "docs/tutorial.md: no worker.f90 block"; return 1; }
+        # shellcheck disable=SC2046
+        if ! (cd "$out" && "$MEDLEY_STAGE/bin/medleyc" --fortran -o gen-f sumsq.mdl &&
+              "$CC" "${CFLAGS_EX[@]}" -Igen-f -c gen-f/workerMDL.c -o workerMDL.c.o \
+                  $(pkg-config --cflags "medley-$rt") &&
+              gfortran "${FFLAGS_EX[@]}" gen-f/sumsqMDL_common.f90 gen-f/workerMDL.f90 worker.f90 \
+                  workerMDL.c.o $(pkg-config --libs "medley-$rt") -o worker-f90) > "$out/f90.log" 2>&1; then
+            echo "build of worker.f90 failed: $(tail -c 400 "$out/f90.log" | tr '\n' ' ')"
             return 1
         fi
         return 0
