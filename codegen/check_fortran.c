@@ -21,7 +21,6 @@
 
 #include "emit.h"
 #include "emit_internal.h"
-#include "../medley/diag.h"
 
 enum { F_NAME_MAX = 63 };
 
@@ -39,24 +38,34 @@ static f_name named(const char *name, const char *what, mdl_loc loc, int noloc)
     return (f_name){ name, what, loc, noloc, 0 };
 }
 
-/* An error at n: fmt starts with "%s '%s'", n's kind and name. */
-static void error_at(mdl_diag *d, const f_name *n, const char *fmt, ...)
+/* An error at `at` (NULL: no place), through the front end's diagnostics. */
+static void report(mdl_front *d, const mdl_loc *at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static void error_at(mdl_diag *d, const f_name *n, const char *fmt, ...)
+static void report(mdl_front *d, const mdl_loc *at, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    mdl_front_error(d, at, msg);
+}
+
+/* An error at n: fmt starts with "%s '%s'", n's kind and name. */
+static void error_at(mdl_front *d, const f_name *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void error_at(mdl_front *d, const f_name *n, const char *fmt, ...)
 {
     char msg[768];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (n->noloc)
-        mdl_error_noloc(d, "%s (--fortran)", msg);
-    else
-        mdl_error(d, n->loc, "%s (--fortran)", msg);
+    report(d, n->noloc ? NULL : &n->loc, "%s (--fortran)", msg);
 }
 
 /* Alone: a letter first, at most 63 characters; reserved: mdl_ in any case. */
-static void lone(mdl_diag *d, const f_name *n, int reserved_too)
+static void lone(mdl_front *d, const f_name *n, int reserved_too)
 {
     size_t len = strlen(n->name);
     if (n->name[0] == '_')
@@ -80,7 +89,7 @@ static int by_name_nocase(const void *a, const void *b)
 /* Names of one Fortran scope (in spec order): one that differs only in
  * letter case from an earlier one is an error.  Sorted with the case
  * ignored: O(n log n) for the largest specs. */
-static void distinct(mdl_diag *d, f_name *v, int n)
+static void distinct(mdl_front *d, f_name *v, int n)
 {
     f_name *s = cg_xcalloc((size_t)n + 1, sizeof *s);
     for (int i = 0; i < n; i++) {
@@ -97,8 +106,11 @@ static void distinct(mdl_diag *d, f_name *v, int n)
             continue;   /* the same name twice: the C checks say so */
         error_at(d, &s[i], "%s '%s' and %s '%s' differ only in letter case, which Fortran does "
                  "not tell apart", s[i].what, s[i].name, s[first].what, s[first].name);
-        if (!s[first].noloc)
-            mdl_note(d, s[first].loc, "%s '%s' is declared here", s[first].what, s[first].name);
+        if (!s[first].noloc) {
+            char msg[1024];
+            snprintf(msg, sizeof msg, "%s '%s' is declared here", s[first].what, s[first].name);
+            mdl_front_note(d, s[first].loc, msg);
+        }
     }
     free(s);
 }
@@ -119,7 +131,7 @@ static const char *c_binding_name(const char *n)
 }
 
 /* The scope of the spec-wide module: constants, struct types, tasks. */
-static void module_scope(mdl_diag *d, const mdl_spec *s)
+static void module_scope(mdl_front *d, const mdl_spec *s)
 {
     int cap = s->consts.n + s->structs.n + s->tasks.n;
     f_name *v = cg_xcalloc((size_t)cap + 1, sizeof *v);
@@ -161,7 +173,7 @@ static void module_scope(mdl_diag *d, const mdl_spec *s)
 }
 
 /* The components of each struct type. */
-static void struct_fields(mdl_diag *d, const mdl_spec *s)
+static void struct_fields(mdl_front *d, const mdl_spec *s)
 {
     for (int i = 0; i < s->structs.n; i++) {
         const mdl_struct *st = s->structs.v[i];
@@ -176,7 +188,7 @@ static void struct_fields(mdl_diag *d, const mdl_spec *s)
 }
 
 /* The components of a task's type, its module's name and its functions. */
-static void task(mdl_diag *d, const mdl_task *t)
+static void task(mdl_front *d, const mdl_task *t)
 {
     const char **nb;
     int nn = cg_task_neighbor_names(t, &nb);
@@ -204,7 +216,7 @@ static void task(mdl_diag *d, const mdl_task *t)
     free(nb);
 
     if (strlen(t->name) + 4 > F_NAME_MAX && strlen(t->name) <= F_NAME_MAX)
-        mdl_error(d, t->loc, "task '%s' makes the name of its Fortran module '%s_mdl' of %zu "
+        report(d, &t->loc, "task '%s' makes the name of its Fortran module '%s_mdl' of %zu "
                   "characters: Fortran names have at most 63 (--fortran)", t->name, t->name,
                   strlen(t->name) + 4);
 
@@ -221,11 +233,11 @@ static void task(mdl_diag *d, const mdl_task *t)
         size_t len = strlen(f->name);
         if (len > F_NAME_MAX) {
             if (m)
-                mdl_error(d, m->loc, "message '%s' of task '%s' makes the Fortran procedure "
+                report(d, &m->loc, "message '%s' of task '%s' makes the Fortran procedure "
                           "name '%s' of %zu characters: Fortran names have at most 63 "
                           "(--fortran)", m->name, t->name, f->name, len);
             else
-                mdl_error(d, f->other ? f->other->loc : t->loc, "task '%s' makes the Fortran "
+                report(d, f->other ? &f->other->loc : &t->loc, "task '%s' makes the Fortran "
                           "procedure name '%s' of task '%s' of %zu characters: Fortran names "
                           "have at most 63 (--fortran)", f->other ? f->other->name : t->name,
                           f->name, t->name, len);
@@ -237,13 +249,14 @@ static void task(mdl_diag *d, const mdl_task *t)
     cg_api_free(&l);
 }
 
-int mdl_check_fortran(const mdl_spec *s, mdl_diag *d)
+int mdl_check_fortran(mdl_front *d)
 {
-    int before = mdl_error_count(d);
+    const mdl_spec *s = mdl_front_spec(d);
+    int before = mdl_front_errors(d);
     mdl_buf mod = { 0 };
     cg_f_common_module(&mod, s);
     if (mod.n > F_NAME_MAX)
-        mdl_error_noloc(d, "the spec's file name makes the name of its Fortran module '%s' of "
+        report(d, NULL, "the spec's file name makes the name of its Fortran module '%s' of "
                         "%zu characters: Fortran names have at most 63; rename the file "
                         "(--fortran)", mod.s, mod.n);
     cg_buf_free(&mod);
@@ -251,5 +264,5 @@ int mdl_check_fortran(const mdl_spec *s, mdl_diag *d)
     struct_fields(d, s);
     for (int i = 0; i < s->tasks.n; i++)
         task(d, s->tasks.v[i]);
-    return mdl_error_count(d) - before;
+    return mdl_front_errors(d) - before;
 }

@@ -19,7 +19,7 @@ static void add_c(mdl_outset *o, const mdl_spec *spec, const char *outdir, int f
 {
     if (!outdir || !*outdir)
         outdir = ".";
-    const cg_spec_facts sf = { cg_spec_hash(spec), cg_spec_nchannels(spec) };
+    const cg_spec_facts sf = { mdl_spec_hash(spec) };
     if (fortran) {
         mdl_buf common = { 0 }, path = { 0 }, stem = { 0 };
         cg_emit_fortran_common(&common, spec);

@@ -6,7 +6,7 @@
 #ifndef MEDLEY_EMIT_H
 #define MEDLEY_EMIT_H
 
-#include "../medley/ast.h"
+#include "../medley/frontend.h"
 
 /* Writes <spec>MDL_common.h (the spec-wide header), and TMDL.h, TMDL.c
  * and TMDL.hh (the C++ class binding) for every task.  Returns 0, or -1 after printing
@@ -22,11 +22,10 @@ int mdl_emit_dot(const mdl_spec *spec, const char *path);
  * written does not leave the C files behind. */
 int mdl_emit_all(const mdl_spec *spec, const char *outdir, const char *dot, int fortran);
 
-/* medleyc --fortran: the names of the spec the Fortran modules cannot
- * take (too long, a leading '_', two differing only in case, …), reported
- * through diag as errors before anything is written.  Returns their
- * number. */
-struct mdl_diag;
-int mdl_check_fortran(const mdl_spec *spec, struct mdl_diag *diag);
+/* medleyc --fortran: the names of the checked spec the Fortran modules
+ * cannot take (too long, a leading '_', two differing only in case, …),
+ * reported through the front end's diagnostics as errors before anything
+ * is written.  Returns their number. */
+int mdl_check_fortran(mdl_front *front);
 
 #endif

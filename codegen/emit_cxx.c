@@ -30,7 +30,7 @@ static const char *inst_default(const api_fn *f)
     if (f->kind == API_RECV)
         return "MDL_ANY";
     const mdl_task *peer = f->msg->peer_task;
-    return peer && f->msg->peer_kind == MDL_P_ONE && cg_task_single(peer) ? "0" : NULL;
+    return peer && f->msg->peer_kind == MDL_P_ONE && peer->single ? "0" : NULL;
 }
 
 void cg_emit_cxx_overloads(mdl_buf *b, const mdl_spec *s, const api_list *apis)

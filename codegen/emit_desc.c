@@ -351,18 +351,6 @@ static void emit_task_names(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
     free(idx);
 }
 
-/* A task without `(i)` that is neither a grid nor connected with itself
- * is instantiated once (reference §3.1); the runtimes refuse more. */
-int cg_task_single(const mdl_task *t)
-{
-    if (t->multi || t->conn == MDL_C_GRID)
-        return 0;
-    for (int i = 0; i < t->connected.n; i++)
-        if (t->connected.v[i] == t)
-            return 0;
-    return 1;
-}
-
 void cg_emit_desc(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf, const mdl_task *t)
 {
     cg_buf_puts(b, "/* ---------------------------------------------------------------- descriptors */\n\n");
@@ -418,8 +406,8 @@ void cg_emit_desc(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf, const 
                "    /* struct_size, single */\n"
                "    sizeof(struct ",
                sf->hash, s->tasks.n, t->index, t->grid_ndims, t->periodic[0],
-               t->periodic[1], t->periodic[2], sf->nchannels, nmsgs,
+               t->periodic[1], t->periodic[2], s->nchannels, nmsgs,
                nmsgs ? "mdlg_msgs" : "NULL", ncolls, ncolls ? "mdlg_colls" : "NULL");
     cg_id(b, t->name);
-    cg_buf_printf(b, "), %d\n};\n", cg_task_single(t));
+    cg_buf_printf(b, "), %d\n};\n", t->single);
 }

@@ -91,7 +91,7 @@ void cg_dot_add(mdl_outset *o, const mdl_spec *spec, const char *path)
         const mdl_task *t = spec->tasks.v[i];
         for (int k = 0; k < t->connected.n; k++) {
             const mdl_task *a = t->connected.v[k];
-            if (a->index < t->index && cg_task_connected(a, t))
+            if (a->index < t->index && mdl_task_connected(a, t))
                 continue;
             cg_buf_printf(&b, "    \"%s\" -> \"%s\" [dir=none, style=dashed, color=gray];\n",
                        t->name, a->name);

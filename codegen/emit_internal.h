@@ -6,7 +6,8 @@
 #define MEDLEY_EMIT_INTERNAL_H
 
 #include <stddef.h>
-#include "../medley/ast.h"
+/* the checked model and what it answers */
+#include "../medley/frontend.h"
 #include "mdl_api.h"
 
 /* ---------------------------------------------------------------- memory */
@@ -77,7 +78,7 @@ void cg_expr_c(mdl_buf *b, const mdl_expr *e, const char *prefix);
 const char *cg_coll_rt_name(mdl_co_kind k);
 
 /* The short public function name of a message ("MDL_SendTo_son_m",
- * "MDL_RecvFrom_father_m", "MDL_Gather_m1"). */
+ * "MDL_RecvFrom_father_m", "MDL_Gather_m1": m->fn_name). */
 void cg_msg_fn_name(mdl_buf *b, const mdl_msg *m);
 
 /* The task's distinct named neighbours, each a member of `struct T`, in
@@ -88,19 +89,6 @@ int cg_task_neighbor_names(const mdl_task *t, const char ***names);
 /* The spec file's name without directories (outputs must not depend on
  * where medleyc was run from). */
 const char *cg_spec_basename(const mdl_spec *s);
-
-/* Number of send/receive pairs in the spec (max channel + 1). */
-int cg_spec_nchannels(const mdl_spec *s);
-
-/* 64-bit FNV-1a over what makes instances compatible. */
-unsigned long long cg_spec_hash(const mdl_spec *s);
-
-/* Whether task t can talk to task a (a connected task, incl. itself). */
-int cg_task_connected(const mdl_task *t, const mdl_task *a);
-
-/* Declared without `(i)`, not a grid and not connected with itself: the
- * task runs as exactly one instance (not a family). */
-int cg_task_single(const mdl_task *t);
 
 /* Async messages needing Test/Wait: one entry per distinct name.  Writes
  * up to max message pointers (the first message having each name). */
@@ -197,8 +185,7 @@ void cg_common_header_name(mdl_buf *b, const mdl_spec *s);
 /* Facts about the whole spec that every output needs, computed once per
  * run (per task they made generation quadratic in the spec). */
 typedef struct cg_spec_facts {
-    unsigned long long hash;    /* cg_spec_hash */
-    int nchannels;              /* cg_spec_nchannels */
+    unsigned long long hash;    /* mdl_spec_hash */
 } cg_spec_facts;
 /* The spec-wide header; apis: cg_spec_apis(s). */
 void cg_emit_common_header(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf,

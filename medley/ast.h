@@ -228,6 +228,11 @@ typedef struct mdl_msg {
                                    by exactly one send definition */
     int channel;                /* unique id of the send/receive pair, >= 0 */
     int nruntime;               /* number of [..] (lo,hi) argument pairs */
+    const char *fn_name;        /* the short name of its function, which the
+                                   runtimes report and traces record:
+                                   "MDL_SendTo_son_m", "MDL_RecvFrom_father_m",
+                                   "MDL_Gather_m1" (reference §6); NULL when the
+                                   peer or the collective is in error */
     struct mdl_coll *coll;      /* collective messages: the block */
     mdl_coll_operands cargs;    /* collective messages: the items interpreted */
 } mdl_msg;
@@ -297,6 +302,9 @@ typedef struct mdl_task {
     int periodic[3];
     MDL_VEC(struct mdl_task *) connected; /* symmetric closure, incl. self
                                              when the family talks to itself */
+    int single;                 /* runs as exactly one instance: written
+                                   without `(i)`, not a grid and not connected
+                                   with itself (reference §3.1) */
 } mdl_task;
 
 typedef struct mdl_spec {
@@ -308,6 +316,8 @@ typedef struct mdl_spec {
      * it contains: post-order of the nesting graph, spec order otherwise),
      * as C needs them declared, whatever order the spec gives */
     MDL_VEC(mdl_struct *) struct_order;
+    int nchannels;              /* sema: send/receive pairs, their channels
+                                   numbered 0..nchannels-1 */
 } mdl_spec;
 
 #endif

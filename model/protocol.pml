@@ -1,5 +1,6 @@
 /* protocol.pml — the point-to-point protocol of the shared-memory runtime
- * (runtime/shm/shm_p2p.c, shm_core.c) and its family barrier, for SPIN.
+ * (runtime/shm/shm_p2p.c, shm_arrive.c, shm_wait.c, shm_bell.c) and its
+ * family barrier (shm_barrier.c), for SPIN.
  * A scenario (pair.pml, exchange.pml, three.pml, barrier.pml) defines N
  * and the instances' programs and includes this file; model/verify.sh
  * (make model) runs them.  Correspondence with the C code, the orderings
@@ -117,7 +118,7 @@ inline notify(slot) {
 /* ------------------------------------------------------------- receiving */
 
 /* deliver() of a rendezvous: copy from the sender's variable
- * (copy_from_rdv), then count the record down (__atomic_sub_fetch) and
+ * (shm_copy_rdv), then count the record down (__atomic_sub_fetch) and
  * notify the sender when it reaches 0. */
 inline deliver_rdv(from, rec) {
 #ifdef WEAK_RDV

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The benchmark harness (bench/run.sh) in its smoke mode, BENCH_QUICK=1: it
-# must build and run every benchmark on the three variants and print every
+# must build and run every benchmark on the three variants (and the two of
+# each other MPI of tests/lib/mpi.sh: mpi@<name>, mdl-mpi@<name>) and print every
 # ratio (the kernels quiet and loaded, in their table; vlasov: its CSV
 # complete, with the computation time); and
 # bench/cxx.sh (the C++ binding's cost) must print every row.  No timing is
@@ -8,6 +9,8 @@
 set -u
 cd "$(dirname "$0")/.." || exit 1
 : "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
+. tests/lib/mpi.sh
+nvariants=$((1 + 2 * ${#MPI_RTS[@]}))
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/medley-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 if [ "${SANITIZE:-}" = 1 ]; then
@@ -24,7 +27,7 @@ else
 fi
 
 sum=$tmp/out/summary.csv
-# every measured case has the three variants, and both generated ones a ratio
+# every measured case has every variant, and each but mpi a ratio
 for b in pingpong halo coll oversub stencil transpose; do
     cases=$(awk -F, -v b="$b" '$1 == b { print $2 "," $3 "," $4 }' "$sum" 2>/dev/null | sort -u)
     if [ -z "$cases" ]; then
@@ -32,9 +35,9 @@ for b in pingpong halo coll oversub stencil transpose; do
         continue
     fi
     # the ping-pong and the 2-instance halo also run traced (+trace)
-    bad=$(awk -F, -v b="$b" '$1 == b { k = $2 "," $3 "," $4; if ($5 ~ /[+]trace$/) tr[k]++; else n[k]++
+    bad=$(awk -F, -v b="$b" -v nv="$nvariants" '$1 == b { k = $2 "," $3 "," $4; if ($5 ~ /[+]trace$/) tr[k]++; else n[k]++
                                        if ($5 != "mpi" && $7 == "") miss[k] = 1 }
-        END { for (k in n) if (n[k] != 3 || (k in miss) ||
+        END { for (k in n) if (n[k] != nv || (k in miss) ||
                                tr[k] != ((b == "pingpong" || (b == "halo" && k ~ /,2$/)) ? 2 : 0)) print k }' "$sum")
     if [ -n "$bad" ]; then
         echo "FAIL: bench/$b: variants or ratios missing for $(echo "$bad" | tr '\n' ' ')"

@@ -10,18 +10,18 @@
 #                  same C++ command line (compiled as C++)
 #   <name>.f90     a Fortran program (the modules of medleyc --fortran, given
 #                  to medleyc when the directory has one), built as users do:
-#                  gfortran compiles <spec>MDL_common.f90, every TMDL.f90 and
-#                  the program, the C compiler every TMDL.c, gfortran links
+#                  the runtime's Fortran compiler (the MPI's mpifort, gfortran
+#                  for shm) compiles <spec>MDL_common.f90, every TMDL.f90 and
+#                  the program, the C compiler every TMDL.c, the Fortran
+#                  compiler links
 #   <task>.mdl     optional: build program <task> from this spec instead of spec.mdl
 #                  (to test programs generated from different specs in one job)
 #   launch         one run per line, launcher syntax with task names in place of
 #                  executables:   -n 1 father : -n 2 son
 #                  (a word equal to a program name is replaced by its executable;
 #                  blank lines and lines starting with # are ignored)
-#   runtimes       optional: the runtimes to test, default "mpi shm"; a word
-#                  <compiler>:<rt> builds the .f90 programs with that Fortran
-#                  compiler (an MPI's wrapper: mpifort.mpich:mpi), results
-#                  e2e/<name>/<compiler>:<rt>/<n>
+#   runtimes       optional: the runtimes to test, default "mpi shm" (mpi: every
+#                  MPI of tests/lib/mpi.sh, as mpi-mpich, mpi-openmpi …)
 #   medleyc-args   optional: extra medleyc arguments, e.g. "-D N=8"
 #   env            optional: VAR=value lines exported for the runs
 #                  (e.g. MDL_ERRORS=return)
@@ -34,25 +34,26 @@
 #                  (one test directory can then check several failing runs,
 #                  e.g. one run-time fault per launch line)
 #
-# For each runtime rt (mpi, shm): medleyc -o $tmp/gen spec.mdl; each program is
+# For each runtime rt (mpi-<name>, shm): medleyc -o $tmp/gen spec.mdl; each program is
 # built with  cc -std=c11 -Wall -Wextra -Werror -I$tmp/gen prog.c $tmp/gen/*MDL.c
 # (so a program may include several task headers)
-# $(pkg-config --cflags --libs medley-<rt>)  (PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig;
-# under SANITIZE=1 with -fsanitize=address,undefined); a .cc program the same way
-# with  mpicxx (mpi) or g++ (shm) -std=c++17 -Wall -Wextra -Werror -pedantic,
-# a .f90 program with  gfortran -std=f2018 -Wall -Wextra -Werror -pedantic
+# $(pkg-config --cflags --libs medley-<mpi|shm>)  (from the runtime's staged install,
+# tests/lib/mpi.sh; under SANITIZE=1 with -fsanitize=address,undefined); a .cc
+# program the same way with that MPI's mpicxx (mpi) or g++ (shm)
+# -std=c++17 -Wall -Wextra -Werror -pedantic, a .f90 program with that MPI's
+# mpifort (mpi) or gfortran (shm) -std=f2018 -Wall -Wextra -Werror -pedantic
 # (the program also -Wno-compare-reals: tests compare values exactly),
 # and every launch line runs as
-#   mpi: timeout 60 mpiexec <launch>      shm: timeout 60 $MEDLEY_STAGE/bin/mdlrun <launch>
+#   timeout 60 <the runtime's launcher: that MPI's mpiexec, or mdlrun> <launch>
 # One result line per (test, runtime, launch line n, counted from 1):
 #   PASS: e2e/<name>/<rt>/<n>    or    FAIL: e2e/<name>/<rt>/<n>: reason
 # A launcher or runtime library that is not installed is a FAIL, never a skip.
 # MEDLEY_E2E="ping ring" limits the run to those tests. At most 2 (test, runtime)
-# jobs run at a time: the machine has 2 cores and MPICH busy-waits.
+# jobs run at a time: the machine has 2 cores and MPI busy-waits.
 set -u
 cd "$(dirname "$0")/.."
 : "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
-export PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+. tests/lib/mpi.sh
 CC=${CC:-cc}
 CFLAGS_E2E=(-std=c11 -Wall -Wextra -Werror -g)
 CXXFLAGS_E2E=(-std=c++17 -Wall -Wextra -Werror -pedantic -g)
@@ -63,28 +64,29 @@ if [ "${SANITIZE:-}" = 1 ]; then
     FFLAGS_E2E+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
 fi
 
-# Builds Fortran program $1 from the sources generated in $2 into $3, with
-# the flags of runtime $4, in work directory $5, with Fortran compiler $6;
-# the compilers' output in $5/cc.out.
+# Builds Fortran program $1 from the sources generated in $2 into $3 for
+# the runtime rt_use selected, in work directory $4; the compilers'
+# output in $4/cc.out.
 build_fortran() {
-    local prog=$1 gen=$2 out=$3 rt=$4 dir=$5 fc=$6 f c
+    local prog=$1 gen=$2 out=$3 dir=$4 f c
     mkdir -p "$dir/mod"
-    command -v "$fc" > /dev/null || { echo "$fc not installed" > "$dir/cc.out"; return 1; }
+    [ -n "$RT_FC" ] || { echo "$MPI_NAME has no Fortran wrapper (mpifort of medley-mpi.pc)" > "$dir/cc.out"; return 1; }
+    command -v "$RT_FC" > /dev/null || { echo "$RT_FC not installed" > "$dir/cc.out"; return 1; }
     # the spec-wide module first: every task module uses it
     for f in "$gen"/*MDL_common.f90 "$gen"/*MDL.f90; do
-        "$fc" "${FFLAGS_E2E[@]}" -J"$dir/mod" -c "$f" -o "$dir/mod/$(basename "$f").o" \
+        "$RT_FC" "${FFLAGS_E2E[@]}" -J"$dir/mod" -c "$f" -o "$dir/mod/$(basename "$f").o" \
             > "$dir/cc.out" 2>&1 || return 1
     done
-    "$fc" "${FFLAGS_E2E[@]}" -Wno-compare-reals -J"$dir/mod" -c "$prog" -o "$dir/prog.o" \
+    "$RT_FC" "${FFLAGS_E2E[@]}" -Wno-compare-reals -J"$dir/mod" -c "$prog" -o "$dir/prog.o" \
         > "$dir/cc.out" 2>&1 || return 1
     for c in "$gen"/*MDL.c; do
         # shellcheck disable=SC2046
-        "$CC" "${CFLAGS_E2E[@]}" -I"$gen" $(pkg-config --cflags "medley-$rt") -c "$c" \
+        "$CC" "${CFLAGS_E2E[@]}" -I"$gen" $(pkg-config --cflags "medley-$RT_LIB") -c "$c" \
             -o "$dir/$(basename "$c").o" > "$dir/cc.out" 2>&1 || return 1
     done
     # shellcheck disable=SC2046
-    "$fc" "${FFLAGS_E2E[@]}" "$dir/prog.o" "$dir"/mod/*.o "$dir"/*MDL.c.o \
-        $(pkg-config --libs "medley-$rt") -o "$out" > "$dir/cc.out" 2>&1
+    "$RT_FC" "${FFLAGS_E2E[@]}" "$dir/prog.o" "$dir"/mod/*.o "$dir"/*MDL.c.o \
+        $(pkg-config --libs "medley-$RT_LIB") -o "$out" > "$dir/cc.out" 2>&1
 }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/medley-e2e.XXXXXX")
@@ -92,35 +94,28 @@ trap 'rm -rf "$work"' EXIT
 
 # Runs one test on one runtime; prints its result lines.
 run_one() {
-    local dir=$1 rt=${2##*:} label=$2 fc=gfortran name
-    [[ $2 == *:* ]] && fc=${2%%:*}
+    local dir=$1 rt=$2 name
     name=$(basename "$dir")
-    local tmp=$work/$name-$2
+    local tmp=$work/$name-$rt
     mkdir -p "$tmp/gen" "$tmp/bin"
     local nlines
     nlines=$(grep -cvE '^[[:space:]]*(#|$)' "$dir/launch" 2>/dev/null || true)
     [ -n "$nlines" ] && [ "$nlines" -gt 0 ] || nlines=1
     fail_all() {
         local i
-        for ((i = 1; i <= nlines; i++)); do echo "FAIL: e2e/$name/$label/$i: $1"; done
+        for ((i = 1; i <= nlines; i++)); do echo "FAIL: e2e/$name/$rt/$i: $1"; done
     }
     if [ ! -f "$dir/launch" ]; then fail_all "no launch file"; return; fi
 
-    local launcher
-    case $rt in
-        mpi) launcher=$(command -v mpiexec) || { fail_all "mpiexec not installed"; return; } ;;
-        shm) launcher=$MEDLEY_STAGE/bin/mdlrun
-             [ -x "$launcher" ] || { fail_all "mdlrun not installed ($launcher)"; return; } ;;
-        *) fail_all "unknown runtime '$rt'"; return ;;
-    esac
-    if ! pkg-config --exists "medley-$rt"; then fail_all "pkg-config medley-$rt not found"; return; fi
-    local lib=$MEDLEY_STAGE/lib/libmdl_$rt.so
+    rt_use "$rt" || { fail_all "$RT_WHY"; return; }
+    if ! pkg-config --exists "medley-$RT_LIB"; then fail_all "pkg-config medley-$RT_LIB not found"; return; fi
+    local lib=$RT_STAGE/lib/libmdl_$RT_LIB.so
     [ -f "$lib" ] || { fail_all "runtime library not installed ($lib)"; return; }
 
     local margs=()
     [ -f "$dir/medleyc-args" ] && read -r -a margs < "$dir/medleyc-args"
     compgen -G "$dir/*.f90" > /dev/null && margs+=(--fortran)
-    if ! "$MEDLEY_STAGE/bin/medleyc" "${margs[@]}" -o "$tmp/gen" "$dir/spec.mdl" > "$tmp/medleyc.out" 2>&1; then
+    if ! "$RT_STAGE/bin/medleyc" "${margs[@]}" -o "$tmp/gen" "$dir/spec.mdl" > "$tmp/medleyc.out" 2>&1; then
         fail_all "medleyc failed: $(head -c 300 "$tmp/medleyc.out" | tr '\n' ' ')"
         return
     fi
@@ -131,7 +126,7 @@ run_one() {
         p=$(basename "$prog"); p=${p%.c}; p=${p%.cc}; p=${p%.f90}
         if [[ $prog == *.cc ]]; then
             # as a C++ user builds: mpicxx or g++ compile the .c as C++ too
-            if [ "$rt" = mpi ]; then cc=(mpicxx); else cc=(g++); fi
+            cc=("$RT_CXX")
             command -v "${cc[0]}" > /dev/null || { fail_all "${cc[0]} not installed"; return; }
             cc+=("${CXXFLAGS_E2E[@]}")
         fi
@@ -139,13 +134,13 @@ run_one() {
         if [ -f "$dir/$p.mdl" ]; then
             gen=$tmp/gen-$p
             mkdir -p "$gen"
-            if ! "$MEDLEY_STAGE/bin/medleyc" "${margs[@]}" -o "$gen" "$dir/$p.mdl" > "$tmp/medleyc.out" 2>&1; then
+            if ! "$RT_STAGE/bin/medleyc" "${margs[@]}" -o "$gen" "$dir/$p.mdl" > "$tmp/medleyc.out" 2>&1; then
                 fail_all "medleyc $p.mdl failed: $(head -c 300 "$tmp/medleyc.out" | tr '\n' ' ')"
                 return
             fi
         fi
         if [[ $prog == *.f90 ]]; then
-            if ! build_fortran "$prog" "$gen" "$tmp/bin/$p" "$rt" "$tmp/f-$p" "$fc"; then
+            if ! build_fortran "$prog" "$gen" "$tmp/bin/$p" "$tmp/f-$p"; then
                 fail_all "build of $(basename "$prog") failed: $(head -c 400 "$tmp/f-$p/cc.out" | tr '\n' ' ')"
                 return
             fi
@@ -153,7 +148,7 @@ run_one() {
         fi
         # shellcheck disable=SC2046
         if ! "${cc[@]}" -I"$gen" "$prog" "$gen"/*MDL.c \
-                $(pkg-config --cflags --libs "medley-$rt") -o "$tmp/bin/$p" > "$tmp/cc.out" 2>&1; then
+                $(pkg-config --cflags --libs "medley-$RT_LIB") -o "$tmp/bin/$p" > "$tmp/cc.out" 2>&1; then
             fail_all "build of $(basename "$prog") failed: $(head -c 400 "$tmp/cc.out" | tr '\n' ' ')"
             return
         fi
@@ -198,14 +193,9 @@ run_one() {
                     export "${kv?}"
                 done < "$dir/env"
             fi
-            # Under SANITIZE=1 leak detection stays on.  MPICH keeps its
-            # allocations until exit: they are suppressed by library, which
-            # needs full stacks (MPICH is built without frame pointers).
-            if [ "$rt" = mpi ]; then
-                export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0}
-                export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/rt/lsan-mpich.supp}
-            fi
-            cd "$tmp" && exec timeout -k 5 60 "$launcher" "${args[@]}"
+            # (under SANITIZE=1 leak detection stays on: rt_use set the MPI's
+            # suppressions)
+            cd "$tmp" && exec timeout -k 5 60 "${RT_LAUNCH[@]}" "${args[@]}"
         ) > "$tmp/run$n.out" 2> "$tmp/run$n.err" < /dev/null
         rc=$?
         local why=""
@@ -222,9 +212,9 @@ run_one() {
             why="stdout does not match /$want_out_n/"
         fi
         if [ -z "$why" ]; then
-            echo "PASS: e2e/$name/$label/$n"
+            echo "PASS: e2e/$name/$rt/$n"
         else
-            echo "FAIL: e2e/$name/$label/$n: $why; stderr: $(tail -c 300 "$tmp/run$n.err" | tr '\n' ' ')"
+            echo "FAIL: e2e/$name/$rt/$n: $why; stderr: $(tail -c 300 "$tmp/run$n.err" | tr '\n' ' ')"
         fi
     done < "$dir/launch"
 }
@@ -238,6 +228,8 @@ for dir in tests/e2e/*/; do
     if [ -n "${MEDLEY_E2E:-}" ] && [[ " $MEDLEY_E2E " != *" $name "* ]]; then continue; fi
     rts="mpi shm"
     [ -f "$dir/runtimes" ] && rts=$(grep -v '^#' "$dir/runtimes" | tr '\n' ' ')
+    rts=" $rts "
+    rts=${rts/ mpi / ${MPI_RTS[*]} }
     for rt in $rts; do
         if [ $running -ge 2 ]; then wait -n; running=$((running - 1)); fi
         out=$work/result-$name-$rt

@@ -10,8 +10,9 @@
 # built as <name>-cxx in one command, as a C++ user would:
 #   g++ (shm) or mpicxx (mpi) -std=c++17 … <name>.cc gen/<name>MDL.c $(pkg-config …)
 # A Fortran program <name>.f90 (poisson: noeud.c in Fortran) is built as
-# <name>-f90 from the modules of medleyc --fortran (gfortran -std=f2018
-# -Wall -Wextra -Werror -pedantic), <name>MDL.c compiled by the C compiler;
+# <name>-f90 from the modules of medleyc --fortran (the MPI's mpifort, or
+# gfortran for shm: -std=f2018 -Wall -Wextra -Werror -pedantic),
+# <name>MDL.c compiled by the C compiler;
 # every program is built with -ffp-contract=off, and a run whose program is
 # Fortran, or C and Fortran instances in one job, must print the "bits:"
 # line of the C run with the same arguments: the same numbers, bit for bit.
@@ -22,15 +23,18 @@
 # with more processes than the 2 cores each blocking exchange costs a time
 # slice, so the MPI runs with 4 processes are kept short (poisson: 30
 # iterations, compared with the serial iterate only; vlasov: t = 0..20).
-# Runtime `mpi-net` is the MPI build again with MPIR_CVAR_NOLOCAL=1: MPICH
-# treats every rank as on a node of its own, with no node-local path, its
-# hierarchical collectives included.  (Debian's MPICH, ch4:ucx, sends point
-# to point through its network module UCX either way, and UCX still picks
-# shared-memory transports between processes of one host; forcing TCP with
-# UCX_TLS=tcp,self would be the real wire, but then MPI_Finalize of MPICH
-# 4.0.2 + UCX 1.13 hangs one run in three, plain MPI programs included:
-# openucx/ucx#8738.)
-# examples/vlasov/hand-mpi: the benchmark's hand-written MPI Vlasov
+# The MPI runs are made on every MPI of tests/lib/mpi.sh (runtime
+# mpi-<name>: mpi-mpich, mpi-openmpi), with its own mpicxx and launcher.
+# Runtime `mpi-<name>-net` is that MPI build again, moving messages as
+# between hosts.  MPICH: MPIR_CVAR_NOLOCAL=1, every rank on a node of its
+# own, with no node-local path, its hierarchical collectives included.
+# (Debian's MPICH, ch4:ucx, sends point to point through its network
+# module UCX either way, and UCX still picks shared-memory transports
+# between processes of one host; forcing TCP with UCX_TLS=tcp,self would be
+# the real wire, but then MPI_Finalize of MPICH 4.0.2 + UCX 1.13 hangs one
+# run in three, plain MPI programs included: openucx/ucx#8738.)  Open MPI:
+# its TCP transport only (OMPI_MCA_btl=self,tcp).
+# examples/vlasov/<mpi>/hand-mpi: the benchmark's hand-written MPI Vlasov
 # (bench/vlasov/mpi.c) computes the same W(t) as the MeDLey program on
 # both runtimes, to 1e-12 of max W (2 instances, 60 steps).
 #
@@ -39,7 +43,7 @@
 set -u
 cd "$(dirname "$0")/.."
 : "${MEDLEY_STAGE:?run through make check or make examples-check (MEDLEY_STAGE unset)}"
-export PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+. tests/lib/mpi.sh
 CC=${CC:-cc}
 CFLAGS_EX=(-std=c11 -Wall -Wextra -Werror -O2 -g -ffp-contract=off)
 FFLAGS_EX=(-std=f2018 -Wall -Wextra -Werror -pedantic -O2 -g -ffp-contract=off)
@@ -48,7 +52,6 @@ SAN_EX=()
 CFLAGS_EX+=("${SAN_EX[@]}")
 FFLAGS_EX+=("${SAN_EX[@]}")
 
-ASAN_OPTIONS_USER=${ASAN_OPTIONS-} LSAN_OPTIONS_USER=${LSAN_OPTIONS-}
 work=$(mktemp -d "${TMPDIR:-/tmp}/medley-examples.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -100,7 +103,10 @@ RUNS=(
 build() {
     local ex=$1 rt=$2 dir=examples/$1 out=$work/$1-$2
     mkdir -p "$out/gen"
-    if ! pkg-config --exists "medley-$rt"; then echo "pkg-config medley-$rt not found"; return 1; fi
+    rt_use "$rt" || { echo "$RT_WHY"; return 1; }
+    if ! pkg-config --exists "medley-$RT_LIB"; then echo "pkg-config medley-$RT_LIB not found"; return 1; fi
+    # the Fortran compiler a user of the runtime builds with
+    local fc=${RT_FC:-"no Fortran wrapper of $MPI_NAME"}
     if [ "$ex" = tutorial ]; then
         # as the tutorial says: its Makefile, medleyc on the PATH
         extract_tutorial "$out"
@@ -108,7 +114,7 @@ build() {
         for f in sumsq.mdl master.c worker.c Makefile; do
             [ -s "$out/$f" ] || { echo "docs/tutorial.md: no $f block"; return 1; }
         done
-        if ! PATH=$MEDLEY_STAGE/bin:$PATH MAKEFLAGS= make -C "$out" RT="$rt" \
+        if ! PATH=$RT_STAGE/bin:$PATH MAKEFLAGS= make -C "$out" RT="$RT_LIB" \
                 CFLAGS="${CFLAGS_EX[*]}" > "$out/make.log" 2>&1; then
             echo "make failed: $(tail -c 400 "$out/make.log" | tr '\n' ' ')"
             return 1
@@ -116,11 +122,11 @@ build() {
         # section 9: the workers in Fortran, built as the page shows
         [ -s "$out/worker.f90" ] || { echo "docs/tutorial.md: no worker.f90 block"; return 1; }
         # shellcheck disable=SC2046
-        if ! (cd "$out" && "$MEDLEY_STAGE/bin/medleyc" --fortran -o gen-f sumsq.mdl &&
+        if ! (cd "$out" && "$RT_STAGE/bin/medleyc" --fortran -o gen-f sumsq.mdl &&
               "$CC" "${CFLAGS_EX[@]}" -Igen-f -c gen-f/workerMDL.c -o workerMDL.c.o \
-                  $(pkg-config --cflags "medley-$rt") &&
-              gfortran "${FFLAGS_EX[@]}" gen-f/sumsqMDL_common.f90 gen-f/workerMDL.f90 worker.f90 \
-                  workerMDL.c.o $(pkg-config --libs "medley-$rt") -o worker-f90) > "$out/f90.log" 2>&1; then
+                  $(pkg-config --cflags "medley-$RT_LIB") &&
+              "$fc" "${FFLAGS_EX[@]}" gen-f/sumsqMDL_common.f90 gen-f/workerMDL.f90 worker.f90 \
+                  workerMDL.c.o $(pkg-config --libs "medley-$RT_LIB") -o worker-f90) > "$out/f90.log" 2>&1; then
             echo "build of worker.f90 failed: $(tail -c 400 "$out/f90.log" | tr '\n' ' ')"
             return 1
         fi
@@ -128,20 +134,19 @@ build() {
     fi
     local fortran=()
     compgen -G "$dir/*.f90" > /dev/null && fortran=(--fortran)
-    if ! "$MEDLEY_STAGE/bin/medleyc" "${fortran[@]}" -o "$out/gen" "$dir"/*.mdl > "$out/medleyc.log" 2>&1; then
+    if ! "$RT_STAGE/bin/medleyc" "${fortran[@]}" -o "$out/gen" "$dir"/*.mdl > "$out/medleyc.log" 2>&1; then
         echo "medleyc failed: $(head -c 300 "$out/medleyc.log" | tr '\n' ' ')"
         return 1
     fi
-    local src p cxx=g++
-    [ "$rt" = mpi ] && cxx=mpicxx
+    local src p
     for src in "$dir"/*.cc; do
         [ -e "$src" ] || continue
         p=$(basename "$src" .cc)
         # shellcheck disable=SC2046
-        if ! "$cxx" -std=c++17 -Wall -Wextra -Werror -pedantic -O2 -g "${SAN_EX[@]}" -I"$out/gen" \
-                "$src" "$out/gen/${p}MDL.c" $(pkg-config --cflags --libs "medley-$rt") \
+        if ! "$RT_CXX" -std=c++17 -Wall -Wextra -Werror -pedantic -O2 -g "${SAN_EX[@]}" -I"$out/gen" \
+                "$src" "$out/gen/${p}MDL.c" $(pkg-config --cflags --libs "medley-$RT_LIB") \
                 -o "$out/$p-cxx" > "$out/cxx.log" 2>&1; then
-            echo "build of $p.cc with $cxx failed: $(head -c 400 "$out/cxx.log" | tr '\n' ' ')"
+            echo "build of $p.cc with $RT_CXX failed: $(head -c 400 "$out/cxx.log" | tr '\n' ' ')"
             return 1
         fi
     done
@@ -150,11 +155,11 @@ build() {
         p=$(basename "$src" .f90)
         mkdir -p "$out/f-$p"
         # shellcheck disable=SC2046
-        if ! (cd "$out/f-$p" && gfortran "${FFLAGS_EX[@]}" -c "$out"/gen/*MDL_common.f90 \
+        if ! (cd "$out/f-$p" && "$fc" "${FFLAGS_EX[@]}" -c "$out"/gen/*MDL_common.f90 \
                   "$out/gen/${p}MDL.f90" "$OLDPWD/$src" &&
               "$CC" "${CFLAGS_EX[@]}" -I"$out/gen" -c "$out/gen/${p}MDL.c" -o "${p}MDL.c.o" \
-                  $(pkg-config --cflags "medley-$rt") &&
-              gfortran "${FFLAGS_EX[@]}" ./*.o $(pkg-config --libs "medley-$rt") -o "$out/$p-f90") \
+                  $(pkg-config --cflags "medley-$RT_LIB") &&
+              "$fc" "${FFLAGS_EX[@]}" ./*.o $(pkg-config --libs "medley-$RT_LIB") -o "$out/$p-f90") \
                 > "$out/f90.log" 2>&1; then
             echo "build of $p.f90 failed: $(head -c 400 "$out/f90.log" | tr '\n' ' ')"
             return 1
@@ -164,15 +169,26 @@ build() {
         p=$(basename "$src" .c)
         # shellcheck disable=SC2046
         if ! "$CC" "${CFLAGS_EX[@]}" -I"$out/gen" "$src" "$out/gen/${p}MDL.c" \
-                $(pkg-config --cflags --libs "medley-$rt") -lm -o "$out/$p" > "$out/cc.log" 2>&1; then
+                $(pkg-config --cflags --libs "medley-$RT_LIB") -lm -o "$out/$p" > "$out/cc.log" 2>&1; then
             echo "build of $p.c failed: $(head -c 400 "$out/cc.log" | tr '\n' ' ')"
             return 1
         fi
     done
 }
 
-declare -A built bits
+# the runs of RUNS on every MPI: mpi -> mpi-<name>, mpi-net -> mpi-<name>-net
+EXPANDED=()
 for run in "${RUNS[@]}"; do
+    read -r ex rt rest <<< "$run"
+    if [ "${rt%-net}" = mpi ]; then
+        for m in "${MPI_RTS[@]}"; do EXPANDED+=("$ex ${rt/mpi/$m} $rest"); done
+    else
+        EXPANDED+=("$run")
+    fi
+done
+
+declare -A built bits
+for run in "${EXPANDED[@]}"; do
     IFS='|' read -r head launch figures <<< "$run"
     read -r ex rt label <<< "$head"
     if [ -n "${MEDLEY_EXAMPLES:-}" ] && [[ " $MEDLEY_EXAMPLES " != *" $ex "* ]]; then continue; fi
@@ -183,28 +199,18 @@ for run in "${RUNS[@]}"; do
         if why=$(build "$ex" "$brt"); then built[$key]=ok; else built[$key]=$why; fi
     fi
     if [ "${built[$key]}" != ok ]; then echo "FAIL: $name: ${built[$key]}"; continue; fi
-
-    case $brt in
-        mpi) launcher=$(command -v mpiexec) || { echo "FAIL: $name: mpiexec not installed"; continue; } ;;
-        shm) launcher=$MEDLEY_STAGE/bin/mdlrun ;;
-    esac
+    # (under SANITIZE=1 leak detection stays on: rt_use sets the MPI's
+    # suppressions)
+    rt_use "$brt" || { echo "FAIL: $name: $RT_WHY"; continue; }
     netenv=()
-    [ "$rt" = mpi-net ] && netenv=(MPIR_CVAR_NOLOCAL=1)
+    [ "$rt" != "$brt" ] && netenv=("${MPI_NET[@]}")
     args=()
     for w in $launch; do
         if [ -x "$work/$key/$w" ] && [[ $w != -* ]]; then args+=("$work/$key/$w"); else args+=("$w"); fi
     done
     log=$work/$key-run
     start=$(date +%s%N)
-    # Under SANITIZE=1 leak detection stays on; MPICH's allocations kept
-    # until exit are suppressed by library (full stacks needed for that).
-    if [ "$brt" = mpi ]; then
-        export ASAN_OPTIONS=${ASAN_OPTIONS_USER:-fast_unwind_on_malloc=0}
-        export LSAN_OPTIONS=${LSAN_OPTIONS_USER:-suppressions=$PWD/tests/rt/lsan-mpich.supp}
-    else
-        export ASAN_OPTIONS=${ASAN_OPTIONS_USER-} LSAN_OPTIONS=${LSAN_OPTIONS_USER-}
-    fi
-    (cd "$work" && exec env "${netenv[@]}" timeout -k 5 120 "$launcher" "${args[@]}") \
+    (cd "$work" && exec env "${netenv[@]}" timeout -k 5 120 "${RT_LAUNCH[@]}" "${args[@]}") \
         > "$log.out" 2> "$log.err" < /dev/null
     rc=$?
     ms=$(( ($(date +%s%N) - start) / 1000000 ))
@@ -245,22 +251,21 @@ for run in "${RUNS[@]}"; do
     fi
 done
 
-# The hand-written MPI Vlasov against the MeDLey one, W(t) step by step.
+# The hand-written MPI Vlasov against the MeDLey one, W(t) step by step,
+# on MPI runtime $1 (its mpicc and launcher).
 hand_mpi_vlasov() {
-    local w=$work/vlasov-hand v
+    local m=$1 w=$work/vlasov-hand-$1 v
     mkdir -p "$w"
-    [ "${built[vlasov-mpi]:-}" = ok ] && [ "${built[vlasov-shm]:-}" = ok ] ||
+    [ "${built[vlasov-$m]:-}" = ok ] && [ "${built[vlasov-shm]:-}" = ok ] ||
         { echo "the MeDLey program was not built"; return 1; }
-    mpicc "${CFLAGS_EX[@]}" bench/vlasov/mpi.c -lm -o "$w/hand-mpi" > "$w/cc.log" 2>&1 ||
+    rt_use "$m" || { echo "$RT_WHY"; return 1; }
+    "$MPI_CC" "${CFLAGS_EX[@]}" bench/vlasov/mpi.c -lm -o "$w/hand-mpi" > "$w/cc.log" 2>&1 ||
         { echo "build of bench/vlasov/mpi.c failed: $(head -c 400 "$w/cc.log" | tr '\n' ' ')"; return 1; }
-    export ASAN_OPTIONS=${ASAN_OPTIONS_USER:-fast_unwind_on_malloc=0}
-    export LSAN_OPTIONS=${LSAN_OPTIONS_USER:-suppressions=$PWD/tests/rt/lsan-mpich.supp}
     for v in hand-mpi mdl-mpi mdl-shm; do
-        local launcher=mpiexec prog=$w/hand-mpi
-        [ "$v" = mdl-mpi ] && prog=$work/vlasov-mpi/vlasov
-        [ "$v" = mdl-shm ] && { launcher=$MEDLEY_STAGE/bin/mdlrun prog=$work/vlasov-shm/vlasov
-                                export ASAN_OPTIONS=${ASAN_OPTIONS_USER-} LSAN_OPTIONS=${LSAN_OPTIONS_USER-}; }
-        (cd "$w" && exec timeout -k 5 120 "$launcher" -n 2 "$prog" --bench 60 "$w/W.$v") \
+        local prog=$w/hand-mpi
+        [ "$v" = mdl-mpi ] && prog=$work/vlasov-$m/vlasov
+        [ "$v" = mdl-shm ] && { prog=$work/vlasov-shm/vlasov; rt_use shm; }
+        (cd "$w" && exec timeout -k 5 120 "${RT_LAUNCH[@]}" -n 2 "$prog" --bench 60 "$w/W.$v") \
             > "$w/$v.out" 2> "$w/$v.err" < /dev/null ||
             { echo "$v failed: $(tail -c 300 "$w/$v.err" | tr '\n' ' ')"; return 1; }
         sed 's/^/    | /' "$w/$v.out"
@@ -274,11 +279,13 @@ hand_mpi_vlasov() {
     done
 }
 if [ -z "${MEDLEY_EXAMPLES:-}" ] || [[ " $MEDLEY_EXAMPLES " == *" vlasov "* ]]; then
-    if why=$(hand_mpi_vlasov 2>&1); then
-        echo "PASS: examples/vlasov/hand-mpi"
-        echo "$why"
-    else
-        echo "FAIL: examples/vlasov/hand-mpi: $(echo "$why" | grep -v '^    |' | tr '\n' ' ')"
-    fi
+    for m in "${MPI_RTS[@]}"; do
+        if why=$(hand_mpi_vlasov "$m" 2>&1); then
+            echo "PASS: examples/vlasov/$m/hand-mpi"
+            echo "$why"
+        else
+            echo "FAIL: examples/vlasov/$m/hand-mpi: $(echo "$why" | grep -v '^    |' | tr '\n' ' ')"
+        fi
+    done
 fi
 exit 0

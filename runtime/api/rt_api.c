@@ -1,37 +1,15 @@
 /* rt_api.c — the entry points of mdl_rt.h for both runtimes (collectives:
- * rt_coll.c, grids: rt_grid.c).  The state of the runtime, the descriptors
- * and the peers are checked here, once, then the backend moves the data
- * (rt_backend.h).  The paths of a valid call are a few predictable
- * branches and one call into the backend. */
+ * rt_coll.c, grids: rt_grid.c, sections: rt_layout.c, the runtime's state:
+ * rt_state.c).  The state of the runtime, the descriptors and the peers
+ * are checked here, once, then the backend moves the data (rt_backend.h).
+ * The paths of a valid call are a few predictable branches and one call
+ * into the backend. */
 #include "rt_layer.h"
+#include "rt_layout.h"
 #include "trace/rt_trace.h"
 
 #include <errno.h>      /* program_invocation_short_name */
 #include <stdlib.h>
-
-static char no_runtime;
-mdl_rt *rt_live = (mdl_rt *)(void *)&no_runtime;
-static int ended;                               /* MDL_End has run here */
-static mdl_who ended_who = { "?", -1 };         /* who this process was */
-
-static int active(void)
-{
-    return rt_live != (mdl_rt *)(void *)&no_runtime;
-}
-
-mdl_rt *rt_running(void)
-{
-    return active() ? rt_live : NULL;
-}
-
-int rt_dead(const char *fn)
-{
-    if (active())
-        return rt_fail(rt_live, fn, MDL_ERR_STATE, "not the runtime handle of this process");
-    if (ended)
-        return rt_fail_who(ended_who, fn, MDL_ERR_STATE, "called after MDL_End");
-    return rt_fail_who((mdl_who){ "?", -1 }, fn, MDL_ERR_STATE, "called before MDL_Init");
-}
 
 /* The generated functions test their task pointer (one branch) and come
  * here with a NULL one: the usual case is a call before MDL_Init, named
@@ -40,56 +18,14 @@ MDL_API int mdl_no_task(const mdl_task_desc *d, const char *fn)
 {
     if (!fn)
         fn = "?";
-    if (active())
+    if (rt_active())
         return rt_fail(rt_live, fn, MDL_ERR_ARG, "the task pointer is NULL");
-    if (ended)
-        return rt_fail_who(ended_who, fn, MDL_ERR_STATE, "called after MDL_End");
+    const mdl_who *was = rt_ended_who();
+    if (was)
+        return rt_fail_who(*was, fn, MDL_ERR_STATE, "called after MDL_End");
     int known = d && d->abi == MDL_ABI && d->tasks && d->self >= 0 && d->self < d->ntasks;
     mdl_who who = { known && d->tasks[d->self] ? d->tasks[d->self] : "?", -1 };
     return rt_fail_who(who, fn, MDL_ERR_STATE, "called before MDL_Init");
-}
-
-/* ---------------------------------------------------------------- common state */
-
-int rt_common_start(mdl_rt *rt, const mdl_task_desc *d)
-{
-    mdl_rt_common *c = rt_c(rt);
-    c->d = d;
-    c->who = (mdl_who){ d->tasks[d->self], -1 };
-    c->inst = -1;
-    c->fam_size = calloc((size_t)d->ntasks, sizeof(int));
-    return c->fam_size ? 0 : rt_fail_oom(rt, MDL_FN_NAME(INIT));
-}
-
-int rt_common_identified(mdl_rt *rt, int inst)
-{
-    mdl_rt_common *c = rt_c(rt);
-    const mdl_task_desc *d = c->d;
-    c->inst = inst;
-    c->who.inst = inst;
-    c->maxfam = 1;
-    for (int t = 0; t < d->ntasks; t++)
-        if (c->fam_size[t] > c->maxfam)
-            c->maxfam = c->fam_size[t];
-    if (d->single && c->fam_size[d->self] > 1)
-        return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_LAUNCH,
-                       "task %s is declared without (i) in %s: it runs as one instance, "
-                       "but %d were launched", c->who.task, d->spec, c->fam_size[d->self]);
-    c->seen = calloc((size_t)c->maxfam, sizeof(int));
-    c->list = malloc(((size_t)c->maxfam + 1) * sizeof(int));
-    c->nb = malloc(((size_t)d->nmsgs + 1) * sizeof(int));
-    return c->seen && c->list && c->nb ? 0 : rt_fail_oom(rt, MDL_FN_NAME(INIT));
-}
-
-void rt_common_free(mdl_rt *rt)
-{
-    mdl_rt_common *c = rt_c(rt);
-    rt_trace_detach(rt);
-    free(c->fam_size);
-    free(c->seen);
-    free(c->list);
-    free(c->nb);
-    c->fam_size = c->seen = c->list = c->nb = NULL;
 }
 
 /* ---------------------------------------------------------------- start, end */
@@ -156,16 +92,17 @@ static int start(const mdl_task_desc *d, int *argc, char ***argv, void *user,
         return rt_fail_who(who, fn, MDL_ERR_ARG,
                            "task object of %zu bytes, the task struct needs %zu", user_size,
                            d->struct_size);
-    if (active())
+    if (rt_active())
         return rt_fail(rt_live, fn, MDL_ERR_STATE, "MDL_Init called twice in one process");
-    if (ended && !be_restartable())
-        return rt_fail_who(ended_who, fn, MDL_ERR_STATE,
+    const mdl_who *was = rt_ended_who();
+    if (was && !be_restartable())
+        return rt_fail_who(*was, fn, MDL_ERR_STATE,
                            "called after MDL_End: the runtime cannot restart");
     mdl_rt *rt;
     rc = be_init(d, argc, argv, user, user_size, &rt);
     if (rc < 0)
         return rc;
-    rt_live = rt;
+    rt_live_set(rt);
     *task = rt_c(rt)->task;
     *out = rt;
     rt_watch_start(d, rt_c(rt)->who, rt_c(rt)->fam_size);
@@ -191,15 +128,14 @@ MDL_API int mdl_end(mdl_rt *rt, void *task)
         return rt_dead(fn);
     if (task != rt_c(rt)->task)
         return rt_fail(rt, fn, MDL_ERR_ARG, "not the task struct of MDL_Init");
-    ended = 1;
-    ended_who = rt_c(rt)->who;
+    rt_ended_set(rt);
     rt_enter(fn, NULL, RT_PEER_NONE);
     if (rt_c(rt)->tr)
         rt_trace_finish(rt);
     /* The runtime stays live while the backend completes the sends: a
      * fault found there is reported (and, fatal, aborts) as any other. */
     int rc = be_end(rt);
-    rt_live = (mdl_rt *)(void *)&no_runtime;
+    rt_live_set(NULL);
     rt_watch_stop();
     return rc;
 }
@@ -337,30 +273,29 @@ static int neighbor(mdl_rt *rt, const mdl_msg_desc *m)
 
 /* A neighbour that is MDL_PROC_NULL makes the call a no-op, but its
  * section is checked as any other call's: a bad bound fails on the
- * instances at the edge of the grid too, and so on a single instance.
- * Only calls toward MDL_PROC_NULL come here: the others' bounds are
- * checked by the backend as it lays the message out. */
+ * instances at the edge of the grid too, and so on a single instance. */
 static __attribute__((cold, noinline)) int null_peer(mdl_rt *rt, const mdl_msg_desc *m,
                                                      void *task, const long *bounds)
 {
-    char why[256];
-    int rc = mdl_msg_check(m, task, bounds, why, sizeof why);
-    if (rc < 0)
-        return rt_fail(rt, m->fn, rc, "%s", why);
-    return MDL_PROC_NULL;
+    return rt_layout_of(rt, m, task, bounds) ? MDL_PROC_NULL : MDL_ERR_BOUNDS;
 }
 
 /* Where the send goes is recorded as the current call (rt_enter*): one
  * instance, a list, or nowhere (a neighbour that is MDL_PROC_NULL); the
- * hang reports and the trace both read it there. */
+ * hang reports and the trace both read it there.  Then the message's
+ * layout (rt_layout_of), whose only fault, a bound outside its variable,
+ * is reported there: a peer's fault is found first. */
 static inline __attribute__((always_inline)) int send_body(mdl_rt *rt, mdl_rt_common *c, const mdl_msg_desc *m, void *task,
                             int inst, const int *insts, int n, const long *bounds)
 {
+    const rt_layout *lay;
     if (__builtin_expect(m->peer_kind == MDL_PEER_ONE, 1)) {
         if ((unsigned)inst >= (unsigned)c->fam_size[m->peer_task])
             return rt_fail_instance(rt, m->fn, m->peer_task, inst, -1);
         rt_enter(m->fn, m, inst);
-        return be_send_one(rt, m, task, bounds, inst);
+        if (!(lay = rt_layout_of(rt, m, task, bounds)))
+            return MDL_ERR_BOUNDS;
+        return be_send_one(rt, m, lay, inst);
     }
     switch (m->peer_kind) {
     case MDL_PEER_NEIGHBOR: {
@@ -375,7 +310,9 @@ static inline __attribute__((always_inline)) int send_body(mdl_rt *rt, mdl_rt_co
             return MDL_SUCCESS;
         }
         rt_enter(m->fn, m, nb);
-        return be_send_one(rt, m, task, bounds, nb);
+        if (!(lay = rt_layout_of(rt, m, task, bounds)))
+            return MDL_ERR_BOUNDS;
+        return be_send_one(rt, m, lay, nb);
     }
     case MDL_PEER_ALL: {
         /* Like MPI_Bcast: every instance but the sender itself. */
@@ -384,14 +321,18 @@ static inline __attribute__((always_inline)) int send_body(mdl_rt *rt, mdl_rt_co
             if (!(self && i == c->inst))
                 c->list[k++] = i;
         rt_enter_all(m->fn, m, c->list, k);
-        return be_send(rt, m, task, bounds, c->list, k);
+        if (!(lay = rt_layout_of(rt, m, task, bounds)))
+            return MDL_ERR_BOUNDS;
+        return be_send(rt, m, lay, c->list, k);
     }
     case MDL_PEER_SUBSET: {
         int rc = rt_check_list(rt, m->fn, m->peer_task, insts, n);
         if (rc)
             return rc;
         rt_enter_list(m->fn, m, insts, n);
-        return be_send(rt, m, task, bounds, insts, n);
+        if (!(lay = rt_layout_of(rt, m, task, bounds)))
+            return MDL_ERR_BOUNDS;
+        return be_send(rt, m, lay, insts, n);
     }
     }
     return rt_fail(rt, m->fn, MDL_ERR_ARG, "unknown peer kind %d", m->peer_kind);
@@ -453,7 +394,10 @@ static inline __attribute__((always_inline)) int recv_body(mdl_rt *rt, mdl_rt_co
         return rt_fail_instance(rt, m->fn, m->peer_task, inst, -1);
     }
     rt_enter(m->fn, m, from);
-    return be_recv(rt, m, task, bounds, from);
+    const rt_layout *lay = rt_layout_of(rt, m, task, bounds);
+    if (!lay)
+        return MDL_ERR_BOUNDS;
+    return be_recv(rt, m, lay, from);
 }
 
 static __attribute__((noinline)) int traced_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task,
@@ -466,7 +410,7 @@ static __attribute__((noinline)) int traced_recv(mdl_rt *rt, const mdl_msg_desc 
     t->seen = t->t0;            /* the end if the message is there: no poll */
     int rc = recv_body(rt, c, m, task, inst, bounds);
     uint64_t bytes = rt_trace_bytes(t, m, bounds);  /* rt_trace_payload: no work */
-    int late = be_stamps_late && bytes <= RT_LATE_MAX_BYTES;
+    int late = t->late && bytes <= RT_LATE_MAX_BYTES;
     int from = RT_GET(peer);    /* the instance posted for, or MDL_ANY */
     if (rc == MDL_PROC_NULL)
         rt_trace_end(t, -1, 0, 0, 0);

@@ -9,8 +9,13 @@
  * instance, `to {A}` to a list) before anything moves.  The grid is pure
  * arithmetic and lives entirely here.
  *
+ * The layer also lays each message out (rt_layout.c): section bounds are
+ * checked there, once per call that changes them, and a transport is
+ * handed the checked layout (rt_layout below).
+ *
  * Below: a backend (runtime/mpi/, runtime/shm/) implements the be_*
- * functions — transport only.  It may take its arguments as valid and
+ * functions — transport only.  It may take its arguments as valid, caches
+ * only what is its own (MPI: datatypes, keyed by the layout's numbers) and
  * reports only what the transport itself finds (the sizes of the two sides
  * disagree, a peer died, MPI or the system failed), through rt_fail and
  * the shared texts declared here, so that one fault reads the same on both
@@ -22,7 +27,7 @@
  * the message and the resolved peers before it calls the backend and the
  * result after — the place for per-call trace records and for publishing
  * "which call, which message, which peer" of a call that may block.  Each
- * backend blocks in one place: shm_wait (runtime/shm/shm_core.c) for the
+ * backend blocks in one place: shm_wait (runtime/shm/shm_wait.c) for the
  * shared-memory runtime; blocking MPI calls inside be_* for MPI. */
 #ifndef MDL_RT_BACKEND_H
 #define MDL_RT_BACKEND_H
@@ -54,6 +59,8 @@ typedef struct mdl_rt_common {
     int dims[3], periodic[3], coords[3];
     int *nb;                    /* [nmsgs] the instance a neighbour message
                                    goes to or comes from, or MDL_PROC_NULL */
+    struct rt_msg_layout **layouts;     /* [nmsgs] each message's checked
+                                   layout, cached (rt_layout.c) */
     struct rt_tracer *tr;       /* MDL_TRACE: the call recorder (rt_trace.h) */
 } mdl_rt_common;
 
@@ -69,10 +76,11 @@ static inline mdl_rt_common *rt_c(mdl_rt *rt)
  * peer at the entry of every call that may block (rt_enter: three plain
  * stores), the backend marks where it blocks (rt_block_begin/_end: the MPI
  * runtime around its blocking MPI calls, the shm runtime when a wait goes
- * to sleep).  Read by the hang watchdog's thread (rt_watch.c), by the
- * shm runtime when it publishes what it sleeps in, and by the trace for
- * where a send went or a receive was posted (rt_api.c); relaxed atomics, so
- * that the thread's reads are not data races, compile to plain moves. */
+ * to sleep), both in rt_call.c.  Read by the hang watchdog's thread
+ * (rt_watch.c), by the shm runtime when it publishes what it sleeps in,
+ * and by the trace for where a send went or a receive was posted
+ * (rt_api.c); relaxed atomics, so that the thread's reads are not data
+ * races, compile to plain moves. */
 enum {
     RT_PEER_NONE = -10,         /* no peer to name (MDL_End) */
     RT_PEER_ALL = -11,          /* the whole family (barriers, collectives),
@@ -164,6 +172,11 @@ MDL_HIDDEN void rt_enter_end(const mdl_msg_desc *m, const int *insts, int n);
 /* CLOCK_MONOTONIC in seconds. */
 MDL_HIDDEN double rt_mono_seconds(void);
 
+/* Name of the Test/Wait function of m ("MDL_mWait"), for error lines,
+ * hang reports and traces only (formatting costs more than a completion). */
+MDL_HIDDEN const char *rt_completion_fn(const mdl_msg_desc *m, int wait, char *buf,
+                                       size_t len);
+
 /* The name of the current call ("MDL_RecvFrom_d_r", "MDL_rWait") and whom
  * it waits for ("d[1]", "d[any]", "d[all]", "d[0,2]", "d"; "" for none),
  * as the hang reports print them; MDL_ANY from a family of one instance
@@ -217,11 +230,6 @@ MDL_HIDDEN int rt_fail_task_index(mdl_rt *rt, int proc, long long task);
 /* Out of memory (MDL_ERR_INTERN). */
 MDL_HIDDEN int rt_fail_oom(mdl_rt *rt, const char *fn);
 
-/* Name of the Test/Wait function of m ("MDL_mWait"), for error reports
- * only (formatting costs more than a completion). */
-MDL_HIDDEN const char *rt_completion_fn(const mdl_msg_desc *m, int wait, char *buf,
-                                       size_t len);
-
 /* ---------------------------------------------------------------- collectives */
 
 /* One call of a collective, its arguments checked and resolved by
@@ -242,6 +250,31 @@ typedef struct mdl_coll_call {
                                    err, after telling the others if it can */
 } mdl_coll_call;
 
+/* ---------------------------------------------------------------- layouts */
+
+/* Where the items of a message lie for one call, as the layer checked
+ * them (rt_layout.c: the bounds against the declared extents, by
+ * mdl_item_span of runtime/core): spans[m->nitems] and their bytes.  Two
+ * numbers tell a transport whether what it built from an earlier layout
+ * still serves: `gen` changes whenever the spans change, `shape` only
+ * when they change other than by one move of the whole message (the
+ * spans relative to spans[0].base: a block sent from another place).
+ * Both count up per message from 1 (0: none).  The spans are the
+ * layer's, valid until the next call of the same message: a transport
+ * that needs them longer (an async receive) copies them. */
+typedef struct rt_layout {
+    const mdl_span *spans;
+    char *base;                 /* the message's first byte: spans[0].base */
+    size_t bytes;
+    uint64_t gen;
+    uint64_t shape;
+} rt_layout;
+
+/* For a transport that prepares at MDL_Init what a message whose bounds
+ * are all constant (or that has none) needs: its layout.  NULL: refused
+ * (reported, MDL_ERR_BOUNDS). */
+MDL_HIDDEN const rt_layout *rt_layout_fixed(mdl_rt *rt, const mdl_msg_desc *m);
+
 /* ---------------------------------------------------------------- the contract */
 
 /* Everything below is implemented by each backend. */
@@ -256,7 +289,7 @@ typedef struct mdl_coll_call {
 MDL_HIDDEN int be_init(const mdl_task_desc *d, int *argc, char ***argv, void *user,
                        size_t user_size, mdl_rt **out);
 /* MDL_End: every async send still in flight is delivered before it returns
- * (docs/language.md, "MDL_End"), async receives not completed are
+ * (docs/language.md, MDL_FN_NAME(END)), async receives not completed are
  * cancelled, and everything is freed (rt_common_free included), also on
  * an error. */
 MDL_HIDDEN int be_end(mdl_rt *rt);
@@ -268,27 +301,22 @@ MDL_HIDDEN void be_abort(int code) __attribute__((noreturn));
 /* Tracing, on the fatal path, just before be_abort: the instance's trace
  * (rt_trace_stop has closed it) goes where the job's file is written. */
 MDL_HIDDEN void be_trace_fatal(mdl_rt *rt);
-/* Tracing: whether the backend waits by polling memory and tells the
- * tracer when (rt_trace_poll, rt_trace_payload): the calls of small
- * messages are then stamped off the message's path (rt_trace.h). */
-MDL_HIDDEN extern const int be_stamps_late;
-
 MDL_HIDDEN int be_barrier(mdl_rt *rt);
 /* insts: n >= 2 distinct instances of the own family, this one among them. */
 MDL_HIDDEN int be_sbarrier(mdl_rt *rt, const int *insts, int n);
 
-/* Message m to the instances to[0..n-1] of m->peer_task (valid, distinct,
- * n >= 0; the sender only if the program listed itself); be_send_one: to
- * instance `to`, the path of nearly every send. */
-MDL_HIDDEN int be_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds,
-                       const int *to, int n);
-MDL_HIDDEN int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds,
-                           int to);
-/* Receive of m from instance `from` of m->peer_task, or MDL_ANY (the task
- * has instances).  Returns the sender's instance (async: the instance
- * posted for, MDL_SUCCESS for MDL_ANY) or a negative error. */
-MDL_HIDDEN int be_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds,
-                       int from);
+/* Message m, laid out as `lay` says, to the instances to[0..n-1] of
+ * m->peer_task (valid, distinct, n >= 0; the sender only if the program
+ * listed itself); be_send_one: to instance `to`, the path of nearly
+ * every send. */
+MDL_HIDDEN int be_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, const int *to,
+                       int n);
+MDL_HIDDEN int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to);
+/* Receive of m into `lay` from instance `from` of m->peer_task, or
+ * MDL_ANY (the task has instances).  Returns the sender's instance
+ * (async: the instance posted for, MDL_SUCCESS for MDL_ANY) or a
+ * negative error. */
+MDL_HIDDEN int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from);
 /* Completion of m's async operations: 1 / 0 (test), MDL_SUCCESS (wait),
  * or the first error of a completed receive. */
 MDL_HIDDEN int be_test(mdl_rt *rt, const mdl_msg_desc *m);

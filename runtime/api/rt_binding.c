@@ -43,7 +43,7 @@ static int fail(mdl_rt *rt, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int rc = rt_vfail(rt, "MDL_Init", MDL_ERR_LAUNCH, fmt, ap);
+    int rc = rt_vfail(rt, MDL_FN_NAME(INIT), MDL_ERR_LAUNCH, fmt, ap);
     va_end(ap);
     return rc;
 }
@@ -102,12 +102,12 @@ static int check_item(mdl_rt *rt, const view *v, const char *task, const mdl_ite
 MDL_API int mdl_check_layout(const void *task_object, const char *spec_hash, int n,
                              const char *names, void *const *addr, const size_t *size)
 {
-    static const char fn[] = "MDL_Init";
+    const char *fn = MDL_FN_NAME(INIT);
     /* the process's runtime, not the handle in the object: where the
      * binding finds that handle is what is being checked */
-    mdl_rt *rt = rt_live;
-    if (!rt)
+    if (!rt_active())
         return rt_dead(fn);
+    mdl_rt *rt = rt_live;
     const mdl_task_desc *d = rt_c(rt)->d;
     const char *task = d->tasks[d->self];
     char own[24];
@@ -142,8 +142,8 @@ MDL_API int mdl_check_layout(const void *task_object, const char *spec_hash, int
 
 MDL_API void mdl_fail_unchecked(int code)
 {
-    mdl_rt *rt = rt_running();
-    if (rt && rt_c(rt)->tr) {           /* the job ends here: so does the trace */
+    mdl_rt *rt = rt_live;
+    if (rt_active() && rt_c(rt)->tr) {           /* the job ends here: so does the trace */
         rt_trace_stop(rt, code, 1);
         be_trace_fatal(rt);
     }

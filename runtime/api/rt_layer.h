@@ -1,5 +1,5 @@
-/* rt_layer.h — internals of the validation layer (rt_api.c, rt_coll.c,
- * rt_grid.c), shared by its files only: backends see rt_backend.h. */
+/* rt_layer.h — internals of the validation layer (runtime/api), shared by
+ * its files only: backends see rt_backend.h. */
 #ifndef MDL_RT_LAYER_H
 #define MDL_RT_LAYER_H
 
@@ -9,10 +9,15 @@
 #define MDL_API __attribute__((visibility("default")))
 
 /* The runtime of this process while it is active, else a marker no handle
- * equals: one comparison tells a live handle on every call. */
+ * equals: one comparison tells a live handle on every call (rt_state.c). */
 MDL_HIDDEN extern mdl_rt *rt_live;
-/* rt_live while a runtime is active, else NULL. */
-MDL_HIDDEN mdl_rt *rt_running(void);
+/* Whether a runtime is live; rt_live_set: MDL_Init has started rt (NULL:
+ * MDL_End has ended it); rt_ended_set: MDL_End runs on rt, whose identity
+ * the calls after it are reported under (rt_ended_who: NULL before). */
+MDL_HIDDEN int rt_active(void);
+MDL_HIDDEN void rt_live_set(mdl_rt *rt);
+MDL_HIDDEN void rt_ended_set(mdl_rt *rt);
+MDL_HIDDEN const mdl_who *rt_ended_who(void);
 
 /* MDL_ERR_STATE for a handle that is not the live runtime: before
  * MDL_Init, after MDL_End, or not this process's handle. */
@@ -29,6 +34,9 @@ MDL_HIDDEN int rt_check_list(mdl_rt *rt, const char *fn, int task, const int *in
 
 /* The grid must exist (MDL_ERR_GRID otherwise). */
 MDL_HIDDEN int rt_need_grid(mdl_rt *rt, const char *fn);
+
+/* Entries of an instance list a hang report shows (rt_call.c, rt_watch.c). */
+#define RT_LIST_SHOWN 8
 
 /* The hang watchdog (rt_watch.c): started by MDL_Init when MDL_HANG_SECONDS
  * is set, stopped by MDL_End once the backend has finished. */

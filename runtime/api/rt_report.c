@@ -123,10 +123,3 @@ int rt_fail_oom(mdl_rt *rt, const char *fn)
 {
     return rt_fail(rt, fn, MDL_ERR_INTERN, "out of memory");
 }
-
-const char *rt_completion_fn(const mdl_msg_desc *m, int wait, char *buf, size_t len)
-{
-    mdl_fn_format(buf, len, wait ? MDL_FN_NAME(WAIT) : MDL_FN_NAME(TEST),
-                  m && m->name ? m->name : "?", NULL);
-    return buf;
-}

@@ -271,7 +271,7 @@ int mdl_item_span(const mdl_item_desc *it, const long *pairs, void *task,
     for (int d = 0; d < it->ndims; d++) {
         long lo = pairs[2 * d], hi = pairs[2 * d + 1];
         long ext = it->extent[d];
-        if (lo < 0 || hi < lo - 1 || (ext >= 0 && hi >= ext)) {
+        if (!mdl_bounds_ok(lo, hi, ext)) {
             if (ext >= 0)
                 snprintf(why, whylen,
                          "section %ld..%ld of '%s' is outside 0..%ld in dimension %d",
@@ -321,21 +321,17 @@ int mdl_item_span(const mdl_item_desc *it, const long *pairs, void *task,
     return 0;
 }
 
-/* The item spans go to spans[i * step]: step 0 keeps only the checks
- * (each caller's constant step is folded in, no cost per item). */
-static inline __attribute__((always_inline)) int
-msg_spans(const mdl_msg_desc *m, void *task, const long *bounds, mdl_span *spans, int step,
-          size_t *total, char *why, size_t whylen)
+int mdl_msg_spans(const mdl_msg_desc *m, void *task, const long *bounds,
+                  mdl_span *spans, size_t *total, char *why, size_t whylen)
 {
     const long *pairs = m->fixed_bounds ? m->fixed_bounds : bounds;
     size_t sum = 0;
     for (int i = 0; i < m->nitems; i++) {
         const mdl_item_desc *it = &m->items[i];
-        mdl_span *sp = &spans[i * step];
-        int rc = mdl_item_span(it, pairs + 2 * it->first_pair, task, sp, why, whylen);
+        int rc = mdl_item_span(it, pairs + 2 * it->first_pair, task, &spans[i], why, whylen);
         if (rc)
             return rc;
-        if (__builtin_add_overflow(sum, sp->bytes, &sum) || sum > PTRDIFF_MAX) {
+        if (__builtin_add_overflow(sum, spans[i].bytes, &sum) || sum > PTRDIFF_MAX) {
             snprintf(why, whylen, "the items of the message span more than %td bytes",
                      (ptrdiff_t)PTRDIFF_MAX);
             return MDL_ERR_BOUNDS;
@@ -343,20 +339,6 @@ msg_spans(const mdl_msg_desc *m, void *task, const long *bounds, mdl_span *spans
     }
     *total = sum;
     return 0;
-}
-
-int mdl_msg_spans(const mdl_msg_desc *m, void *task, const long *bounds,
-                  mdl_span *spans, size_t *total, char *why, size_t whylen)
-{
-    return msg_spans(m, task, bounds, spans, 1, total, why, whylen);
-}
-
-int mdl_msg_check(const mdl_msg_desc *m, void *task, const long *bounds,
-                  char *why, size_t whylen)
-{
-    mdl_span one;
-    size_t total;
-    return msg_spans(m, task, bounds, &one, 0, &total, why, whylen);
 }
 
 void mdl_spans_pack(const mdl_span *spans, int n, void *dst)

@@ -102,9 +102,16 @@ typedef struct mdl_span {
     size_t bytes;               /* total */
 } mdl_span;
 
+/* The bounds rule of one dimension: lo..hi (empty when hi is lo - 1) within
+ * an extent ext, or any range from 0 when ext is -1 (a pointer). */
+static inline int mdl_bounds_ok(long lo, long hi, long ext)
+{
+    return lo >= 0 && hi >= lo - 1 && (ext < 0 || hi < ext);
+}
+
 /* Layout of one item for the (lo,hi) pairs given (it->ndims pairs).
- * Checks the bounds against the declared extents (and a NULL pointer
- * member).  Returns 0 or MDL_ERR_BOUNDS with a reason in why. */
+ * Checks the bounds against the declared extents (mdl_bounds_ok, and a
+ * NULL pointer member).  Returns 0 or MDL_ERR_BOUNDS with a reason in why. */
 MDL_HIDDEN int mdl_item_span(const mdl_item_desc *it, const long *pairs,
                              void *task, mdl_span *out,
                              char *why, size_t whylen);
@@ -114,37 +121,6 @@ MDL_HIDDEN int mdl_item_span(const mdl_item_desc *it, const long *pairs,
 MDL_HIDDEN int mdl_msg_spans(const mdl_msg_desc *m, void *task,
                              const long *bounds, mdl_span *spans,
                              size_t *total, char *why, size_t whylen);
-
-/* The checks of mdl_msg_spans alone: 0 or MDL_ERR_BOUNDS with a reason. */
-MDL_HIDDEN int mdl_msg_check(const mdl_msg_desc *m, void *task,
-                             const long *bounds, char *why, size_t whylen);
-
-/* What a message's layout depends on besides the task struct, as a key
- * both runtimes cache it by: nbounds bounds, then the value of each
- * pointer item (with_ptrs) -- a pointer moved under unchanged bounds is
- * another layout. */
-static inline void mdl_msg_key_put(const mdl_msg_desc *m, const void *task, const long *bounds,
-                                   int nbounds, long *key)
-{
-    for (int i = 0; i < nbounds; i++)
-        *key++ = bounds[i];
-    for (int i = 0; i < m->nitems; i++)
-        if (m->items[i].is_pointer)
-            *key++ = (long)(intptr_t) * (void *const *)((const char *)task + m->items[i].offset);
-}
-
-static inline int mdl_msg_key_same(const mdl_msg_desc *m, const void *task, const long *bounds,
-                                   int nbounds, int with_ptrs, const long *key)
-{
-    for (int i = 0; i < nbounds; i++)
-        if (*key++ != bounds[i])
-            return 0;
-    for (int i = 0; with_ptrs && i < m->nitems; i++)
-        if (m->items[i].is_pointer &&
-            *key++ != (long)(intptr_t) * (void *const *)((const char *)task + m->items[i].offset))
-            return 0;
-    return 1;
-}
 
 /* Copy between the layouts of several spans and a contiguous buffer. */
 MDL_HIDDEN void mdl_spans_pack(const mdl_span *spans, int n, void *dst);

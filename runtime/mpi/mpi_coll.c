@@ -68,10 +68,10 @@ static int is_unsigned(int base)
 
 void mpi_coll_free(mdl_rt *rt)
 {
-    if (rt->unsigned_ops_made) {
-        MPI_Op_free(&rt->unsigned_ops[0]);
-        MPI_Op_free(&rt->unsigned_ops[1]);
-        rt->unsigned_ops_made = 0;
+    if (rt->coll.unsigned_ops_made) {
+        MPI_Op_free(&rt->coll.unsigned_ops[0]);
+        MPI_Op_free(&rt->coll.unsigned_ops[1]);
+        rt->coll.unsigned_ops_made = 0;
     }
 }
 
@@ -80,16 +80,16 @@ void mpi_coll_free(mdl_rt *rt)
 static MPI_Op op_for(mdl_rt *rt, const mdl_coll_desc *c)
 {
     if ((c->op == MDL_MIN || c->op == MDL_MAX) && is_unsigned(c->type->base)) {
-        if (!rt->unsigned_ops_made) {
-            if (MPI_Op_create(unsigned_min, 1, &rt->unsigned_ops[0]) != MPI_SUCCESS)
+        if (!rt->coll.unsigned_ops_made) {
+            if (MPI_Op_create(unsigned_min, 1, &rt->coll.unsigned_ops[0]) != MPI_SUCCESS)
                 return MPI_OP_NULL;
-            if (MPI_Op_create(unsigned_max, 1, &rt->unsigned_ops[1]) != MPI_SUCCESS) {
-                MPI_Op_free(&rt->unsigned_ops[0]);
+            if (MPI_Op_create(unsigned_max, 1, &rt->coll.unsigned_ops[1]) != MPI_SUCCESS) {
+                MPI_Op_free(&rt->coll.unsigned_ops[0]);
                 return MPI_OP_NULL;
             }
-            rt->unsigned_ops_made = 1;
+            rt->coll.unsigned_ops_made = 1;
         }
-        return rt->unsigned_ops[c->op == MDL_MAX];
+        return rt->coll.unsigned_ops[c->op == MDL_MAX];
     }
     return op_of(c->op);
 }
@@ -99,30 +99,30 @@ static int coll_mpi_fail(mdl_rt *rt, const char *fn, int mpirc, const char *what
 {
     int cls = 0;
     MPI_Error_class(mpirc, &cls);
-    return cls == MPI_ERR_TRUNCATE ? rt_fail_coll_size(rt, fn) : rt_mpi_fail(rt, fn, mpirc, what);
+    return cls == MPI_ERR_TRUNCATE ? rt_fail_coll_size(rt, fn) : mpi_fail(rt, fn, mpirc, what);
 }
 
 /* The root sends to every other member; the listed members receive. */
 static int mcast(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_call *a, MPI_Datatype e,
                  size_t esize)
 {
-    int tag = rt->tag_mcast + c->index, mpirc = MPI_SUCCESS;
+    int tag = rt->tags.mcast + c->index, mpirc = MPI_SUCCESS;
     if (a->me == 0) {
         if (a->root_listed && !c->in_place)
             memmove(a->recv, a->send, (size_t)a->count * esize);
         int j = 0;
         for (int i = 1; i < a->nmembers && mpirc == MPI_SUCCESS; i++) {
-            mpirc = MPI_Isend(a->send, (int)a->count, e, a->members[i], tag, rt->family,
-                              &rt->scratch_reqs[j]);
+            mpirc = MPI_Isend(a->send, (int)a->count, e, a->members[i], tag, rt->job.family,
+                              &rt->scratch.reqs[j]);
             j += mpirc == MPI_SUCCESS;
         }
-        int w = MPI_Waitall(j, rt->scratch_reqs, rt->scratch_sts);
+        int w = MPI_Waitall(j, rt->scratch.reqs, rt->scratch.sts);
         if (mpirc == MPI_SUCCESS)
             mpirc = w;
         return mpirc == MPI_SUCCESS ? MDL_SUCCESS : coll_mpi_fail(rt, c->fn, mpirc, "MPI_Isend");
     }
     MPI_Status st;
-    mpirc = MPI_Recv(a->recv, (int)a->count, e, c->root, tag, rt->family, &st);
+    mpirc = MPI_Recv(a->recv, (int)a->count, e, c->root, tag, rt->job.family, &st);
     if (mpirc != MPI_SUCCESS)
         return coll_mpi_fail(rt, c->fn, mpirc, "MPI_Recv");
     int got = 0;
@@ -144,7 +144,7 @@ static int reduce_in_place_nonzero_root(mdl_rt *rt, const mdl_coll_desc *c, void
     if (!in)
         return rt_fail_oom(rt, c->fn);
     memcpy(in, buf, (size_t)cnt * es);
-    int mpirc = MPI_Reduce(in, buf, cnt, e, op_for(rt, c), c->root, rt->family);
+    int mpirc = MPI_Reduce(in, buf, cnt, e, op_for(rt, c), c->root, rt->job.family);
     free(in);
     return mpirc == MPI_SUCCESS ? MDL_SUCCESS : coll_mpi_fail(rt, c->fn, mpirc, "MPI_Reduce");
 }
@@ -165,13 +165,13 @@ static int collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_call *a
     if (a->err)
         return a->err;
     const char *fn = c->fn;
-    MPI_Datatype e = rt_elem_type(rt, c->type);
+    MPI_Datatype e = mpi_elem_type(rt, c->type);
     size_t es = c->type->size;
     int r = rt->c.inst, root = c->root, is_root = r == root, ip = c->in_place;
     int cnt = (int)a->count;
     void *send = a->send, *recv = a->recv;
     const int *counts = a->counts, *displs = a->displs;
-    MPI_Comm fam = rt->family;
+    MPI_Comm fam = rt->job.family;
     int mpirc = MPI_SUCCESS;
     const char *what = "";
     switch (c->kind) {

@@ -27,7 +27,8 @@
  * A receiver copies when it completes its receive, not when MPI matches
  * it: an async receive posted early is copied at its Wait or Test, or
  * while its process waits for a send of its own or polls with Test
- * (mpi_p2p_progress).  A sender never waits on that alone, or a program
+ * (mpi_p2p.c, the progress hook it passes down).  A sender never waits on
+ * that alone, or a program
  * that MPI runs (the receiver blocked in another call, a barrier, a
  * receive of something the sender sends next) would hang.  The control
  * page publishes which blocking call its process is in (rt_block_shared);
@@ -134,12 +135,12 @@ static char *task_file(size_t size, int *fd)
 
 void *mpi_direct_alloc(mdl_rt *rt, size_t size)
 {
-    char *p = task_file(size, &rt->task_fd);
+    char *p = task_file(size, &rt->mem.fd);
     if (!p)
         return NULL;
-    rt->task_size = size;
-    rt->task_mapped = size + CTL_BYTES;
-    rt->own_ctl = ctl_of(p, size);
+    rt->mem.size = size;
+    rt->mem.mapped = size + CTL_BYTES;
+    rt->mem.ctl = ctl_of(p, size);
     return p;
 }
 
@@ -163,12 +164,12 @@ static int alias_object(mdl_rt *rt, void *obj, size_t size)
         close(fd);
         return 0;
     }
-    rt->task_fd = fd;
-    rt->alias_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);  /* for unalias; -1: a slower copy */
-    rt->task_size = size;
-    rt->alias = p;
-    rt->alias_size = size + CTL_BYTES;
-    rt->own_ctl = ctl_of(p, size);
+    rt->mem.fd = fd;
+    rt->mem.alias_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);  /* for unalias; -1: a slower copy */
+    rt->mem.size = size;
+    rt->mem.alias = p;
+    rt->mem.alias_size = size + CTL_BYTES;
+    rt->mem.ctl = ctl_of(p, size);
     return 1;
 }
 
@@ -179,31 +180,31 @@ static int alias_object(mdl_rt *rt, void *obj, size_t size)
  * path stays on for the rest of the host. */
 void mpi_direct_alias(mdl_rt *rt, void *obj, size_t size)
 {
-    rt->task_fd = -1;
+    rt->mem.fd = -1;
     if (alias_object(rt, obj, size))
         return;
-    char *p = task_file(0, &rt->task_fd);
+    char *p = task_file(0, &rt->mem.fd);
     if (!p)
         return;
-    rt->task_size = 0;
-    rt->ctl_only = p;
-    rt->own_ctl = ctl_of(p, 0);
+    rt->mem.size = 0;
+    rt->mem.ctl_only = p;
+    rt->mem.ctl = ctl_of(p, 0);
 }
 
 /* The runtime ends (MDL_End has delivered every announced send): the
  * object gets private pages again, with its bytes, as it had them. */
 static void unalias(mdl_rt *rt)
 {
-    size_t size = rt->task_size;
+    size_t size = rt->mem.size;
     if (mmap(rt->c.task, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
              -1, 0) != MAP_FAILED)
-        mdl_copy_file_data(rt->alias_fd, 0, rt->c.task, rt->alias, size,
+        mdl_copy_file_data(rt->mem.alias_fd, 0, rt->c.task, rt->mem.alias, size,
                            (size_t)sysconf(_SC_PAGESIZE));
-    munmap(rt->alias, rt->alias_size);
-    rt->alias = NULL;
-    if (rt->alias_fd >= 0)
-        close(rt->alias_fd);
-    rt->alias_fd = -1;
+    munmap(rt->mem.alias, rt->mem.alias_size);
+    rt->mem.alias = NULL;
+    if (rt->mem.alias_fd >= 0)
+        close(rt->mem.alias_fd);
+    rt->mem.alias_fd = -1;
 }
 
 /* Another process's struct, which this process only reads, then its
@@ -238,12 +239,12 @@ static int may_announce(const mdl_msg_desc *m)
 }
 
 /* The channels on which this process may announce a send (NULL: out of
- * memory), to be or-ed over the host into rt->note_channels. */
+ * memory), to be or-ed over the host into rt->host.note_channels. */
 static unsigned char *announcing_channels(mdl_rt *rt)
 {
     const mdl_task_desc *d = rt->c.d;
     unsigned char *mine = calloc((size_t)(d->nchannels ? d->nchannels : 1), 1);
-    int shared = rt->task_size > 0;     /* else a control page alone */
+    int shared = rt->mem.size > 0;     /* else a control page alone */
     for (int i = 0; mine && shared && i < d->nmsgs; i++)
         if (may_announce(d->msgs[i]))
             mine[d->msgs[i]->channel] = 1;
@@ -259,15 +260,15 @@ static unsigned char *announcing_channels(mdl_rt *rt)
 int mpi_direct_start(mdl_rt *rt, const char *fn)
 {
     MPI_Comm node;
-    int rc = MPI_Comm_split_type(rt->world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int rc = MPI_Comm_split_type(rt->job.world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     if (rc != MPI_SUCCESS)
-        return rt_mpi_fail(rt, fn, rc, "MPI_Comm_split_type");
+        return mpi_fail(rt, fn, rc, "MPI_Comm_split_type");
     int nsize = 0, me = 0, nchan = rt->c.d->nchannels;
     MPI_Comm_size(node, &nsize);
     MPI_Comm_rank(node, &me);
     enum { OK, PID, FD, SIZE, RANK, N };
-    long long mine[N] = { rt->task_fd >= 0, (long long)getpid(), rt->task_fd,
-                          (long long)rt->task_size, rt->world_rank };
+    long long mine[N] = { rt->mem.fd >= 0, (long long)getpid(), rt->mem.fd,
+                          (long long)rt->mem.size, rt->job.world_rank };
     long long *all = malloc(sizeof mine * (size_t)nsize);
     if (!all) {
         MPI_Comm_free(&node);
@@ -277,9 +278,9 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
     int ok = rc == MPI_SUCCESS && nsize > 1;
     for (int i = 0; ok && i < nsize; i++)
         ok = all[N * i + OK] != 0;
-    if (ok && !(rt->peer_base = calloc((size_t)rt->world_size, sizeof *rt->peer_base)))
+    if (ok && !(rt->host.peer_base = calloc((size_t)rt->job.world_size, sizeof *rt->host.peer_base)))
         ok = 0;
-    if (ok && !(rt->peer_size = calloc((size_t)rt->world_size, sizeof *rt->peer_size)))
+    if (ok && !(rt->host.peer_size = calloc((size_t)rt->job.world_size, sizeof *rt->host.peer_size)))
         ok = 0;
     for (int i = 0; ok && i < nsize; i++) {
         if (i == me)
@@ -300,116 +301,162 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
             ok = 0;
             break;
         }
-        rt->peer_base[peer] = p;
-        rt->peer_size[peer] = size;
+        rt->host.peer_base[peer] = p;
+        rt->host.peer_size[peer] = size;
     }
     /* all or nothing: the peers' fds stay open until everyone has mapped */
     int all_ok = 0;
     unsigned char *announcing = ok ? announcing_channels(rt) : NULL;
-    if (!announcing || !(rt->note_channels = calloc((size_t)(nchan ? nchan : 1), 1)))
+    if (!announcing || !(rt->host.note_channels = calloc((size_t)(nchan ? nchan : 1), 1)))
         ok = 0;
     int rc2 = MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, node);
     /* the channels on which a receive of this process may get an announcement */
     if (rc2 == MPI_SUCCESS && all_ok)
-        rc2 = MPI_Allreduce(announcing, rt->note_channels, nchan ? nchan : 1,
+        rc2 = MPI_Allreduce(announcing, rt->host.note_channels, nchan ? nchan : 1,
                             MPI_UNSIGNED_CHAR, MPI_BOR, node);
     free(announcing);
     free(all);
-    if (rt->task_fd >= 0) {
-        close(rt->task_fd);
-        rt->task_fd = -1;
+    if (rt->mem.fd >= 0) {
+        close(rt->mem.fd);
+        rt->mem.fd = -1;
     }
     MPI_Comm_free(&node);
     if (rc2 != MPI_SUCCESS || !all_ok) {
         mpi_direct_unmap_peers(rt);
-        free(rt->note_channels);
-        rt->note_channels = NULL;
+        free(rt->host.note_channels);
+        rt->host.note_channels = NULL;
     } else {
-        mpi_direct_ctl *ctl = rt->own_ctl;
-        rt->nfree_slots = 0;
+        mpi_direct_ctl *ctl = rt->mem.ctl;
+        rt->host.nfree_slots = 0;
         for (int k = MPI_DIRECT_SLOTS - 1; k >= 0; k--)
-            rt->free_slots[rt->nfree_slots++] = k;
+            rt->host.free_slots[rt->host.nfree_slots++] = k;
         rt_block_shared = &ctl->blocked;
-        rt->announces = rt->task_size > 0;
+        rt->host.announces = rt->mem.size > 0;
     }
     if (rc != MPI_SUCCESS)
-        return rt_mpi_fail(rt, fn, rc, "MPI_Allgather");
-    return rc2 == MPI_SUCCESS ? 0 : rt_mpi_fail(rt, fn, rc2, "MPI_Allreduce");
+        return mpi_fail(rt, fn, rc, "MPI_Allgather");
+    return rc2 == MPI_SUCCESS ? 0 : mpi_fail(rt, fn, rc2, "MPI_Allreduce");
 }
 
-/* The receives that may get an announcement larger than themselves
- * (small_notes, mpi_p2p.c): those of the announcing channels; the
- * channels are forgotten. */
+/* The receives that may get an announcement (noted, mpi_rt.h): those of
+ * the announcing channels; the channels are forgotten. */
 void mpi_direct_receives(mdl_rt *rt)
 {
     const mdl_task_desc *d = rt->c.d;
-    for (int i = 0; rt->note_channels && i < d->nmsgs; i++) {
+    for (int i = 0; rt->host.note_channels && i < d->nmsgs; i++) {
         const mdl_msg_desc *m = d->msgs[i];
         int basic = !m->is_send;
         for (int k = 0; basic && k < m->nitems; k++)
             basic = m->items[k].type->base != MDL_T_STRUCT;
-        rt->msgs[i].small_notes = basic && rt->note_channels[m->channel];
+        rt->msgs[i].direct.noted = basic && rt->host.note_channels[m->channel];
     }
-    free(rt->note_channels);
-    rt->note_channels = NULL;
+    free(rt->host.note_channels);
+    rt->host.note_channels = NULL;
+}
+
+int mpi_direct_reserve(mdl_rt *rt, const mdl_msg_desc *m, int cap)
+{
+    mpi_msg_direct *dx = &rt->msgs[m->index].direct;
+    int was = dx->cap, ok = 1;
+    if (rt->host.peer_base && m->is_send) {
+        struct mpi_direct_out **n = realloc(dx->notes, sizeof *n * (size_t)cap);
+        if ((ok = n != NULL)) {
+            memset(n + was, 0, sizeof *n * (size_t)(cap - was));
+            dx->notes = n;
+        }
+    }
+    if (ok && dx->noted) {
+        rt_layout *p = realloc(dx->posted, sizeof *p * (size_t)cap);
+        if ((ok = p != NULL))
+            dx->posted = p;
+        size_t nspans = (size_t)cap * (size_t)(m->nitems ? m->nitems : 1);
+        mdl_span *sp = ok ? realloc(dx->posted_spans, sizeof *sp * nspans) : NULL;
+        if ((ok = sp != NULL))
+            dx->posted_spans = sp;
+        unsigned char *x = ok ? realloc(dx->early, (size_t)cap) : NULL;
+        if ((ok = x != NULL))
+            dx->early = x;
+        /* buffers of their own: MPI writes into those in flight */
+        unsigned char **o = ok ? realloc(dx->own, sizeof *o * (size_t)cap) : NULL;
+        if ((ok = o != NULL)) {
+            memset(o + was, 0, sizeof *o * (size_t)(cap - was));
+            dx->own = o;
+        }
+    }
+    if (ok)
+        dx->cap = cap;
+    return ok;
+}
+
+/* The one-copy arrays of every message (MDL_End has completed its
+ * requests). */
+static void msgs_free(mdl_rt *rt)
+{
+    for (int i = 0; rt->msgs && i < rt->c.d->nmsgs; i++) {
+        mpi_msg_direct *dx = &rt->msgs[i].direct;
+        free(dx->notes);
+        free(dx->posted);
+        free(dx->posted_spans);
+        free(dx->early);
+        for (int k = 0; dx->own && k < dx->cap; k++)
+            free(dx->own[k]);
+        free(dx->own);
+        *dx = (mpi_msg_direct){ 0 };
+    }
 }
 
 void mpi_direct_unmap_peers(mdl_rt *rt)
 {
-    for (int r = 0; rt->peer_base && r < rt->world_size; r++)
-        if (rt->peer_base[r])
-            munmap(rt->peer_base[r], rt->peer_size[r] + CTL_BYTES);
-    free(rt->peer_base);
-    free(rt->peer_size);
-    rt->announces = 0;
-    rt->peer_base = NULL;
-    rt->peer_size = NULL;
+    for (int r = 0; rt->host.peer_base && r < rt->job.world_size; r++)
+        if (rt->host.peer_base[r])
+            munmap(rt->host.peer_base[r], rt->host.peer_size[r] + CTL_BYTES);
+    free(rt->host.peer_base);
+    free(rt->host.peer_size);
+    rt->host.announces = 0;
+    rt->host.peer_base = NULL;
+    rt->host.peer_size = NULL;
 }
 
 void mpi_direct_free(mdl_rt *rt)
 {
+    msgs_free(rt);
     rt_block_shared = NULL;
-    if (rt->task_fd >= 0)       /* MDL_Init failed before the host mapped it */
-        close(rt->task_fd);
-    rt->task_fd = -1;
-    free(rt->note_channels);
-    rt->note_channels = NULL;
+    if (rt->mem.fd >= 0)       /* MDL_Init failed before the host mapped it */
+        close(rt->mem.fd);
+    rt->mem.fd = -1;
+    free(rt->host.note_channels);
+    rt->host.note_channels = NULL;
     mpi_direct_unmap_peers(rt);
-    if (rt->task_mapped && rt->c.task)
-        munmap(rt->c.task, rt->task_mapped);
-    rt->task_mapped = 0;
-    if (rt->alias)
+    if (rt->mem.mapped && rt->c.task)
+        munmap(rt->c.task, rt->mem.mapped);
+    rt->mem.mapped = 0;
+    if (rt->mem.alias)
         unalias(rt);
-    if (rt->ctl_only)
-        munmap(rt->ctl_only, CTL_BYTES);
-    rt->ctl_only = NULL;
-    rt->own_ctl = NULL;
+    if (rt->mem.ctl_only)
+        munmap(rt->mem.ctl_only, CTL_BYTES);
+    rt->mem.ctl_only = NULL;
+    rt->mem.ctl = NULL;
 }
 
-/* The announcement of m for these bounds, or 0 when m is not one section
+/* The announcement of m laid out as lay, or 0 when m is not one section
  * of the struct (those go through MPI). */
-static int make_note(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds,
+static int make_note(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay,
                      mpi_direct_note *n)
 {
     /* one item of a basic type: its layout has no padding, so the
      * announcement's bytes are where the receiver's layout begins */
-    if (m->nitems != 1 || m->items[0].is_pointer || m->items[0].type->base == MDL_T_STRUCT ||
-        task != rt->c.task)
+    if (m->nitems != 1 || m->items[0].is_pointer || m->items[0].type->base == MDL_T_STRUCT)
         return 0;
-    mdl_span sp;
-    size_t total = 0;
-    char why[8];
-    if (mdl_msg_spans(m, task, bounds, &sp, &total, why, sizeof why) != 0)
-        return 0;           /* bounds already checked by the caller's datatype */
+    const mdl_span *sp = &lay->spans[0];
     memset(n, 0, sizeof *n);
     memcpy(n->magic, note_magic, sizeof note_magic);
-    n->bytes = total;
-    n->offset = (uint64_t)(sp.base - (char *)task);
-    n->block = sp.block;
-    n->nloops = sp.nloops;
-    for (int d = 0; d < sp.nloops; d++) {
-        n->count[d] = sp.count[d];
-        n->stride[d] = sp.stride[d];
+    n->bytes = lay->bytes;
+    n->offset = (uint64_t)(sp->base - (char *)rt->c.task);
+    n->block = sp->block;
+    n->nloops = sp->nloops;
+    for (int d = 0; d < sp->nloops; d++) {
+        n->count[d] = sp->count[d];
+        n->stride[d] = sp->stride[d];
     }
     return 1;
 }
@@ -445,7 +492,7 @@ static int note_span(const mpi_direct_note *n, char *base, size_t size, mdl_span
 
 static uint64_t *own_slot(mdl_rt *rt, const mpi_direct_note *n)
 {
-    return &rt->own_ctl->slot[n->slot];
+    return &rt->mem.ctl->slot[n->slot];
 }
 
 /* The function an error of m's send names: the send, or its Wait/Test. */
@@ -458,25 +505,25 @@ static const char *send_fn(const mdl_msg_desc *m, int wait, char *buf, size_t le
 static int withdraw(mdl_rt *rt, const mdl_msg_desc *m, int wait, const struct mpi_direct_out *o)
 {
     char fn[160];
-    mpi_buffered_reap(&rt->withdrawn);
+    mpi_buffered_reap(&rt->host.withdrawn);
     mdl_span sp;
-    if (!note_span(&o->note, rt->c.task, rt->task_size, &sp))
+    if (!note_span(&o->note, rt->c.task, rt->mem.size, &sp))
         return rt_fail(rt, send_fn(m, wait, fn, sizeof fn), MDL_ERR_INTERN,
                        "a large message's layout was lost");
-    mdl_self_send *x = malloc(sizeof *x + o->note.bytes);
+    mpi_buffered *x = malloc(sizeof *x + o->note.bytes);
     if (!x)
         return rt_fail_oom(rt, send_fn(m, wait, fn, sizeof fn));
     mdl_spans_pack(&sp, 1, x->data);
     int mpirc = MPI_Isend(x->data, (int)o->note.bytes, MPI_BYTE, o->dest,
-                          rt->tag_withdrawn + o->channel, rt->world, &x->req);
+                          rt->tags.withdrawn + o->channel, rt->job.world, &x->req);
     if (mpirc != MPI_SUCCESS) {
         free(x);
-        return rt_mpi_fail(rt, send_fn(m, wait, fn, sizeof fn), mpirc, "MPI_Isend");
+        return mpi_fail(rt, send_fn(m, wait, fn, sizeof fn), mpirc, "MPI_Isend");
     }
-    x->tag = rt->tag_withdrawn + o->channel;
+    x->tag = rt->tags.withdrawn + o->channel;
     x->m = m;
     x->dest = o->dest;
-    mpi_buffered_append(&rt->withdrawn, x);
+    mpi_buffered_append(&rt->host.withdrawn, x);
     return 0;
 }
 
@@ -487,7 +534,7 @@ static int withdraw(mdl_rt *rt, const mdl_msg_desc *m, int wait, const struct mp
 static int receiver_stuck(mdl_rt *rt, struct mpi_direct_out *o)
 {
     unsigned long b = __atomic_load_n(
-        &ctl_of(rt->peer_base[o->dest], rt->peer_size[o->dest])->blocked, __ATOMIC_RELAXED);
+        &ctl_of(rt->host.peer_base[o->dest], rt->host.peer_size[o->dest])->blocked, __ATOMIC_RELAXED);
     double t = rt_mono_seconds();
     if (t - o->sent_at >= 1e-6 * MPI_DIRECT_PATIENCE_US)
         return 1;
@@ -502,7 +549,7 @@ static int receiver_stuck(mdl_rt *rt, struct mpi_direct_out *o)
 /* 1 when o is complete (copied by the receiver, or withdrawn and sent
  * through MPI), 0 when not yet and !block, or an error. */
 static int out_progress(mdl_rt *rt, const mdl_msg_desc *m, int wait, struct mpi_direct_out *o,
-                        int block)
+                        int block, mpi_progress_fn *progress)
 {
     uint64_t *w = own_slot(rt, &o->note), gen = o->note.gen;
     int rc = 0, blocked = 0;
@@ -535,32 +582,32 @@ static int out_progress(mdl_rt *rt, const mdl_msg_desc *m, int wait, struct mpi_
         /* MPI's progress for the rest of the program meanwhile, and the
          * copies this process owes: its receiver may be waiting for one */
         int flag;
-        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, rt->world, &flag, MPI_STATUS_IGNORE);
-        mpi_p2p_progress(rt);
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, rt->job.world, &flag, MPI_STATUS_IGNORE);
+        progress(rt);
     }
     if (rc > 0)
-        rt->free_slots[rt->nfree_slots++] = (int)o->note.slot;
+        rt->host.free_slots[rt->host.nfree_slots++] = (int)o->note.slot;
 out:
     if (blocked)
         rt_block_end();
     return rc;
 }
 
-int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, void *task,
-                    const long *bounds, int dest)
+int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int dest,
+                    mpi_progress_fn *progress)
 {
     struct mpi_direct_out local, *o = &local;
-    if (rt->nfree_slots == 0 || !make_note(rt, m, task, bounds, &local.note))
+    if (rt->host.nfree_slots == 0 || !make_note(rt, m, lay, &local.note))
         return 1;
     /* async: the announcement must live until completion: a buffer of its
-     * own (s->notes may move when it grows) */
+     * own (notes may move when it grows) */
     if (m->async && !(o = malloc(sizeof *o)))
         return rt_fail_oom(rt, m->fn);
     if (o != &local)
         o->note = local.note;
-    int slot = rt->free_slots[--rt->nfree_slots];
+    int slot = rt->host.free_slots[--rt->host.nfree_slots];
     o->note.slot = (uint64_t)slot;
-    o->note.gen = ++rt->slot_gen[slot];
+    o->note.gen = ++rt->host.slot_gen[slot];
     o->dest = dest;
     o->channel = m->channel;
     o->seen = 0;
@@ -571,77 +618,80 @@ int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, void *t
     int mpirc;
     if (!m->async) {
         rt_block_begin();
-        mpirc = MPI_Send(&o->note, sizeof o->note, MPI_BYTE, dest, m->channel, rt->world);
+        mpirc = MPI_Send(&o->note, sizeof o->note, MPI_BYTE, dest, m->channel, rt->job.world);
         rt_block_end();
         if (mpirc != MPI_SUCCESS)
-            return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Send");
-        int rc = out_progress(rt, m, 1, o, 1);
+            return mpi_fail(rt, m->fn, mpirc, "MPI_Send");
+        int rc = out_progress(rt, m, 1, o, 1, progress);
         return rc < 0 ? rc : MDL_SUCCESS;
     }
-    int k = s->nreq;
-    mpirc = MPI_Isend(&o->note, sizeof o->note, MPI_BYTE, dest, m->channel, rt->world,
-                      &s->reqs[k]);
+    mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
+    mpi_msg_direct *dx = &rt->msgs[m->index].direct;
+    int k = rq->n;
+    mpirc = MPI_Isend(&o->note, sizeof o->note, MPI_BYTE, dest, m->channel, rt->job.world,
+                      &rq->reqs[k]);
     if (mpirc != MPI_SUCCESS) {
-        rt->free_slots[rt->nfree_slots++] = slot;
+        rt->host.free_slots[rt->host.nfree_slots++] = slot;
         free(o);
-        return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
+        return mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
     }
-    s->expect[k] = (size_t)dest;
-    s->notes[k] = o;
-    s->nreq++;
-    s->ndirect++;
+    rq->send_dest[k] = dest;
+    dx->notes[k] = o;
+    rq->n++;
+    dx->nnotes++;
     return MDL_SUCCESS;
 }
 
 /* In order, and no further than the first not complete: the withdrawn
  * messages of one channel and receiver must leave in the order of their
  * announcements, which is the order their receiver takes them in. */
-int mpi_direct_sends_done(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int wait,
-                          int block)
+int mpi_direct_sends_done(mdl_rt *rt, const mdl_msg_desc *m, int wait, int block,
+                          mpi_progress_fn *progress)
 {
-    for (int k = 0; k < s->nreq; k++) {
-        if (!s->notes[k])
+    mpi_msg_direct *dx = &rt->msgs[m->index].direct;
+    for (int k = 0; k < rt->msgs[m->index].reqs.n; k++) {
+        if (!dx->notes[k])
             continue;
-        int rc = out_progress(rt, m, wait, s->notes[k], block);
+        int rc = out_progress(rt, m, wait, dx->notes[k], block, progress);
         if (rc == 0)
             return 0;
-        free(s->notes[k]);      /* complete, or failed: not waited for again */
-        s->notes[k] = NULL;
-        s->ndirect--;
+        free(dx->notes[k]);     /* complete, or failed: not waited for again */
+        dx->notes[k] = NULL;
+        dx->nnotes--;
         if (rc < 0)
             return rc;
     }
     return 1;
 }
 
-void mpi_direct_release(mdl_msg_state *s, int n)
+void mpi_direct_release(mpi_msg_direct *dx, int n)
 {
-    for (int i = 0; s->ndirect && i < n; i++) {
-        s->ndirect -= s->notes[i] != NULL;
-        free(s->notes[i]);
-        s->notes[i] = NULL;
+    for (int i = 0; dx->nnotes && i < n; i++) {
+        dx->nnotes -= dx->notes[i] != NULL;
+        free(dx->notes[i]);
+        dx->notes[i] = NULL;
     }
 }
 
 void mpi_direct_name_pending(mdl_rt *rt)
 {
-    if (!rt->withdrawn) {
+    if (!rt->host.withdrawn) {
         rt_enter_end(NULL, NULL, 0);
         return;
     }
-    int inst = rt->inst_of[rt->withdrawn->dest];
-    rt_enter_end(rt->withdrawn->m, &inst, 1);
+    int inst = rt->job.inst_of[rt->host.withdrawn->dest];
+    rt_enter_end(rt->host.withdrawn->m, &inst, 1);
 }
 
 void mpi_direct_flush(mdl_rt *rt)
 {
-    while (rt->withdrawn) {
-        mdl_self_send *x = rt->withdrawn;
+    while (rt->host.withdrawn) {
+        mpi_buffered *x = rt->host.withdrawn;
         mpi_direct_name_pending(rt);
         rt_block_begin();
         MPI_Wait(&x->req, MPI_STATUS_IGNORE);
         rt_block_end();
-        rt->withdrawn = x->next;
+        rt->host.withdrawn = x->next;
         free(x);
     }
 }
@@ -671,8 +721,8 @@ static int recv_withdrawn(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int
     if (!tmp)
         return rt_fail_oom(rt, fn);
     rt_block_begin();
-    int mpirc = MPI_Recv(tmp, (int)n->bytes, MPI_BYTE, src, rt->tag_withdrawn + m->channel,
-                         rt->world, MPI_STATUS_IGNORE);
+    int mpirc = MPI_Recv(tmp, (int)n->bytes, MPI_BYTE, src, rt->tags.withdrawn + m->channel,
+                         rt->job.world, MPI_STATUS_IGNORE);
     rt_block_end();
     if (mpirc == MPI_SUCCESS && fits) {
         uint64_t c0 = rt_trace_copy_begin(rt->c.tr);
@@ -680,7 +730,7 @@ static int recv_withdrawn(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int
         rt_trace_copy_end(rt->c.tr, c0);
     }
     free(tmp);
-    return mpirc == MPI_SUCCESS ? 0 : rt_mpi_fail(rt, fn, mpirc, "MPI_Recv");
+    return mpirc == MPI_SUCCESS ? 0 : mpi_fail(rt, fn, mpirc, "MPI_Recv");
 }
 
 /* The announcement n from world rank src for a receive of m whose
@@ -692,15 +742,15 @@ static int take(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int src,
 {
     mdl_span from;
     int bad = n->slot >= MPI_DIRECT_SLOTS ||
-              !note_span(n, rt->peer_base[src], rt->peer_size[src], &from);
+              !note_span(n, rt->host.peer_base[src], rt->host.peer_size[src], &from);
     if (copy == MPI_DIRECT_EARLY && (bad || n->bytes != total))
         return 1;               /* for the receive's own Wait or Test to report */
     if (bad)
         return rt_fail(rt, fn, MDL_ERR_INTERN, "a large message from %s[%d] was announced "
-                       "outside its sender's memory", rt->c.d->tasks[rt->task_of[src]],
-                       rt->inst_of[src]);
+                       "outside its sender's memory", rt->c.d->tasks[rt->job.task_of[src]],
+                       rt->job.inst_of[src]);
     int fits = copy && n->bytes == total, rc = 0;
-    uint64_t *w = &ctl_of(rt->peer_base[src], rt->peer_size[src])->slot[n->slot];
+    uint64_t *w = &ctl_of(rt->host.peer_base[src], rt->host.peer_size[src])->slot[n->slot];
     uint64_t want = SLOT_WORD(n->gen, SLOT_POSTED);
     if (__atomic_compare_exchange_n(w, &want, SLOT_WORD(n->gen, SLOT_COPYING), 0,
                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
@@ -719,14 +769,14 @@ static int take(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int src,
     if (rc || copy != MPI_DIRECT_COPY)
         return rc;
     if (n->bytes != total)
-        return rt_fail_size(rt, fn, rt->task_of[src], rt->inst_of[src], n->bytes,
-                            rt->msgs[m->index].layout_bytes);
+        return rt_fail_size(rt, fn, rt->job.task_of[src], rt->job.inst_of[src], n->bytes,
+                            rt->msgs[m->index].types.layout_bytes);
     return 0;
 }
 
 static int from_host_peer(const mdl_rt *rt, const MPI_Status *st)
 {
-    return st->MPI_SOURCE >= 0 && st->MPI_SOURCE < rt->world_size && rt->peer_base[st->MPI_SOURCE];
+    return st->MPI_SOURCE >= 0 && st->MPI_SOURCE < rt->job.world_size && rt->host.peer_base[st->MPI_SOURCE];
 }
 
 int mpi_direct_recv(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, const MPI_Status *st,

@@ -1,10 +1,8 @@
 /* mpi_init.c — start and end of the MPI runtime, identification of the
- * instance, the fatal path and barriers. */
+ * instance, a process that exits without MDL_End, barriers. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "mpi_rt.h"
@@ -12,85 +10,15 @@
 /* One instance per process, so one runtime state. */
 static struct mdl_rt the_rt;
 
-/* Between MDL_Init and MDL_End: an exit now is reported (exit_hook). */
-static int exit_armed;
-
-/* Set by MDL_Init when MPI must not be started, even to end the job:
- * the program was started by mdlrun, or MPI_Init itself failed. */
-static int mpi_unusable;
-
-/* How long a fatal error before MPI_Init waits for the other processes to
- * join it in MPI_Init (be_abort). */
-#define ABORT_JOIN_SECONDS 10
-
-/* Whether a launcher started this process as one of several (PMI: MPICH's
- * hydra and Slurm set PMI_RANK and PMI_SIZE; PMIx: PMIX_RANK). */
-static int in_a_job(void)
-{
-    const char *size = getenv("PMI_SIZE");
-    if (size)
-        return atoi(size) > 1;
-    return getenv("PMI_RANK") || getenv("PMIX_RANK");
-}
-
-void be_abort(int code)
-{
-    (void)code;
-    exit_armed = 0;
-    int up = 0, down = 0;
-    MPI_Initialized(&up);
-    MPI_Finalized(&down);
-    /* A fatal error before MPI_Init (a call before MDL_Init): the other
-     * processes wait in MPI_Init for this one for ever — hydra does not end
-     * a job when a process exits before MPI_Init.  It joins them there, to
-     * end the job with MPI_Abort.  MPI_Init returns only once every process
-     * has called it: if one has exited before, or computes for long, the
-     * alarm ends this process by a signal, which mpiexec takes as a bad
-     * termination and ends the job too. */
-    if (!up && !down && !mpi_unusable && in_a_job()) {
-        signal(SIGALRM, SIG_DFL);
-        alarm(ABORT_JOIN_SECONDS);
-        up = MPI_Init(NULL, NULL) == MPI_SUCCESS;
-        alarm(0);
-    }
-    if (up && !down) {
-        /* mpiexec's proxy forwards our stderr through a pipe, and on an
-         * abort it may kill the job before reading what is left in it: the
-         * one-line report was lost about once in 40 runs.  Give it time. */
-        struct timespec ts = { 0, 200 * 1000 * 1000 };
-        nanosleep(&ts, NULL);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    exit(1);
-}
-
-int rt_mpi_fail(mdl_rt *rt, const char *fn, int mpirc, const char *what)
-{
-    char text[MPI_MAX_ERROR_STRING];
-    int len = 0, cls = 0;
-    MPI_Error_class(mpirc, &cls);
-    if (cls == MPI_ERR_TRUNCATE)
-        return rt_fail(rt, fn, MDL_ERR_TRUNCATE,
-                       "the message that arrived is larger than the receive");
-    /* the class's text: MPICH's full error stack spans several lines and
-       the report must stay one line */
-    if (MPI_Error_string(cls, text, &len) != MPI_SUCCESS)
-        snprintf(text, sizeof text, "MPI error %d", mpirc);
-    for (char *c = text; *c; c++)
-        if (*c == '\n')
-            *c = ' ';
-    return rt_fail(rt, fn, MDL_ERR_INTERN, "%s failed: %s", what, text);
-}
-
 /* A process that exits after MDL_Init without MDL_End (returns from main,
  * calls exit): one line in mdlrun's words, then the job ends as on a fatal
  * error (MPICH 4.0 would otherwise end the job silently with status 0, or
  * name only the signal it killed the others with). */
 static void exit_hook(void)
 {
-    if (!exit_armed)
+    if (!mpi_exit_armed)
         return;
-    exit_armed = 0;
+    mpi_exit_armed = 0;
     char line[256];
     snprintf(line, sizeof line, "%s[%d] exited without calling MDL_End\n", the_rt.c.who.task,
              the_rt.c.who.inst);
@@ -104,19 +32,19 @@ static void exit_hook(void)
 
 static void free_tables(mdl_rt *rt)
 {
-    if (rt->rank_of)
+    if (rt->job.rank_of)
         for (int t = 0; t < rt->c.d->ntasks; t++)
-            free(rt->rank_of[t]);
-    free(rt->rank_of);
-    free(rt->task_of);
-    free(rt->inst_of);
-    free(rt->scratch_reqs);
-    free(rt->scratch_sts);
-    free(rt->targets);
-    rt->rank_of = NULL;
-    rt->task_of = rt->inst_of = rt->targets = NULL;
-    rt->scratch_reqs = NULL;
-    rt->scratch_sts = NULL;
+            free(rt->job.rank_of[t]);
+    free(rt->job.rank_of);
+    free(rt->job.task_of);
+    free(rt->job.inst_of);
+    free(rt->scratch.reqs);
+    free(rt->scratch.sts);
+    free(rt->scratch.targets);
+    rt->job.rank_of = NULL;
+    rt->job.task_of = rt->job.inst_of = rt->scratch.targets = NULL;
+    rt->scratch.reqs = NULL;
+    rt->scratch.sts = NULL;
 }
 
 /* Every world rank's spec hash and task: the job is checked and the
@@ -128,37 +56,37 @@ static int identify(mdl_rt *rt, const char *fn)
     /* the third word: whether the process traces (all or none do) */
     unsigned long long mine[3] = { d->spec_hash, (unsigned long long)d->self,
                                    (unsigned long long)mpi_trace_wanted(rt) };
-    unsigned long long *all = malloc(3 * sizeof *all * (size_t)rt->world_size);
+    unsigned long long *all = malloc(3 * sizeof *all * (size_t)rt->job.world_size);
     if (!all)
         return rt_fail_oom(rt, fn);
     int rc = MPI_Allgather(mine, 3, MPI_UNSIGNED_LONG_LONG, all, 3, MPI_UNSIGNED_LONG_LONG,
-                           rt->world);
+                           rt->job.world);
     if (rc != MPI_SUCCESS) {
         free(all);
-        return rt_mpi_fail(rt, fn, rc, "MPI_Allgather");
+        return mpi_fail(rt, fn, rc, "MPI_Allgather");
     }
-    rt->task_of = malloc(sizeof(int) * (size_t)rt->world_size);
-    rt->inst_of = malloc(sizeof(int) * (size_t)rt->world_size);
-    rt->rank_of = calloc((size_t)d->ntasks, sizeof(int *));
-    rc = rt->task_of && rt->inst_of && rt->rank_of ? 0 : rt_fail_oom(rt, fn);
-    for (int r = 0; r < rt->world_size && !rc; r++) {
+    rt->job.task_of = malloc(sizeof(int) * (size_t)rt->job.world_size);
+    rt->job.inst_of = malloc(sizeof(int) * (size_t)rt->job.world_size);
+    rt->job.rank_of = calloc((size_t)d->ntasks, sizeof(int *));
+    rc = rt->job.task_of && rt->job.inst_of && rt->job.rank_of ? 0 : rt_fail_oom(rt, fn);
+    for (int r = 0; r < rt->job.world_size && !rc; r++) {
         unsigned long long ti = all[3 * r + 1];
         if (all[3 * r] != d->spec_hash)
             rc = rt_fail_spec(rt, r, all[3 * r]);
         else if (ti >= (unsigned long long)d->ntasks)
             rc = rt_fail_task_index(rt, r, (long long)ti);
         else {
-            rt->task_of[r] = (int)ti;
-            rt->inst_of[r] = size[ti]++;
+            rt->job.task_of[r] = (int)ti;
+            rt->job.inst_of[r] = size[ti]++;
         }
     }
     for (int t = 0; t < d->ntasks && !rc; t++)
-        if (!(rt->rank_of[t] = malloc(sizeof(int) * (size_t)(size[t] ? size[t] : 1))))
+        if (!(rt->job.rank_of[t] = malloc(sizeof(int) * (size_t)(size[t] ? size[t] : 1))))
             rc = rt_fail_oom(rt, fn);
     if (!rc) {
-        for (int r = 0; r < rt->world_size; r++)
-            rt->rank_of[rt->task_of[r]][rt->inst_of[r]] = r;
-        rc = rt_common_identified(rt, rt->inst_of[rt->world_rank]);
+        for (int r = 0; r < rt->job.world_size; r++)
+            rt->job.rank_of[rt->job.task_of[r]][rt->job.inst_of[r]] = r;
+        rc = rt_common_identified(rt, rt->job.inst_of[rt->job.world_rank]);
     }
     /* identified: a refusal names the instance */
     if (!rc)
@@ -173,42 +101,42 @@ static int alloc_task(mdl_rt *rt, const char *fn);
 static int start(mdl_rt *rt, const char *fn)
 {
     const mdl_task_desc *d = rt->c.d;
-    int rc = MPI_Comm_dup(MPI_COMM_WORLD, &rt->world);
+    int rc = MPI_Comm_dup(MPI_COMM_WORLD, &rt->job.world);
     if (rc != MPI_SUCCESS)
-        return rt_mpi_fail(rt, fn, rc, "MPI_Comm_dup");
-    MPI_Comm_set_errhandler(rt->world, MPI_ERRORS_RETURN);
-    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &rt->world_eh);
-    MPI_Comm_rank(rt->world, &rt->world_rank);
-    MPI_Comm_size(rt->world, &rt->world_size);
+        return mpi_fail(rt, fn, rc, "MPI_Comm_dup");
+    MPI_Comm_set_errhandler(rt->job.world, MPI_ERRORS_RETURN);
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &rt->job.world_eh);
+    MPI_Comm_rank(rt->job.world, &rt->job.world_rank);
+    MPI_Comm_size(rt->job.world, &rt->job.world_size);
     if ((rc = identify(rt, fn)))
         return rc;
 
     int max = rt->c.maxfam;
-    rt->scratch_reqs = malloc(sizeof(MPI_Request) * (size_t)max);
-    rt->scratch_sts = malloc(sizeof(MPI_Status) * (size_t)max);
-    rt->targets = malloc(sizeof(int) * (size_t)max);
-    if (!rt->scratch_reqs || !rt->scratch_sts || !rt->targets)
+    rt->scratch.reqs = malloc(sizeof(MPI_Request) * (size_t)max);
+    rt->scratch.sts = malloc(sizeof(MPI_Status) * (size_t)max);
+    rt->scratch.targets = malloc(sizeof(int) * (size_t)max);
+    if (!rt->scratch.reqs || !rt->scratch.sts || !rt->scratch.targets)
         return rt_fail_oom(rt, fn);
 
     /* Families keep instance order: key = world rank. */
-    rc = MPI_Comm_split(rt->world, d->self, rt->world_rank, &rt->family);
+    rc = MPI_Comm_split(rt->job.world, d->self, rt->job.world_rank, &rt->job.family);
     if (rc != MPI_SUCCESS)
-        return rt_mpi_fail(rt, fn, rc, "MPI_Comm_split");
-    MPI_Comm_set_errhandler(rt->family, MPI_ERRORS_RETURN);
+        return mpi_fail(rt, fn, rc, "MPI_Comm_split");
+    MPI_Comm_set_errhandler(rt->job.family, MPI_ERRORS_RETURN);
 
     /* Tags above the channels.  On the world duplicate, between tasks, so
      * the same in every program of the job (nchannels is the spec's, ncolls
      * the task's own): the traces, then one per channel for withdrawn
      * large messages.  On the family communicator: one per collective
      * (Mcast), then the two of Sbarrier. */
-    rt->tag_trace = d->nchannels;
-    rt->tag_withdrawn = rt->tag_trace + 1;
-    rt->tag_mcast = d->nchannels;
-    rt->tag_sb_gather = d->nchannels + d->ncolls;
-    rt->tag_sb_release = rt->tag_sb_gather + 1;
-    int top = rt->tag_withdrawn + d->nchannels - 1;   /* the highest tag used */
-    if (top < rt->tag_sb_release)
-        top = rt->tag_sb_release;
+    rt->tags.trace = d->nchannels;
+    rt->tags.withdrawn = rt->tags.trace + 1;
+    rt->tags.mcast = d->nchannels;
+    rt->tags.sb_gather = d->nchannels + d->ncolls;
+    rt->tags.sb_release = rt->tags.sb_gather + 1;
+    int top = rt->tags.withdrawn + d->nchannels - 1;   /* the highest tag used */
+    if (top < rt->tags.sb_release)
+        top = rt->tags.sb_release;
     int *ub = NULL, flag = 0;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
     if (flag && ub && top > *ub)
@@ -217,16 +145,20 @@ static int start(mdl_rt *rt, const char *fn)
 
     /* A caller's own struct (mdl_init_at) stays where it is. */
     int rc_task = 0;
-    if (rt->task_users)
-        mpi_direct_alias(rt, rt->c.task, rt->user_size);
+    if (rt->mem.users)
+        mpi_direct_alias(rt, rt->c.task, rt->mem.user_size);
     else
         rc_task = alloc_task(rt, fn);
     /* collective: every process takes part, whatever its struct */
     int rc_direct = mpi_direct_start(rt, fn);
-    rc = rc_task ? rc_task : rc_direct ? rc_direct : rt_types_init(rt);
+    rc = rc_task ? rc_task : rc_direct ? rc_direct : 0;
+    if (!rc && !(rt->msgs = calloc((size_t)d->nmsgs + 1, sizeof *rt->msgs)))
+        rc = rt_fail_oom(rt, fn);
+    if (!rc)
+        rc = mpi_types_init(rt);
     if (!rc)
         mpi_direct_receives(rt);
-    return rc || !rt->trace_on ? rc : mpi_trace_start(rt);
+    return rc || !rt->trace.on ? rc : mpi_trace_start(rt);
 }
 
 /* The task struct: zeroed, may be very large; whole pages, page-aligned,
@@ -252,17 +184,20 @@ static int alloc_task(mdl_rt *rt, const char *fn)
 
 static void teardown(mdl_rt *rt)
 {
-    rt_types_free(rt);
+    mpi_reqs_free(rt);
+    mpi_types_free(rt);
     mpi_coll_free(rt);
-    if (rt->family != MPI_COMM_NULL)
-        MPI_Comm_free(&rt->family);
-    if (rt->world != MPI_COMM_NULL) {
-        MPI_Comm_free(&rt->world);
-        MPI_Errhandler_free(&rt->world_eh);
+    if (rt->job.family != MPI_COMM_NULL)
+        MPI_Comm_free(&rt->job.family);
+    if (rt->job.world != MPI_COMM_NULL) {
+        MPI_Comm_free(&rt->job.world);
+        MPI_Errhandler_free(&rt->job.world_eh);
     }
     free_tables(rt);
-    int heap_task = !rt->task_mapped && !rt->task_users;
+    int heap_task = !rt->mem.mapped && !rt->mem.users;
     mpi_direct_free(rt);
+    free(rt->msgs);
+    rt->msgs = NULL;
     if (heap_task)
         free(rt->c.task);
     rt->c.task = NULL;
@@ -290,11 +225,11 @@ int be_init(const mdl_task_desc *d, int *argc, char ***argv, void *user, size_t 
         return rt_fail_who(who, fn, MDL_ERR_STATE,
                            "MPI has been finalized by the program: the runtime cannot start");
     memset(rt, 0, sizeof *rt);
-    rt->world = rt->family = MPI_COMM_NULL;
-    rt->task_fd = rt->alias_fd = -1;
+    rt->job.world = rt->job.family = MPI_COMM_NULL;
+    rt->mem.fd = rt->mem.alias_fd = -1;
     rt->c.task = user;
-    rt->task_users = user != NULL;
-    rt->user_size = user_size;
+    rt->mem.users = user != NULL;
+    rt->mem.user_size = user_size;
     int rc = rt_common_start(rt, d);
     if (rc)
         return rc;
@@ -304,19 +239,19 @@ int be_init(const mdl_task_desc *d, int *argc, char ***argv, void *user, size_t 
             rt_common_free(rt);
             return rt_fail(rt, fn, MDL_ERR_INTERN, "MPI_Init failed");
         }
-        rt->mpi_ours = 1;
+        rt->job.mpi_ours = 1;
     }
     rc = start(rt, fn);
     if (rc < 0) {
         teardown(rt);
-        if (rt->mpi_ours)
+        if (rt->job.mpi_ours)
             MPI_Finalize();
         return rc;
     }
     static int hooked;
     if (!hooked)
         hooked = atexit(exit_hook) == 0;
-    exit_armed = 1;
+    mpi_exit_armed = 1;
     *out = rt;
     return MDL_SUCCESS;
 }
@@ -330,14 +265,14 @@ int be_restartable(void)
 
 int be_end(mdl_rt *rt)
 {
-    exit_armed = 0;
-    int rc = rt_complete_all(rt);
-    if (rt->trace_on) {
+    mpi_exit_armed = 0;
+    int rc = mpi_p2p_end(rt);
+    if (rt->trace.on) {
         int trc = mpi_trace_collect(rt);
         rc = rc ? rc : trc;
     }
     teardown(rt);
-    if (rt->mpi_ours) {
+    if (rt->job.mpi_ours) {
         /* waits for the other processes of the job */
         rt_block_begin();
         MPI_Finalize();
@@ -351,10 +286,9 @@ int be_end(mdl_rt *rt)
 int be_barrier(mdl_rt *rt)
 {
     rt_block_begin();
-    int rc = MPI_Barrier(rt->family);
+    int rc = MPI_Barrier(rt->job.family);
     rt_block_end();
-    return rc == MPI_SUCCESS ? MDL_SUCCESS
-                             : rt_mpi_fail(rt, MDL_FN_NAME(BARRIER), rc, "MPI_Barrier");
+    return rc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, MDL_FN_NAME(BARRIER), rc, "MPI_Barrier");
 }
 
 static int sbarrier(mdl_rt *rt, const int *insts, int n);
@@ -377,26 +311,26 @@ static int sbarrier(mdl_rt *rt, const int *insts, int n)
         if (insts[i] < leader)
             leader = insts[i];
     if (rt->c.inst != leader) {
-        rc = MPI_Send(NULL, 0, MPI_BYTE, leader, rt->tag_sb_gather, rt->family);
+        rc = MPI_Send(NULL, 0, MPI_BYTE, leader, rt->tags.sb_gather, rt->job.family);
         if (rc == MPI_SUCCESS)
-            rc = MPI_Recv(NULL, 0, MPI_BYTE, leader, rt->tag_sb_release, rt->family,
+            rc = MPI_Recv(NULL, 0, MPI_BYTE, leader, rt->tags.sb_release, rt->job.family,
                           MPI_STATUS_IGNORE);
-        return rc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, fn, rc, "MPI_Send/MPI_Recv");
+        return rc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, fn, rc, "MPI_Send/MPI_Recv");
     }
     int k = 0;
     for (int i = 0; i < n; i++)
         if (insts[i] != leader)
-            rt->targets[k++] = insts[i];
+            rt->scratch.targets[k++] = insts[i];
     rc = MPI_SUCCESS;
     for (int i = 0; i < k && rc == MPI_SUCCESS; i++)
-        rc = MPI_Irecv(NULL, 0, MPI_BYTE, rt->targets[i], rt->tag_sb_gather, rt->family,
-                       &rt->scratch_reqs[i]);
+        rc = MPI_Irecv(NULL, 0, MPI_BYTE, rt->scratch.targets[i], rt->tags.sb_gather, rt->job.family,
+                       &rt->scratch.reqs[i]);
     if (rc == MPI_SUCCESS)
-        rc = MPI_Waitall(k, rt->scratch_reqs, rt->scratch_sts);
+        rc = MPI_Waitall(k, rt->scratch.reqs, rt->scratch.sts);
     for (int i = 0; i < k && rc == MPI_SUCCESS; i++)
-        rc = MPI_Isend(NULL, 0, MPI_BYTE, rt->targets[i], rt->tag_sb_release, rt->family,
-                       &rt->scratch_reqs[i]);
+        rc = MPI_Isend(NULL, 0, MPI_BYTE, rt->scratch.targets[i], rt->tags.sb_release, rt->job.family,
+                       &rt->scratch.reqs[i]);
     if (rc == MPI_SUCCESS)
-        rc = MPI_Waitall(k, rt->scratch_reqs, rt->scratch_sts);
-    return rc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, fn, rc, "barrier messages");
+        rc = MPI_Waitall(k, rt->scratch.reqs, rt->scratch.sts);
+    return rc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, fn, rc, "barrier messages");
 }

@@ -1,5 +1,6 @@
 /* mpi_p2p.c — point-to-point messages: one datatype per message, the
  * channel number as tag on the runtime's duplicate of MPI_COMM_WORLD. */
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,54 +10,47 @@
 #include "trace/rt_trace.h"
 
 /* Room for `more` async requests of message m (grows, never shrinks:
- * warm calls do not allocate).  With host peers (mpi_direct.c), sends
- * keep an announcement per request and receives their bounds. */
-static int reserve(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int more)
+ * warm calls do not allocate). */
+static int reserve(mdl_rt *rt, const mdl_msg_desc *m, int more)
 {
-    if (s->nreq + more <= s->capreq)
+    mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
+    if (rq->n + more <= rq->cap)
         return 0;
-    int cap = s->capreq ? s->capreq : 4;
-    while (cap < s->nreq + more)
+    int cap = rq->cap ? rq->cap : 4;
+    while (cap < rq->n + more)
         cap *= 2;
-    MPI_Request *r = realloc(s->reqs, sizeof *r * (size_t)cap);
+    MPI_Request *r = realloc(rq->reqs, sizeof *r * (size_t)cap);
     if (r)
-        s->reqs = r;
-    MPI_Status *st = realloc(s->sts, sizeof *st * (size_t)cap);
+        rq->reqs = r;
+    MPI_Status *st = realloc(rq->sts, sizeof *st * (size_t)cap);
     if (st)
-        s->sts = st;
-    size_t *e = realloc(s->expect, sizeof *e * (size_t)cap);
-    if (e)
-        s->expect = e;
-    int ok = r && st && e;
-    if (ok && rt->peer_base && m->is_send) {
-        struct mpi_direct_out **n = realloc(s->notes, sizeof *n * (size_t)cap);
-        if ((ok = n != NULL)) {
-            memset(n + s->capreq, 0, sizeof *n * (size_t)(cap - s->capreq));
-            s->notes = n;
-        }
-    }
-    if (ok && rt->peer_base && !m->is_send && m->npairs && !m->fixed_bounds) {
-        long *b = realloc(s->rbounds, sizeof *b * 2 * (size_t)m->npairs * (size_t)cap);
+        rq->sts = st;
+    int ok = r && st;
+    if (ok && m->is_send) {
+        int *d = realloc(rq->send_dest, sizeof *d * (size_t)cap);
+        if ((ok = d != NULL))
+            rq->send_dest = d;
+    } else if (ok) {
+        size_t *b = realloc(rq->recv_bytes, sizeof *b * (size_t)cap);
         if ((ok = b != NULL))
-            s->rbounds = b;
+            rq->recv_bytes = b;
     }
-    if (ok && rt->peer_base && !m->is_send) {
-        unsigned char *x = realloc(s->early, (size_t)cap);
-        if ((ok = x != NULL))
-            s->early = x;
-    }
-    if (ok && s->small_notes) {
-        /* buffers of their own: MPI writes into those in flight */
-        unsigned char **x = realloc(s->own, sizeof *x * (size_t)cap);
-        if ((ok = x != NULL)) {
-            memset(x + s->capreq, 0, sizeof *x * (size_t)(cap - s->capreq));
-            s->own = x;
-        }
-    }
-    if (!ok)
+    if (!ok || !mpi_direct_reserve(rt, m, cap))
         return rt_fail(rt, m->fn, MDL_ERR_INTERN, "out of memory");
-    s->capreq = cap;
+    rq->cap = cap;
     return 0;
+}
+
+void mpi_reqs_free(mdl_rt *rt)
+{
+    for (int i = 0; rt->msgs && i < rt->c.d->nmsgs; i++) {
+        mpi_msg_reqs *rq = &rt->msgs[i].reqs;
+        free(rq->reqs);
+        free(rq->sts);
+        free(rq->recv_bytes);
+        free(rq->send_dest);
+        *rq = (mpi_msg_reqs){ 0 };
+    }
 }
 
 /* MPICH keeps a receive's count in bytes in the status itself (count_lo,
@@ -80,16 +74,16 @@ static __attribute__((noinline)) int probe_status(mdl_rt *rt)
         ok &= MPI_Status_set_elements_x(&st, MPI_BYTE, probe[i]) == MPI_SUCCESS &&
               mpich_count(&st) == (size_t)probe[i];
     }
-    rt->status_fast = ok ? 1 : -1;
+    rt->job.status_fast = ok ? 1 : -1;
     return ok;
 }
 #endif
 
 /* Bytes a receive got (SIZE_MAX when MPI cannot say). */
-static size_t status_bytes(mdl_rt *rt, MPI_Status *st)
+static size_t status_bytes(mdl_rt *rt, const MPI_Status *st)
 {
 #ifdef MPICH_NUMVERSION
-    if (rt->status_fast > 0 || (rt->status_fast == 0 && probe_status(rt)))
+    if (rt->job.status_fast > 0 || (rt->job.status_fast == 0 && probe_status(rt)))
         return mpich_count(st);
 #else
     (void)rt;
@@ -103,9 +97,9 @@ static __attribute__((noinline, cold)) int size_fail(mdl_rt *rt, const char *fn,
                                                      const mdl_msg_desc *m, MPI_Status *st,
                                                      size_t got)
 {
-    const mdl_msg_state *s = &rt->msgs[m->index];
-    return rt_fail_size(rt, fn, rt->task_of[st->MPI_SOURCE], rt->inst_of[st->MPI_SOURCE],
-                        rt_layout_bytes(m, s, got), s->layout_bytes);
+    const mpi_msg_types *ty = &rt->msgs[m->index].types;
+    return rt_fail_size(rt, fn, rt->job.task_of[st->MPI_SOURCE], rt->job.inst_of[st->MPI_SOURCE],
+                        mpi_types_memory_bytes(m, ty, got), ty->layout_bytes);
 }
 
 /* A receive that got what it expected: the message itself, unless it
@@ -115,35 +109,18 @@ static inline int recv_plain(size_t got, size_t expect)
     return got == expect && got != MPI_DIRECT_NOTE_BYTES;
 }
 
-/* A receive that got an announcement's size, with host peers:
- * mpi_direct_recv with the receive's layout for these bounds (1: not an
- * announcement). */
-static int announced(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, const MPI_Status *st,
-                     const long *bounds, int copy)
-{
-    mdl_span inl[4], *spans = m->nitems <= 4 ? inl : malloc(sizeof *spans * (size_t)m->nitems);
-    size_t total = 0;
-    char why[8];
-    int rc = 1;
-    if (spans && mdl_msg_spans(m, rt->c.task, m->fixed_bounds ? NULL : bounds, spans, &total,
-                               why, sizeof why) == 0)
-        rc = mpi_direct_recv(rt, fn, m, st, spans, copy);
-    if (spans != inl)
-        free(spans);
-    return rc;
-}
-
 /* Any other receive: an announcement (the message is copied from the
- * sender's struct, mpi_direct.c), or sizes that disagree.  bounds: those
- * of the receive.  copy: MPI_DIRECT_COPY, or MPI_DIRECT_RELEASE (MDL_End,
- * a failed Wait: the sender is only released, nothing reported). */
+ * sender's struct, mpi_direct.c), or sizes that disagree.  spans: the
+ * receive's layout.  copy: MPI_DIRECT_COPY, or MPI_DIRECT_RELEASE
+ * (MDL_End, a failed Wait: the sender is only released, nothing
+ * reported). */
 static __attribute__((noinline, cold)) int recv_odd(mdl_rt *rt, const char *fn,
                                                     const mdl_msg_desc *m, MPI_Status *st,
                                                     size_t got, size_t expect,
-                                                    const long *bounds, int copy)
+                                                    const mdl_span *spans, int copy)
 {
-    if (rt->peer_base && got == MPI_DIRECT_NOTE_BYTES) {
-        int rc = announced(rt, fn, m, st, bounds, copy);
+    if (rt->msgs[m->index].direct.noted && got == MPI_DIRECT_NOTE_BYTES) {
+        int rc = mpi_direct_recv(rt, fn, m, st, spans, copy);
         if (rc != 1)
             return rc;
     }
@@ -153,7 +130,7 @@ static __attribute__((noinline, cold)) int recv_odd(mdl_rt *rt, const char *fn,
 }
 
 /* A receive smaller than an announcement that went through a buffer of
- * its own (small_notes), `own`, and got `got` bytes when it expected
+ * its own (noted), `own`, and got `got` bytes when it expected
  * `expect`: an announcement (its sender released; MDL_ERR_TRUNCATE with
  * copy) or sizes that disagree, as recv_odd.  Sizes that agree are not
  * odd (place_own). */
@@ -173,35 +150,36 @@ static __attribute__((noinline, cold)) int recv_own(mdl_rt *rt, const char *fn,
 /* The message a receive got whole in its own buffer, put in its place
  * (buf, dt: the receive's for its bounds): a contiguous section copied,
  * anything else unpacked by MPI. */
-static int place_own(mdl_rt *rt, const char *fn, const mdl_msg_state *s,
+static int place_own(mdl_rt *rt, const char *fn, const mpi_msg_types *ty,
                      const unsigned char *own, size_t got, void *buf, MPI_Datatype dt)
 {
-    if (s->by_shape && s->spans[0].nloops == 0) {
+    if (ty->contiguous) {
         memcpy(buf, own, got);
         return 0;
     }
     int pos = 0;
-    int mpirc = MPI_Unpack(own, (int)got, &pos, buf, 1, dt, rt->world);
-    return mpirc == MPI_SUCCESS ? 0 : rt_mpi_fail(rt, fn, mpirc, "MPI_Unpack");
+    int mpirc = MPI_Unpack(own, (int)got, &pos, buf, 1, dt, rt->job.world);
+    return mpirc == MPI_SUCCESS ? 0 : mpi_fail(rt, fn, mpirc, "MPI_Unpack");
 }
+
+static void progress(mdl_rt *rt);
 
 /* A send to a host peer that may take the direct path: 1 when it does not
  * (the caller sends through MPI). */
 static __attribute__((noinline)) int send_direct(mdl_rt *rt, const mdl_msg_desc *m,
-                                                 mdl_msg_state *s, void *task,
-                                                 const long *bounds, int dest)
+                                                 const rt_layout *lay, int dest)
 {
     if (m->async) {
-        int rc = reserve(rt, m, s, 1);
+        int rc = reserve(rt, m, 1);
         if (rc)
             return rc;
     }
-    return mpi_direct_send(rt, m, s, task, bounds, dest);
+    return mpi_direct_send(rt, m, lay, dest, progress);
 }
 
-static inline int direct_peer(const mdl_rt *rt, const mdl_msg_state *s, int dest)
+static inline int direct_peer(const mdl_rt *rt, const mpi_msg_types *ty, int dest)
 {
-    return s->bytes >= MPI_DIRECT_MIN && rt->announces && rt->peer_base[dest];
+    return ty->bytes >= MPI_DIRECT_MIN && rt->host.announces && rt->host.peer_base[dest];
 }
 
 /* A failed receive: a truncation names the sender and the receive's size. */
@@ -210,33 +188,10 @@ static __attribute__((cold)) int recv_fail(mdl_rt *rt, const char *fn, const mdl
 {
     int cls = 0;
     MPI_Error_class(mpirc, &cls);
-    if (cls != MPI_ERR_TRUNCATE || st->MPI_SOURCE < 0 || st->MPI_SOURCE >= rt->world_size)
-        return rt_mpi_fail(rt, fn, mpirc, "receive");
-    return rt_fail_size(rt, fn, rt->task_of[st->MPI_SOURCE], rt->inst_of[st->MPI_SOURCE],
-                        RT_SIZE_LARGER, rt->msgs[m->index].layout_bytes);
-}
-
-void mpi_buffered_append(mdl_self_send **list, mdl_self_send *x)
-{
-    while (*list)
-        list = &(*list)->next;
-    x->next = NULL;
-    *list = x;
-}
-
-void mpi_buffered_reap(mdl_self_send **list)
-{
-    for (mdl_self_send **pp = list; *pp;) {
-        mdl_self_send *x = *pp;
-        int done = 0;
-        MPI_Test(&x->req, &done, MPI_STATUS_IGNORE);
-        if (done) {
-            *pp = x->next;
-            free(x);
-        } else {
-            pp = &x->next;
-        }
-    }
+    if (cls != MPI_ERR_TRUNCATE || st->MPI_SOURCE < 0 || st->MPI_SOURCE >= rt->job.world_size)
+        return mpi_fail(rt, fn, mpirc, "receive");
+    return rt_fail_size(rt, fn, rt->job.task_of[st->MPI_SOURCE], rt->job.inst_of[st->MPI_SOURCE],
+                        RT_SIZE_LARGER, rt->msgs[m->index].types.layout_bytes);
 }
 
 /* A sync send to the sending instance itself can complete only once its
@@ -245,25 +200,54 @@ void mpi_buffered_reap(mdl_self_send **list)
  * buffer of its own and sent from there with MPI_Isend (a message sent as
  * MPI_PACKED matches a receive of its datatype), so the send returns at
  * once, as on the shm runtime; the buffer is freed once received, or at
- * MDL_End. */
-static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m, void *buf,
-                                               MPI_Datatype dt)
+ * MDL_End.
+ *
+ * The packing is the layer's gather of the layout's spans whenever every
+ * byte of them travels (no struct padding: ty->bytes == lay->bytes), which
+ * is then MPI's packed form exactly (the datatype's type map in order, a
+ * homogeneous job).  Not MPI_Pack: MPICH 4.0's MPI_Pack of a contiguous
+ * derived datatype rounds the bytes down to a multiple of the datatype's
+ * builtin_element_size, which a datatype built in a reused handle can
+ * have wrong (seemingly left from the handle's previous datatype) — a
+ * struct of 10 doubles, size 80, packed 78 bytes (the receive then
+ * reported "received 78 bytes ... but the receive holds 80"; stress_p2p,
+ * seeds 5009 2, through MPI alone).  Only a layout with padding, never
+ * contiguous in MPI's sense and packed by MPICH's other path, goes through
+ * MPI_Pack, its result checked. */
+static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m,
+                                               const rt_layout *lay, void *buf, MPI_Datatype dt)
 {
     mpi_buffered_reap(&rt->self_sends);
-    int size = 0, pos = 0;
-    int mpirc = MPI_Pack_size(1, dt, rt->world, &size);
-    if (mpirc != MPI_SUCCESS)
-        return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Pack_size");
-    mdl_self_send *x = malloc(sizeof *x + (size_t)size);
+    const mpi_msg_types *ty = &rt->msgs[m->index].types;
+    int own = ty->bytes == lay->bytes, size = 0, pos = 0, mpirc = MPI_SUCCESS;
+    if (ty->bytes > INT_MAX)
+        return rt_fail(rt, m->fn, MDL_ERR_ARG, "message too large for MPI (%zu bytes)",
+                       ty->bytes);
+    if (own)
+        size = (int)ty->bytes;
+    else if ((mpirc = MPI_Pack_size(1, dt, rt->job.world, &size)) != MPI_SUCCESS)
+        return mpi_fail(rt, m->fn, mpirc, "MPI_Pack_size");
+    mpi_buffered *x = malloc(sizeof *x + (size_t)size);
     if (!x)
         return rt_fail_oom(rt, m->fn);
-    mpirc = MPI_Pack(buf, 1, dt, x->data, size, &pos, rt->world);
+    if (own) {
+        mdl_spans_pack(lay->spans, m->nitems, x->data);
+        pos = size;
+    } else {
+        mpirc = MPI_Pack(buf, 1, dt, x->data, size, &pos, rt->job.world);
+        if (mpirc == MPI_SUCCESS && (size_t)pos != ty->bytes) {
+            free(x);
+            return rt_fail(rt, m->fn, MDL_ERR_INTERN,
+                           "MPI_Pack packed %d bytes of a %zu-byte message to itself", pos,
+                           ty->bytes);
+        }
+    }
     if (mpirc == MPI_SUCCESS)
-        mpirc = MPI_Isend(x->data, pos, MPI_PACKED, rt->world_rank, m->channel, rt->world,
+        mpirc = MPI_Isend(x->data, pos, MPI_PACKED, rt->job.world_rank, m->channel, rt->job.world,
                           &x->req);
     if (mpirc != MPI_SUCCESS) {
         free(x);
-        return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Pack/MPI_Isend");
+        return mpi_fail(rt, m->fn, mpirc, "MPI_Pack/MPI_Isend");
     }
     x->tag = m->channel;
     mpi_buffered_append(&rt->self_sends, x);
@@ -276,287 +260,319 @@ static int is_self(const mdl_rt *rt, const mdl_msg_desc *m, int inst)
 }
 
 /* Every send but the fast ones of be_send. */
-static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc *m, void *task,
-                                                  const long *bounds, const int *to, int n)
+static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc *m,
+                                                  const rt_layout *lay, const int *to, int n)
 {
     const char *fn = m->fn;
-    const int *rank = rt->rank_of[m->peer_task];
+    const int *rank = rt->job.rank_of[m->peer_task];
     void *buf;
     MPI_Datatype dt;
-    int rc = rt_msg_type(rt, m, task, bounds, &buf, &dt);
+    int rc = mpi_msg_type(rt, m, lay, &buf, &dt);
     if (rc)
         return rc;
-    mdl_msg_state *s = &rt->msgs[m->index];
+    const mpi_msg_types *ty = &rt->msgs[m->index].types;
+    mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
     int mpirc = MPI_SUCCESS;
     if (m->async) {
-        rc = reserve(rt, m, s, n);
+        rc = reserve(rt, m, n);
         if (rc)
             return rc;
         for (int k = 0; k < n && mpirc == MPI_SUCCESS; k++) {
-            if (direct_peer(rt, s, rank[to[k]]) &&
-                (rc = send_direct(rt, m, s, task, bounds, rank[to[k]])) != 1) {
+            if (direct_peer(rt, ty, rank[to[k]]) &&
+                (rc = send_direct(rt, m, lay, rank[to[k]])) != 1) {
                 if (rc < 0)
                     return rc;
                 continue;
             }
-            mpirc = MPI_Isend(buf, 1, dt, rank[to[k]], m->channel, rt->world, &s->reqs[s->nreq]);
+            mpirc = MPI_Isend(buf, 1, dt, rank[to[k]], m->channel, rt->job.world, &rq->reqs[rq->n]);
             if (mpirc == MPI_SUCCESS)
-                s->expect[s->nreq++] = (size_t)rank[to[k]];
+                rq->send_dest[rq->n++] = rank[to[k]];
         }
-        return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, fn, mpirc, "MPI_Isend");
+        return mpirc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, fn, mpirc, "MPI_Isend");
     }
     if (n == 1 && is_self(rt, m, to[0]))
-        return send_self(rt, m, buf, dt);
-    if (n == 1 && direct_peer(rt, s, rank[to[0]]) &&
-        (rc = send_direct(rt, m, s, task, bounds, rank[to[0]])) != 1)
+        return send_self(rt, m, lay, buf, dt);
+    if (n == 1 && direct_peer(rt, ty, rank[to[0]]) &&
+        (rc = send_direct(rt, m, lay, rank[to[0]])) != 1)
         return rc;
     if (n == 1) {
         rt_block_begin();
-        mpirc = MPI_Send(buf, 1, dt, rank[to[0]], m->channel, rt->world);
+        mpirc = MPI_Send(buf, 1, dt, rank[to[0]], m->channel, rt->job.world);
         rt_block_end();
-        return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, fn, mpirc, "MPI_Send");
+        return mpirc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, fn, mpirc, "MPI_Send");
     }
     /* several targets: all in flight at once, then wait (the sender itself,
      * if listed, buffered first) */
     int started = 0;
     for (int k = 0; k < n && mpirc == MPI_SUCCESS; k++) {
         if (is_self(rt, m, to[k])) {
-            if ((rc = send_self(rt, m, buf, dt)) < 0)
+            if ((rc = send_self(rt, m, lay, buf, dt)) < 0)
                 break;
             continue;
         }
-        mpirc = MPI_Isend(buf, 1, dt, rank[to[k]], m->channel, rt->world,
-                          &rt->scratch_reqs[started]);
+        mpirc = MPI_Isend(buf, 1, dt, rank[to[k]], m->channel, rt->job.world,
+                          &rt->scratch.reqs[started]);
         started += mpirc == MPI_SUCCESS;
     }
     rt_block_begin();
-    int waitrc = MPI_Waitall(started, rt->scratch_reqs, rt->scratch_sts);
+    int waitrc = MPI_Waitall(started, rt->scratch.reqs, rt->scratch.sts);
     rt_block_end();
     if (rc < 0)
         return rc;
     if (mpirc == MPI_SUCCESS)
         mpirc = waitrc;
-    return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, fn, mpirc, "MPI_Isend/MPI_Waitall");
+    return mpirc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, fn, mpirc, "MPI_Isend/MPI_Waitall");
 }
 
-/* Whether a receive of s goes through a buffer of its own (recv_own). */
-static inline int small_receive(const mdl_msg_state *s)
+/* Whether a receive of m goes through a buffer of its own (recv_own). */
+static inline int small_receive(const mdl_rt *rt, const mdl_msg_desc *m,
+                                const mpi_msg_types *ty)
 {
-    return s->small_notes && s->bytes < MPI_DIRECT_NOTE_BYTES;
+    return ty->bytes < MPI_DIRECT_NOTE_BYTES && rt->msgs[m->index].direct.noted;
 }
 
-/* A sync receive of s->bytes < MPI_DIRECT_NOTE_BYTES on a channel that
- * may carry an announcement (small_notes): through a buffer, then into
- * buf as dt. */
+/* A sync receive of fewer than MPI_DIRECT_NOTE_BYTES on a channel that
+ * may carry an announcement (noted): through a buffer, then into buf as
+ * dt. */
 static __attribute__((noinline)) int recv_small(mdl_rt *rt, const mdl_msg_desc *m, int src,
                                                 void *buf, MPI_Datatype dt)
 {
     unsigned char own[MPI_DIRECT_NOTE_BYTES];
     MPI_Status st;
     rt_block_begin();
-    int mpirc = MPI_Recv(own, sizeof own, MPI_PACKED, src, m->channel, rt->world, &st);
+    int mpirc = MPI_Recv(own, sizeof own, MPI_PACKED, src, m->channel, rt->job.world, &st);
     rt_block_end();
     if (mpirc != MPI_SUCCESS)
         return recv_fail(rt, m->fn, m, mpirc, &st);
-    const mdl_msg_state *s = &rt->msgs[m->index];
+    const mpi_msg_types *ty = &rt->msgs[m->index].types;
     size_t got = status_bytes(rt, &st);
-    int rc = got == s->bytes ? place_own(rt, m->fn, s, own, got, buf, dt)
-                             : recv_own(rt, m->fn, m, &st, own, got, s->bytes, MPI_DIRECT_COPY);
-    return rc ? rc : rt->inst_of[st.MPI_SOURCE];
+    int rc = got == ty->bytes ? place_own(rt, m->fn, ty, own, got, buf, dt)
+                              : recv_own(rt, m->fn, m, &st, own, got, ty->bytes, MPI_DIRECT_COPY);
+    return rc ? rc : rt->job.inst_of[st.MPI_SOURCE];
 }
 
 /* Size of what a receive got against what it expected: a message larger
  * than the receive is MPI_ERR_TRUNCATE already; a smaller one is also an
  * error (the two sides' sections disagree), never a silent partial fill. */
 static inline int check_size(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, MPI_Status *st,
-                             size_t expect, const long *bounds)
+                             size_t expect, const rt_layout *lay)
 {
     size_t got = status_bytes(rt, st);
-    return recv_plain(got, expect) ? 0
-                                   : recv_odd(rt, fn, m, st, got, expect, bounds, MPI_DIRECT_COPY);
+    return recv_plain(got, expect)
+               ? 0
+               : recv_odd(rt, fn, m, st, got, expect, lay->spans, MPI_DIRECT_COPY);
+}
+
+/* An async receive k of m posted with the layout lay: kept with it when
+ * it may get an announcement (noted), for its completion. */
+static void keep_posted(mpi_msg_direct *dx, const mdl_msg_desc *m, int k, const rt_layout *lay)
+{
+    dx->posted[k] = *lay;       /* its spans: see req_layout */
+    memcpy(&dx->posted_spans[(size_t)k * (size_t)m->nitems], lay->spans,
+           sizeof *lay->spans * (size_t)m->nitems);
 }
 
 /* Every receive but the fast one of be_recv. */
-static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc *m, void *task,
-                                                  const long *bounds, int from)
+static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc *m,
+                                                  const rt_layout *lay, int from)
 {
     const char *fn = m->fn;
-    int src = from == MDL_ANY ? MPI_ANY_SOURCE : rt->rank_of[m->peer_task][from];
+    int src = from == MDL_ANY ? MPI_ANY_SOURCE : rt->job.rank_of[m->peer_task][from];
     void *buf;
     MPI_Datatype dt;
-    int rc = rt_msg_type(rt, m, task, bounds, &buf, &dt);
+    int rc = mpi_msg_type(rt, m, lay, &buf, &dt);
     if (rc)
         return rc;
-    mdl_msg_state *s = &rt->msgs[m->index];
+    const mpi_msg_types *ty = &rt->msgs[m->index].types;
     int mpirc;
     if (m->async) {
-        rc = reserve(rt, m, s, 1);
+        rc = reserve(rt, m, 1);
         if (rc)
             return rc;
-        int k = s->nreq, own = small_receive(s);
-        if (own && !s->own[k] && !(s->own[k] = malloc(MPI_DIRECT_NOTE_BYTES)))
+        mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
+        mpi_msg_direct *dx = &rt->msgs[m->index].direct;
+        int k = rq->n, own = small_receive(rt, m, ty);
+        if (own && !dx->own[k] && !(dx->own[k] = malloc(MPI_DIRECT_NOTE_BYTES)))
             return rt_fail_oom(rt, fn);
-        mpirc = own ? MPI_Irecv(s->own[k], MPI_DIRECT_NOTE_BYTES, MPI_PACKED, src, m->channel,
-                                rt->world, &s->reqs[k])
-                    : MPI_Irecv(buf, 1, dt, src, m->channel, rt->world, &s->reqs[k]);
+        mpirc = own ? MPI_Irecv(dx->own[k], MPI_DIRECT_NOTE_BYTES, MPI_PACKED, src, m->channel,
+                                rt->job.world, &rq->reqs[k])
+                    : MPI_Irecv(buf, 1, dt, src, m->channel, rt->job.world, &rq->reqs[k]);
         if (mpirc != MPI_SUCCESS)
-            return rt_mpi_fail(rt, fn, mpirc, "MPI_Irecv");
-        if (s->rbounds)         /* for an announcement (recv_odd) */
-            memcpy(&s->rbounds[2 * m->npairs * k], bounds, sizeof *bounds * 2 * (size_t)m->npairs);
-        if (s->early) {
-            s->early[k] = 0;
-            if (s->bytes > MPI_DIRECT_NOTE_BYTES) {
-                s->nlarge++;    /* mpi_p2p_progress looks at it */
-                rt->nlarge++;
+            return mpi_fail(rt, fn, mpirc, "MPI_Irecv");
+        if (dx->noted) {        /* for an announcement (recv_odd) */
+            keep_posted(dx, m, k, lay);
+            dx->early[k] = 0;
+            if (ty->bytes > MPI_DIRECT_NOTE_BYTES) {
+                dx->nlarge++;   /* progress looks at it */
+                rt->host.nlarge++;
             }
         }
-        s->expect[s->nreq++] = s->bytes;
+        rq->recv_bytes[rq->n++] = ty->bytes;
         /* The sender of an MDL_ANY receive is known only on completion:
          * answer MDL_SUCCESS, never a negative value that reads as an error. */
         return from == MDL_ANY ? MDL_SUCCESS : from;
     }
-    if (small_receive(s))
+    if (small_receive(rt, m, ty))
         return recv_small(rt, m, src, buf, dt);
     MPI_Status st;
     rt_block_begin();
-    mpirc = MPI_Recv(buf, 1, dt, src, m->channel, rt->world, &st);
+    mpirc = MPI_Recv(buf, 1, dt, src, m->channel, rt->job.world, &st);
     rt_block_end();
     if (mpirc != MPI_SUCCESS)
         return recv_fail(rt, fn, m, mpirc, &st);
-    rc = check_size(rt, fn, m, &st, s->bytes, bounds);
-    return rc ? rc : rt->inst_of[st.MPI_SOURCE];
+    rc = check_size(rt, fn, m, &st, ty->bytes, lay);
+    return rc ? rc : rt->job.inst_of[st.MPI_SOURCE];
 }
 
-int be_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, const int *to,
-            int n)
+int be_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, const int *to, int n)
 {
-    return send_general(rt, m, task, bounds, to, n);
+    return send_general(rt, m, lay, to, n);
 }
 
-/* Fast paths: one peer, the datatype cached — what a program does in its
- * loops: a few branches and the MPI call.  Everything else goes through
- * the general functions. */
-int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, int to)
+/* Fast paths: one peer, the datatype cached for the layout's shape — what
+ * a program does in its loops: a few branches and the MPI call.
+ * Everything else goes through the general functions. */
+int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to)
 {
-    mdl_msg_state *s = &rt->msgs[m->index];
-    void *buf;
-    MPI_Datatype dt = rt_msg_type_cached(m, s, task, bounds, &buf);
-    if (dt != MPI_DATATYPE_NULL) {
-        int dest = rt->rank_of[m->peer_task][to];
-        if (direct_peer(rt, s, dest)) {
-            int rc = send_direct(rt, m, s, task, bounds, dest);
+    const mpi_msg_types *ty = &rt->msgs[m->index].types;
+    if (mpi_type_serves(ty, lay)) {
+        void *buf = lay->base;
+        int dest = rt->job.rank_of[m->peer_task][to];
+        if (direct_peer(rt, ty, dest)) {
+            int rc = send_direct(rt, m, lay, dest);
             if (rc != 1)
                 return rc;
         }
         if (!m->async) {
-            if (dest == rt->world_rank)     /* to itself: buffered */
-                return send_general(rt, m, task, bounds, &to, 1);
+            if (dest == rt->job.world_rank)     /* to itself: buffered */
+                return send_general(rt, m, lay, &to, 1);
             rt_block_begin();
-            int mpirc = MPI_Send(buf, 1, dt, dest, m->channel, rt->world);
+            int mpirc = MPI_Send(buf, 1, ty->dt, dest, m->channel, rt->job.world);
             rt_block_end();
-            return mpirc == MPI_SUCCESS ? MDL_SUCCESS : rt_mpi_fail(rt, m->fn, mpirc, "MPI_Send");
+            return mpirc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, m->fn, mpirc, "MPI_Send");
         }
-        if (s->nreq < s->capreq) {
-            int mpirc = MPI_Isend(buf, 1, dt, dest, m->channel, rt->world, &s->reqs[s->nreq]);
+        mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
+        if (rq->n < rq->cap) {
+            int mpirc = MPI_Isend(buf, 1, ty->dt, dest, m->channel, rt->job.world, &rq->reqs[rq->n]);
             if (mpirc != MPI_SUCCESS)
-                return rt_mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
-            s->expect[s->nreq++] = (size_t)dest;
+                return mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
+            rq->send_dest[rq->n++] = dest;
             return MDL_SUCCESS;
         }
     }
-    return send_general(rt, m, task, bounds, &to, 1);
+    return send_general(rt, m, lay, &to, 1);
 }
 
-int be_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, int from)
+int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
 {
-    mdl_msg_state *s = &rt->msgs[m->index];
-    void *buf;
-    MPI_Datatype dt = !m->async && from != MDL_ANY ? rt_msg_type_cached(m, s, task, bounds, &buf)
-                                                   : MPI_DATATYPE_NULL;
-    if (dt != MPI_DATATYPE_NULL) {
-        if (__builtin_expect(small_receive(s), 0))
-            return recv_small(rt, m, rt->rank_of[m->peer_task][from], buf, dt);
+    const mpi_msg_types *ty = &rt->msgs[m->index].types;
+    if (!m->async && from != MDL_ANY && mpi_type_serves(ty, lay)) {
+        void *buf = lay->base;
+        if (__builtin_expect(small_receive(rt, m, ty), 0))
+            return recv_small(rt, m, rt->job.rank_of[m->peer_task][from], buf, ty->dt);
         MPI_Status st;
         rt_block_begin();
-        int mpirc = MPI_Recv(buf, 1, dt, rt->rank_of[m->peer_task][from], m->channel,
-                             rt->world, &st);
+        int mpirc = MPI_Recv(buf, 1, ty->dt, rt->job.rank_of[m->peer_task][from], m->channel,
+                             rt->job.world, &st);
         rt_block_end();
         if (mpirc != MPI_SUCCESS)
             return recv_fail(rt, m->fn, m, mpirc, &st);
-        int rc = check_size(rt, m->fn, m, &st, s->bytes, bounds);
-        return rc ? rc : rt->inst_of[st.MPI_SOURCE];
+        int rc = check_size(rt, m->fn, m, &st, ty->bytes, lay);
+        return rc ? rc : rt->job.inst_of[st.MPI_SOURCE];
     }
-    return recv_general(rt, m, task, bounds, from);
+    return recv_general(rt, m, lay, from);
 }
 
 static void world_errors_returned(mdl_rt *rt, int on);
 
-/* The requests of s are done with (completed, or cancelled at MDL_End). */
-static inline void requests_done(mdl_rt *rt, mdl_msg_state *s)
+/* The requests of a message, x, are done with (completed, or cancelled
+ * at MDL_End). */
+static inline void requests_done(mdl_rt *rt, mpi_msg *x)
 {
-    s->nreq = 0;
-    rt->nlarge -= s->nlarge;
-    s->nlarge = 0;
+    x->reqs.n = 0;
+    x->reqs.completed_first = 0;
+    rt->host.nlarge -= x->direct.nlarge;
+    x->direct.nlarge = 0;
 }
 
-/* Whether async receive i of s went through its own buffer (recv_own). */
-static inline int req_own(const mdl_msg_state *s, int i)
+/* Whether async receive i of x went through its own buffer (recv_own). */
+static inline int req_own(const mpi_msg *x, int i)
 {
-    return s->small_notes && s->expect[i] < MPI_DIRECT_NOTE_BYTES;
+    return x->reqs.recv_bytes[i] < MPI_DIRECT_NOTE_BYTES && x->direct.noted;
 }
 
-/* The bounds an async receive was posted with (recv_odd). */
-static const long *req_bounds(const mdl_msg_state *s, const mdl_msg_desc *m, int i)
+/* The layout async receive i of a noted message was posted with. */
+static rt_layout req_layout(const mpi_msg_direct *dx, const mdl_msg_desc *m, int i)
 {
-    return s->rbounds ? &s->rbounds[2 * m->npairs * i] : NULL;
+    rt_layout lay = dx->posted[i];
+    lay.spans = &dx->posted_spans[(size_t)i * (size_t)m->nitems];
+    return lay;
 }
 
-/* Async receive i of s got its message: what it expected, or an
- * announcement copied already by mpi_p2p_progress. */
-static inline int req_plain(const mdl_msg_state *s, int i, size_t got)
+/* Its spans, for recv_odd (NULL: not noted, never an announcement). */
+static const mdl_span *req_spans(const mpi_msg_direct *dx, const mdl_msg_desc *m, int i)
 {
-    return (recv_plain(got, s->expect[i]) && !req_own(s, i)) || (s->early && s->early[i]);
+    return dx->noted ? &dx->posted_spans[(size_t)i * (size_t)m->nitems] : NULL;
 }
 
-/* Async receive i of s, not plain: recv_own or recv_odd. */
-static int req_odd(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, mdl_msg_state *s, int i,
-                   size_t got, int copy)
+/* Async receive i of x got its message: what it expected, or an
+ * announcement copied already by progress. */
+static inline int req_plain(const mpi_msg *x, int i, size_t got)
 {
-    return req_own(s, i) ? recv_own(rt, fn, m, &s->sts[i], s->own[i], got, s->expect[i], copy)
-                         : recv_odd(rt, fn, m, &s->sts[i], got, s->expect[i],
-                                    req_bounds(s, m, i), copy);
+    return (recv_plain(got, x->reqs.recv_bytes[i]) && !req_own(x, i)) ||
+           (x->direct.noted && x->direct.early[i]);
 }
 
-/* Async receive i of s went through its own buffer and got what it
- * expected: into its place (1: not that case). */
-static int req_placed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int i, size_t got)
+/* Async receive i of m, not plain: recv_own or recv_odd. */
+static int req_odd(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int i, size_t got,
+                   int copy)
 {
-    if (!req_own(s, i) || got != s->expect[i])
+    mpi_msg *x = &rt->msgs[m->index];
+    mpi_msg_reqs *rq = &x->reqs;
+    return req_own(x, i)
+               ? recv_own(rt, fn, m, &rq->sts[i], x->direct.own[i], got, rq->recv_bytes[i], copy)
+               : recv_odd(rt, fn, m, &rq->sts[i], got, rq->recv_bytes[i],
+                          req_spans(&x->direct, m, i), copy);
+}
+
+/* Async receive i of m went through its own buffer and got what it
+ * expected: into its place, the datatype of its layout (1: not that
+ * case). */
+static int req_placed(mdl_rt *rt, const mdl_msg_desc *m, int i, size_t got)
+{
+    mpi_msg *x = &rt->msgs[m->index];
+    if (!req_own(x, i) || got != x->reqs.recv_bytes[i])
         return 1;
+    rt_layout lay = req_layout(&x->direct, m, i);
     void *buf;
     MPI_Datatype dt;
-    int rc = rt_msg_type(rt, m, rt->c.task, req_bounds(s, m, i), &buf, &dt);
-    return rc ? rc : place_own(rt, m->fn, s, s->own[i], got, buf, dt);
+    int rc = mpi_msg_type(rt, m, &lay, &buf, &dt);
+    return rc ? rc : place_own(rt, m->fn, &x->types, x->direct.own[i], got, buf, dt);
 }
 
-void mpi_p2p_progress(mdl_rt *rt)
+/* While a sender waits for its receiver (mpi_direct.c, the hook it is
+ * given): the async receives posted by this process that have completed
+ * are completed now, so that an announcement among them is copied and its
+ * sender, which may be waiting for this one's copy in turn, released. */
+static void progress(mdl_rt *rt)
 {
     const mdl_task_desc *d = rt->c.d;
-    for (int i = 0; rt->nlarge && i < d->nmsgs; i++) {
+    for (int i = 0; rt->host.nlarge && i < d->nmsgs; i++) {
         const mdl_msg_desc *m = d->msgs[i];
-        mdl_msg_state *s = &rt->msgs[i];
-        for (int k = 0; s->nlarge && k < s->nreq; k++) {
-            if (s->early[k] || s->expect[k] <= MPI_DIRECT_NOTE_BYTES)
+        const mpi_msg_reqs *rq = &rt->msgs[i].reqs;
+        mpi_msg_direct *dx = &rt->msgs[i].direct;
+        for (int k = 0; dx->nlarge && k < rq->n; k++) {
+            if (dx->early[k] || rq->recv_bytes[k] <= MPI_DIRECT_NOTE_BYTES)
                 continue;
             /* completed, the request left for the Wait or Test */
             int flag = 0;
             MPI_Status st;
             world_errors_returned(rt, 1);
-            int mpirc = MPI_Request_get_status(s->reqs[k], &flag, &st);
+            int mpirc = MPI_Request_get_status(rq->reqs[k], &flag, &st);
             world_errors_returned(rt, 0);
             if (flag && mpirc == MPI_SUCCESS && status_bytes(rt, &st) == MPI_DIRECT_NOTE_BYTES &&
-                announced(rt, m->fn, m, &st, req_bounds(s, m, k), MPI_DIRECT_EARLY) == 0)
-                s->early[k] = 1;
+                mpi_direct_recv(rt, m->fn, m, &st, req_spans(dx, m, k), MPI_DIRECT_EARLY) == 0)
+                dx->early[k] = 1;
         }
     }
 }
@@ -566,104 +582,113 @@ void mpi_p2p_progress(mdl_rt *rt)
  * messages from a host peer are released (nothing copied: the call
  * failed), or they would wait for ever. */
 static __attribute__((cold)) void release_others(mdl_rt *rt, const char *fn,
-                                                 const mdl_msg_desc *m, mdl_msg_state *s,
-                                                 int n, int bad, int in_status)
+                                                 const mdl_msg_desc *m, int n, int bad,
+                                                 int in_status)
 {
-    for (int i = 0; rt->peer_base && i < n; i++) {
-        size_t got = status_bytes(rt, &s->sts[i]);
-        if (i != bad && (!in_status || s->sts[i].MPI_ERROR == MPI_SUCCESS) &&
-            !req_plain(s, i, got))
-            req_odd(rt, fn, m, s, i, got, MPI_DIRECT_RELEASE);
+    const mpi_msg *x = &rt->msgs[m->index];
+    const MPI_Status *sts = x->reqs.sts;
+    for (int i = 0; rt->host.peer_base && i < n; i++) {
+        size_t got = status_bytes(rt, &sts[i]);
+        if (i != bad && (!in_status || sts[i].MPI_ERROR == MPI_SUCCESS) &&
+            !req_plain(x, i, got))
+            req_odd(rt, fn, m, i, got, MPI_DIRECT_RELEASE);
     }
 }
 
-/* A Wait or Test that failed (MPI_ERR_IN_STATUS) with requests of s still
+/* A Wait or Test that failed (MPI_ERR_IN_STATUS) with requests of m still
  * in flight (MPI_ERR_PENDING: MPICH's Testall leaves the others so when
  * one failed): those stay, first in the arrays, for the next Wait or Test
  * of m (MPI may still write into them; one may be an announcement whose
  * sender waits); the rest are done with. */
-static void keep_pending(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int n)
+static void keep_pending(mdl_rt *rt, const mdl_msg_desc *m, int n)
 {
-    size_t pairs = 2 * (size_t)m->npairs;
+    mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
+    mpi_msg_direct *dx = &rt->msgs[m->index].direct;
+    size_t ni = (size_t)m->nitems;
     int kept = 0, large = 0;
     for (int i = 0; i < n; i++) {
-        if (s->sts[i].MPI_ERROR != MPI_ERR_PENDING) {
-            if (s->notes && s->notes[i]) {
-                free(s->notes[i]);
-                s->notes[i] = NULL;
-                s->ndirect--;
+        if (rq->sts[i].MPI_ERROR != MPI_ERR_PENDING) {
+            if (dx->notes && dx->notes[i]) {
+                free(dx->notes[i]);
+                dx->notes[i] = NULL;
+                dx->nnotes--;
             }
             continue;
         }
         if (i != kept) {
-            s->reqs[kept] = s->reqs[i];
-            s->expect[kept] = s->expect[i];
-            if (s->rbounds)
-                memcpy(&s->rbounds[pairs * (size_t)kept], &s->rbounds[pairs * (size_t)i],
-                       sizeof *s->rbounds * pairs);
-            if (s->early)
-                s->early[kept] = s->early[i];
-            if (s->own) {       /* buffers are swapped, never lost */
-                unsigned char *x = s->own[kept];
-                s->own[kept] = s->own[i];
-                s->own[i] = x;
+            rq->reqs[kept] = rq->reqs[i];
+            if (m->is_send)
+                rq->send_dest[kept] = rq->send_dest[i];
+            else
+                rq->recv_bytes[kept] = rq->recv_bytes[i];
+            if (dx->noted) {
+                dx->posted[kept] = dx->posted[i];
+                memcpy(&dx->posted_spans[ni * (size_t)kept], &dx->posted_spans[ni * (size_t)i],
+                       sizeof *dx->posted_spans * ni);
+                dx->early[kept] = dx->early[i];
+                unsigned char *x = dx->own[kept];   /* buffers are swapped, never lost */
+                dx->own[kept] = dx->own[i];
+                dx->own[i] = x;
             }
-            if (s->notes) {
-                s->notes[kept] = s->notes[i];
-                s->notes[i] = NULL;
+            if (dx->notes) {
+                dx->notes[kept] = dx->notes[i];
+                dx->notes[i] = NULL;
             }
         }
-        large += !m->is_send && s->early && s->expect[kept] > MPI_DIRECT_NOTE_BYTES;
+        large += !m->is_send && dx->noted && rq->recv_bytes[kept] > MPI_DIRECT_NOTE_BYTES;
         kept++;
     }
-    rt->nlarge += large - s->nlarge;
-    s->nlarge = large;
-    s->nreq = kept;
+    rt->host.nlarge += large - dx->nlarge;
+    dx->nlarge = large;
+    rq->n = kept;
+    rq->completed_first = 0;    /* those kept are all in flight */
 }
 
-/* After completion of all requests of s: errors and sizes of receives.
+/* After completion of all requests of m: errors and sizes of receives.
  * wait: Test (0) or Wait (1), for the function name of an error (formatted
  * only when there is one: snprintf was ~900 instructions a call). */
-static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int wait, int mpirc)
+static int completed(mdl_rt *rt, const mdl_msg_desc *m, int wait, int mpirc)
 {
     char fn[160];
-    int n = s->nreq;
+    mpi_msg *x = &rt->msgs[m->index];
+    mpi_msg_reqs *rq = &x->reqs;
+    int n = rq->n;
     if (mpirc == MPI_ERR_IN_STATUS) {
         for (int i = 0; i < n; i++)
-            if (s->sts[i].MPI_ERROR != MPI_SUCCESS && s->sts[i].MPI_ERROR != MPI_ERR_PENDING) {
+            if (rq->sts[i].MPI_ERROR != MPI_SUCCESS && rq->sts[i].MPI_ERROR != MPI_ERR_PENDING) {
                 rt_completion_fn(m, wait, fn, sizeof fn);
                 if (!m->is_send)
-                    release_others(rt, fn, m, s, n, i, 1);
-                int rc = m->is_send ? rt_mpi_fail(rt, fn, s->sts[i].MPI_ERROR, "completion")
-                                    : recv_fail(rt, fn, m, s->sts[i].MPI_ERROR, &s->sts[i]);
-                keep_pending(rt, m, s, n);
+                    release_others(rt, fn, m, n, i, 1);
+                int rc = m->is_send ? mpi_fail(rt, fn, rq->sts[i].MPI_ERROR, "completion")
+                                    : recv_fail(rt, fn, m, rq->sts[i].MPI_ERROR, &rq->sts[i]);
+                keep_pending(rt, m, n);
                 return rc;
             }
     }
-    requests_done(rt, s);
+    requests_done(rt, x);
     if (m->is_send)
-        mpi_direct_release(s, n);
+        mpi_direct_release(&x->direct, n);
     if (mpirc != MPI_SUCCESS) {
         rt_completion_fn(m, wait, fn, sizeof fn);
-        return m->is_send || n != 1 ? rt_mpi_fail(rt, fn, mpirc, "completion")
-                                    : recv_fail(rt, fn, m, mpirc, &s->sts[0]);
+        return m->is_send || n != 1 ? mpi_fail(rt, fn, mpirc, "completion")
+                                    : recv_fail(rt, fn, m, mpirc, &rq->sts[0]);
     }
     if (!m->is_send)
         for (int i = 0; i < n; i++) {
-            size_t got = status_bytes(rt, &s->sts[i]);
-            int rc = req_plain(s, i, got) ? 0 : req_placed(rt, m, s, i, got);
+            size_t got = status_bytes(rt, &rq->sts[i]);
+            int rc = req_plain(x, i, got) ? 0 : req_placed(rt, m, i, got);
             if (rc == 1)
-                rc = req_odd(rt, rt_completion_fn(m, wait, fn, sizeof fn), m, s, i, got,
+                rc = req_odd(rt, rt_completion_fn(m, wait, fn, sizeof fn), m, i, got,
                              MPI_DIRECT_COPY);
             if (rc) {
                 rt_completion_fn(m, wait, fn, sizeof fn);
-                release_others(rt, fn, m, s, n, i, 0);
+                release_others(rt, fn, m, n, i, 0);
                 return rc;
             }
         }
     if (!m->is_send && rt->c.tr)        /* in post order: the order of arrival */
         for (int i = 0; i < n; i++)
-            rt_trace_arrived(rt, m, rt->inst_of[s->sts[i].MPI_SOURCE]);
+            rt_trace_arrived(rt, m, rt->job.inst_of[rq->sts[i].MPI_SOURCE]);
     return 0;
 }
 
@@ -673,69 +698,118 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int wa
  * MPI_ERRORS_RETURN there, and the program's handler is put back. */
 static void world_errors_returned(mdl_rt *rt, int on)
 {
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, on ? MPI_ERRORS_RETURN : rt->world_eh);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, on ? MPI_ERRORS_RETURN : rt->job.world_eh);
 }
 
-static int testall(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, int *flag)
+/* Test or Wait (wait) of receives some of which were completed first
+ * (rq->completed_first): request by request, as MPI_Testall /
+ * MPI_Waitall report them (MPI_ERR_IN_STATUS, those not done
+ * MPI_ERR_PENDING), the statuses of those completed first kept. */
+static __attribute__((noinline, cold)) int complete_each(mpi_msg_reqs *rq, int wait, int *flag)
+{
+    int all = 1;
+    for (int k = 0; k < rq->n; k++) {
+        if (rq->reqs[k] == MPI_REQUEST_NULL)
+            continue;
+        int done = 1;
+        int mpirc = wait ? MPI_Wait(&rq->reqs[k], &rq->sts[k])
+                         : MPI_Test(&rq->reqs[k], &done, &rq->sts[k]);
+        if (mpirc != MPI_SUCCESS) {
+            for (int i = 0; i < rq->n; i++)
+                rq->sts[i].MPI_ERROR = i == k ? mpirc
+                    : rq->reqs[i] == MPI_REQUEST_NULL ? MPI_SUCCESS : MPI_ERR_PENDING;
+            *flag = 1;
+            return MPI_ERR_IN_STATUS;
+        }
+        if (done)
+            rq->sts[k].MPI_ERROR = MPI_SUCCESS;
+        all &= done;
+    }
+    *flag = all;
+    return MPI_SUCCESS;
+}
+
+static int testall(mdl_rt *rt, const mdl_msg_desc *m, mpi_msg_reqs *rq, int *flag)
 {
     if (m->is_send)
-        return MPI_Testall(s->nreq, s->reqs, flag, s->sts);
+        return MPI_Testall(rq->n, rq->reqs, flag, rq->sts);
     world_errors_returned(rt, 1);
-    int mpirc = MPI_Testall(s->nreq, s->reqs, flag, s->sts);
+    int mpirc = rq->completed_first ? complete_each(rq, 0, flag)
+                                    : MPI_Testall(rq->n, rq->reqs, flag, rq->sts);
     world_errors_returned(rt, 0);
     return mpirc;
 }
 
-static int waitall(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s)
+static int waitall(mdl_rt *rt, const mdl_msg_desc *m, mpi_msg_reqs *rq)
 {
     int mpirc;
     if (m->is_send) {
         rt_block_begin();
-        mpirc = s->nreq == 1 ? MPI_Wait(&s->reqs[0], &s->sts[0])
-                             : MPI_Waitall(s->nreq, s->reqs, s->sts);
+        mpirc = rq->n == 1 ? MPI_Wait(&rq->reqs[0], &rq->sts[0])
+                           : MPI_Waitall(rq->n, rq->reqs, rq->sts);
         rt_block_end();
         return mpirc;
     }
     world_errors_returned(rt, 1);
     rt_block_begin();
-    mpirc = s->nreq == 1 ? MPI_Wait(&s->reqs[0], &s->sts[0])
-                         : MPI_Waitall(s->nreq, s->reqs, s->sts);
+    int flag;
+    mpirc = rq->completed_first ? complete_each(rq, 1, &flag)
+          : rq->n == 1 ? MPI_Wait(&rq->reqs[0], &rq->sts[0])
+                       : MPI_Waitall(rq->n, rq->reqs, rq->sts);
     rt_block_end();
     world_errors_returned(rt, 0);
     return mpirc;
 }
 
-/* A Test that finds not all receives of s complete: one that went through
- * its own buffer and got a message of another size (which MPI did not
- * fail: it fitted the buffer) is reported now, as MPI reports a
- * truncation as soon as it happens, and the others stay posted (else a
- * program polling for the error while its peer waits for it would wait
- * for ever).  0: none such. */
-static __attribute__((noinline)) int own_failed(mdl_rt *rt, const mdl_msg_desc *m,
-                                                mdl_msg_state *s)
+/* A Test that finds not all receives of m complete: one that has already
+ * failed is reported now, as MPI reports a truncation as soon as it
+ * happens, and the others stay posted (else a program polling for the
+ * error while its peer waits for it would wait for ever).  Failed: in MPI
+ * (more than its buffer) — MPICH's MPI_Testall says so itself; Open MPI's
+ * says "not done" until every request has completed, and its
+ * MPI_Request_get_status does not give the error, so a request found
+ * complete is completed here, and the others request by request from now
+ * on (rq->completed_first) — or, for one that went through a buffer of
+ * its own, a message of another size (which MPI did not fail: it fitted
+ * the buffer).  0: none such. */
+static __attribute__((noinline)) int failed_early(mdl_rt *rt, const mdl_msg_desc *m)
 {
+    mpi_msg *x = &rt->msgs[m->index];
+    mpi_msg_reqs *rq = &x->reqs;
     int rc = 0;
     world_errors_returned(rt, 1);     /* a truncation found here is returned */
-    for (int k = 0; k < s->nreq; k++) {
+    for (int k = 0; k < rq->n; k++) {
         int done = 0;
         MPI_Status st;
-        if (!req_own(s, k))
+        if (rq->reqs[k] == MPI_REQUEST_NULL)
             continue;
-        int mpirc = MPI_Request_get_status(s->reqs[k], &done, &st);
-        if (mpirc == MPI_SUCCESS && (!done || status_bytes(rt, &st) == s->expect[k]))
+        int mpirc = MPI_Request_get_status(rq->reqs[k], &done, &st);
+        if (mpirc == MPI_SUCCESS && !done)
             continue;
-        /* failed in MPI (more than its buffer), or another size: completed
-         * here, reported, the others left posted */
-        MPI_Test(&s->reqs[k], &done, &s->sts[k]);
-        for (int i = 0; i < s->nreq; i++)
-            s->sts[i].MPI_ERROR = i == k ? MPI_ERR_TRUNCATE : MPI_ERR_PENDING;
+        if (mpirc == MPI_SUCCESS && !req_own(x, k)) {
+            mpirc = MPI_Test(&rq->reqs[k], &done, &st);
+            if (mpirc == MPI_SUCCESS) {
+                st.MPI_ERROR = MPI_SUCCESS;
+                rq->sts[k] = st;
+                rq->completed_first++;
+                continue;
+            }
+        } else if (mpirc == MPI_SUCCESS && status_bytes(rt, &st) == rq->recv_bytes[k]) {
+            continue;
+        } else {
+            MPI_Test(&rq->reqs[k], &done, &rq->sts[k]);
+        }
+        /* completed here, reported, the others left posted */
+        for (int i = 0; i < rq->n; i++)
+            rq->sts[i].MPI_ERROR = i == k ? MPI_ERR_TRUNCATE
+                : rq->reqs[i] == MPI_REQUEST_NULL ? MPI_SUCCESS : MPI_ERR_PENDING;
         char fn[160];
         rt_completion_fn(m, 0, fn, sizeof fn);
         rc = mpirc != MPI_SUCCESS ? recv_fail(rt, fn, m, mpirc, &st)
-                                  : recv_own(rt, fn, m, &s->sts[k], s->own[k],
-                                             status_bytes(rt, &s->sts[k]), s->expect[k],
+                                  : recv_own(rt, fn, m, &rq->sts[k], x->direct.own[k],
+                                             status_bytes(rt, &rq->sts[k]), rq->recv_bytes[k],
                                              MPI_DIRECT_COPY);
-        keep_pending(rt, m, s, s->nreq);
+        keep_pending(rt, m, rq->n);
         break;
     }
     world_errors_returned(rt, 0);
@@ -744,51 +818,52 @@ static __attribute__((noinline)) int own_failed(mdl_rt *rt, const mdl_msg_desc *
 
 int be_test(mdl_rt *rt, const mdl_msg_desc *m)
 {
-    mdl_msg_state *s = &rt->msgs[m->index];
-    if (s->nreq == 0)
+    mpi_msg *x = &rt->msgs[m->index];
+    if (x->reqs.n == 0)
         return 1;
     int flag = 0;
-    int mpirc = testall(rt, m, s, &flag);
+    int mpirc = testall(rt, m, &x->reqs, &flag);
     if (mpirc == MPI_SUCCESS && !flag) {
-        int rc = s->small_notes ? own_failed(rt, m, s) : 0;
+        int rc = !m->is_send && (x->reqs.n > 1 || x->direct.noted) ? failed_early(rt, m) : 0;
         if (rc)
             return rc;
         /* a program polling with Test may be what a sender waits for */
-        if (rt->peer_base)
-            mpi_p2p_progress(rt);
+        if (rt->host.peer_base)
+            progress(rt);
         return 0;
     }
-    if (mpirc == MPI_SUCCESS && s->ndirect) {  /* announced sends: copied yet? */
-        int done = mpi_direct_sends_done(rt, m, s, 0, 0);
+    if (mpirc == MPI_SUCCESS && x->direct.nnotes) {     /* announced sends: copied yet? */
+        int done = mpi_direct_sends_done(rt, m, 0, 0, progress);
         if (done <= 0)
             return done;
     }
-    int rc = completed(rt, m, s, 0, mpirc);
+    int rc = completed(rt, m, 0, mpirc);
     return rc ? rc : 1;
 }
 
 int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
 {
-    mdl_msg_state *s = &rt->msgs[m->index];
-    if (s->nreq == 0)
+    mpi_msg *x = &rt->msgs[m->index];
+    mpi_msg_reqs *rq = &x->reqs;
+    if (rq->n == 0)
         return MDL_SUCCESS;
     /* One request in flight (an async send or receive per exchange) is
      * completed with MPI_Wait: MPI_Waitall cost MPICH ~350 instructions
      * for one. */
-    int mpirc = waitall(rt, m, s);
-    if (mpirc == MPI_SUCCESS && s->ndirect) {  /* announced sends: until copied */
-        int done = mpi_direct_sends_done(rt, m, s, 1, 1);
+    int mpirc = waitall(rt, m, rq);
+    if (mpirc == MPI_SUCCESS && x->direct.nnotes) {     /* announced sends: until copied */
+        int done = mpi_direct_sends_done(rt, m, 1, 1, progress);
         if (done < 0)
             return done;
     }
-    if (mpirc == MPI_SUCCESS && s->nreq == 1 &&
-        (m->is_send || req_plain(s, 0, status_bytes(rt, &s->sts[0])))) {
-        requests_done(rt, s);
+    if (mpirc == MPI_SUCCESS && rq->n == 1 &&
+        (m->is_send || req_plain(x, 0, status_bytes(rt, &rq->sts[0])))) {
+        requests_done(rt, x);
         if (!m->is_send && rt->c.tr)
-            rt_trace_arrived(rt, m, rt->inst_of[s->sts[0].MPI_SOURCE]);
+            rt_trace_arrived(rt, m, rt->job.inst_of[rq->sts[0].MPI_SOURCE]);
         return MDL_SUCCESS;
     }
-    return completed(rt, m, s, 1, mpirc);
+    return completed(rt, m, 1, mpirc);
 }
 
 /* MDL_End, the async receives of m not completed: cancelled.  One whose
@@ -796,23 +871,25 @@ int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
  * (nothing asked for it); a large one announced by a host peer releases
  * its sender (cancel does not take back what matched).  0 or the first
  * other error. */
-static int end_receives(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, mdl_msg_state *s)
+static int end_receives(mdl_rt *rt, const char *fn, const mdl_msg_desc *m)
 {
+    mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
     int rc = 0;
-    for (int k = 0; k < s->nreq; k++)
-        MPI_Cancel(&s->reqs[k]);
-    int mpirc = waitall(rt, m, s);
-    for (int k = 0; k < s->nreq; k++) {
+    for (int k = 0; k < rq->n; k++)
+        if (rq->reqs[k] != MPI_REQUEST_NULL)
+            MPI_Cancel(&rq->reqs[k]);
+    int mpirc = waitall(rt, m, rq);
+    for (int k = 0; k < rq->n; k++) {
         /* one request: MPI_Wait returned its error; several: their statuses */
         int cancelled = 0, cls = MPI_SUCCESS,
-            err = mpirc == MPI_ERR_IN_STATUS ? s->sts[k].MPI_ERROR : mpirc;
+            err = mpirc == MPI_ERR_IN_STATUS ? rq->sts[k].MPI_ERROR : mpirc;
         MPI_Error_class(err, &cls);
-        MPI_Test_cancelled(&s->sts[k], &cancelled);
-        size_t got = status_bytes(rt, &s->sts[k]);
-        if (!cancelled && err == MPI_SUCCESS && !req_plain(s, k, got))
-            req_odd(rt, fn, m, s, k, got, MPI_DIRECT_RELEASE);
+        MPI_Test_cancelled(&rq->sts[k], &cancelled);
+        size_t got = status_bytes(rt, &rq->sts[k]);
+        if (!cancelled && err == MPI_SUCCESS && !req_plain(&rt->msgs[m->index], k, got))
+            req_odd(rt, fn, m, k, got, MPI_DIRECT_RELEASE);
         if (cls != MPI_SUCCESS && cls != MPI_ERR_TRUNCATE && !rc)
-            rc = rt_mpi_fail(rt, fn, err, "cancelling an async receive");
+            rc = mpi_fail(rt, fn, err, "cancelling an async receive");
     }
     return rc;
 }
@@ -827,8 +904,8 @@ static int drop_unreceived(mdl_rt *rt, const mdl_msg_desc *m, MPI_Status *st)
     void *sink = malloc(bytes > 0 ? (size_t)bytes : 1);
     if (!sink)
         return 0;
-    MPI_Recv(sink, bytes, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, rt->world, MPI_STATUS_IGNORE);
-    if (m && rt->peer_base && bytes == MPI_DIRECT_NOTE_BYTES)
+    MPI_Recv(sink, bytes, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, rt->job.world, MPI_STATUS_IGNORE);
+    if (m && rt->host.peer_base && bytes == MPI_DIRECT_NOTE_BYTES)
         mpi_direct_recv_small(rt, MDL_FN_NAME(END), m, st, sink, 0, MPI_DIRECT_RELEASE);
     free(sink);
     return 1;
@@ -848,11 +925,11 @@ static int probe_unreceived(mdl_rt *rt, const unsigned char *left, const mdl_msg
         int flag = 1;
         MPI_Status st;
         while (!m->is_send && flag) {
-            if (MPI_Iprobe(MPI_ANY_SOURCE, m->channel, rt->world, &flag, &st) != MPI_SUCCESS)
+            if (MPI_Iprobe(MPI_ANY_SOURCE, m->channel, rt->job.world, &flag, &st) != MPI_SUCCESS)
                 break;
             if (flag && !left[i] && !n++) {
                 *first = m;
-                *from = rt->inst_of[st.MPI_SOURCE];
+                *from = rt->job.inst_of[st.MPI_SOURCE];
             }
             if (flag && !drop_unreceived(rt, m, &st))
                 break;
@@ -881,64 +958,67 @@ static int unreceived(mdl_rt *rt, const unsigned char *left)
         rc = rt_fail_unreceived(rt, first, from, n);
     mpi_direct_name_pending(rt);    /* what the barrier waits for */
     rt_block_begin();
-    int mpirc = MPI_Barrier(rt->world);
+    int mpirc = MPI_Barrier(rt->job.world);
     rt_block_end();
     if (mpirc != MPI_SUCCESS)
-        return rc ? rc : rt_mpi_fail(rt, MDL_FN_NAME(END), mpirc, "MPI_Barrier");
+        return rc ? rc : mpi_fail(rt, MDL_FN_NAME(END), mpirc, "MPI_Barrier");
     int later = probe_unreceived(rt, left, &first, &from);
     return rc || !later ? rc : rt_fail_unreceived(rt, first, from, later);
 }
 
 /* MDL_End, about to wait for the async sends of m: the receivers of those
  * still in flight (an announced one until copied) are named. */
-static void end_names_receivers(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s)
+static void end_names_receivers(mdl_rt *rt, const mdl_msg_desc *m)
 {
+    const mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
+    const mpi_msg_direct *dx = &rt->msgs[m->index].direct;
     int n = 0;
-    for (int k = 0; k < s->nreq; k++) {
-        int done = 0, inst = rt->inst_of[s->expect[k]], seen = 0;
-        if (!(s->notes && s->notes[k]))
-            MPI_Request_get_status(s->reqs[k], &done, MPI_STATUS_IGNORE);
+    for (int k = 0; k < rq->n; k++) {
+        int done = 0, inst = rt->job.inst_of[rq->send_dest[k]], seen = 0;
+        if (!(dx->notes && dx->notes[k]))
+            MPI_Request_get_status(rq->reqs[k], &done, MPI_STATUS_IGNORE);
         for (int i = 0; i < n && !seen; i++)
-            seen = rt->targets[i] == inst;
+            seen = rt->scratch.targets[i] == inst;
         if (!done && !seen)
-            rt->targets[n++] = inst;
+            rt->scratch.targets[n++] = inst;
     }
-    rt_enter_end(m, rt->targets, n);
+    rt_enter_end(m, rt->scratch.targets, n);
 }
 
 /* MDL_End: what the program handed over is delivered — every async send
  * completes (waiting for its receiver if it must) —, async receives not
  * completed are cancelled, and what was sent to this instance and never
  * received is reported: nothing is left to MPI_Finalize. */
-int rt_complete_all(mdl_rt *rt)
+int mpi_p2p_end(mdl_rt *rt)
 {
     const char *const fn = MDL_FN_NAME(END);
     int rc = 0;
     unsigned char *left = calloc((size_t)rt->c.d->nmsgs + 1, 1);
     for (int i = 0; i < rt->c.d->nmsgs; i++) {
         const mdl_msg_desc *m = rt->c.d->msgs[i];
-        mdl_msg_state *s = &rt->msgs[i];
-        if (s->nreq == 0)
+        mpi_msg *x = &rt->msgs[i];
+        mpi_msg_reqs *rq = &x->reqs;
+        if (rq->n == 0)
             continue;
         if (!m->is_send) {
             if (left)
                 left[i] = 1;
-            int rrc = end_receives(rt, fn, m, s);
+            int rrc = end_receives(rt, fn, m);
             rc = rc ? rc : rrc;
-            requests_done(rt, s);
+            requests_done(rt, x);
             continue;
         }
-        end_names_receivers(rt, m, s);
-        int mpirc = waitall(rt, m, s);
-        if (s->ndirect) {
-            int done = mpi_direct_sends_done(rt, m, s, 1, 1);
+        end_names_receivers(rt, m);
+        int mpirc = waitall(rt, m, rq);
+        if (x->direct.nnotes) {
+            int done = mpi_direct_sends_done(rt, m, 1, 1, progress);
             if (done < 0 && !rc)
                 rc = done;
         }
-        mpi_direct_release(s, s->nreq);
-        requests_done(rt, s);
+        mpi_direct_release(&x->direct, rq->n);
+        requests_done(rt, x);
         if (mpirc != MPI_SUCCESS && !rc)
-            rc = rt_mpi_fail(rt, fn, mpirc, "completing an async send");
+            rc = mpi_fail(rt, fn, mpirc, "completing an async send");
     }
     int urc = unreceived(rt, left);
     rc = rc ? rc : urc;
@@ -947,13 +1027,13 @@ int rt_complete_all(mdl_rt *rt)
      * above (unreceived), unless memory ran out there: then here
      * (cancelling a send is not reliable in MPICH once a network module
      * carries it), and the send completes. */
-    for (mdl_self_send *x = rt->self_sends, *nx; x; x = nx) {
+    for (mpi_buffered *x = rt->self_sends, *nx; x; x = nx) {
         nx = x->next;
         int done = 0;
         MPI_Test(&x->req, &done, MPI_STATUS_IGNORE);
         if (!done) {
             MPI_Status st;
-            MPI_Probe(rt->world_rank, x->tag, rt->world, &st);
+            MPI_Probe(rt->job.world_rank, x->tag, rt->job.world, &st);
             if (!drop_unreceived(rt, NULL, &st))
                 continue;       /* out of memory: the buffer stays in flight */
             MPI_Wait(&x->req, MPI_STATUS_IGNORE);

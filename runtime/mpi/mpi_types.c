@@ -1,14 +1,14 @@
 /* mpi_types.c — MPI derived datatypes of messages.
  *
  * A message is one datatype: a struct with one member per item, each item
- * an hvector nest over its element type taken from the section layout of
- * runtime/core (mdl_item_span), so the bounds checks and the layout are
- * the ones the shared-memory runtime uses too.  Displacements are relative
- * to the task struct, or absolute (buffer MPI_BOTTOM) when the message has
+ * an hvector nest over its element type, taken from the layout the
+ * validation layer checked (rt_layout: the spans of runtime/core), so the
+ * bounds and the layout are the ones the shared-memory runtime uses too.
+ * Displacements are relative to the message's first byte, which is the
+ * buffer passed with the type, so that the type serves every layout of
+ * the same shape; or absolute (buffer MPI_BOTTOM) when the message has
  * pointer items.  A message whose bounds are all constant is built once at
- * init; the others are rebuilt only when their bounds (or pointer values)
- * differ from the previous call — or, for one section of a declared
- * variable, only when its shape does (relative to its first byte). */
+ * init; the others when the layout's shape (absolute: its gen) changes. */
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -36,13 +36,13 @@ static MPI_Datatype basic_type(int base)
     }
 }
 
-MPI_Datatype rt_elem_type(mdl_rt *rt, const mdl_type_desc *t)
+MPI_Datatype mpi_elem_type(mdl_rt *rt, const mdl_type_desc *t)
 {
     if (t->base != MDL_T_STRUCT)
         return basic_type(t->base);
-    for (int i = 0; i < rt->nstructs; i++)
-        if (rt->structs[i].desc == t)
-            return rt->structs[i].dt;
+    for (int i = 0; i < rt->structs.n; i++)
+        if (rt->structs.all[i].desc == t)
+            return rt->structs.all[i].dt;
     return MPI_DATATYPE_NULL;
 }
 
@@ -50,7 +50,7 @@ MPI_Datatype rt_elem_type(mdl_rt *rt, const mdl_type_desc *t)
  * fields at their offsets, resized to sizeof so arrays of it work. */
 static int add_struct(mdl_rt *rt, const mdl_type_desc *t)
 {
-    if (t->base != MDL_T_STRUCT || rt_elem_type(rt, t) != MPI_DATATYPE_NULL)
+    if (t->base != MDL_T_STRUCT || mpi_elem_type(rt, t) != MPI_DATATYPE_NULL)
         return 0;
     int n = t->nfields;
     int *blens = malloc(sizeof(int) * (size_t)(n ? n : 1));
@@ -62,7 +62,7 @@ static int add_struct(mdl_rt *rt, const mdl_type_desc *t)
         const mdl_type_desc *sub = f->sub;
         if (f->base == MDL_T_STRUCT) {
             rc = sub ? add_struct(rt, sub) : MDL_ERR_INTERN;
-            types[i] = rc ? MPI_DATATYPE_NULL : rt_elem_type(rt, sub);
+            types[i] = rc ? MPI_DATATYPE_NULL : mpi_elem_type(rt, sub);
         } else {
             types[i] = basic_type(f->base);
         }
@@ -89,54 +89,29 @@ static int add_struct(mdl_rt *rt, const mdl_type_desc *t)
         return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_INTERN,
                        "cannot build the MPI datatype of struct '%s'", t->name);
     }
-    mdl_struct_type *v = realloc(rt->structs, sizeof *v * (size_t)(rt->nstructs + 1));
+    mpi_struct_type *v = realloc(rt->structs.all, sizeof *v * (size_t)(rt->structs.n + 1));
     if (!v) {
         MPI_Type_free(&dt);
         return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_INTERN, "out of memory");
     }
-    rt->structs = v;
-    rt->structs[rt->nstructs++] = (mdl_struct_type){ t, dt };
+    rt->structs.all = v;
+    rt->structs.all[rt->structs.n++] = (mpi_struct_type){ t, dt };
     return 0;
 }
 
-/* Whether s->dt was built for these bounds and pointer values: compared in
- * place against the key (building a key to memcmp it cost ~100
- * instructions a message). */
-static int key_same(const mdl_msg_desc *m, const mdl_msg_state *s, void *task,
-                    const long *pairs)
+/* Builds the datatype of m for the layout lay into ty->dt. */
+static int build_msg_type(mdl_rt *rt, const mdl_msg_desc *m, mpi_msg_types *ty,
+                          const rt_layout *lay, const char *fn)
 {
-    return mdl_msg_key_same(m, task, pairs, 2 * m->npairs, s->absolute, s->key);
-}
-
-static void key_set(const mdl_msg_desc *m, mdl_msg_state *s, void *task, const long *pairs)
-{
-    long *key = s->key;
-    if (s->by_shape) {
-        for (int d = 0; d < m->npairs; d++)
-            key[d] = pairs[2 * d + 1] - pairs[2 * d];
-        return;
-    }
-    mdl_msg_key_put(m, task, pairs, 2 * m->npairs, key);
-}
-
-/* Builds the datatype of m for the current bounds into s->dt (by_shape:
- * relative to the section's first byte, s->spans[0].base). */
-static int build_msg_type(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, void *task,
-                          const long *bounds, const char *fn)
-{
-    char why[256];
-    size_t total;
-    int rc = mdl_msg_spans(m, task, bounds, s->spans, &total, why, sizeof why);
-    if (rc)
-        return rt_fail(rt, fn, rc, "%s", why);
-    const char *origin = s->by_shape ? s->spans[0].base : (char *)task;
+    const mdl_span *spans = lay->spans;
+    const char *origin = spans[0].base;
     /* Sizes first, so that no failure leaves item types half built. */
     for (int i = 0; i < m->nitems; i++) {
         const mdl_item_desc *it = &m->items[i];
-        const mdl_span *sp = &s->spans[i];
-        s->types[i] = rt_elem_type(rt, it->type);
-        s->blens[i] = 0;
-        s->disps[i] = 0;
+        const mdl_span *sp = &spans[i];
+        ty->types[i] = mpi_elem_type(rt, it->type);
+        ty->blens[i] = 0;
+        ty->disps[i] = 0;
         int too_big = sp->bytes > 0 && sp->block / it->type->size > INT_MAX;
         for (int d = 0; d < sp->nloops; d++)
             too_big |= sp->count[d] > INT_MAX;
@@ -145,17 +120,17 @@ static int build_msg_type(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, v
     }
     int mpirc = MPI_SUCCESS;
     for (int i = 0; i < m->nitems && mpirc == MPI_SUCCESS; i++) {
-        const mdl_span *sp = &s->spans[i];
-        MPI_Datatype e = s->types[i];
+        const mdl_span *sp = &spans[i];
+        MPI_Datatype e = ty->types[i];
         if (sp->bytes == 0)
             continue;
         int n = (int)(sp->block / m->items[i].type->size);
-        if (s->absolute)
-            MPI_Get_address(sp->base, &s->disps[i]);
+        if (ty->absolute)
+            MPI_Get_address(sp->base, &ty->disps[i]);
         else
-            s->disps[i] = (MPI_Aint)(sp->base - origin);
+            ty->disps[i] = (MPI_Aint)(sp->base - origin);
         if (sp->nloops == 0) {
-            s->blens[i] = n;
+            ty->blens[i] = n;
             continue;
         }
         /* contiguous block, then one hvector per loop, innermost first */
@@ -170,83 +145,71 @@ static int build_msg_type(mdl_rt *rt, const mdl_msg_desc *m, mdl_msg_state *s, v
                 MPI_Type_free(&cur);
             cur = mpirc == MPI_SUCCESS ? next : e;
         }
-        s->types[i] = cur;
-        s->blens[i] = 1;
+        ty->types[i] = cur;
+        ty->blens[i] = 1;
     }
     MPI_Datatype dt = MPI_DATATYPE_NULL;
     if (mpirc == MPI_SUCCESS)
-        mpirc = MPI_Type_create_struct(m->nitems, s->blens, s->disps, s->types, &dt);
+        mpirc = MPI_Type_create_struct(m->nitems, ty->blens, ty->disps, ty->types, &dt);
     if (mpirc == MPI_SUCCESS)
         mpirc = MPI_Type_commit(&dt);
     for (int i = 0; i < m->nitems; i++)    /* the struct holds its own references */
-        if (s->types[i] != rt_elem_type(rt, m->items[i].type))
-            MPI_Type_free(&s->types[i]);
+        if (ty->types[i] != mpi_elem_type(rt, m->items[i].type))
+            MPI_Type_free(&ty->types[i]);
     if (mpirc != MPI_SUCCESS) {
         if (dt != MPI_DATATYPE_NULL)
             MPI_Type_free(&dt);
-        return rt_mpi_fail(rt, fn, mpirc, "building the message datatype");
+        return mpi_fail(rt, fn, mpirc, "building the message datatype");
     }
     /* Pending async operations keep the old type alive inside MPI. */
-    if (s->dt != MPI_DATATYPE_NULL)
-        MPI_Type_free(&s->dt);
-    s->dt = dt;
-    s->last_ok = 0;             /* checked against the old dt */
-    s->layout_bytes = total;
+    if (ty->dt != MPI_DATATYPE_NULL)
+        MPI_Type_free(&ty->dt);
+    ty->dt = dt;
+    ty->layout_bytes = lay->bytes;
+    for (int i = 0; i < m->nitems; i++)
+        ty->item_bytes[i] = spans[i].bytes;
+    ty->contiguous = !ty->absolute && m->nitems == 1 && spans[0].nloops == 0;
     /* payload, not span bytes: struct padding does not travel */
     MPI_Count size = 0;
     MPI_Type_size_x(dt, &size);
-    s->bytes = (size_t)size;
+    ty->bytes = (size_t)size;
     return 0;
 }
 
-/* The slow path of rt_msg_type, out of line so that the cached path
- * stays a short leaf.  A build that fails (bounds refused) has already
- * overwritten s->spans, which must describe s->dt (the small receives'
- * placing, sizes in errors): the cached type goes too, and the next call
+/* The slow path of mpi_msg_type, out of line so that the cached path
+ * stays short.  A build that fails leaves no type cached: the next call
  * builds its own. */
 static __attribute__((noinline)) int rebuild(mdl_rt *rt, const mdl_msg_desc *m,
-                                             mdl_msg_state *s, void *task,
-                                             const long *bounds, const long *pairs)
+                                             mpi_msg_types *ty, const rt_layout *lay,
+                                             const char *fn)
 {
-    int rc = build_msg_type(rt, m, s, task, bounds, m->fn);
+    ty->shape = ty->gen = 0;
+    int rc = build_msg_type(rt, m, ty, lay, fn);
     if (rc) {
-        if (s->dt != MPI_DATATYPE_NULL)
-            MPI_Type_free(&s->dt);      /* pending operations keep it alive */
-        s->last_ok = 0;
+        if (ty->dt != MPI_DATATYPE_NULL)
+            MPI_Type_free(&ty->dt);     /* pending operations keep it alive */
         return rc;
     }
-    key_set(m, s, task, pairs);
+    if (ty->absolute)
+        ty->gen = lay->gen;
+    else
+        ty->shape = lay->shape;
     return 0;
 }
 
-int rt_msg_type(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds,
-                void **buf, MPI_Datatype *dt)
+int mpi_msg_type(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, void **buf,
+                 MPI_Datatype *dt)
 {
-    static const long no_pairs[1] = { 0 };
-    mdl_msg_state *s = &rt->msgs[m->index];
-    *buf = s->absolute ? MPI_BOTTOM : task;
-    int fixed = m->fixed_bounds || m->npairs == 0;
-    if (!bounds)
-        bounds = no_pairs;
-    const long *pairs = m->fixed_bounds ? m->fixed_bounds : bounds;
-    if (s->by_shape) {
-        *dt = rt_msg_type_cached(m, s, task, bounds, buf);
-        if (*dt != MPI_DATATYPE_NULL)
-            return 0;
-        int rc = rebuild(rt, m, s, task, bounds, pairs);
-        if (rc)
-            return rc;
-        *buf = s->spans[0].base;
-        *dt = s->dt;
-        return 0;
-    }
-    /* built at init for constant bounds; else cached for the last values */
-    if (s->dt == MPI_DATATYPE_NULL || (s->absolute || !fixed ? !key_same(m, s, task, pairs) : 0)) {
-        int rc = rebuild(rt, m, s, task, bounds, pairs);
+    mpi_msg_types *ty = &rt->msgs[m->index].types;
+    int serves = ty->absolute ? ty->dt != MPI_DATATYPE_NULL && ty->gen == lay->gen
+                              : mpi_type_serves(ty, lay);
+    if (!serves) {
+        int rc = rebuild(rt, m, ty, lay, m->fn);
         if (rc)
             return rc;
     }
-    *dt = s->dt;
+    *buf = ty->absolute ? MPI_BOTTOM : (void *)lay->base;
+    *dt = ty->dt;
     return 0;
 }
 
@@ -268,7 +231,7 @@ static size_t payload_of(const mdl_type_desc *t)
 
 /* The payload fills the items in order, whole elements first: each
  * element counts its size in memory, a partial one what arrived of it. */
-size_t rt_layout_bytes(const mdl_msg_desc *m, const mdl_msg_state *s, size_t payload)
+size_t mpi_types_memory_bytes(const mdl_msg_desc *m, const mpi_msg_types *ty, size_t payload)
 {
     size_t bytes = 0;
     for (int i = 0; i < m->nitems && payload > 0; i++) {
@@ -276,7 +239,7 @@ size_t rt_layout_bytes(const mdl_msg_desc *m, const mdl_msg_state *s, size_t pay
         size_t pe = payload_of(t);
         if (pe == 0)
             continue;
-        size_t elems = s->spans[i].bytes / t->size, whole = payload / pe;
+        size_t elems = ty->item_bytes[i] / t->size, whole = payload / pe;
         if (whole > elems)
             whole = elems;
         bytes += whole * t->size;
@@ -289,52 +252,35 @@ size_t rt_layout_bytes(const mdl_msg_desc *m, const mdl_msg_state *s, size_t pay
     return bytes + payload;
 }
 
-int rt_types_init(mdl_rt *rt)
+int mpi_types_init(mdl_rt *rt)
 {
     const mdl_task_desc *d = rt->c.d;
+    for (int i = 0; i < d->nmsgs; i++)
+        rt->msgs[i].types.dt = MPI_DATATYPE_NULL;
     for (int c = 0; c < d->ncolls; c++) {
         int rc = add_struct(rt, d->colls[c]->type);
         if (rc)
             return rc;
     }
-    rt->msgs = calloc((size_t)(d->nmsgs ? d->nmsgs : 1), sizeof *rt->msgs);
-    if (!rt->msgs)
-        return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_INTERN, "out of memory");
-    for (int i = 0; i < d->nmsgs; i++)
-        rt->msgs[i].dt = MPI_DATATYPE_NULL;
     for (int i = 0; i < d->nmsgs; i++) {
         const mdl_msg_desc *m = d->msgs[i];
-        mdl_msg_state *s = &rt->msgs[i];
-        int nptr = 0;
+        mpi_msg_types *ty = &rt->msgs[i].types;
         for (int k = 0; k < m->nitems; k++) {
             int rc = add_struct(rt, m->items[k].type);
             if (rc)
                 return rc;
-            nptr += m->items[k].is_pointer;
+            ty->absolute |= m->items[k].is_pointer;
         }
         size_t ni = (size_t)(m->nitems ? m->nitems : 1);
-        s->absolute = nptr > 0;
-        const mdl_item_desc *it = m->nitems == 1 ? &m->items[0] : NULL;
-        s->by_shape = it && !it->is_pointer && !m->fixed_bounds && it->ndims > 0 &&
-                      m->npairs == it->ndims && it->first_pair == 0;
-        if (s->by_shape) {
-            size_t rb = it->type->size;
-            for (int d = it->ndims - 1; d >= 0; d--) {
-                s->row_bytes[d] = rb;
-                rb *= (size_t)it->extent[d];
-            }
-        }
-        s->nkey = 2 * m->npairs + nptr;
-        s->key = calloc((size_t)s->nkey + 1, sizeof(long));
-        s->spans = calloc(ni, sizeof *s->spans);
-        s->blens = calloc(ni, sizeof *s->blens);
-        s->disps = calloc(ni, sizeof *s->disps);
-        s->types = calloc(ni, sizeof *s->types);
-        if (!s->key || !s->spans || !s->blens || !s->disps || !s->types)
+        ty->item_bytes = calloc(ni, sizeof *ty->item_bytes);
+        ty->blens = calloc(ni, sizeof *ty->blens);
+        ty->disps = calloc(ni, sizeof *ty->disps);
+        ty->types = calloc(ni, sizeof *ty->types);
+        if (!ty->item_bytes || !ty->blens || !ty->disps || !ty->types)
             return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_INTERN, "out of memory");
-        if ((m->fixed_bounds || m->npairs == 0) && !s->absolute) {
-            static const long no_pairs[1] = { 0 };
-            int rc = build_msg_type(rt, m, s, rt->c.task, no_pairs, MDL_FN_NAME(INIT));
+        if ((m->fixed_bounds || m->npairs == 0) && !ty->absolute) {
+            const rt_layout *lay = rt_layout_fixed(rt, m);
+            int rc = lay ? rebuild(rt, m, ty, lay, MDL_FN_NAME(INIT)) : MDL_ERR_BOUNDS;
             if (rc)
                 return rc;
         }
@@ -342,35 +288,22 @@ int rt_types_init(mdl_rt *rt)
     return 0;
 }
 
-void rt_types_free(mdl_rt *rt)
+void mpi_types_free(mdl_rt *rt)
 {
     const mdl_task_desc *d = rt->c.d;
-    if (rt->msgs) {
-        for (int i = 0; i < d->nmsgs; i++) {
-            mdl_msg_state *s = &rt->msgs[i];
-            if (s->dt != MPI_DATATYPE_NULL)
-                MPI_Type_free(&s->dt);
-            free(s->key);
-            free(s->spans);
-            free(s->blens);
-            free(s->disps);
-            free(s->types);
-            free(s->reqs);
-            free(s->sts);
-            free(s->expect);
-            free(s->notes);
-            free(s->rbounds);
-            free(s->early);
-            for (int k = 0; s->own && k < s->capreq; k++)
-                free(s->own[k]);
-            free(s->own);
-        }
-        free(rt->msgs);
-        rt->msgs = NULL;
+    for (int i = 0; rt->msgs && i < d->nmsgs; i++) {
+        mpi_msg_types *ty = &rt->msgs[i].types;
+        if (ty->dt != MPI_DATATYPE_NULL)
+            MPI_Type_free(&ty->dt);
+        free(ty->item_bytes);
+        free(ty->blens);
+        free(ty->disps);
+        free(ty->types);
+        *ty = (mpi_msg_types){ .dt = MPI_DATATYPE_NULL };
     }
-    for (int i = 0; i < rt->nstructs; i++)
-        MPI_Type_free(&rt->structs[i].dt);
-    free(rt->structs);
-    rt->structs = NULL;
-    rt->nstructs = 0;
+    for (int i = 0; i < rt->structs.n; i++)
+        MPI_Type_free(&rt->structs.all[i].dt);
+    free(rt->structs.all);
+    rt->structs.all = NULL;
+    rt->structs.n = 0;
 }

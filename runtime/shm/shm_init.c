@@ -1,6 +1,6 @@
 /* shm_init.c — start and end of the shared-memory runtime: the job's
- * segment, identification of the instance, the task struct, MDL_End and
- * the fatal path.  be_init runs the steps below in order; each reports its
+ * segment, identification of the instance, the task struct, MDL_End (the
+ * fatal path: shm_abort.c).  be_init runs the steps below in order; each reports its
  * own failure, and be_init then undoes everything. */
 #include "shm_internal.h"
 #include "trace/rt_trace.h"
@@ -15,42 +15,6 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
-
-mdl_rt *shm_the_rt;
-
-const int be_stamps_late = 1;
-
-/* The trace stays in the segment, where mdlrun reads it after the job:
- * nothing to hand over on the fatal path. */
-void be_trace_fatal(mdl_rt *rt)
-{
-    (void)rt;
-}
-
-/* Fatal errors: tell the peers (they fail with MDL_ERR_PEER instead of
- * hanging) and exit, so that mdlrun tears the job down. */
-void be_abort(int code)
-{
-    (void)code;
-    mdl_rt *rt = shm_the_rt;
-    if (rt && rt->hdr) {
-        /* before `aborting`: the peers it stops leave after this is seen,
-         * so mdlrun knows whose failure theirs are whatever order it
-         * reaps them in */
-        uint32_t none = 0;
-        __atomic_compare_exchange_n(&rt->hdr->failed, &none, (uint32_t)rt->me + 1, 0,
-                                    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-        __atomic_store_n(&rt->hdr->aborting, 1, __ATOMIC_SEQ_CST);
-        for (int s = 0; s < rt->nslots; s++) {
-            __atomic_fetch_add(&rt->hdr->slots[s].doorbell, 1, __ATOMIC_SEQ_CST);
-            shm_futex_wake(&rt->hdr->slots[s].doorbell);
-        }
-        if (rt->lib)
-            shm_futex_wake(&rt->lib->go);
-    }
-    fflush(stdout);
-    _exit(1);
-}
 
 /* ---------------------------------------------------------------- a caller's task object */
 
@@ -110,7 +74,6 @@ static void rt_free(mdl_rt *rt)
     free(rt->slot_rank);
     free(rt->sends);
     free(rt->recvs);
-    shm_spans_caches_free(rt->c.d, rt->spans);
     free(rt->sbar);
     free(rt->ov_out);
     free(rt->ov_last);
@@ -412,11 +375,10 @@ static int alloc_tables(mdl_rt *rt)
     size_t n = (size_t)rt->nslots, nm = (size_t)rt->c.d->nmsgs + 1;
     rt->sends = calloc(nm, sizeof *rt->sends);
     rt->recvs = calloc(nm, sizeof *rt->recvs);
-    rt->spans = shm_spans_caches_new(rt->c.d);
     rt->sbar = calloc(n, sizeof(uint32_t));
     rt->ov_out = calloc(n, sizeof *rt->ov_out);
     rt->ov_last = calloc(n, sizeof *rt->ov_last);
-    if (!rt->sends || !rt->recvs || !rt->spans || !rt->sbar || !rt->ov_out || !rt->ov_last)
+    if (!rt->sends || !rt->recvs || !rt->sbar || !rt->ov_out || !rt->ov_last)
         return rt_fail_oom(rt, MDL_FN_NAME(INIT));
     rt->posted_tail = &rt->posted;
     rt->unexp_tail = &rt->unexp;
@@ -463,10 +425,14 @@ static int start_trace(mdl_rt *rt)
     uint64_t slots = rt->hdr->trace_slots, off = 0;
     if (!slots)
         return 0;
-    int rc = rt_trace_attach(rt, slots, rt->me, (int)rt->hdr->trace_clock, trace_alloc, &off);
-    if (!rc)
-        __atomic_store_n(&rt->hdr->slots[rt->me].trace, off, __ATOMIC_RELEASE);
-    return rc;
+    /* waits poll memory and tell the tracer: small messages are stamped late */
+    char why[512];
+    int rc = rt_trace_attach(rt, slots, rt->me, (int)rt->hdr->trace_clock, 1, trace_alloc, &off,
+                             why, sizeof why);
+    if (rc)
+        return rt_fail(rt, MDL_FN_NAME(INIT), rc, "%s", why);
+    __atomic_store_n(&rt->hdr->slots[rt->me].trace, off, __ATOMIC_RELEASE);
+    return 0;
 }
 
 int be_init(const mdl_task_desc *d, int *argc, char ***argv, void *user, size_t user_size,

@@ -10,52 +10,6 @@
 #include "api/rt_backend.h"
 #include "shm_segment.h"
 
-/* The layout of one message (mdl_msg_spans) as last computed, and
- * validated, for a task struct, bounds and pointer values.  The layout
- * depends on nothing else (the extents are constants), so while they stay
- * the same a send or receive compares them instead of computing it again
- * (≈ 220 instructions: docs/performance.md, "what a message costs"). */
-typedef struct shm_spans_cache {
-    void *task;                 /* NULL: nothing valid cached */
-    int nbounds;                /* bounds compared: 2 * npairs, 0 when fixed */
-    int nptr;                   /* pointer items: their values follow in key */
-    long *key;                  /* [nbounds + nptr] */
-    mdl_span *spans;            /* [nitems] */
-    size_t total;
-} shm_spans_cache;
-
-/* One cache per message of d, empty; NULL when out of memory. */
-MDL_HIDDEN shm_spans_cache *shm_spans_caches_new(const mdl_task_desc *d);
-MDL_HIDDEN void shm_spans_caches_free(const mdl_task_desc *d, shm_spans_cache *caches);
-/* Computes and caches the layout, or reports a bound outside its variable
- * as MDL_ERR_BOUNDS under m->fn (then nothing stays cached). */
-MDL_HIDDEN int shm_spans_compute(mdl_rt *rt, shm_spans_cache *c, const mdl_msg_desc *m,
-                                 void *task, const long *bounds);
-
-static inline int shm_spans_cached(const shm_spans_cache *c, const mdl_msg_desc *m,
-                                   void *task, const long *bounds)
-{
-    return c->task == task && mdl_msg_key_same(m, task, bounds, c->nbounds, 1, c->key);
-}
-
-/* Layout of message m for these bounds in *spans (owned by the cache of
- * m, caches[m->index]: valid until the next call for m), its bytes in
- * *total; 0, or the error reported by shm_spans_compute. */
-static inline int shm_spans(mdl_rt *rt, shm_spans_cache *caches, const mdl_msg_desc *m,
-                            void *task, const long *bounds, const mdl_span **spans,
-                            size_t *total)
-{
-    shm_spans_cache *c = &caches[m->index];
-    if (!shm_spans_cached(c, m, task, bounds)) {
-        int rc = shm_spans_compute(rt, c, m, task, bounds);
-        if (rc < 0)
-            return rc;
-    }
-    *spans = c->spans;
-    *total = c->total;
-    return 0;
-}
-
 /* The sender's own view of its ring and overflow list towards one
  * receiver.  head_seen and done_seen are the receiver's counters as last
  * read: they only grow, so a check that the old value passes the current
@@ -77,8 +31,8 @@ typedef struct shm_rreq {
     int channel;
     int want;                   /* sender slot, or -1 for any */
     int nspans;
-    const mdl_span *spans;      /* inl, malloc'd (async), or the message's
-                                   cache (sync: no other call of it meanwhile) */
+    const mdl_span *spans;      /* inl, malloc'd (async), or the layer's
+                                   layout (sync: no other call of m meanwhile) */
     size_t total;
     int done;
     int err;                    /* MDL_ERR_TRUNCATE */
@@ -140,7 +94,6 @@ struct mdl_rt {
     shm_umsg *unexp, **unexp_tail;
     shm_sreq **sends;           /* per message index: async sends in flight */
     shm_rreq **recvs;           /* per message index: async receives posted */
-    shm_spans_cache *spans;     /* per message index: its layout (shm_spans) */
     int rr;                     /* next sender polled first (fairness) */
     shm_ovs *ov_out;            /* per receiver slot */
     uint64_t *ov_last;          /* per sender slot: last overflow node consumed */
@@ -173,18 +126,27 @@ static inline int shm_slot_of(const mdl_rt *rt, int task, int inst)
     return rt->fam_slots[rt->fam_first[task] + inst];
 }
 
-/* shm_init.c */
+static inline shm_ring *shm_ring_of(mdl_rt *rt, int from, int to)
+{
+    return &rt->rings[(size_t)from * rt->nslots + to];
+}
+
+/* shm_abort.c */
 /* The runtime of this process once it has mapped the segment (the fatal
  * path raises the job's abort flag through it). */
 MDL_HIDDEN extern mdl_rt *shm_the_rt;
 
-/* shm_core.c */
+/* shm_bell.c */
 MDL_HIDDEN void shm_futex_wait(uint32_t *word, uint32_t val, long ns);
 MDL_HIDDEN void shm_futex_wake(uint32_t *word);
-/* Pauses a spinning wait leaves between two polls (≈ 20 ns), measured. */
-MDL_HIDDEN int shm_relax_pauses(void);
+/* The instance in `slot` (every other one) may wait for what was just
+ * done: rung if it sleeps. */
 MDL_HIDDEN void shm_notify(mdl_rt *rt, int slot);
 MDL_HIDDEN void shm_notify_all(mdl_rt *rt);
+
+/* shm_wait.c */
+/* Pauses a spinning wait leaves between two polls (≈ 20 ns), measured. */
+MDL_HIDDEN int shm_relax_pauses(void);
 /* A peer that exited without MDL_End (looked for when check_pids), or a
  * job being torn down. */
 MDL_HIDDEN int shm_job_broken(mdl_rt *rt, int check_pids);
@@ -213,6 +175,8 @@ MDL_HIDDEN int shm_wait_for(mdl_rt *rt, const shm_waiting *how, void *arg);
  * but this one. */
 MDL_HIDDEN void shm_await_add(mdl_shm_wait *w, int32_t *list, int slot);
 MDL_HIDDEN void shm_await_task(mdl_rt *rt, mdl_shm_wait *w, int32_t *list, int task);
+
+/* shm_heap.c */
 /* Fresh, zeroed heap bytes (64-byte aligned); 0 when the heap is full. */
 MDL_HIDDEN uint64_t shm_bump(mdl_rt *rt, uint64_t size);
 /* The same in whole pages, page-aligned (the segment's mapping is). */
@@ -222,13 +186,31 @@ MDL_HIDDEN void shm_free(mdl_rt *rt, uint64_t off, size_t bytes);
 /* Whether peers can reach p through the segment: in the segment, or in
  * an aliased task object (shm_off translates both). */
 MDL_HIDDEN int shm_in_seg(const mdl_rt *rt, const void *p);
+
+/* shm_barrier.c */
 MDL_HIDDEN int shm_family_barrier(mdl_rt *rt, const char *fn);
 MDL_HIDDEN int shm_subset_barrier(mdl_rt *rt, const int *slots, int n, const char *fn);
 
-/* shm_p2p.c */
+/* shm_copy.c */
+/* A rendezvous message copied into the receive's spans (dst, ndst): 0 or
+ * MDL_ERR_INTERN (its memory could not be read); _timed: the copy's time
+ * recorded (MDL_TRACE). */
+MDL_HIDDEN int shm_copy_rdv(mdl_rt *rt, const mdl_span *dst, int ndst, const shm_rdv *r);
+MDL_HIDDEN int shm_copy_rdv_timed(mdl_rt *rt, const mdl_span *dst, int ndst, const shm_rdv *r);
+
+/* shm_arrive.c */
 /* Takes what has arrived; returns 1 when it left messages in a ring (it
  * takes a bounded number per sender and pass, for fairness). */
 MDL_HIDDEN int shm_progress(mdl_rt *rt);
+/* Receive q completed with a message from `slot` (eager: data; rendezvous:
+ * the record at rdvoff). */
+MDL_HIDDEN void shm_deliver(mdl_rt *rt, shm_rreq *q, int slot, uint32_t kind, uint64_t bytes,
+                            const void *data, uint64_t rdvoff);
+/* The first posted receive a message on `channel` from `slot` matches,
+ * taken off the list (NULL: none). */
+MDL_HIDDEN shm_rreq *shm_take_posted(mdl_rt *rt, int channel, int slot);
+
+/* shm_p2p.c */
 /* MDL_End: cancels the async receives, then delivers every async send in
  * flight (MDL_ERR_PEER, reported, if a receiver has ended without it). */
 MDL_HIDDEN void shm_p2p_cancel_recvs(mdl_rt *rt, unsigned char *left);

@@ -13,23 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
 
-static shm_ring *ring_of(mdl_rt *rt, int from, int to)
-{
-    return &rt->rings[(size_t)from * rt->nslots + to];
-}
+/* ---------------------------------------------------------------- packing eager messages */
 
-/* ---------------------------------------------------------------- delivery */
-
-/* Packing and unpacking of eager messages.  The common shapes — a
- * contiguous block, or one loop of equal blocks (a matrix row or column) —
- * get tight loops; 8- and 4-byte elements a constant-size memcpy (one load
- * and one store, alignment-safe), where a memcpy call of variable size per
- * element would cost more than the data.  Pack and unpack are separate
- * loops: GCC does not unswitch a direction test out of a loop, and that
- * test per element cost as much as the copy.  Anything else goes through
- * the shared generic walk. */
+/* Unpacking's loops the other way (shm_arrive.c says why they are shaped
+ * so and kept apart); beside the sends that call them, which inline them. */
 static void pack_one(const mdl_span *s, char *dst)
 {
     if (s->bytes == 0)
@@ -57,33 +45,6 @@ static void pack_one(const mdl_span *s, char *dst)
     }
 }
 
-static void unpack_one(const mdl_span *s, const char *src)
-{
-    if (s->bytes == 0)
-        return;
-    if (s->nloops == 0) {
-        memcpy(s->base, src, s->block);
-        return;
-    }
-    if (s->nloops != 1) {
-        mdl_spans_unpack(s, 1, src);
-        return;
-    }
-    char *p = s->base;
-    long cnt = s->count[0], stride = s->stride[0];
-    size_t blk = s->block;
-    if (blk == 8) {
-        for (long i = 0; i < cnt; i++, p += stride, src += 8)
-            memcpy(p, src, 8);
-    } else if (blk == 4) {
-        for (long i = 0; i < cnt; i++, p += stride, src += 4)
-            memcpy(p, src, 4);
-    } else {
-        for (long i = 0; i < cnt; i++, p += stride, src += blk)
-            memcpy(p, src, blk);
-    }
-}
-
 static void spans_pack(const mdl_span *sp, int n, char *dst)
 {
     for (int i = 0; i < n; i++) {
@@ -92,138 +53,8 @@ static void spans_pack(const mdl_span *sp, int n, char *dst)
     }
 }
 
-static void spans_unpack(const mdl_span *sp, int n, const char *src)
-{
-    for (int i = 0; i < n; i++) {
-        unpack_one(&sp[i], src);
-        src += sp[i].bytes;
-    }
-}
-
-#define CMA_IOV 64
-
-typedef struct cma_batch {
-    pid_t pid;
-    int n;
-    size_t bytes;
-    struct iovec l[CMA_IOV], r[CMA_IOV];
-} cma_batch;
-
-static int cma_flush(cma_batch *b)
-{
-    int ok = b->n == 0 ||
-             process_vm_readv(b->pid, b->l, (unsigned long)b->n, b->r, (unsigned long)b->n, 0) ==
-                 (ssize_t)b->bytes;
-    b->n = 0;
-    b->bytes = 0;
-    return ok ? 0 : MDL_ERR_INTERN;
-}
-
-/* A span seen as `cnt` blocks of b bytes `stride` apart, when it is one
- * (contiguous, or one loop of blocks of exactly b bytes). */
-static int as_blocks(const mdl_span *s, size_t b, long *cnt, long *stride)
-{
-    if (s->nloops == 0 && s->block % b == 0) {
-        *cnt = (long)(s->block / b);
-        *stride = (long)b;
-        return 1;
-    }
-    if (s->nloops == 1 && s->block == b) {
-        *cnt = s->count[0];
-        *stride = s->stride[0];
-        return 1;
-    }
-    return 0;
-}
-
-/* One section to one section of the same simple shape (a halo row or
- * column on both sides): a plain loop.  0 when the shapes are not simple. */
-static int copy_simple(const mdl_span *d, const mdl_span *s)
-{
-    if (d->bytes != s->bytes || d->bytes == 0)
-        return 0;
-    size_t b = s->nloops == 1 ? s->block : d->nloops == 1 ? d->block : s->bytes;
-    long cs, ss, cd, sd;
-    if (!as_blocks(s, b, &cs, &ss) || !as_blocks(d, b, &cd, &sd) || cs != cd)
-        return 0;
-    const char *ps = s->base;
-    char *pd = d->base;
-    if (b == 8) {
-        for (long i = 0; i < cs; i++, ps += ss, pd += sd) {
-            uint64_t v;
-            memcpy(&v, ps, 8);
-            memcpy(pd, &v, 8);
-        }
-    } else {
-        for (long i = 0; i < cs; i++, ps += ss, pd += sd)
-            memcpy(pd, ps, b);
-    }
-    return 1;
-}
-
-/* Copies a rendezvous message into the receive's spans: memcpy from the
- * segment, process_vm_readv from the sender's own memory. */
-static int copy_from_rdv(mdl_rt *rt, const mdl_span *dst, int ndst, const shm_rdv *r)
-{
-    mdl_span inl[8] = {{0}}, *src = inl;
-    if (r->nspans > 8 && !(src = malloc(r->nspans * sizeof *src)))
-        return MDL_ERR_INTERN;
-    for (uint32_t i = 0; i < r->nspans; i++) {
-        src[i] = r->spans[i].s;
-        if (!r->spans[i].remote)
-            src[i].base = rt->seg + (uint64_t)(uintptr_t)r->spans[i].s.base;
-    }
-    if (r->nspans == 1 && ndst == 1 && !r->spans[0].remote && copy_simple(dst, src)) {
-        if (src != inl)
-            free(src);
-        return 0;
-    }
-    mdl_run_iter rd, rs;
-    mdl_run_iter_init(&rd, dst, ndst);
-    mdl_run_iter_init(&rs, src, (int)r->nspans);
-    char *pd = NULL, *ps = NULL;
-    size_t ld = 0, ls = 0;
-    int remote = 0, rc = 0;
-    cma_batch b;
-    b.pid = r->pid;
-    b.n = 0;
-    b.bytes = 0;
-    for (;;) {
-        if (ld == 0 && !mdl_next_run(&rd, &pd, &ld))
-            break;
-        if (ls == 0) {
-            if (!mdl_next_run(&rs, &ps, &ls))
-                break;
-            remote = r->spans[rs.cur].remote != 0;
-        }
-        size_t k = ld < ls ? ld : ls;
-        if (remote) {
-            b.l[b.n] = (struct iovec){pd, k};
-            b.r[b.n] = (struct iovec){ps, k};
-            b.bytes += k;
-            if (++b.n == CMA_IOV && (rc = cma_flush(&b)) < 0)
-                break;
-        } else if (k == 8) {    /* an element of a strided row: no call */
-            uint64_t v;
-            memcpy(&v, ps, 8);
-            memcpy(pd, &v, 8);
-        } else {
-            memcpy(pd, ps, k);
-        }
-        pd += k;
-        ps += k;
-        ld -= k;
-        ls -= k;
-    }
-    if (rc == 0)
-        rc = cma_flush(&b);
-    if (src != inl)
-        free(src);
-    return rc;
-}
-
-/* Tracing: the copies of a rendezvous message (more than SHM_EAGER
- * bytes) are timed (copy_us), in functions of their own; the eager path
+/* Tracing: the packing of a rendezvous message (more than SHM_EAGER
+ * bytes) is timed (copy_us), in a function of its own; the eager path
  * is left as it is untraced: any work added there, even a compare, cost
  * the traced 8-byte ping-pong ≈ 10 %, the receiver's poll loop running in
  * lock-step with it. */
@@ -235,165 +66,6 @@ static __attribute__((noinline)) void spans_pack_timed(mdl_rt *rt, const mdl_spa
     rt_trace_copy_end(rt->c.tr, c0);
 }
 
-static __attribute__((noinline)) int copy_from_rdv_timed(mdl_rt *rt, const mdl_span *dst,
-                                                         int ndst, const shm_rdv *r)
-{
-    uint64_t c0 = rt_trace_copy_begin(rt->c.tr);
-    int rc = copy_from_rdv(rt, dst, ndst, r);
-    rt_trace_copy_end(rt->c.tr, c0);
-    return rc;
-}
-
-/* Completes a posted receive with a message from `slot`. */
-static void deliver(mdl_rt *rt, shm_rreq *q, int slot, uint32_t kind, uint64_t bytes,
-                    const void *data, uint64_t rdvoff)
-{
-    q->sender = slot;
-    q->got = bytes;
-    /* Sizes must agree: a larger message would be truncated, a smaller one
-     * means the sections of the two sides differ.  Nothing is written. */
-    if (bytes != q->total) {
-        q->err = MDL_ERR_TRUNCATE;
-    } else if (kind == CELL_EAGER) {
-        spans_unpack(q->spans, q->nspans, data);
-    } else if ((rt->c.tr ? copy_from_rdv_timed(rt, q->spans, q->nspans, shm_ptr(rt, rdvoff))
-                         : copy_from_rdv(rt, q->spans, q->nspans, shm_ptr(rt, rdvoff))) < 0) {
-        q->err = MDL_ERR_INTERN;
-    }
-    if (kind == CELL_RDV) {
-        shm_rdv *r = shm_ptr(rt, rdvoff);
-        /* after the copy (release); seq_cst: it is the condition of a
-         * sender that may be going to sleep (shm_notify) */
-        if (__atomic_sub_fetch(&r->remaining, 1, __ATOMIC_SEQ_CST) == 0)
-            shm_notify(rt, slot);
-    }
-    q->done = 1;
-}
-
-static shm_rreq *take_posted(mdl_rt *rt, int channel, int slot)
-{
-    for (shm_rreq **pp = &rt->posted; *pp; pp = &(*pp)->next) {
-        shm_rreq *q = *pp;
-        if (q->channel == channel && (q->want < 0 || q->want == slot)) {
-            *pp = q->next;
-            if (!*pp)
-                rt->posted_tail = pp;
-            q->next = NULL;
-            return q;
-        }
-    }
-    return NULL;
-}
-
-/* A message from `s` has arrived: to the first matching posted receive,
- * else to the unexpected list.  -1: out of memory, leave it for later. */
-static int arrive(mdl_rt *rt, int s, uint32_t channel, uint32_t kind, uint64_t bytes,
-                  const char *data, uint64_t rdv)
-{
-    shm_rreq *q = take_posted(rt, (int)channel, s);
-    if (q) {
-        deliver(rt, q, s, kind, bytes, data, rdv);
-        return 0;
-    }
-    size_t keep = kind == CELL_EAGER ? bytes : 0;
-    shm_umsg *u = malloc(sizeof *u + keep);
-    if (!u)
-        return -1;
-    u->next = NULL;
-    u->channel = (int)channel;
-    u->slot = s;
-    u->kind = kind;
-    u->bytes = bytes;
-    u->rdv = rdv;
-    memcpy(u->data, data, keep);
-    *rt->unexp_tail = u;
-    rt->unexp_tail = &u->next;
-    return 0;
-}
-
-/* Takes up to PER_PASS messages from every incoming ring and overflow
- * list, starting with a different sender each time: arrivals of several
- * busy senders interleave, so MDL_ANY receives serve them all fairly.
- * Returns 1 when it left messages behind for that limit: a waiter must not
- * sleep then (shm_wait). */
-#define PER_PASS 16
-
-int shm_progress(mdl_rt *rt)
-{
-    int n = rt->nslots, more = 0;
-    for (int k = 0; k < n; k++) {
-        int s = (rt->rr + k) % n;
-        shm_ring *r = ring_of(rt, s, rt->me);
-        /* Overflow nodes counted before draining the ring are all younger
-         * than what the ring holds now (the sender skips the ring while
-         * nodes are pending): they are taken only once the ring is empty. */
-        uint64_t ovs = __atomic_load_n(&r->ov_sent, __ATOMIC_ACQUIRE);
-        uint64_t head = r->head;
-        int taken = 0;
-        while (head != __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE)) {
-            if (taken++ == PER_PASS) {
-                more = 1;
-                goto next;
-            }
-            shm_cell *c = &r->cells[head % SHM_NCELLS];
-            /* out of memory: retried at the next pass (a sleep times out) */
-            if (arrive(rt, s, c->channel, c->kind, c->bytes, c->data, c->rdv) < 0)
-                return more;
-            __atomic_store_n(&r->head, ++head, __ATOMIC_RELEASE);
-        }
-        uint64_t done = r->ov_done, done0 = done;
-        for (; done < ovs; taken++) {
-            if (taken == PER_PASS) {
-                more = 1;
-                break;
-            }
-            uint64_t off = rt->ov_last[s]
-                               ? __atomic_load_n(&((shm_node *)shm_ptr(rt, rt->ov_last[s]))->next,
-                                                 __ATOMIC_ACQUIRE)
-                               : __atomic_load_n(&r->ov_first, __ATOMIC_ACQUIRE);
-            shm_node *nd = shm_ptr(rt, off);
-            if (arrive(rt, s, nd->channel, nd->kind, nd->bytes, nd->data, nd->rdv) < 0)
-                return more;
-            rt->ov_last[s] = off;
-            __atomic_store_n(&r->ov_done, ++done, __ATOMIC_SEQ_CST);
-        }
-        if (done != done0)
-            shm_notify(rt, s);          /* it may wait for room */
-    next:;
-    }
-    rt->rr = (rt->rr + 1) % n;
-    return more;
-}
-
-/* Matches a new receive against the unexpected messages; else posts it. */
-static void post_recv(mdl_rt *rt, shm_rreq *q)
-{
-    for (shm_umsg **pp = &rt->unexp; *pp; pp = &(*pp)->next) {
-        shm_umsg *u = *pp;
-        if (u->channel == q->channel && (q->want < 0 || q->want == u->slot)) {
-            *pp = u->next;
-            if (!*pp)
-                rt->unexp_tail = pp;
-            deliver(rt, q, u->slot, u->kind, u->bytes, u->data, u->rdv);
-            free(u);
-            return;
-        }
-    }
-    *rt->posted_tail = q;
-    rt->posted_tail = &q->next;
-}
-
-static void unpost(mdl_rt *rt, shm_rreq *q)
-{
-    for (shm_rreq **pp = &rt->posted; *pp; pp = &(*pp)->next)
-        if (*pp == q) {
-            *pp = q->next;
-            if (!*pp)
-                rt->posted_tail = pp;
-            return;
-        }
-}
-
 /* ---------------------------------------------------------------- sending */
 
 /* Frees the overflow nodes towards `to` that the receiver is done with
@@ -401,7 +73,7 @@ static void unpost(mdl_rt *rt, shm_rreq *q)
 static void ov_reclaim(mdl_rt *rt, int to)
 {
     shm_ovs *o = &rt->ov_out[to];
-    uint64_t done = __atomic_load_n(&ring_of(rt, rt->me, to)->ov_done, __ATOMIC_ACQUIRE);
+    uint64_t done = __atomic_load_n(&shm_ring_of(rt, rt->me, to)->ov_done, __ATOMIC_ACQUIRE);
     while (o->oldest && o->oldest_idx + 1 < done) {
         shm_node *nd = shm_ptr(rt, o->oldest);
         uint64_t next = nd->next;
@@ -438,7 +110,7 @@ static const shm_waiting room = { ov_has_room, awaits_room };
 static int post_msg(mdl_rt *rt, int to, const mdl_msg_desc *m, uint32_t kind, uint64_t bytes,
                     const mdl_span *spans, uint64_t rdv)
 {
-    shm_ring *r = ring_of(rt, rt->me, to);
+    shm_ring *r = shm_ring_of(rt, rt->me, to);
     shm_ovs *o = &rt->ov_out[to];
     /* Flow control: a receiver that falls far behind stops the sender
      * (progressing meanwhile) instead of filling the segment.  Each check
@@ -606,7 +278,7 @@ static int send_rdv(mdl_rt *rt, const mdl_msg_desc *m, const mdl_span *spans, si
 /* Whether messages this instance sent itself are still in its own ring. */
 static int self_pending(mdl_rt *rt)
 {
-    const shm_ring *r = ring_of(rt, rt->me, rt->me);
+    const shm_ring *r = shm_ring_of(rt, rt->me, rt->me);
     return __atomic_load_n(&r->head, __ATOMIC_RELAXED) != r->tail ||
            __atomic_load_n(&r->ov_done, __ATOMIC_RELAXED) != rt->ov_out[rt->me].sent;
 }
@@ -628,9 +300,9 @@ static int send_self(mdl_rt *rt, const mdl_msg_desc *m, const mdl_span *spans, s
     if (!u)
         return rt_fail_oom(rt, m->fn);
     spans_pack(spans, m->nitems, u->data);
-    shm_rreq *q = take_posted(rt, m->channel, rt->me);
+    shm_rreq *q = shm_take_posted(rt, m->channel, rt->me);
     if (q) {
-        deliver(rt, q, rt->me, CELL_EAGER, total, u->data, 0);
+        shm_deliver(rt, q, rt->me, CELL_EAGER, total, u->data, 0);
         free(u);
         return 0;
     }
@@ -661,35 +333,62 @@ static __attribute__((noinline)) int send_large(mdl_rt *rt, const mdl_msg_desc *
     return n > 0 && rc == 0 ? send_rdv(rt, m, spans, total, slots, n) : rc;
 }
 
-int be_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, const int *to,
-            int n)
+int be_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, const int *to, int n)
 {
     int sinl[16], *slots = sinl;
     if (n > 16 && !(slots = malloc((size_t)n * sizeof(int))))
         return rt_fail_oom(rt, m->fn);
     for (int i = 0; i < n; i++)
         slots[i] = shm_slot_of(rt, m->peer_task, to[i]);
-    const mdl_span *spans;
-    size_t total;
-    int rc = shm_spans(rt, rt->spans, m, task, bounds, &spans, &total);
-    if (rc == 0)
-        rt_trace_payload(rt->c.tr, total);
-    if (rc == 0 && total <= SHM_EAGER)
+    const mdl_span *spans = lay->spans;
+    size_t total = lay->bytes;
+    int rc = 0;
+    rt_trace_payload(rt->c.tr, total);
+    if (total <= SHM_EAGER)
         for (int i = 0; i < n && rc == 0; i++)
             rc = post_msg(rt, slots[i], m, CELL_EAGER, total, spans, 0);
-    else if (rc == 0 && n > 0)
+    else if (n > 0)
         rc = send_large(rt, m, spans, total, slots, n);
     if (slots != sinl)
         free(slots);
     return rc < 0 ? rc : MDL_SUCCESS;
 }
 
-int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, int to)
+int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to)
 {
-    return be_send(rt, m, task, bounds, &to, 1);
+    return be_send(rt, m, lay, &to, 1);
 }
 
 /* ---------------------------------------------------------------- receiving */
+
+/* Matches a new receive against the unexpected messages; else posts it. */
+static void post_recv(mdl_rt *rt, shm_rreq *q)
+{
+    for (shm_umsg **pp = &rt->unexp; *pp; pp = &(*pp)->next) {
+        shm_umsg *u = *pp;
+        if (u->channel == q->channel && (q->want < 0 || q->want == u->slot)) {
+            *pp = u->next;
+            if (!*pp)
+                rt->unexp_tail = pp;
+            shm_deliver(rt, q, u->slot, u->kind, u->bytes, u->data, u->rdv);
+            free(u);
+            return;
+        }
+    }
+    *rt->posted_tail = q;
+    rt->posted_tail = &q->next;
+}
+
+static void unpost(mdl_rt *rt, shm_rreq *q)
+{
+    for (shm_rreq **pp = &rt->posted; *pp; pp = &(*pp)->next)
+        if (*pp == q) {
+            *pp = q->next;
+            if (!*pp)
+                rt->posted_tail = pp;
+            return;
+        }
+}
 
 static int rreq_done(mdl_rt *rt, void *arg)
 {
@@ -746,13 +445,11 @@ static int recv_result(mdl_rt *rt, const mdl_msg_desc *m, const shm_rreq *q, con
                    "cannot be read)", rt->c.d->tasks[m->peer_task], rt->slot_rank[q->sender]);
 }
 
-int be_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, const long *bounds, int from)
+int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
 {
-    const mdl_span *spans;
-    size_t total;
-    int rc = shm_spans(rt, rt->spans, m, task, bounds, &spans, &total);
-    if (rc < 0)
-        return rc;
+    const mdl_span *spans = lay->spans;
+    size_t total = lay->bytes;
+    int rc;
     rt_trace_payload(rt->c.tr, total);
     int want = from == MDL_ANY ? -1 : shm_slot_of(rt, m->peer_task, from);
     shm_rreq local, *q = &local;
@@ -920,7 +617,7 @@ void shm_p2p_cancel_recvs(mdl_rt *rt, unsigned char *left)
  * still in that instance's ring or overflow list (-1: none). */
 static int first_unconsumed(mdl_rt *rt, int to)
 {
-    const shm_ring *r = ring_of(rt, rt->me, to);
+    const shm_ring *r = shm_ring_of(rt, rt->me, to);
     const shm_ovs *o = &rt->ov_out[to];
     uint64_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
     if (head != r->tail)

@@ -14,11 +14,12 @@
 
 int rt_trace_tsc;
 
-void rt_trace_clock(rt_trace_img *img, int end)
+void rt_trace_clock(rt_tracer *t, int end)
 {
+    rt_trace_img *img = t->img;
     uint64_t tick, ns = rt_mono_ns();
-    if (end && img->clock == RT_CLOCK_TSC)
-        while (ns < img->ns0 + 1000000)     /* a rate measured over >= 1 ms */
+    if (end && rt_trace_tsc)
+        while (ns < t->ns0 + 1000000)       /* a rate measured over >= 1 ms */
             ns = rt_mono_ns();
     /* the tick between two readings of the monotonic clock */
     tick = rt_ticks();
@@ -28,8 +29,22 @@ void rt_trace_clock(rt_trace_img *img, int end)
         img->ns1 = ns;
     } else {
         img->tick0 = tick;
-        img->ns0 = ns;
+        img->ns0 = t->ns0 = ns;
     }
+}
+
+rt_trace_img *rt_trace_snapshot(const rt_tracer *t, uint64_t *head, uint64_t *records)
+{
+    *head = (uint64_t)((const char *)t->rec - (const char *)t->img);
+    *records = t->used * sizeof(rt_trace_rec);
+    rt_trace_img *copy = malloc(*head + *records);
+    if (!copy)
+        return NULL;
+    memcpy(copy, t->img, *head + *records);
+    copy->recs = *head;
+    copy->used = t->used;
+    copy->ntexts = t->ntexts;
+    return copy;
 }
 
 /* ---------------------------------------------------------------- the image */
@@ -142,10 +157,10 @@ static int describe(const mdl_task_desc *d, strbuf *b, rt_trace_func *f, uint32_
     return b->failed ? -1 : 0;
 }
 
-int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock,
-                    void *(*alloc)(mdl_rt *, size_t, void *arg, char *why, size_t len), void *arg)
+int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock, int late,
+                    void *(*alloc)(mdl_rt *, size_t, void *arg, char *why, size_t len), void *arg,
+                    char *why, size_t whylen)
 {
-    const char *const fn = MDL_FN_NAME(INIT);
     mdl_rt_common *c = rt_c(rt);
     const mdl_task_desc *d = c->d;
     int nfuncs = 3 * d->nmsgs + d->ncolls + RT_NSYNC;
@@ -159,7 +174,8 @@ int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock,
         free(tasks);
         free(t);
         free(b.s);
-        return rt_fail_oom(rt, fn);
+        snprintf(why, whylen, "out of memory");
+        return MDL_ERR_INTERN;
     }
     /* layout */
     size_t at = align8(sizeof(rt_trace_img));
@@ -188,9 +204,9 @@ int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock,
     }
     t->seq = calloc(nseq + 1, sizeof(uint32_t));
     t->seqs = malloc(sizeof(uint32_t) * ((size_t)c->maxfam + 1));
-    char why[400] = "";
+    char room[400] = "";
     rt_trace_img *img = t->seq && t->seqs && t->seq_at && t->fixed_bytes && t->done
-                            ? alloc(rt, size, arg, why, sizeof why)
+                            ? alloc(rt, size, arg, room, sizeof room)
                             : NULL;
     if (!img) {
         free(funcs);
@@ -198,11 +214,13 @@ int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock,
         free(b.s);
         c->tr = t;
         rt_trace_detach(rt);
-        if (*why)
-            return rt_fail(rt, fn, MDL_ERR_INTERN, "MDL_TRACE: %s", why);
-        return rt_fail(rt, fn, MDL_ERR_INTERN,
-                       "MDL_TRACE: no room for a trace buffer of %llu events (%zu bytes): set "
-                       "MDL_TRACE_BUFFER lower", (unsigned long long)slots, size);
+        if (*room)
+            snprintf(why, whylen, "MDL_TRACE: %s", room);
+        else
+            snprintf(why, whylen,
+                     "MDL_TRACE: no room for a trace buffer of %llu events (%zu bytes): set "
+                     "MDL_TRACE_BUFFER lower", (unsigned long long)slots, size);
+        return MDL_ERR_INTERN;
     }
     /* The whole image is written now, records included: their pages are
      * then mapped before the first call, not faulted in by it. */
@@ -240,20 +258,23 @@ int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock,
     img->recs = o_recs;
     img->cap = slots;
     img->error_text = -1;
-    img->waits_timed = be_stamps_late != 0;
+    img->waits_timed = late != 0;
     gethostname(img->host, sizeof img->host - 1);
     img->pid = (int32_t)getpid();
     img->pid_start = rt_trace_proc_start(img->pid);
     rt_trace_tsc = clock == RT_CLOCK_TSC;
-    rt_trace_clock(img, 0);
-    __atomic_store_n(&img->magic, RT_TRACE_MAGIC, __ATOMIC_RELEASE);
-
     t->img = img;
     t->rec = (rt_trace_rec *)(base + o_recs);
     t->cap = slots;
     t->stats = (rt_trace_stat *)(base + o_stats);
+    t->funcs = (const rt_trace_func *)(base + o_funcs);
+    t->texts = base + o_texts;
+    rt_trace_clock(t, 0);
+    __atomic_store_n(&img->magic, RT_TRACE_MAGIC, __ATOMIC_RELEASE);
+
     t->nmsgs = d->nmsgs;
     t->ncolls = d->ncolls;
+    t->late = late;
     c->tr = t;
     return 0;
 }
@@ -276,12 +297,11 @@ void rt_trace_detach(mdl_rt *rt)
 
 static int32_t keep_text(rt_tracer *t, const char *text)
 {
-    rt_trace_img *img = t->img;
-    if (!text || img->ntexts >= RT_TEXTS)
+    if (!text || t->ntexts >= RT_TEXTS)
         return -1;
-    char *slot = (char *)img + img->texts + (size_t)img->ntexts * RT_TEXT;
-    snprintf(slot, RT_TEXT, "%s", text);
-    return (int32_t)img->ntexts++;
+    snprintf(t->texts + (size_t)t->ntexts * RT_TEXT, RT_TEXT, "%s", text);
+    t->img->ntexts = t->ntexts + 1;
+    return (int32_t)t->ntexts++;
 }
 
 /* A call that is not recorded: only counted. */
@@ -295,8 +315,8 @@ static void drop(rt_tracer *t, uint32_t func, uint64_t dur, uint64_t wait, uint6
     s->ticks += dur;
     s->wait_ticks += wait;
     s->copy_ticks += copy;
-    t->img->dropped++;
-    t->cap = t->img->used;      /* nothing later either: no holes */
+    t->img->dropped = ++t->dropped;
+    t->cap = t->used;           /* nothing later either: no holes */
 }
 
 static uint64_t msgs_of(const rt_trace_func *f, int32_t peer, uint16_t flags, uint32_t npairs)
@@ -313,12 +333,11 @@ static void put_rec(rt_tracer *t, uint64_t t0, uint64_t t1, uint32_t func, int32
                     uint32_t seq, uint64_t bytes, uint16_t flags, int err, const int *insts,
                     const uint32_t *seqs, uint32_t npairs, uint64_t wait, uint64_t copy)
 {
-    rt_trace_img *img = t->img;
-    uint64_t dur = t1 - t0, n = img->used;
+    uint64_t dur = t1 - t0, n = t->used;
     int ext = err || dur >= UINT32_MAX || bytes >= UINT32_MAX;
     int timed = (wait | copy) != 0;
     uint64_t slots = 1 + (uint64_t)ext + (uint64_t)timed + rt_trace_pair_slots(npairs);
-    const rt_trace_func *f = (const rt_trace_func *)((const char *)img + img->funcs) + func;
+    const rt_trace_func *f = &t->funcs[func];
     uint64_t msgs = msgs_of(f, peer, flags, npairs);
     if (slots > 1 + 0xffffu || n + slots > t->cap) {
         drop(t, func, dur, wait, copy, f->cat == RT_CAT_COLL ? bytes : bytes * msgs, msgs);
@@ -343,7 +362,8 @@ static void put_rec(rt_tracer *t, uint64_t t0, uint64_t t1, uint32_t func, int32
     for (uint32_t i = 0; i < npairs; i++)
         p[i] = (rt_trace_pair){ insts ? insts[i] : t->done[i].inst,
                                 insts ? (seqs ? seqs[i] : 0) : t->done[i].seq };
-    __atomic_store_n(&img->used, n + slots, __ATOMIC_RELEASE);
+    t->used = n + slots;
+    __atomic_store_n(&t->img->used, t->used, __ATOMIC_RELEASE);
 }
 
 void rt_trace_put(rt_tracer *t, uint64_t t1, int32_t peer, uint32_t seq, uint64_t bytes,
@@ -353,7 +373,7 @@ void rt_trace_put(rt_tracer *t, uint64_t t1, int32_t peer, uint32_t seq, uint64_
     if (!t->t0)                 /* a late call stopped before it was stamped */
         t->t0 = t1;
     t->in_call = 0;
-    if (!be_stamps_late)
+    if (!t->late)
         t->img->open_t0 = 0;
     put_rec(t, t->t0, t1, t->func, peer, seq, bytes, flags, err, insts, seqs, npairs,
             rt_trace_wait_ticks(t, t1), t->copy);
@@ -410,7 +430,7 @@ void rt_trace_finish(mdl_rt *rt)
     rt_tracer *t = rt_c(rt)->tr;
     if (t->pend_m)
         rt_trace_flush(t);
-    rt_trace_clock(t->img, 1);
+    rt_trace_clock(t, 1);
     t->img->end = RT_END_NORMAL;
 }
 
@@ -447,8 +467,9 @@ void rt_trace_stop(mdl_rt *rt, int code, int reported)
 {
     rt_tracer *t = rt_c(rt)->tr;
     rt_trace_img *img = t->img;
-    if (img->end == RT_END_ERROR)
+    if (t->stopped)
         return;
+    t->stopped = 1;
     if (t->pend_m)
         rt_trace_flush(t);
     uint64_t now = rt_ticks();
@@ -457,6 +478,6 @@ void rt_trace_stop(mdl_rt *rt, int code, int reported)
     img->error_text = keep_text(t, t->last_err == code ? t->last_text : NULL);
     img->error_reported = reported;
     img->error_tick = now;
-    rt_trace_clock(img, 1);
+    rt_trace_clock(t, 1);
     img->end = RT_END_ERROR;
 }

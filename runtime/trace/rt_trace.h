@@ -11,7 +11,7 @@
  * alone know its sender), and set up / collect the image (rt_backend.h).
  *
  * Point-to-point calls of at most RT_LATE_MAX_BYTES on a backend that
- * polls (be_stamps_late) keep the clock and the bookkeeping off the
+ * polls (`late`, rt_trace_attach) keep the clock and the bookkeeping off the
  * message's path: between a message seen and the next one published, a
  * ping-pong's critical path, any work of ≈ 25 ns costs a whole poll
  * period, ≈ 90 ns on the machine of docs/performance.md.  A send is
@@ -38,13 +38,24 @@
 
 #define RT_BYTES_VARY UINT64_MAX
 
+/* What the recorder needs of the image is kept here, in the process's own
+ * memory, and only written to the image: the image may be shared with
+ * other processes (mdlrun's segment, an MPI part), and whatever they write
+ * there must not redirect this process's writes. */
 typedef struct rt_tracer {
     rt_trace_img *img;
     rt_trace_rec *rec;          /* the image's records */
+    uint64_t used;              /* slots written (published as img->used) */
     uint64_t cap;               /* slots still usable: once a call did not fit,
                                    the used count, so that nothing later is
                                    recorded either */
     rt_trace_stat *stats;       /* the image's dropped-call statistics */
+    uint64_t dropped;           /* calls dropped (published as img->dropped) */
+    const rt_trace_func *funcs; /* the image's function table */
+    char *texts;                /* the image's error texts */
+    uint32_t ntexts;            /* texts written (published as img->ntexts) */
+    int stopped;                /* rt_trace_stop has run */
+    uint64_t ns0;               /* CLOCK_MONOTONIC at the start (rt_trace_clock) */
     /* the call in progress (the fatal path closes it) */
     uint64_t t0;                /* 0: not stamped yet (rt_trace_begin_late) */
     uint64_t seen;              /* the last poll of the call's waits */
@@ -61,6 +72,9 @@ typedef struct rt_tracer {
     uint64_t pend_t0, pend_t1, pend_wait0, pend_copy_w, pend_copy, pend_bytes;
     uint32_t func;
     int in_call;
+    int late;                   /* the backend waits by polling memory and
+                                   says when (rt_trace_poll, rt_trace_payload):
+                                   small messages are stamped off their path */
     int nmsgs, ncolls;
     /* message numbers per (message, peer instance): the k of a flow id */
     uint32_t *seq;
@@ -118,7 +132,7 @@ MDL_HIDDEN void rt_trace_flush(rt_tracer *t);
 
 static inline void rt_trace_begin_at(rt_tracer *t, uint32_t func, uint64_t t0)
 {
-    if (!be_stamps_late) {
+    if (!t->late) {
         t->img->open_func = func;
         t->img->open_t0 = t0;
     }
@@ -143,7 +157,7 @@ static inline void rt_trace_begin(rt_tracer *t, uint32_t func)
  * those calls only, so other calls leave it as it is). */
 static inline void rt_trace_open_peer(rt_tracer *t, int peer)
 {
-    if (!be_stamps_late)
+    if (!t->late)
         t->img->open_peer = peer;
 }
 
@@ -153,7 +167,7 @@ static inline void rt_trace_open_peer(rt_tracer *t, int peer)
  * after the body. */
 static inline void rt_trace_begin_late(rt_tracer *t, uint32_t func)
 {
-    if (be_stamps_late)
+    if (t->late)
         rt_trace_begin_at(t, func, 0);
     else
         rt_trace_begin(t, func);
@@ -190,7 +204,7 @@ static inline void rt_trace_payload(rt_tracer *t, uint64_t bytes)
 {
     if (__builtin_expect(t != NULL, 0)) {
         t->bytes = bytes;
-        if (be_stamps_late && bytes > RT_LATE_MAX_BYTES)
+        if (t->late && bytes > RT_LATE_MAX_BYTES)
             rt_trace_start(t);
     }
 }
@@ -289,8 +303,7 @@ static inline int rt_trace_rec_put(rt_tracer *t, uint64_t t0, uint64_t t1, uint3
                                    int32_t peer, uint32_t seq, uint64_t bytes, uint16_t flags,
                                    uint64_t wait, uint64_t copy)
 {
-    rt_trace_img *img = t->img;
-    uint64_t n = img->used, d = t1 - t0;
+    uint64_t n = t->used, d = t1 - t0;
     int timed = (wait | copy) != 0;
     if (!__builtin_expect(n + (uint64_t)timed < t->cap && d < UINT32_MAX && bytes < UINT32_MAX,
                           1))
@@ -309,7 +322,8 @@ static inline int rt_trace_rec_put(rt_tracer *t, uint64_t t0, uint64_t t1, uint3
         x->wait = wait;
         x->copy = copy;
     }
-    __atomic_store_n(&img->used, n + 1 + (uint64_t)timed, __ATOMIC_RELEASE);
+    t->used = n + 1 + (uint64_t)timed;
+    __atomic_store_n(&t->img->used, t->used, __ATOMIC_RELEASE);
     return 1;
 }
 
@@ -318,7 +332,7 @@ static inline void rt_trace_end_at(rt_tracer *t, uint64_t t1, int32_t peer, uint
                                    uint64_t bytes, uint16_t flags)
 {
     t->in_call = 0;
-    if (!be_stamps_late)
+    if (!t->late)
         t->img->open_t0 = 0;
     if (!rt_trace_rec_put(t, t->t0, t1, t->func, peer, seq, bytes, flags,
                           rt_trace_wait_ticks(t, t1), t->copy))
@@ -359,17 +373,26 @@ MDL_HIDDEN void rt_trace_arrived(mdl_rt *rt, const mdl_msg_desc *m, int inst);
 
 /* Builds the instance's image in memory from alloc(rt, size, arg) (the
  * backend's: the job segment, or the process heap) and starts recording:
- * slot = the job-wide number, clock = enum rt_trace_clock of the job.
- * Called by be_init once the instance is identified.  0 or an error
- * (reported). */
-MDL_HIDDEN int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock,
+ * slot = the job-wide number, clock = enum rt_trace_clock of the job,
+ * late: the backend stamps late (rt_tracer.late).  Called by be_init once
+ * the instance is identified.  0, or MDL_ERR_INTERN with the reason in
+ * why for the backend to report. */
+MDL_HIDDEN int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock, int late,
                                void *(*alloc)(mdl_rt *, size_t, void *arg, char *why, size_t len),
-                               void *arg);
+                               void *arg, char *why, size_t whylen);
 /* Frees what rt_trace_attach allocated besides the image (rt_common_free). */
 MDL_HIDDEN void rt_trace_detach(mdl_rt *rt);
 /* Samples the clock pair of the image: at the start (end = 0: MPI after a
  * barrier) or at the end (at least a millisecond after the start). */
-MDL_HIDDEN void rt_trace_clock(rt_trace_img *img, int end);
+MDL_HIDDEN void rt_trace_clock(rt_tracer *t, int end);
+
+/* The image as this process recorded it, in memory of its own: its head
+ * and the records it counted, with the counts it kept (used, ntexts)
+ * whatever the image says now — not checked (rt_trace_img_check).
+ * malloc'd; *head and *records its two parts' bytes; NULL when out of
+ * memory. */
+MDL_HIDDEN rt_trace_img *rt_trace_snapshot(const rt_tracer *t, uint64_t *head,
+                                           uint64_t *records);
 
 /* MDL_End reached: the image is complete. */
 MDL_HIDDEN void rt_trace_finish(mdl_rt *rt);

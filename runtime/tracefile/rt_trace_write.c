@@ -4,6 +4,7 @@
  * helpers into one buffer because a traced job can hold millions of
  * events. */
 #include "rt_trace_write.h"
+#include "safe_files.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,9 +53,11 @@ const char *rt_trace_first_error(rt_trace_img *const *imgs, int n)
     uint64_t error_tick = 0;
     for (int i = 0; i < n; i++) {
         const rt_trace_img *h = imgs[i];
-        if (h && h->end == RT_END_ERROR && h->error_reported && h->error_text >= 0 &&
-            (!error || h->error_tick < error_tick)) {
-            error = (const char *)h + h->texts + (size_t)h->error_text * RT_TEXT;
+        const char *text = h && h->end == RT_END_ERROR && h->error_reported
+                               ? rt_trace_img_text(h, h->error_text)
+                               : NULL;
+        if (text && (!error || h->error_tick < error_tick)) {
+            error = text;
             error_tick = h->error_tick;
         }
     }
@@ -120,9 +123,14 @@ rt_trace_img *rt_trace_img_add_unfinished(rt_trace_img *img, uint32_t func, uint
     return g;
 }
 
-static int area_ok(uint64_t off, uint64_t n, uint64_t elem, uint64_t size)
+/* n elements of `elem` bytes at off, 8-byte aligned, from *at (the end of
+ * the previous area) to size: then *at moves to its end. */
+static int area_ok(uint64_t off, uint64_t n, uint64_t elem, uint64_t *at, uint64_t size)
 {
-    return off % 8 == 0 && off <= size && (elem == 0 || n <= (size - off) / elem);
+    if (off % 8 || off < *at || off > size || n > (size - off) / elem)
+        return 0;
+    *at = off + n * elem;
+    return 1;
 }
 
 const char *rt_trace_img_check(const rt_trace_img *img, uint64_t avail, int with_records)
@@ -141,12 +149,15 @@ const char *rt_trace_img_check(const rt_trace_img *img, uint64_t avail, int with
         (int64_t)img->nfuncs != 3 * (int64_t)img->nmsgs + img->ncolls + RT_NSYNC ||
         img->task < 0 || img->task >= img->ntasks || img->inst < 0 || img->slot < 0)
         return "its header is damaged";
-    if (!area_ok(img->tasks, (uint64_t)img->ntasks, sizeof(uint32_t), size) ||
-        !area_ok(img->funcs, (uint64_t)img->nfuncs, sizeof(rt_trace_func), size) ||
-        !area_ok(img->stats, (uint64_t)img->nfuncs, sizeof(rt_trace_stat), size) ||
-        !area_ok(img->texts, RT_TEXTS, RT_TEXT, size) || img->ntexts > RT_TEXTS ||
-        img->recs % 8)
-        return "its areas lie outside it";
+    /* the areas in the layout's order, none over another: a reader that
+     * writes one (an error text it adds) changes nothing else */
+    uint64_t at = sizeof *img;
+    if (!area_ok(img->tasks, (uint64_t)img->ntasks, sizeof(uint32_t), &at, size) ||
+        !area_ok(img->funcs, (uint64_t)img->nfuncs, sizeof(rt_trace_func), &at, size) ||
+        !area_ok(img->stats, (uint64_t)img->nfuncs, sizeof(rt_trace_stat), &at, size) ||
+        !area_ok(img->texts, RT_TEXTS, RT_TEXT, &at, size) || img->ntexts > RT_TEXTS ||
+        img->error_text < -1 || img->error_text >= (int32_t)img->ntexts || img->recs % 8)
+        return "its areas lie outside it or over one another";
     if (!rt_trace_img_str(img, img->spec))
         return "its names are damaged";
     if (!rt_trace_img_task(img, img->task))
@@ -167,10 +178,11 @@ const char *rt_trace_img_task(const rt_trace_img *img, int task)
 
 const char *rt_trace_img_str(const rt_trace_img *img, uint32_t off)
 {
-    if (off < sizeof *img || off >= img->recs || off >= img->size)
+    /* the strings lie between the header and the task names */
+    if (off < sizeof *img || off >= img->tasks || off >= img->recs || off >= img->size)
         return NULL;
     const char *s = (const char *)img + off;
-    return memchr(s, '\0', (size_t)(img->recs - off)) ? s : NULL;
+    return memchr(s, '\0', (size_t)(img->tasks - off)) ? s : NULL;
 }
 
 static const rt_trace_func *funcs_of(const rt_trace_img *img)
@@ -178,7 +190,7 @@ static const rt_trace_func *funcs_of(const rt_trace_img *img)
     return (const rt_trace_func *)((const char *)img + img->funcs);
 }
 
-static const char *text_of(const rt_trace_img *img, int32_t i)
+const char *rt_trace_img_text(const rt_trace_img *img, int32_t i)
 {
     if (i < 0 || (uint32_t)i >= img->ntexts)
         return NULL;
@@ -200,7 +212,7 @@ struct rt_trace_total {
 
 struct rt_trace_out {
     int fd;
-    char *path, *tmp;
+    char *path, *tmp;           /* tmp NULL: written through path */
     int failed;                 /* errno of the first failed write, or 0 */
     int first;                  /* no event written yet */
     int ntasks;                 /* names of tasks known from the heads */
@@ -277,11 +289,10 @@ static void put_us(rt_trace_out *o, uint64_t ns)
     put(o, d, 4);
 }
 
-/* A JSON string: `"` and `\` escaped, control characters as spaces (the
- * format allows no other escape: docs/tracing.md §3). */
-static void put_str(rt_trace_out *o, const char *s)
+/* The inside of a JSON string: `"` and `\` escaped, control characters
+ * as spaces (the format allows no other escape: docs/tracing.md §3). */
+static void put_escaped(rt_trace_out *o, const char *s)
 {
-    put(o, "\"", 1);
     for (const char *p = s; *p; p++) {
         unsigned char c = (unsigned char)*p;
         if (c == '"' || c == '\\') {
@@ -292,6 +303,12 @@ static void put_str(rt_trace_out *o, const char *s)
             put(o, &e, 1);
         }
     }
+}
+
+static void put_str(rt_trace_out *o, const char *s)
+{
+    put(o, "\"", 1);
+    put_escaped(o, s);
     put(o, "\"", 1);
 }
 
@@ -323,7 +340,7 @@ static void put_inst_name(rt_trace_out *o, int task, int inst)
     char s[32];
     snprintf(s, sizeof s, "[%d]", inst);
     put(o, "\"", 1);
-    put(o, t, strlen(t));           /* task names are identifiers */
+    put_escaped(o, t);              /* an identifier, unless a part was damaged */
     puts_(o, s);
     put(o, "\"", 1);
 }
@@ -344,26 +361,18 @@ static void put_track_name(rt_trace_out *o, const rt_trace_inst *in)
 rt_trace_out *rt_trace_out_open(const char *path, char *why, size_t len)
 {
     rt_trace_out *o = calloc(1, sizeof *o);
-    size_t n = strlen(path) + 32;
-    char *tmp = malloc(n);
     char *p = strdup(path);
-    if (!o || !tmp || !p) {
+    if (!o || !p) {
         free(o);
-        free(tmp);
         free(p);
         snprintf(why, len, "out of memory");
         return NULL;
     }
-    snprintf(tmp, n, "%s.%ld.tmp", path, (long)getpid());
-    o->fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (o->fd < 0) {
-        snprintf(why, len, "cannot create '%s': %s", tmp, strerror(errno));
+    if ((o->fd = mdl_open_final(path, 0644, &o->tmp, why, len)) < 0) {
         free(o);
-        free(tmp);
         free(p);
         return NULL;
     }
-    o->tmp = tmp;
     o->path = p;
     o->first = 1;
     return o;
@@ -526,9 +535,18 @@ static double ns_of(const rt_trace_inst *in, uint64_t tick)
     return in->ns_at + (double)(int64_t)(tick - in->tick_at) * in->ns_per_tick;
 }
 
+/* Times past RT_NS_MAX (146 years) come only from a damaged calibration:
+ * capped, so that converting them is defined and the sums of a call's
+ * times (ts + 2, ts + wait) cannot wrap. */
+#define RT_NS_MAX ((uint64_t)1 << 62)
+
 static uint64_t floor_ns(double ns)
 {
-    return ns <= 0 ? 0 : (uint64_t)ns;     /* truncation: the floor of a positive */
+    if (!(ns > 0))                          /* NaN too */
+        return 0;
+    if (ns >= (double)RT_NS_MAX)
+        return RT_NS_MAX;
+    return (uint64_t)ns;                    /* truncation: the floor of a positive */
 }
 
 void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_trace_img *img)
@@ -572,7 +590,7 @@ void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_t
         const char *err = NULL;
         char errbuf[64];
         if (ext && ext->err) {
-            err = text_of(img, ext->text);
+            err = rt_trace_img_text(img, ext->text);
             if (!err) {
                 snprintf(errbuf, sizeof errbuf, "error %d", ext->err);
                 err = errbuf;
@@ -829,19 +847,20 @@ int rt_trace_out_close(rt_trace_out *o, rt_trace_job *job, char *why, size_t len
     other_data(o, job);
     flush(o);
     int rc = 0;
+    const char *written = o->tmp ? o->tmp : o->path;
     if (o->failed) {
-        snprintf(why, len, "cannot write '%s': %s", o->tmp, strerror(o->failed));
+        snprintf(why, len, "cannot write '%s': %s", written, strerror(o->failed));
         rc = -1;
     }
     if (close(o->fd) < 0 && !rc) {
-        snprintf(why, len, "cannot write '%s': %s", o->tmp, strerror(errno));
+        snprintf(why, len, "cannot write '%s': %s", written, strerror(errno));
         rc = -1;
     }
-    if (!rc && rename(o->tmp, o->path) < 0) {
+    if (!rc && o->tmp && rename(o->tmp, o->path) < 0) {
         snprintf(why, len, "cannot rename '%s' to '%s': %s", o->tmp, o->path, strerror(errno));
         rc = -1;
     }
-    if (rc)
+    if (rc && o->tmp)
         unlink(o->tmp);
     free_out(o, job);
     return rc;
@@ -850,7 +869,8 @@ int rt_trace_out_close(rt_trace_out *o, rt_trace_job *job, char *why, size_t len
 void rt_trace_out_abandon(rt_trace_out *o, rt_trace_job *job)
 {
     close(o->fd);
-    unlink(o->tmp);
+    if (o->tmp)
+        unlink(o->tmp);
     free_out(o, job);
 }
 
@@ -868,9 +888,14 @@ int rt_trace_request(const char **file, uint64_t *slots, char *why, size_t len)
         char *end;
         errno = 0;
         unsigned long long v = strtoull(b, &end, 10);
-        if (errno || end == b || *end || v < 1 || v > 1ull << 31) {
-            snprintf(why, len, "MDL_TRACE_BUFFER=%s is not a number of events between 1 and 2^31",
+        if (errno || end == b || *end || v < 1 || strchr(b, '-')) {
+            snprintf(why, len, "MDL_TRACE_BUFFER=%s is not a number of events between 1 and 2^25",
                      b);
+            return -1;
+        }
+        if (v > RT_TRACE_MAX_SLOTS) {
+            snprintf(why, len, "MDL_TRACE_BUFFER=%s is more than 2^25 events: at most 1 GiB of "
+                     "trace per instance, kept in the node's memory while the job runs", b);
             return -1;
         }
         *slots = v;

@@ -578,7 +578,7 @@ static void test_spec_hash(void)
         snprintf(src, sizeof src, base, dims[i], items[i][0], items[i][1]);
         mdl_spec *s = mdl_unit_check(&u, src);
         CU_ASSERT_STRING_EQUAL(mdl_unit_diags(&u), "");
-        h[i] = cg_spec_hash(s);
+        h[i] = mdl_spec_hash(s);
         mdl_unit_free(&u);
     }
     CU_ASSERT_EQUAL(h[0], h[1]);    /* same spec */
@@ -603,7 +603,7 @@ static unsigned long long deep_hash(const char *s0_fields)
     mdl_unit_front u;
     mdl_spec *s = mdl_unit_check(&u, src);
     CU_ASSERT_STRING_EQUAL(mdl_unit_diags(&u), "");
-    unsigned long long h = cg_spec_hash(s);
+    unsigned long long h = mdl_spec_hash(s);
     mdl_unit_free(&u);
     return h;
 }

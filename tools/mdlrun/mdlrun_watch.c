@@ -32,12 +32,6 @@ static int find_slot(const struct mdlrun_job *job, pid_t pid)
     return -1;
 }
 
-void mdlrun_keep_error(struct mdlrun_job *job, const char *text)
-{
-    if (!job->first_error[0])
-        snprintf(job->first_error, sizeof job->first_error, "%s", text);
-}
-
 /* Reports a failure of the job, kept as its first error (for the trace). */
 static void report(struct mdlrun_job *job, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

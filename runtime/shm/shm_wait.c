@@ -1,34 +1,18 @@
-/* shm_core.c — waiting (poll, yield, futex sleep, and publishing what a
- * sleeping wait waits for), the segment heap and the barriers of the
- * shared-memory runtime. */
+/* shm_wait.c — waiting, the one place the shared-memory runtime blocks:
+ * poll, yield, then sleep on the doorbell (shm_bell.c), taking what
+ * arrives meanwhile (shm_progress), and publish what a sleeping wait
+ * waits for, for mdlrun's deadlock detector; a peer's death or the job's
+ * teardown ends a wait. */
 #include "shm_internal.h"
 #include "trace/rt_trace.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <linux/futex.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-
-/* ---------------------------------------------------------------- futex */
-
-void shm_futex_wait(uint32_t *word, uint32_t val, long ns)
-{
-    struct timespec ts = {ns / 1000000000L, ns % 1000000000L};
-    /* Shared futex: no FUTEX_PRIVATE_FLAG, the word is in a MAP_SHARED segment. */
-    syscall(SYS_futex, word, FUTEX_WAIT, val, &ts, NULL, 0);
-}
-
-void shm_futex_wake(uint32_t *word)
-{
-    syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-}
 
 static inline void cpu_relax(void)
 {
@@ -38,8 +22,6 @@ static inline void cpu_relax(void)
     __asm__ volatile("yield");
 #endif
 }
-
-/* ---------------------------------------------------------------- waiting */
 
 static uint64_t now_ns(void)
 {
@@ -68,33 +50,6 @@ int shm_relax_pauses(void)
     uint64_t per = best / 500 ? best / 500 : 1;  /* ns per pause */
     uint64_t n = (RELAX_NS + per / 2) / per;
     return n < 1 ? 1 : n > 8 ? 8 : (int)n;
-}
-
-void shm_notify_all(mdl_rt *rt)
-{
-    for (int s = 0; s < rt->nslots; s++)
-        if (s != rt->me)
-            shm_notify(rt, s);
-}
-
-void shm_notify(mdl_rt *rt, int slot)
-{
-    /* The sleeper sets `sleeping`, then a seq_cst fence, then reads the
-     * doorbell and re-checks; we changed its condition before this fence
-     * (tail and ov_sent with release stores, the other conditions with
-     * seq_cst stores or RMWs), so either it sees the change or we see it
-     * sleeping (shm_wait).  A fence here, not a seq_cst store of `tail`:
-     * on x86 that store is an xchg on the line the receiver polls, which
-     * made a bare two-process ping-pong of an index and a data line 3
-     * times slower than a release store and this fence (docs/performance.md). */
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    if (__atomic_load_n(&rt->info[slot].sleeping, __ATOMIC_SEQ_CST)) {
-        /* the wake-up (a system call) is the call's work, and the peer
-         * may see the message before it returns */
-        rt_trace_start(rt->c.tr);
-        __atomic_fetch_add(&rt->hdr->slots[slot].doorbell, 1, __ATOMIC_SEQ_CST);
-        shm_futex_wake(&rt->hdr->slots[slot].doorbell);
-    }
 }
 
 int shm_job_broken(mdl_rt *rt, int check_pids)
@@ -333,168 +288,4 @@ int shm_wait_for(mdl_rt *rt, const shm_waiting *how, void *arg)
     if (slept)
         publish_awake(rt, 1);
     return rc;
-}
-
-/* ---------------------------------------------------------------- heap */
-
-int shm_in_seg(const mdl_rt *rt, const void *p)
-{
-    const char *c = p;
-    return (c >= rt->seg && c < rt->seg + rt->segsize) ||
-           (rt->alias && c >= rt->alias && c < rt->alias + rt->alias_size);
-}
-
-static int size_class(size_t bytes)
-{
-    int c = 0;
-    while (((size_t)64 << c) < bytes)
-        c++;
-    return c;
-}
-
-/* Blocks come from the shared bump pointer and go back to this process's
- * free lists only: no other process frees them, so no locking.  Bumped
- * bytes are a never-used part of the memfd: zero. */
-uint64_t shm_bump(mdl_rt *rt, uint64_t size)
-{
-    size = (size + 63) & ~(uint64_t)63;
-    uint64_t at = __atomic_fetch_add(&rt->lib->bump, size, __ATOMIC_RELAXED);
-    if (rt->heap_off + at + size > rt->heap_end)
-        return 0;
-    return rt->heap_off + at;
-}
-
-uint64_t shm_bump_pages(mdl_rt *rt, uint64_t size, uint64_t page)
-{
-    uint64_t off = shm_bump(rt, size + page);
-    return off ? (off + page - 1) / page * page : 0;
-}
-
-uint64_t shm_alloc(mdl_rt *rt, size_t bytes)
-{
-    int c = size_class(bytes ? bytes : 1);
-    if (c >= SHM_NCLASS)
-        return 0;
-    uint64_t off = rt->freelist[c];
-    if (off) {
-        rt->freelist[c] = *(uint64_t *)shm_ptr(rt, off);
-        return off;
-    }
-    return shm_bump(rt, (uint64_t)64 << c);
-}
-
-void shm_free(mdl_rt *rt, uint64_t off, size_t bytes)
-{
-    if (!off)
-        return;
-    int c = size_class(bytes ? bytes : 1);
-    *(uint64_t *)shm_ptr(rt, off) = rt->freelist[c];
-    rt->freelist[c] = off;
-}
-
-/* ---------------------------------------------------------------- barriers */
-
-static int sense_reached(mdl_rt *rt, void *arg)
-{
-    uint32_t *word = arg;
-    return __atomic_load_n(word, __ATOMIC_ACQUIRE) == rt->sense;
-}
-
-/* Who has arrived is not recorded (a counter): mdlrun takes the family's
- * instances that are not asleep in the family barrier as the missing ones. */
-static void awaits_family(mdl_rt *rt, void *arg, mdl_shm_wait *w, int32_t *list)
-{
-    (void)arg;
-    (void)list;
-    w->kind = MDL_AWAIT_FAMILY;
-    w->task = rt->c.d->self;
-}
-
-static const shm_waiting family_barrier = { sense_reached, awaits_family };
-
-/* Sense-reversing barrier over the own family; its counter lives in the
- * family's first slot.  The last arriver flips the sense and rings every
- * member's doorbell. */
-int shm_family_barrier(mdl_rt *rt, const char *fn)
-{
-    int task = rt->c.d->self;
-    int n = rt->c.fam_size[task];
-    shm_info *lead = &rt->info[shm_slot_of(rt, task, 0)];
-    rt->sense ^= 1u;
-    if (__atomic_add_fetch(&lead->bar_count, 1, __ATOMIC_ACQ_REL) == (uint32_t)n) {
-        __atomic_store_n(&lead->bar_count, 0, __ATOMIC_RELAXED);
-        __atomic_store_n(&lead->bar_sense, rt->sense, __ATOMIC_SEQ_CST);
-        for (int i = 0; i < n; i++)
-            if (i != rt->c.inst)
-                shm_notify(rt, shm_slot_of(rt, task, i));
-        return 0;
-    }
-    return shm_wait(rt, &family_barrier, &lead->bar_sense, fn);
-}
-
-struct subset_arg {
-    const int *slots;
-    int n;
-};
-
-static int subset_reached(mdl_rt *rt, void *arg)
-{
-    struct subset_arg *a = arg;
-    for (int i = 0; i < a->n; i++) {
-        int s = a->slots[i];
-        if (s == rt->me)
-            continue;
-        uint32_t their = __atomic_load_n(&rt->arrive[(size_t)s * rt->nslots + rt->me],
-                                         __ATOMIC_ACQUIRE);
-        if ((int32_t)(their - rt->sbar[s]) < 0)
-            return 0;
-    }
-    return 1;
-}
-
-/* Exactly the members that have not arrived. */
-static void awaits_subset(mdl_rt *rt, void *arg, mdl_shm_wait *w, int32_t *list)
-{
-    struct subset_arg *a = arg;
-    w->kind = MDL_AWAIT_ALL_OF;
-    for (int i = 0; i < a->n; i++) {
-        int s = a->slots[i];
-        uint32_t their = __atomic_load_n(&rt->arrive[(size_t)s * rt->nslots + rt->me],
-                                         __ATOMIC_ACQUIRE);
-        if (s != rt->me && (int32_t)(their - rt->sbar[s]) < 0)
-            shm_await_add(w, list, s);
-    }
-}
-
-static const shm_waiting subset_barrier = { subset_reached, awaits_subset };
-
-/* Barrier over any subset: one counter per ordered pair counts the subset
- * barriers the two have entered together, so overlapping subsets in any
- * order work and instances outside the subset are never touched. */
-int shm_subset_barrier(mdl_rt *rt, const int *slots, int n, const char *fn)
-{
-    for (int i = 0; i < n; i++) {
-        int s = slots[i];
-        if (s == rt->me)
-            continue;
-        rt->sbar[s]++;
-        __atomic_store_n(&rt->arrive[(size_t)rt->me * rt->nslots + s], rt->sbar[s],
-                         __ATOMIC_SEQ_CST);
-        shm_notify(rt, s);
-    }
-    struct subset_arg a = {slots, n};
-    return shm_wait(rt, &subset_barrier, &a, fn);
-}
-
-int be_barrier(mdl_rt *rt)
-{
-    return shm_family_barrier(rt, MDL_FN_NAME(BARRIER));
-}
-
-int be_sbarrier(mdl_rt *rt, const int *insts, int n)
-{
-    int slots[n];               /* n distinct instances: at most the family */
-    for (int i = 0; i < n; i++)
-        slots[i] = shm_slot_of(rt, rt->c.d->self, insts[i]);
-    return shm_subset_barrier(rt, slots, n, MDL_FN_NAME(SBARRIER));
 }
