@@ -6,7 +6,9 @@
 # tests/errors/expected/<run> (so with each other).  The C++ class
 # binding's misuses (wcxx.cc) must print lines of the C program's run; the
 # Fortran module's fatal ones (wf.f90: without ierr, under either policy)
-# the C program's lines of those runs (expected/fatal-*).  Also: the libraries'
+# the C program's lines of those runs (expected/fatal-*), and its misuses
+# with ierr (wf.f90 all: the codes of w.c's calls) lines the C program
+# printed too (expected/f90-all).  Also: the libraries'
 # sonames carry the interface version (errors/soname, errors/needed).
 #   PASS: errors/<run>/<rt>   or   FAIL: errors/<run>/<rt>: reason
 # A runtime line ends with "(MDL_ERR_…)"; launcher lines (mpiexec's,
@@ -64,6 +66,19 @@ check() {
         echo "FAIL: errors/$run/$rt: lines differ from $expected: $(head -c 600 "$d/$run.diff" | tr '\n' ' ')"
     else
         echo "PASS: errors/$run/$rt"
+    fi
+}
+
+# as_c RUN RT WHAT: each runtime line of run RUN (of another binding than
+# C's: WHAT) is a line the C program printed in its run `all`
+as_c() {
+    local run=$1 rt=$2 what=$3 d=$work/$2 foreign
+    if [ -s "$d/$run.lines" ] && foreign=$(grep -vxFf "$d/all.lines" "$d/$run.lines"); then
+        echo "FAIL: errors/$run-as-c/$rt: lines the C program does not print: $(echo "$foreign" | head -c 400 | tr '\n' ' ')"
+    elif [ -s "$d/$run.lines" ]; then
+        echo "PASS: errors/$run-as-c/$rt"
+    else
+        echo "FAIL: errors/$run-as-c/$rt: the $what program printed no runtime line"
     fi
 }
 
@@ -174,13 +189,12 @@ for rt in "${MPI_RTS[@]}" shm; do
     # expected/cxx, and each is a line the C program printed in run `all`
     go cxx return,print -n 2 ./wcxx
     check cxx "$rt" $rc 0 ': OK$' 2
-    if [ -s "$d/cxx.lines" ] && foreign=$(grep -vxFf "$d/all.lines" "$d/cxx.lines"); then
-        echo "FAIL: errors/cxx-as-c/$rt: lines the C program does not print: $(echo "$foreign" | head -c 400 | tr '\n' ' ')"
-    elif [ -s "$d/cxx.lines" ]; then
-        echo "PASS: errors/cxx-as-c/$rt"
-    else
-        echo "FAIL: errors/cxx-as-c/$rt: the C++ program printed no runtime line"
-    fi
+    as_c cxx "$rt" C++
+    # the Fortran module's misuses, each with ierr: the C call's code, and
+    # its lines (expected/f90-all) the C program's
+    go f90-all return,print -n 2 ./wf all
+    check f90-all "$rt" $rc 0 ': OK$' 2
+    as_c f90-all "$rt" Fortran
     go fatal-rank "" -n 2 ./w fatal-rank
     check fatal-rank "$rt" $rc nonzero '' 0
     go fatal-truncate "" -n 2 ./w fatal-truncate
