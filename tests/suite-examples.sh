@@ -9,13 +9,16 @@
 # A C++ program <name>.cc of an example (montecarlo: the thesis's Annex A) is
 # built as <name>-cxx in one command, as a C++ user would:
 #   g++ (shm) or mpicxx (mpi) -std=c++17 … <name>.cc gen/<name>MDL.c $(pkg-config …)
-# A Fortran program <name>.f90 (poisson: noeud.c in Fortran) is built as
+# A Fortran program <name>.f90 (poisson: noeud.c in Fortran, vlasov:
+# vlasov.c) is built as
 # <name>-f90 from the modules of medleyc --fortran (the MPI's mpifort, or
 # gfortran for shm: -std=f2018 -Wall -Wextra -Werror -pedantic),
 # <name>MDL.c compiled by the C compiler;
 # every program is built with -ffp-contract=off, and a run whose program is
 # Fortran, or C and Fortran instances in one job, must print the "bits:"
-# line of the C run with the same arguments: the same numbers, bit for bit.
+# line of the C run with the same instance count and arguments: the same
+# numbers, bit for bit (poisson: the last update, the error and the
+# deviation; vlasov: every step's W).
 #
 # One result line per run:  PASS: examples/<name>/<rt>/<n>  (<n>: instances;
 # poisson adds the process grid, e.g. examples/poisson/shm/4 (1x4)), then
@@ -86,6 +89,10 @@ RUNS=(
 "vlasov mpi 2 |-n 2 vlasov|^time|serial|gamma|omega"
 "vlasov mpi 4 |-n 4 vlasov 20|^time|serial|gamma|omega"
 "vlasov mpi-net 2 |-n 2 vlasov 20|^time|serial|gamma|omega"
+"vlasov shm 2 (Fortran)|-n 2 vlasov-f90|^time|bits"
+"vlasov shm 4 (C and Fortran)|-n 2 vlasov-f90 : -n 2 vlasov|^time|bits"
+"vlasov mpi 2 (Fortran)|-n 2 vlasov-f90|^time|bits"
+"vlasov mpi 4 (C and Fortran)|-n 1 vlasov 20 : -n 3 vlasov-f90 20|^time|bits"
 "tutorial shm 3 |-n 1 master : -n 2 worker|workers:"
 "tutorial shm 5 |-n 1 master : -n 4 worker|workers:"
 "tutorial mpi 2 |-n 1 master : -n 1 worker|workers:"
@@ -230,8 +237,10 @@ for run in "${EXPANDED[@]}"; do
     else
         why=""
     fi
-    # the C run of the same arguments printed the same bits (it comes first)
-    args_key=$rt$(echo "$launch" | sed -E 's/^ *-n [0-9]+ [a-z]+(-f90)?//; s/ :.*//')
+    # the C run of the same instance count and arguments printed the same
+    # bits (it comes first)
+    args_key=$rt/$(echo "$launch" | grep -oE -- '-n [0-9]+' | awk '{ n += $2 } END { print n }')
+    args_key+=$(echo "$launch" | sed -E 's/^ *-n [0-9]+ [a-z]+(-f90)?//; s/ :.*//')
     if [ -z "$why" ] && grep -q '^bits:' "$log.out"; then
         if [[ $launch != *-f90* ]]; then
             bits[$args_key]=$(grep '^bits:' "$log.out")
