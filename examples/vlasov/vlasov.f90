@@ -374,6 +374,10 @@ program vlasov_f
       print '(a)', "vlasov: FAILED"
     end if
   end if
+  ! (the main program's arrays too: LeakSanitizer counts what is left at exit)
+  deallocate(W, Etot)
+  if (allocated(Ws)) deallocate(Ws, tp, lnp)
+  if (allocated(idx)) deallocate(idx)
   call MDL_End(t)
   if (.not. ok) error stop 1
 
