@@ -15,10 +15,14 @@
  *       below TOL (default 1e-9) or after MAXIT iterations (default 200000).
  *       A run stopped by MAXIT checks only parallel = serial, not the error
  *       (short runs for oversubscribed MPI, where each iteration is slow).
+ *
+ * noeud.f90 is this program in Fortran: with -ffp-contract=off on both,
+ * its "bits:" line is this one's (tests/suite-examples.sh compares them).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include "noeudMDL.h"
 
@@ -31,6 +35,14 @@ static double now(void)
     struct timespec ts;
     timespec_get(&ts, TIME_UTC);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The bits of x, for the "bits:" line noeud.f90 prints too. */
+static unsigned long long bits(double x)
+{
+    unsigned long long b;
+    memcpy(&b, &x, sizeof b);
+    return b;
 }
 
 /* First index and size of part c of n points cut into p parts (the first
@@ -174,6 +186,8 @@ int main(int argc, char **argv)
             printf("stopped after %d iterations (MAXIT), not converged: error not checked\n",
                    iter);
         printf("parallel vs serial: max|U - U_serial| = %.1e\n", max_dev);
+        printf("bits: update %016llX error %016llX deviation %016llX\n", bits(t->SUM_DIF),
+               bits(max_err), bits(max_dev));
         printf("poisson: %s\n", ok ? "ok" : "FAILED");
     }
     MDL_End(t);
