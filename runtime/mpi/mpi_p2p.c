@@ -178,7 +178,8 @@ static __attribute__((noinline)) int send_direct(mdl_rt *rt, const mdl_msg_desc 
 
 static inline int direct_peer(const mdl_rt *rt, const mpi_msg_types *ty, int dest)
 {
-    return ty->bytes >= MPI_DIRECT_MIN && rt->host.announces && rt->host.peer_base[dest];
+    return ty->bytes >= (ty->contiguous ? MPI_DIRECT_MIN : MPI_DIRECT_MIN_STRIDED) &&
+           rt->host.announces && rt->host.peer_base[dest];
 }
 
 /* A failed receive: a truncation names the sender and the receive's size. */
@@ -203,12 +204,12 @@ static __attribute__((cold)) int recv_fail(mdl_rt *rt, const char *fn, const mdl
 static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m, void *buf,
                                                MPI_Datatype dt)
 {
-    mpi_buffered_reap(&rt->self_sends);
+    mpi_buffered_reap(&rt->self_sends, NULL);
     int size = 0, pos = 0;
     int mpirc = MPI_Pack_size(1, dt, rt->job.world, &size);
     if (mpirc != MPI_SUCCESS)
         return mpi_fail(rt, m->fn, mpirc, "MPI_Pack_size");
-    mpi_buffered *x = malloc(sizeof *x + (size_t)size);
+    mpi_buffered *x = mpi_buffered_get(NULL, (size_t)size);
     if (!x)
         return rt_fail_oom(rt, m->fn);
     mpirc = MPI_Pack(buf, 1, dt, x->data, size, &pos, rt->job.world);
