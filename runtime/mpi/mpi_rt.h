@@ -26,7 +26,7 @@
  * call of the program's own shows nothing).  MPI_DIRECT_SPARES buffers of
  * withdrawn messages are kept for the next ones (mpi_buffered_pool). */
 #define MPI_DIRECT_MIN (64 * 1024)
-#define MPI_DIRECT_MIN_STRIDED (8 * 1024)
+#define MPI_DIRECT_MIN_STRIDED (16 * 1024)
 #define MPI_DIRECT_SLOTS 500
 #define MPI_DIRECT_STUCK_US 100
 #define MPI_DIRECT_LAST_RESORT_US 1000000
