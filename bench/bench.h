@@ -49,4 +49,19 @@ static inline void bench_emit(const char *bench, const char *kase, long bytes, d
     fflush(stdout);
 }
 
+/* The end of a kernel's run (bench/stencil, bench/transpose): `bad`
+ * elements wrong on instance `me` are reported; instance 0 prints the
+ * slowest instance's time per iteration, with the case `iteration`.
+ * Returns the exit status. */
+static inline int bench_kernel_end(const char *bench, const char *what, int me, long size,
+                                   double slowest, int iters, long bad)
+{
+    if (bad)
+        fprintf(stderr, "%s: instance %d: %ld wrong %s\n", bench, me, bad, what);
+    if (me == 0)
+        printf("%s iteration %ld %.9e\n", bench, size, slowest / iters);
+    fflush(stdout);
+    return bad != 0;
+}
+
 #endif

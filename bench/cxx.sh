@@ -13,7 +13,8 @@
 #   cxx-pack outside, and without process_vm_readv (MDL_SHM_CMA=0 too): the
 #            sender packs into the segment (two copies)
 #   (and c / cxx on the MPI runtime, where the object's pages become the
-#   runtime's memfd: the same single copy between the processes of a host)
+#   runtime's memfd: the same single copy between the processes of a host;
+#   the MPI: the first of tests/lib/mpi.sh's, with its launcher)
 # Prints, per size, the median one-way time of each variant and its ratio
 # to c on the same runtime (median over rounds of the per-round ratio).
 #   MEDLEY_STAGE (default build/stage), BENCH_QUICK=1 (smoke run),
@@ -26,8 +27,11 @@ W=${BENCH_WORK:-$ROOT/build/bench/cxx}
 QUICK=${BENCH_QUICK:-0}
 ROUNDS=${BENCH_ROUNDS:-$([ "$QUICK" != 0 ] && echo 2 || echo 7)}
 export BENCH_QUICK=$QUICK
-export PKG_CONFIG_PATH=$STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 die() { echo "bench/cxx: $*" >&2; exit 1; }
+export MEDLEY_STAGE=$STAGE
+. tests/lib/mpi.sh
+rt_use "${MPI_RTS[0]}" || die "$RT_WHY"
+MPI_LAUNCH=("${RT_LAUNCH[@]}")
 [ -x "$STAGE/bin/medleyc" ] || die "no medleyc in $STAGE (make install PREFIX=$STAGE)"
 rm -rf "$W" && mkdir -p "$W/gen" || die "cannot create $W"
 "$STAGE/bin/medleyc" -o "$W/gen" bench/pingpong/spec.mdl > "$W/log" 2>&1 || die "medleyc: $(cat "$W/log")"
@@ -52,9 +56,9 @@ for ((r = 1; r <= ROUNDS; r++)); do
         env=()
         [[ $v == *cma* ]] && env=(MDL_SHM_ALIAS=0)
         [[ $v == *pack* ]] && env=(MDL_SHM_ALIAS=0 MDL_SHM_CMA=0)
-        launcher=$STAGE/bin/mdlrun
-        [[ $v == *mpi ]] && launcher=mpiexec
-        if ! (cd "$W" && env "${env[@]}" timeout -k 5 300 "$launcher" -n 2 "./$prog") > "$W/out" 2> "$W/err" < /dev/null; then
+        launcher=("$STAGE/bin/mdlrun")
+        [[ $v == *mpi ]] && launcher=("${MPI_LAUNCH[@]}")
+        if ! (cd "$W" && env "${env[@]}" timeout -k 5 300 "${launcher[@]}" -n 2 "./$prog") > "$W/out" 2> "$W/err" < /dev/null; then
             die "$v round $r failed: $(tail -c 300 "$W/err")"
         fi
         awk -v v="$v" -v r="$r" 'NF == 4 { print v, r, $3, $4 }' "$W/out" >> "$raw"

@@ -3,13 +3,20 @@
 #
 # Every runtime benchmark runs one exchange three ways:
 #   mpi      hand-written MPI, the reference (bench/<b>/mpi.c)
-#   mdl-mpi  the generated stubs on libmdl_mpi, launched with mpiexec
+#   mdl-mpi  the generated stubs on libmdl_mpi, launched with that MPI's mpiexec
 #   mdl-shm  the same program on libmdl_shm, launched with mdlrun
 # and the ping-pong and the halo (2 instances) also the two generated
-# variants traced (MDL_TRACE): mdl-mpi+trace, mdl-shm+trace.
+# variants traced (MDL_TRACE): mdl-mpi+trace, mdl-shm+trace.  The MPI is
+# the first of tests/lib/mpi.sh's (make bench: the build's); each other one
+# (make bench: every MPI installed) adds two variants, mpi@<name> (its
+# hand-written MPI, against the reference) and mdl-mpi@<name> (the stubs on
+# it, against its own hand-written MPI).  The rounds are
 # interleaved (mpi mdl-mpi mdl-shm, mpi mdl-mpi mdl-shm, … one round each),
 # because absolute times drift on a shared machine: only ratios between
-# variants of one run mean something.  Then the thesis's application
+# variants of one run mean something.  The two kernels (a radius-2 stencil
+# and a blocked transpose) run with 2 and 4 instances on quiet rounds, then
+# on loaded ones: every run beside two busy processes (bench/load.sh), its
+# case recorded as iteration+load.  Then the thesis's application
 # experiment, the Vlasov code of examples/vlasov against the same code in
 # hand-written MPI and against its own computation time (bench/vlasov/run.sh).
 # Then the compiler: time and peak memory of medleyc on generated specs of
@@ -17,17 +24,20 @@
 #
 # Environment:
 #   MEDLEY_STAGE   installed tree to build against (default build/stage; make
-#                  bench installs it)
+#                  bench installs it); MEDLEY_BUILD, MEDLEY_MPIS: the MPIs
+#                  (tests/lib/mpi.sh; make bench sets them)
 #   BENCH_QUICK=1  smoke run (about a minute): fewer rounds, batches, sizes
 #   BENCH_OUT      where results go (default bench/results)
-#   BENCH_ONLY     "pingpong halo coll oversub vlasov compiler": a subset
+#   BENCH_ONLY     "pingpong halo coll oversub stencil transpose vlasov compiler":
+#                  a subset
 #   BENCH_WORK     build directory (default build/bench)
 #   BENCH_COMPILER_OUT  where medleyc writes during the compiler benchmark
 #                  (default: /dev/shm if writable, else the work directory)
 #   BENCH_CFLAGS   extra compiler flags (the test suite adds the sanitizers
 #                  when the staged libraries were built with them)
 # Output: $BENCH_OUT/runtime.csv (every round), summary.csv (medians, ratio
-# to mpi), vlasov.csv and vlasov.txt (bench/vlasov/run.sh), compiler.csv,
+# to mpi), kernels.csv (the kernels: best and median, of times and of
+# ratios), vlasov.csv and vlasov.txt (bench/vlasov/run.sh), compiler.csv,
 # summary.txt (the tables printed at the end) and, if gnuplot is
 # installed, *.png.  Nothing is installed by this script.
 set -u
@@ -37,7 +47,7 @@ STAGE=${MEDLEY_STAGE:-$ROOT/build/stage}
 OUT=${BENCH_OUT:-$ROOT/bench/results}
 QUICK=${BENCH_QUICK:-0}
 [ "$QUICK" = 0 ] && QUICK=
-ONLY=${BENCH_ONLY:-pingpong halo coll oversub vlasov compiler}
+ONLY=${BENCH_ONLY:-pingpong halo coll oversub stencil transpose vlasov compiler}
 WORK=${BENCH_WORK:-$ROOT/build/bench}
 CFLAGS_B=(-O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror)
 # shellcheck disable=SC2206
@@ -48,10 +58,23 @@ want() { [[ " $ONLY " == *" $1 "* ]]; }
 
 [ -x "$STAGE/bin/medleyc" ] || die "no medleyc in $STAGE (run make bench, or make install PREFIX=$STAGE)"
 [ -x "$STAGE/bin/mdlrun" ] || die "no mdlrun in $STAGE"
-command -v mpiexec >/dev/null || die "mpiexec not found (MPICH)"
-command -v mpicc >/dev/null || die "mpicc not found (MPICH)"
-export PKG_CONFIG_PATH=$STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
-pkg-config --exists medley-mpi medley-shm || die "pkg-config cannot find medley-mpi/medley-shm in $STAGE"
+export MEDLEY_STAGE=$STAGE
+. tests/lib/mpi.sh
+# per MPI, by the suffix of its variants ("" for the reference, @<name> for
+# the others; the key of the reference is ref): its staged install, mpicc,
+# launcher and name; SFX: the suffixes in order
+declare -A MSTAGE MCC MLAUNCH MNAME
+SFX=()
+for rt in "${MPI_RTS[@]}"; do
+    rt_use "$rt" || die "$RT_WHY"
+    sfx=@$MPI_NAME
+    [ ${#SFX[@]} = 0 ] && sfx=
+    SFX+=("$sfx")
+    MSTAGE[${sfx:-ref}]=$RT_STAGE MCC[${sfx:-ref}]=$MPI_CC MLAUNCH[${sfx:-ref}]="${RT_LAUNCH[*]}"
+    MNAME[${sfx:-ref}]="$MPI_NAME $(pkg-config --variable=mpi_version medley-mpi)"
+done
+rt_use shm || die "$RT_WHY"
+pkg-config --exists medley-shm || die "pkg-config cannot find medley-shm in $STAGE"
 export BENCH_QUICK=${QUICK:-0}
 
 mkdir -p "$OUT" "$WORK"
@@ -61,23 +84,28 @@ FAILED=0
 start_all=$(date +%s)
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
-# build NAME DIR PROG [medleyc args…]: the three executables of one benchmark
-# in $WORK/NAME: mpi, mdl-mpi, mdl-shm.  -D NAME=VAL medleyc arguments are
-# passed to the hand-written reference as -DNAME=VAL too.
+# build NAME DIR PROG [medleyc args…]: the executables of one benchmark
+# in $WORK/NAME: mpi, mdl-mpi, mdl-shm (and mpi@<name>, mdl-mpi@<name> for
+# each other MPI).  -D NAME=VAL medleyc arguments are passed to the
+# hand-written reference as -DNAME=VAL too.
 build() {
     local name=$1 dir=$ROOT/bench/$2 prog=$3
     shift 3
     local w=$WORK/$name defs=() a
     rm -rf "$w" && mkdir -p "$w/gen"
     for a in "$@"; do [[ $a == *=* ]] && defs+=("-D$a"); done
-    local ok=1 rt
+    local ok=1 sfx
     "$STAGE/bin/medleyc" "$@" -o "$w/gen" "$dir/spec.mdl" > "$w/log" 2>&1 || ok=0
-    [ $ok = 1 ] && { mpicc "${CFLAGS_B[@]}" "${defs[@]}" "$dir/mpi.c" -o "$w/mpi" >> "$w/log" 2>&1 || ok=0; }
-    for rt in mpi shm; do
+    for sfx in "${SFX[@]}"; do
+        [ $ok = 1 ] && { "${MCC[${sfx:-ref}]}" "${CFLAGS_B[@]}" "${defs[@]}" "$dir/mpi.c" -o "$w/mpi$sfx" >> "$w/log" 2>&1 || ok=0; }
         # shellcheck disable=SC2046
         [ $ok = 1 ] && { cc "${CFLAGS_B[@]}" -I"$w/gen" "$dir/$prog.c" "$w"/gen/*MDL.c \
-            $(pkg-config --cflags --libs medley-$rt) -o "$w/mdl-$rt" >> "$w/log" 2>&1 || ok=0; }
+            $(PKG_CONFIG_PATH=${MSTAGE[${sfx:-ref}]}/lib/pkgconfig pkg-config --cflags --libs medley-mpi) \
+            -o "$w/mdl-mpi$sfx" >> "$w/log" 2>&1 || ok=0; }
     done
+    # shellcheck disable=SC2046
+    [ $ok = 1 ] && { cc "${CFLAGS_B[@]}" -I"$w/gen" "$dir/$prog.c" "$w"/gen/*MDL.c \
+        $(pkg-config --cflags --libs medley-shm) -o "$w/mdl-shm" >> "$w/log" 2>&1 || ok=0; }
     if [ $ok = 0 ]; then
         echo "bench: build of $name failed:" >&2
         cat "$w/log" >&2
@@ -85,29 +113,40 @@ build() {
     fi
 }
 
-# run NAME PROCS ROUNDS [trace]: the interleaved rounds of one benchmark;
-# with `trace`, also both generated variants traced (MDL_TRACE, written to
-# the work directory), interleaved with the others: mdl-mpi+trace, mdl-shm+trace.
+# run NAME PROCS ROUNDS [MODE [ARGS…]]: the interleaved rounds of one
+# benchmark, its programs started with ARGS.  MODE: quiet (the default);
+# trace: also both generated variants traced (MDL_TRACE, written to the
+# work directory), interleaved with the others: mdl-mpi+trace,
+# mdl-shm+trace; loaded: every run beside two busy processes
+# (bench/load.sh, outside the timeout so that they always stop), its case
+# recorded as <case>+load.
 run() {
-    local name=$1 np=$2 rounds=$3 w=$WORK/$1 r v
-    local variants=(mpi mdl-mpi mdl-shm)
-    [ "${4:-}" = trace ] && variants+=(mdl-mpi+trace mdl-shm+trace)
+    local name=$1 np=$2 rounds=$3 mode=${4:-quiet} w=$WORK/$1 r v
+    shift $(($# < 4 ? $# : 4))
+    local args=("$@") load=() suffix=
+    local variants=(mpi mdl-mpi mdl-shm) sfx
+    for sfx in "${SFX[@]:1}"; do variants+=("mpi$sfx" "mdl-mpi$sfx"); done
+    [ "$mode" = trace ] && variants+=(mdl-mpi+trace mdl-shm+trace)
+    [ "$mode" = loaded ] && load=("$ROOT/bench/load.sh" -n 2) suffix=+load
     for ((r = 1; r <= rounds; r++)); do
         for v in "${variants[@]}"; do
-            local launcher=mpiexec exe=${v%+trace} trace=()
-            [ "$exe" = mdl-shm ] && launcher=$STAGE/bin/mdlrun
+            local launcher exe=${v%+trace} trace=() k
+            k=${exe#"${exe%@*}"}
+            read -r -a launcher <<< "${MLAUNCH[${k:-ref}]}"
+            [ "$exe" = mdl-shm ] && launcher=("$STAGE/bin/mdlrun")
             [ "$v" != "$exe" ] && trace=(env "MDL_TRACE=$w/trace.json")
-            if ! (cd "$w" && timeout -k 5 300 "${trace[@]}" "$launcher" -n "$np" "./$exe") \
+            if ! (cd "$w" && "${load[@]}" timeout -k 5 300 "${trace[@]}" "${launcher[@]}" -n "$np" "./$exe" "${args[@]}") \
                     > "$w/out" 2> "$w/err" < /dev/null; then
-                echo "bench: $name $v -n $np round $r failed: $(tail -c 300 "$w/err" | tr '\n' ' ')" >&2
+                echo "bench: $name $v -n $np${suffix:+ loaded} round $r failed: $(tail -c 300 "$w/err" | tr '\n' ' ')" >&2
                 FAILED=1
                 continue
             fi
-            awk -v np="$np" -v v="$v" -v r="$r" 'NF == 4 { printf "%s,%s,%s,%s,%s,%s,%s\n", $1, $2, $3, np, v, r, $4 }' \
+            awk -v np="$np" -v v="$v" -v r="$r" -v sfx="$suffix" \
+                'NF == 4 { printf "%s,%s%s,%s,%s,%s,%s,%s\n", $1, $2, sfx, $3, np, v, r, $4 }' \
                 "$w/out" >> "$RAW"
         done
     done
-    echo "bench: $name -n $np: $rounds rounds done ($(( $(date +%s) - start_all )) s)" >&2
+    echo "bench: $name -n $np${suffix:+ loaded}: $rounds rounds done ($(( $(date +%s) - start_all )) s)" >&2
 }
 
 if [ -n "$QUICK" ]; then R_FAST=2 R_SLOW=1 HALO_N="64 256"; else R_FAST=9 R_SLOW=5 HALO_N="64 256 1024"; fi
@@ -129,6 +168,38 @@ if want oversub; then
     build oversub oversub r || FAILED=1
     if [ -n "$QUICK" ]; then run oversub 8 1; else run oversub 8 "$R_SLOW"; run oversub 16 3; fi
 fi
+
+# ---------------------------------------------------------------- kernels
+# The stencil (n x n grid) and the transpose (order n, one block per
+# instance and pair: 32 MiB at 2 instances, 8 MiB at 4), 2 and 4 instances
+# on 2 cores, quiet then loaded.  One build per instance count: the spec's
+# extents are that run's tile (MDL_Grid_Create and MPI_Dims_create make
+# 2 -> 2 x 1 and 4 -> 2 x 2, x first), since a row longer than the tile
+# would cost the MeDLey programs speed that the hand-written ones, sized
+# at run time, do not pay.
+if [ -n "$QUICK" ]; then
+    ST_N=512 ST_IT=10 TR_N=1024 TR_IT=3 R_KERN=1
+else
+    ST_N=4000 ST_IT=10 TR_N=4096 TR_IT=5 R_KERN=5
+fi
+for np in 2 4; do
+    if want stencil; then
+        if build "stencil-$np" stencil stencil -D "TX=$((ST_N / 2))" -D "TY=$((ST_N * 2 / np))"; then
+            run "stencil-$np" "$np" "$R_KERN" quiet "$ST_N" "$ST_IT"
+            run "stencil-$np" "$np" "$R_KERN" loaded "$ST_N" "$ST_IT"
+        else
+            FAILED=1
+        fi
+    fi
+    if want transpose; then
+        if build "transpose-$np" transpose transpose -D "ORDER=$TR_N" -D "ROWS=$((TR_N / np))"; then
+            run "transpose-$np" "$np" "$R_KERN" quiet "$TR_N" "$np" "$TR_IT"
+            run "transpose-$np" "$np" "$R_KERN" loaded "$TR_N" "$np" "$TR_IT"
+        else
+            FAILED=1
+        fi
+    fi
+done
 
 # ---------------------------------------------------------------- vlasov
 if want vlasov; then
@@ -200,7 +271,8 @@ fi
 # median_s: median over rounds.  ratio_to_mpi: median over rounds of the
 # round's time / the same round's hand-written MPI time — the runs of one
 # round are seconds apart, so a change of load on the machine between
-# rounds cancels out of the ratio.
+# rounds cancels out of the ratio.  The hand-written MPI of mdl-mpi@<name>
+# is mpi@<name> (the same MPI), of every other variant the reference mpi.
 SUM=$OUT/summary.csv
 awk -F, 'NR > 1 {
     k = $1 "," $2 "," $3 "," $4
@@ -219,14 +291,72 @@ END {
         c = 0
         for (r = 1; r <= maxr; r++) if ((k, v, r) in t) a[++c] = t[k, v, r]
         m = median(c)
+        ref = v ~ /^mdl-mpi@/ ? "mpi" substr(v, 8) : "mpi"
         c = 0
         for (r = 1; r <= maxr; r++)
-            if ((k, v, r) in t && (k, "mpi", r) in t && t[k, "mpi", r] > 0) a[++c] = t[k, v, r] / t[k, "mpi", r]
+            if ((k, v, r) in t && (k, ref, r) in t && t[k, ref, r] > 0) a[++c] = t[k, v, r] / t[k, ref, r]
         printf "%s,%s,%.4e,%s\n", k, v, m, c ? sprintf("%.3f", median(c)) : ""
     }
 }' "$RAW" > "$SUM"
 
-# target BENCH CASE SIZE PROCS VARIANT -> the bound, or nothing
+# The targets, for every table that marks them: tgt(bench, size, procs,
+# variant) -> the bound on the ratio to hand-written MPI, or nothing; a
+# variant on another MPI (@<name>) has the same bound against that MPI's
+# hand-written code (issue 26).  The kernels' hold quiet and loaded alike
+# (issue 31).
+TARGETS='function tgt(b, sz, np, v) {
+        sub(/@.*/, "", v)
+        if (v == "mdl-mpi" && b == "pingpong" && sz == 8) return 1.05
+        if (v == "mdl-mpi" && b == "pingpong" && sz >= 65536) return 1.0
+        if (v == "mdl-mpi" && (b == "halo" || b == "stencil" || b == "transpose")) return 1.05
+        if (v == "mdl-shm" && (b == "pingpong" || b == "halo" || b == "stencil" || b == "transpose")) return 1.0
+        if (v == "mdl-shm" && b == "oversub" && np == 8) return 0.05
+        return ""
+    }'
+# The kernels have a table of their own (best and median, quiet and loaded).
+KERNELS="stencil transpose"
+
+# kernels.csv: per kernel, size, instances, load (quiet, loaded) and
+# variant, the best and the median time over rounds, and against the
+# hand-written MPI the ratio of the best times and the median over rounds
+# of the ratio within each round.
+KCSV=$OUT/kernels.csv
+awk -F, -v kernels=" $KERNELS " 'NR > 1 && index(kernels, " " $1 " ") {
+    load = $2 ~ /[+]load$/ ? "loaded" : "quiet"
+    k = $1 "," $3 "," $4 "," load
+    t[k, $5, $6] = $7
+    if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
+    if ($6 > maxr) maxr = $6
+}
+function median(c,    i, j, x) {
+    for (i = 2; i <= c; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+    return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+}
+function best(k, v,    r, b) {
+    b = ""
+    for (r = 1; r <= maxr; r++) if ((k, v, r) in t && (b == "" || t[k, v, r] < b)) b = t[k, v, r]
+    return b
+}
+END {
+    print "bench,size,procs,load,variant,best_s,median_s,ratio_best,ratio_median"
+    for (i = 1; i <= nk; i++) {
+        k = order[i]
+        for (vi = 1; vi <= 3; vi++) {
+            v = vi == 1 ? "mpi" : vi == 2 ? "mdl-mpi" : "mdl-shm"
+            c = 0
+            for (r = 1; r <= maxr; r++) if ((k, v, r) in t) a[++c] = t[k, v, r]
+            if (!c) continue
+            m = median(c)
+            b = best(k, v); bm = best(k, "mpi")
+            c = 0
+            for (r = 1; r <= maxr; r++)
+                if ((k, v, r) in t && (k, "mpi", r) in t && t[k, "mpi", r] > 0) a[++c] = t[k, v, r] / t[k, "mpi", r]
+            printf "%s,%s,%.4e,%.4e,%s,%s\n", k, v, b, m, (bm > 0 ? sprintf("%.3f", b / bm) : ""),
+                (c ? sprintf("%.3f", median(c)) : "")
+        }
+    }
+}' "$RAW" > "$KCSV"
+
 TXT=$OUT/summary.txt
 {
     echo "# medley benchmarks — $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')${QUICK:+, BENCH_QUICK=1 (smoke run, not for the record)}"
@@ -236,20 +366,19 @@ TXT=$OUT/summary.txt
         git diff --quiet HEAD -- runtime common tools/mdlrun codegen medley grammar include ||
             rev="$rev + uncommitted changes"
     fi
-    echo "# medley $rev, $(mpichversion 2>/dev/null | awk -F'\t+' '/Version|Device/ { printf "%s%s", n++ ? " " : "MPICH ", $2 }'), $(uname -r)"
+    mpis="mpi: ${MNAME[ref]}"
+    for sfx in "${SFX[@]:1}"; do mpis="$mpis, mpi$sfx: ${MNAME[$sfx]}"; done
+    echo "# medley $rev, $mpis, $(uname -r)"
     echo "# load average at start: $load_start, at end: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine skews every variant differently)"
-    [ "$(wc -l < "$SUM")" -gt 1 ] && echo "# ratio = median over rounds of (time / hand-written MPI time of the same round); lower is better"
-    [ "$(wc -l < "$SUM")" -gt 1 ] && awk -F, 'NR == FNR { if (FNR > 1 && $5 != "mpi") { k = $1 "," $2 "," $3 "," $4; r[k, $5] = $7 }
-                         if (FNR > 1) { k = $1 "," $2 "," $3 "," $4; if (!(k in s)) { s[k] = 1; o[++n] = k }; m[k, $5] = $6 }
-                         next }
-    function tgt(b, sz, np, v) {
-        if (v == "mdl-mpi" && b == "pingpong" && sz == 8) return 1.10
-        if (v == "mdl-mpi" && b == "pingpong" && sz >= 65536) return 1.05
-        if (v == "mdl-mpi" && b == "halo") return 1.05
-        if (v == "mdl-shm" && (b == "pingpong" || b == "halo")) return 1.0
-        if (v == "mdl-shm" && b == "oversub" && np == 8) return 0.05
-        return ""
-    }
+    # the micro-benchmarks (the kernels have their table below)
+    others=$(awk -F, -v kernels=" $KERNELS " 'NR > 1 && !index(kernels, " " $1 " ")' "$SUM" | wc -l)
+    [ "$others" -gt 0 ] && echo "# ratio = median over rounds of (time / hand-written MPI time of the same round, on the same MPI for mdl-mpi@<name>); lower is better"
+    [ "$others" -gt 0 ] && awk -F, -v kernels=" $KERNELS " -v others="${SFX[*]:1}" "$TARGETS"'
+    NR == FNR { if (FNR == 1 || index(kernels, " " $1 " ")) next
+                k = $1 "," $2 "," $3 "," $4
+                if ($5 != "mpi") r[k, $5] = $7
+                if (!(k in s)) { s[k] = 1; o[++n] = k }; m[k, $5] = $6
+                next }
     function cell(k, b, sz, np, v,    t, x) {
         x = r[k, v]; if (x == "") return sprintf("%-20s", "(no run)")
         t = tgt(b, sz, np, v)
@@ -263,13 +392,45 @@ TXT=$OUT/summary.txt
         return sz " B"
     }
     END {
-        printf "%-9s %-15s %-9s %5s %12s  %-20s %-20s\n", "bench", "case", "size", "procs", "mpi (s)", "mdl-mpi ratio", "mdl-shm ratio"
+        nc = split("mdl-mpi mdl-shm", col, " ")
+        no = split(others, oth, " ")
+        for (j = 1; j <= no; j++) { col[++nc] = "mpi" oth[j]; col[++nc] = "mdl-mpi" oth[j] }
+        printf "%-9s %-15s %-9s %5s %12s ", "bench", "case", "size", "procs", "mpi (s)"
+        for (j = 1; j <= nc; j++) printf " %-20s", col[j] " ratio"
+        printf "\n"
         for (i = 1; i <= n; i++) {
             split(o[i], f, ",")
-            printf "%-9s %-15s %-9s %5s %12s  %s %s\n", f[1], f[2], human(f[1], f[3]), f[4], m[o[i], "mpi"],
-                cell(o[i], f[1], f[3], f[4], "mdl-mpi"), cell(o[i], f[1], f[3], f[4], "mdl-shm")
+            printf "%-9s %-15s %-9s %5s %12s ", f[1], f[2], human(f[1], f[3]), f[4], m[o[i], "mpi"]
+            for (j = 1; j <= nc; j++) printf " %s", cell(o[i], f[1], f[3], f[4], col[j])
+            printf "\n"
         }
     }' "$SUM" "$SUM"
+    if [ "$(wc -l < "$KCSV")" -gt 1 ]; then
+        echo
+        echo "# kernels: seconds per iteration of the hand-written MPI, then time / hand-written MPI time,"
+        echo "# best / median of rounds (best: of the best times; median: over rounds, of the ratio within"
+        echo "# each round; the target applies to the median); loaded: beside two busy processes (bench/load.sh)"
+        awk -F, "$TARGETS"'
+        NR > 1 { k = $1 "," $2 "," $3 "," $4; if (!(k in s)) { s[k] = 1; o[++n] = k }
+                 b[k, $5] = $6; m[k, $5] = $7; rb[k, $5] = $8; rm[k, $5] = $9 }
+        function cell(k, f, v,    t, x) {
+            if (!((k, v) in rm)) return sprintf("%-27s", "(no run)")
+            x = rb[k, v] " / " rm[k, v]
+            t = tgt(f[1], f[2], f[3], v)
+            if (t != "") x = x (rm[k, v] + 0 <= t ? " ok" : " MISSED") "<=" t
+            return sprintf("%-27s", x)
+        }
+        END {
+            printf "%-9s %-7s %5s %-6s  %-23s  %-27s %-27s\n", "kernel", "size", "procs", "load",
+                "mpi best / median (s)", "mdl-mpi ratio", "mdl-shm ratio"
+            for (i = 1; i <= n; i++) {
+                split(o[i], f, ",")
+                printf "%-9s %-7s %5s %-6s  %-23s  %s %s\n", f[1], "n=" f[2], f[3], f[4],
+                    sprintf("%.4g / %.4g", b[o[i], "mpi"], m[o[i], "mpi"]),
+                    cell(o[i], f, "mdl-mpi"), cell(o[i], f, "mdl-shm")
+            }
+        }' "$KCSV"
+    fi
     if grep -q '+trace,' "$RAW"; then
         echo
         echo "# tracing (MDL_TRACE): time traced / untraced of the same round, best and median over rounds"
@@ -295,9 +456,18 @@ TXT=$OUT/summary.txt
     if grep -q '^pingpong,' "$SUM"; then
         echo
         echo "# ping-pong bandwidth (MB/s = bytes / one-way time)"
-        awk -F, '$1 == "pingpong" && $3 >= 1024 { bw[$3, $5] = $3 / $6 / 1e6; if (!($3 in s)) { s[$3] = 1; o[++n] = $3 } }
-            END { printf "%-9s %10s %10s %10s\n", "size", "mpi", "mdl-mpi", "mdl-shm"
-                  for (i = 1; i <= n; i++) printf "%-9s %10.0f %10.0f %10.0f\n", o[i], bw[o[i], "mpi"], bw[o[i], "mdl-mpi"], bw[o[i], "mdl-shm"] }' "$SUM"
+        awk -F, -v others="${SFX[*]:1}" '$1 == "pingpong" && $3 >= 1024 { bw[$3, $5] = $3 / $6 / 1e6; if (!($3 in s)) { s[$3] = 1; o[++n] = $3 } }
+            END { nc = split("mpi mdl-mpi mdl-shm", col, " ")
+                  no = split(others, oth, " ")
+                  for (j = 1; j <= no; j++) { col[++nc] = "mpi" oth[j]; col[++nc] = "mdl-mpi" oth[j] }
+                  printf "%-9s", "size"
+                  for (j = 1; j <= nc; j++) { w[j] = length(col[j]) > 10 ? length(col[j]) : 10; printf " %" w[j] "s", col[j] }
+                  printf "\n"
+                  for (i = 1; i <= n; i++) {
+                      printf "%-9s", o[i]
+                      for (j = 1; j <= nc; j++) printf " %" w[j] ".0f", bw[o[i], col[j]]
+                      printf "\n"
+                  } }' "$SUM"
     fi
     if [ -f "$OUT/vlasov.txt" ] && want vlasov; then
         echo

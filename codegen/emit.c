@@ -19,7 +19,7 @@ static void add_c(mdl_outset *o, const mdl_spec *spec, const char *outdir)
 {
     if (!outdir || !*outdir)
         outdir = ".";
-    const cg_spec_facts sf = { cg_spec_hash(spec), cg_spec_nchannels(spec) };
+    const cg_spec_facts sf = { mdl_spec_hash(spec) };
     /* the spec-wide header once, with the API list built once */
     api_list *apis = cg_spec_apis(spec);
     mdl_buf common = { 0 }, path = { 0 }, name = { 0 };

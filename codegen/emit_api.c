@@ -1,15 +1,39 @@
-/* emit_api.c — the list of public functions of a task (reference §6).
+/* emit_api.c — the list of public functions of a task (reference §6),
+ * made from the table of common/mdl_api.h: each function's name, task
+ * argument, parameters and result.
  *
- * The header's prototypes and _Generic macros and the source's
- * definitions are all printed from this one list, so they cannot
- * disagree on a name or a parameter. */
+ * Every binding is printed from this one list — the header's prototypes
+ * and _Generic macros, the source's definitions, the C++ overloads and
+ * methods — so they cannot disagree on a name or a parameter. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "emit_internal.h"
 
+/* The table's columns, by function. */
+static const struct fn_info {
+    enum mdl_api_presence presence;
+    enum mdl_api_self self;
+    enum mdl_api_returns returns;
+    const api_param *params;    /* up to the one named NULL */
+} fn_info[] = {
+#define MDL_P(kind, name) { MDL_PARAM_##kind, #name, -1 },
+#define MDL_X(id, presence, self, returns, pattern, params)                                 \
+    [MDL_FN_##id] = { MDL_API_##presence, MDL_SELF_##self, MDL_RET_##returns,              \
+                      (const api_param[]){ params { 0, NULL, -1 } } },
+    MDL_API_FUNCTIONS(MDL_X)
+#undef MDL_X
+#undef MDL_P
+};
+
+static const char *const c_types[] = {
+#define MDL_X(id, c_type) [MDL_PARAM_##id] = c_type,
+    MDL_PARAM_KINDS(MDL_X)
+#undef MDL_X
+};
+
 /* The buffer's string, trimmed to its length: a buffer starts at 4 KiB,
- * and a spec has tens of thousands of these names and parameter lists. */
+ * and a spec has tens of thousands of these names. */
 static char *take(mdl_buf *b)
 {
     char *s = b->s ? cg_xrealloc(b->s, b->n + 1) : cg_xcalloc(1, 1);
@@ -17,33 +41,33 @@ static char *take(mdl_buf *b)
     return s;
 }
 
-static api_fn *push(api_list *l, api_kind k, mdl_buf *name, const char *params)
+/* Function k named `name`, with the table's parameters and `extra` more. */
+static api_fn *push(api_list *l, api_kind k, mdl_buf *name, int extra)
 {
     if (l->n == l->cap) {
         l->cap = l->cap ? 2 * l->cap : 32;
         l->v = cg_xrealloc(l->v, (size_t)l->cap * sizeof *l->v);
     }
+    const struct fn_info *info = &fn_info[k];
+    int n = 0;
+    while (info->params[n].name)
+        n++;
     api_fn *f = &l->v[l->n++];
     memset(f, 0, sizeof *f);
     f->kind = k;
+    f->self = info->self;
+    f->returns = info->returns;
     f->name = take(name);
-    mdl_buf p = { 0 };
-    cg_buf_puts(&p, params);
-    f->params = take(&p);
+    f->params = n + extra ? cg_xcalloc((size_t)(n + extra), sizeof *f->params) : NULL;
+    if (n)
+        memcpy(f->params, info->params, (size_t)n * sizeof *f->params);
+    f->nparams = n;
     return f;
 }
 
-static api_fn *simple(api_list *l, api_kind k, const char *name, const char *params)
+static void add_param(api_fn *f, enum mdl_param_kind kind, const char *name, int index)
 {
-    mdl_buf b = { 0 };
-    cg_buf_puts(&b, name);
-    return push(l, k, &b, params);
-}
-
-static void runtime_params(mdl_buf *p, const mdl_msg *m)
-{
-    for (int k = 0; k < m->nruntime; k++)
-        cg_buf_printf(p, ", int lo%d, int hi%d", k, k);
+    f->params[f->nparams++] = (api_param){ kind, name, index };
 }
 
 int cg_msg_takes_inst(const mdl_msg *m)
@@ -54,82 +78,131 @@ int cg_msg_takes_inst(const mdl_msg *m)
     return !m->is_send || m->peer_kind == MDL_P_NONE || m->peer_kind == MDL_P_ONE;
 }
 
-static void add_p2p(api_list *l, const mdl_msg *m)
+/* A send or receive: one instance, or (to [A]) a list of them, then a
+ * (lo, hi) pair per run-time bound. */
+static void add_p2p(api_list *l, api_kind k, const mdl_msg *m)
 {
-    mdl_buf name = { 0 }, p = { 0 };
+    mdl_buf name = { 0 };
     cg_msg_fn_name(&name, m);
-    if (cg_msg_takes_inst(m))
-        cg_buf_puts(&p, ", int inst");
-    else if (m->is_send && m->peer_kind == MDL_P_SUBSET)
-        cg_buf_puts(&p, ", const int *insts, int n");
-    runtime_params(&p, m);
-    push(l, m->is_send ? API_SEND : API_RECV, &name, p.s ? p.s : "")->msg = m;
-    cg_buf_free(&p);
+    int one = cg_msg_takes_inst(m), list = m->is_send && m->peer_kind == MDL_P_SUBSET;
+    api_fn *f = push(l, k, &name, one + 2 * list + 2 * m->nruntime);
+    f->msg = m;
+    if (one)
+        add_param(f, MDL_PARAM_INT, "inst", -1);
+    else if (list) {
+        add_param(f, MDL_PARAM_INTS_IN, "insts", -1);
+        add_param(f, MDL_PARAM_INT, "n", -1);
+    }
+    for (int r = 0; r < m->nruntime; r++) {
+        add_param(f, MDL_PARAM_INT, "lo", r);
+        add_param(f, MDL_PARAM_INT, "hi", r);
+    }
+    /* a neighbour's receive answers MDL_SUCCESS, an async one the instance
+     * it was posted for (docs/language.md §10) */
+    if (k == API_RECV && (m->is_async || m->peer_kind == MDL_P_NEIGHBOR))
+        f->returns = MDL_RET_STATUS;
+}
+
+/* Test and Wait of an async name; a send and a receive of one name share
+ * them: `other` is the async receive that goes with an async send. */
+static void add_completion(api_list *l, api_kind k, const mdl_msg *m, const mdl_msg *other)
+{
+    mdl_buf name = { 0 };
+    cg_fn_name(&name, k, m->name, NULL);
+    api_fn *f = push(l, k, &name, 0);
+    f->msg = m;
+    f->msg2 = other;
+}
+
+static const mdl_msg *async_receive_named(const mdl_task *t, const mdl_msg *m)
+{
+    if (!m->is_send)
+        return NULL;
+    const mdl_msg *other = NULL;
+    for (int k = 0; k < t->recvs.n; k++)
+        if (t->recvs.v[k]->is_async && strcmp(t->recvs.v[k]->name, m->name) == 0)
+            other = t->recvs.v[k];
+    return other;
+}
+
+/* A collective message: an Mcast without a table takes its members. */
+static void add_coll(api_list *l, api_kind k, const mdl_msg *m)
+{
+    mdl_buf name = { 0 };
+    cg_msg_fn_name(&name, m);
+    int members = m->coll->kind == MDL_CO_MCAST && !m->coll->table;
+    api_fn *f = push(l, k, &name, 2 * members);
+    f->msg = m;
+    if (members) {
+        add_param(f, MDL_PARAM_INTS_IN, "insts", -1);
+        add_param(f, MDL_PARAM_INT, "n", -1);
+    }
+}
+
+static void add_fixed(api_list *l, api_kind k)
+{
+    mdl_buf name = { 0 };
+    cg_fn_name(&name, k, NULL, NULL);
+    push(l, k, &name, 0);
+}
+
+/* The functions first..last-1 of the table, which a task has alike, for
+ * each thing that gives it them. */
+static void add_run(api_list *l, const mdl_task *t, int first, int last)
+{
+    const mdl_msg **async = NULL;
+    int na;
+    switch (fn_info[first].presence) {
+    case MDL_API_GRID:
+        if (t->grid_ndims == 0)
+            break;
+        /* fall through */
+    case MDL_API_ONCE:
+        for (int k = first; k < last; k++)
+            add_fixed(l, (api_kind)k);
+        break;
+    case MDL_API_PER_TASK:
+        for (int i = 0; i < t->connected.n; i++)
+            for (int k = first; k < last; k++) {
+                mdl_buf name = { 0 };
+                cg_fn_name(&name, (api_kind)k, t->connected.v[i]->name, NULL);
+                push(l, (api_kind)k, &name, 0)->other = t->connected.v[i];
+            }
+        break;
+    case MDL_API_PER_SEND:
+        for (int i = 0; i < t->sends.n; i++)
+            for (int k = first; k < last; k++)
+                add_p2p(l, (api_kind)k, t->sends.v[i]);
+        break;
+    case MDL_API_PER_RECV:
+        for (int i = 0; i < t->recvs.n; i++)
+            for (int k = first; k < last; k++)
+                add_p2p(l, (api_kind)k, t->recvs.v[i]);
+        break;
+    case MDL_API_PER_ASYNC:
+        async = cg_xcalloc((size_t)(t->sends.n + t->recvs.n) + 1, sizeof *async);
+        na = cg_task_async_msgs(t, async, t->sends.n + t->recvs.n);
+        for (int i = 0; i < na; i++)
+            for (int k = first; k < last; k++)
+                add_completion(l, (api_kind)k, async[i], async_receive_named(t, async[i]));
+        free(async);
+        break;
+    case MDL_API_PER_COLL:
+        for (int i = 0; i < t->colls.n; i++)
+            for (int m = 0; m < t->colls.v[i]->msgs.n; m++)
+                for (int k = first; k < last; k++)
+                    add_coll(l, (api_kind)k, t->colls.v[i]->msgs.v[m]);
+        break;
+    }
 }
 
 void cg_task_api(const mdl_task *t, api_list *l)
 {
-    simple(l, API_INIT, "MDL_Init", ", int *argc, char ***argv");
-    /* the C++ class's MDL_Init, on an object of `size` bytes: no short
-     * name (not in the reference) */
-    simple(l, API_INIT_AT, "MDL_Init_at", ", unsigned long size, int *argc, char ***argv");
-    simple(l, API_END, "MDL_End", "");
-    simple(l, API_MYRANK, "MDL_MyRank", "");
-    simple(l, API_FAMILYSIZE, "MDL_FamilySize", "");
-    for (int i = 0; i < t->connected.n; i++) {
-        mdl_buf name = { 0 };
-        cg_buf_printf(&name, "MDL_%sSize", t->connected.v[i]->name);
-        push(l, API_SIZE, &name, "")->other = t->connected.v[i];
-    }
-    simple(l, API_BARRIER, "MDL_Barrier", "");
-    simple(l, API_SYNC, "MDL_syncWithFamily", "");
-    simple(l, API_SBARRIER, "MDL_Sbarrier", ", const int *ranks, int n");
-    for (int i = 0; i < t->sends.n; i++)
-        add_p2p(l, t->sends.v[i]);
-    for (int i = 0; i < t->recvs.n; i++)
-        add_p2p(l, t->recvs.v[i]);
-
-    int nmax = t->sends.n + t->recvs.n;
-    const mdl_msg **async = cg_xcalloc((size_t)nmax + 1, sizeof *async);
-    int na = cg_task_async_msgs(t, async, nmax);
-    for (int i = 0; i < na; i++) {
-        /* A send and a receive of one name share Test/Wait: find the
-         * async receive that goes with an async send. */
-        const mdl_msg *other = NULL;
-        if (async[i]->is_send)
-            for (int k = 0; k < t->recvs.n; k++)
-                if (t->recvs.v[k]->is_async &&
-                    strcmp(t->recvs.v[k]->name, async[i]->name) == 0)
-                    other = t->recvs.v[k];
-        for (int w = 0; w < 2; w++) {
-            mdl_buf name = { 0 };
-            cg_buf_printf(&name, "MDL_%s%s", async[i]->name, w ? "Wait" : "Test");
-            api_fn *f = push(l, w ? API_WAIT : API_TEST, &name, "");
-            f->msg = async[i];
-            f->msg2 = other;
-        }
-    }
-    free(async);
-
-    for (int i = 0; i < t->colls.n; i++) {
-        const mdl_coll *c = t->colls.v[i];
-        for (int k = 0; k < c->msgs.n; k++) {
-            mdl_buf name = { 0 };
-            cg_msg_fn_name(&name, c->msgs.v[k]);
-            const char *p = c->kind == MDL_CO_MCAST && !c->table
-                                ? ", const int *insts, int n" : "";
-            push(l, API_COLL, &name, p)->msg = c->msgs.v[k];
-        }
-    }
-
-    if (t->grid_ndims > 0) {
-        simple(l, API_GRID_CREATE, "MDL_Grid_Create", ", int *dims");
-        simple(l, API_GRID_SCREATE, "MDL_Grid_Screate", ", int *dims");
-        simple(l, API_GRID_RANK, "MDL_Grid_Rank", ", const int *coords, int *rank");
-        simple(l, API_GRID_COORDS, "MDL_Grid_Coords", ", int rank, int *coords");
-        simple(l, API_GRID_MYCOORDS, "MDL_Grid_Mycoords", ", int *coords");
-        simple(l, API_GET_NEIGHBORS, "MDL_Get_Neighbors",
-               ", int direction, int disp, int *source, int *dest");
+    for (int first = 0, last; first < MDL_FN_COUNT; first = last) {
+        for (last = first + 1;
+             last < MDL_FN_COUNT && fn_info[last].presence == fn_info[first].presence; last++)
+            ;
+        add_run(l, t, first, last);
     }
 }
 
@@ -143,11 +216,37 @@ void cg_api_free(api_list *l)
     memset(l, 0, sizeof *l);
 }
 
+void cg_api_params(mdl_buf *b, const api_fn *f, api_params_style how, int skip)
+{
+    for (int i = skip; i < f->nparams; i++) {
+        const api_param *p = &f->params[i];
+        const char *type = c_types[p->kind];
+        /* "int *argc", "int inst" */
+        const char *space = type[strlen(type) - 1] == '*' ? "" : " ";
+        const char *sep = how == API_P_C || how >= API_P_ARGS || i > skip ? ", " : "";
+        const char *prefix = how == API_P_DEF || how == API_P_ARGS ? "mdl_" : "";
+        cg_buf_puts(b, sep);
+        if (how == API_P_C || how == API_P_DEF)
+            cg_buf_printf(b, "%s%s%s", type, space, prefix);
+        else if (how == API_P_DECL)
+            cg_buf_printf(b, "%s /*", type);
+        else
+            cg_buf_puts(b, prefix);
+        cg_buf_puts(b, p->name);
+        if (p->index >= 0)
+            cg_buf_printf(b, "%d", p->index);
+        if (how == API_P_DECL)
+            cg_buf_puts(b, "*/");
+    }
+}
+
 void cg_api_proto(mdl_buf *b, const mdl_task *t, const api_fn *f)
 {
     cg_buf_printf(b, "int %s_%s(struct ", t->name, f->name);
     cg_id(b, t->name);
-    cg_buf_printf(b, " %st%s)", f->kind == API_INIT ? "**" : "*", f->params);
+    cg_buf_puts(b, f->self == MDL_SELF_HANDLE ? " **t" : " *t");
+    cg_api_params(b, f, API_P_C, 0);
+    cg_buf_puts(b, ")");
 }
 
 api_list *cg_spec_apis(const mdl_spec *s)

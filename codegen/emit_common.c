@@ -1,13 +1,12 @@
 /* emit_common.c — spec-level helpers shared by the emitters: C spellings
- * of types and expressions, public function names, the spec hash.  Type
- * and operation names come from common/mdl_tables.h. */
-#include <stdint.h>
+ * of types and expressions, public function names.  Type and operation
+ * names come from common/mdl_tables.h, the patterns of function names
+ * from common/mdl_api.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "emit_internal.h"
-#include "../medley/fnv.h"
 
 const char *cg_basic_c_name(mdl_basic b)
 {
@@ -147,10 +146,10 @@ void cg_expr_c(mdl_buf *b, const mdl_expr *e, const char *prefix)
     }
 }
 
-const char *cg_coll_rt_name(mdl_coll_kind k)
+const char *cg_coll_rt_name(mdl_co_kind k)
 {
     static const char *const rt[] = {
-#define MDL_X(id, name) [MDL_CO_##id] = "MDL_COLL_" #id,
+#define MDL_X(id, name, rooted) [MDL_CO_##id] = "MDL_COLL_" #id,
         MDL_COLLECTIVES(MDL_X)
 #undef MDL_X
         [MDL_CO_UNKNOWN] = "-1",
@@ -158,13 +157,23 @@ const char *cg_coll_rt_name(mdl_coll_kind k)
     return k >= 0 && k <= MDL_CO_UNKNOWN ? rt[k] : "-1";
 }
 
+void cg_fn_name(mdl_buf *b, api_kind k, const char *part1, const char *part2)
+{
+    char tmp[256];
+    size_t n = mdl_fn_format(tmp, sizeof tmp, mdl_fn_patterns[k], part1, part2);
+    if (n < sizeof tmp) {
+        cg_buf_puts(b, tmp);
+        return;
+    }
+    char *s = cg_xcalloc(n + 1, 1);
+    mdl_fn_format(s, n + 1, mdl_fn_patterns[k], part1, part2);
+    cg_buf_puts(b, s);
+    free(s);
+}
+
 void cg_msg_fn_name(mdl_buf *b, const mdl_msg *m)
 {
-    if (m->coll)
-        cg_buf_printf(b, "MDL_%s_%s", mdl_coll_kind_name(m->coll->kind), m->name);
-    else
-        cg_buf_printf(b, "MDL_%s_%s_%s", m->is_send ? "SendTo" : "RecvFrom",
-                   m->peer_task->name, m->name);
+    cg_buf_puts(b, m->fn_name);
 }
 
 int cg_task_neighbor_names(const mdl_task *t, const char ***out)
@@ -192,29 +201,6 @@ const char *cg_spec_basename(const mdl_spec *s)
     return slash ? slash + 1 : p;
 }
 
-int cg_spec_nchannels(const mdl_spec *s)
-{
-    int max = -1;
-    for (int i = 0; i < s->tasks.n; i++) {
-        const mdl_task *t = s->tasks.v[i];
-        for (int k = 0; k < t->sends.n; k++)
-            if (t->sends.v[k]->channel > max)
-                max = t->sends.v[k]->channel;
-        for (int k = 0; k < t->recvs.n; k++)
-            if (t->recvs.v[k]->channel > max)
-                max = t->recvs.v[k]->channel;
-    }
-    return max + 1;
-}
-
-int cg_task_connected(const mdl_task *t, const mdl_task *a)
-{
-    for (int i = 0; i < t->connected.n; i++)
-        if (t->connected.v[i] == a)
-            return 1;
-    return 0;
-}
-
 int cg_task_async_msgs(const mdl_task *t, const mdl_msg **out, int max)
 {
     int n = 0;
@@ -233,112 +219,4 @@ int cg_task_async_msgs(const mdl_task *t, const mdl_msg **out, int max)
         }
     }
     return n;
-}
-
-/* ---------------------------------------------------------------- spec hash */
-
-typedef struct spec_hasher {
-    uint64_t *layout;           /* per struct (spec->structs index): its hash */
-    char *known;                /* layout[i] is computed */
-} spec_hasher;
-
-/* Strings are hashed with their terminating NUL so "ab","c" != "a","bc". */
-static void h_str(uint64_t *h, const char *s)
-{
-    *h = mdl_fnv1a(*h, s ? s : "", strlen(s ? s : "") + 1);
-}
-
-static void h_int(uint64_t *h, long long v)
-{
-    char tmp[32];
-    snprintf(tmp, sizeof tmp, "%lld", v);
-    h_str(h, tmp);
-}
-
-static void h_type(spec_hasher *x, uint64_t *h, const mdl_typeref *t);
-
-/* Structs by layout, so two specs agreeing on names but not on fields are
- * told apart.  Each struct is hashed once: walking the nested structs at
- * every use was exponential in the nesting depth. */
-static uint64_t struct_layout(spec_hasher *x, const mdl_struct *s)
-{
-    if (x->known[s->index])
-        return x->layout[s->index];
-    uint64_t h = MDL_FNV_OFFSET;
-    h_str(&h, "{");
-    for (int i = 0; i < s->fields.n; i++) {
-        const mdl_field *f = s->fields.v[i];
-        h_type(x, &h, &f->type);
-        for (int d = 0; d < f->dims.n; d++)
-            h_int(&h, f->dimval ? f->dimval[d] : 0);
-        h_str(&h, ",");
-    }
-    h_str(&h, "}");
-    x->layout[s->index] = h;
-    x->known[s->index] = 1;
-    return h;
-}
-
-static void h_type(spec_hasher *x, uint64_t *h, const mdl_typeref *t)
-{
-    if (t->basic != MDL_B_NONE || !t->resolved) {
-        h_int(h, t->basic);
-        return;
-    }
-    char tmp[32];
-    snprintf(tmp, sizeof tmp, "s%016llx", (unsigned long long)struct_layout(x, t->resolved));
-    h_str(h, tmp);
-}
-
-static void h_items(spec_hasher *x, uint64_t *h, const mdl_msg *m)
-{
-    h_int(h, m->items.n);
-    for (int i = 0; i < m->items.n; i++) {
-        const mdl_item *it = m->items.v[i];
-        h_int(h, it->count);
-        if (it->var) {
-            h_type(x, h, &it->var->type);
-            for (int d = 0; d < it->var->dims.n; d++)
-                h_int(h, it->var->dimval ? it->var->dimval[d] : 0);
-        }
-    }
-}
-
-unsigned long long cg_spec_hash(const mdl_spec *s)
-{
-    spec_hasher x = { cg_xcalloc((size_t)s->structs.n + 1, sizeof *x.layout),
-                      cg_xcalloc((size_t)s->structs.n + 1, 1) };
-    uint64_t h = MDL_FNV_OFFSET;
-    h_int(&h, s->tasks.n);
-    for (int i = 0; i < s->tasks.n; i++) {
-        const mdl_task *t = s->tasks.v[i];
-        h_str(&h, t->name);
-        h_int(&h, t->grid_ndims);
-        for (int k = 0; k < 3; k++)
-            h_int(&h, t->periodic[k]);
-        for (int k = 0; k < t->sends.n; k++) {
-            const mdl_msg *m = t->sends.v[k];
-            h_str(&h, "send");
-            h_str(&h, m->name);
-            h_int(&h, m->channel);
-            h_str(&h, m->peer_task ? m->peer_task->name : "");
-            h_int(&h, m->peer_kind);
-            h_str(&h, m->pair ? m->pair->name : "");
-            h_items(&x, &h, m);
-            if (m->pair)
-                h_items(&x, &h, m->pair);
-        }
-        for (int k = 0; k < t->colls.n; k++) {
-            const mdl_coll *c = t->colls.v[k];
-            h_int(&h, c->kind);
-            h_int(&h, c->root_val);
-            for (int j = 0; j < c->msgs.n; j++) {
-                h_str(&h, c->msgs.v[j]->name);
-                h_items(&x, &h, c->msgs.v[j]);
-            }
-        }
-    }
-    free(x.layout);
-    free(x.known);
-    return h;
 }

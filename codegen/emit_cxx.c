@@ -14,47 +14,11 @@
 
 #include "emit_internal.h"
 
-/* Parameter lists.  The C prototypes come before the spec's constants
- * in the spec-wide header, but the methods come after them, and a spec
- * may have a constant named `n` or `inst`: the methods' declarations
- * give the names in comments, their definitions prefix them with mdl_
- * (reserved for generated code).  `params` is ", int inst, int lo0"
- * (api_fn.params); `skip` leaves out the first parameter.  P_ARGS and
- * P_FORWARD give the arguments of a call: ", mdl_inst", ", inst". */
-enum plist { P_DECL, P_DEF, P_ARGS, P_FORWARD };
-
-static void param_list(mdl_buf *b, const char *params, enum plist how, int skip)
-{
-    const char *p = params;
-    int first = 1;
-    while (*p) {
-        const char *comma = strchr(p + 1, ',');
-        const char *end = comma ? comma : p + strlen(p);
-        const char *id = end;
-        while (id > p && (id[-1] == '_' || (id[-1] >= 'a' && id[-1] <= 'z') ||
-                          (id[-1] >= 'A' && id[-1] <= 'Z') || (id[-1] >= '0' && id[-1] <= '9')))
-            id--;
-        const char *type = p + 2;           /* after ", " */
-        int tlen = (int)(id - type), ilen = (int)(end - id);
-        while (tlen > 0 && type[tlen - 1] == ' ')
-            tlen--;
-        if (skip)
-            skip = 0;
-        else {
-            const char *sep = how >= P_ARGS || first ? "" : ", ";
-            if (how == P_DECL)
-                cg_buf_printf(b, "%s%.*s /*%.*s*/", sep, tlen, type, ilen, id);
-            else if (how == P_DEF)
-                cg_buf_printf(b, "%s%.*s%smdl_%.*s", sep, tlen, type,
-                              type[tlen - 1] == '*' ? "" : " ", ilen, id);
-            else
-                cg_buf_printf(b, ", %s%.*s", how == P_ARGS ? "mdl_" : "", ilen, id);
-            first = 0;
-        }
-        p = end;
-    }
-}
-
+/* Parameter lists (cg_api_params).  The C prototypes come before the
+ * spec's constants in the spec-wide header, but the methods come after
+ * them, and a spec may have a constant named `n` or `inst`: the methods'
+ * declarations give the names in comments, their definitions prefix them
+ * with mdl_ (reserved for generated code). */
 
 /* The value a left-out instance argument takes in a method: MDL_ANY for a
  * receive, 0 for a send to a task that is not a family; NULL when the
@@ -66,7 +30,7 @@ static const char *inst_default(const api_fn *f)
     if (f->kind == API_RECV)
         return "MDL_ANY";
     const mdl_task *peer = f->msg->peer_task;
-    return peer && f->msg->peer_kind == MDL_P_ONE && cg_task_single(peer) ? "0" : NULL;
+    return peer && f->msg->peer_kind == MDL_P_ONE && peer->single ? "0" : NULL;
 }
 
 void cg_emit_cxx_overloads(mdl_buf *b, const mdl_spec *s, const api_list *apis)
@@ -80,9 +44,10 @@ void cg_emit_cxx_overloads(mdl_buf *b, const mdl_spec *s, const api_list *apis)
                 continue;
             cg_buf_printf(b, "inline int %s(struct ", f->name);
             cg_cxx_id(b, t->name);
-            cg_buf_printf(b, " %st%s) { return %s_%s(t", f->kind == API_INIT ? "**" : "*",
-                          f->params, t->name, f->name);
-            param_list(b, f->params, P_FORWARD, 0);  /* before the constants */
+            cg_buf_puts(b, f->self == MDL_SELF_HANDLE ? " **t" : " *t");
+            cg_api_params(b, f, API_P_C, 0);
+            cg_buf_printf(b, ") { return %s_%s(t", t->name, f->name);
+            cg_api_params(b, f, API_P_FORWARD, 0);  /* before the constants */
             cg_buf_puts(b, "); }\n");
         }
     }
@@ -108,13 +73,13 @@ static void declare_method(mdl_buf *b, const api_fn *f, const char *cls, const c
     (void)task;
     const char *dflt = inst_default(f);
     cg_buf_printf(b, "    int %s(", f->name);
-    param_list(b, f->params, P_DECL, 0);
+    cg_api_params(b, f, API_P_DECL, 0);
     if (dflt && f->msg->nruntime == 0) {
         cg_buf_printf(b, " = %s);\n", dflt);
     } else if (dflt) {
         /* bounds follow the instance: an overload without it */
         cg_buf_printf(b, ");\n    int %s(", f->name);
-        param_list(b, f->params, P_DECL, 1);
+        cg_api_params(b, f, API_P_DECL, 1);
         cg_buf_printf(b, ");  /* inst = %s */\n", dflt);
     } else
         cg_buf_puts(b, ");\n");
@@ -129,19 +94,19 @@ static void declare_method(mdl_buf *b, const api_fn *f, const char *cls, const c
 static void define_method(mdl_buf *b, const api_fn *f, const char *cls, const char *task)
 {
     /* the class's MDL_Init starts the runtime on this object */
-    const char *target = f->kind == API_INIT ? "MDL_Init_at" : f->name;
+    const char *target = f->kind == API_INIT ? MDL_FN_NAME(INIT_AT) : f->name;
     cg_buf_printf(b, "inline int %s::%s(", cls, f->name);
-    param_list(b, f->params, P_DEF, 0);
+    cg_api_params(b, f, API_P_DEF, 0);
     cg_buf_printf(b, ") { return %s_%s(%s", task, target,
                   f->kind == API_INIT ? "this, sizeof *this" : CXX_SELF);
-    param_list(b, f->params, P_ARGS, 0);
+    cg_api_params(b, f, API_P_ARGS, 0);
     cg_buf_puts(b, "); }\n");
     const char *dflt = inst_default(f);
     if (dflt && f->msg->nruntime > 0) {
         cg_buf_printf(b, "inline int %s::%s(", cls, f->name);
-        param_list(b, f->params, P_DEF, 1);
+        cg_api_params(b, f, API_P_DEF, 1);
         cg_buf_printf(b, ") { return %s_%s(" CXX_SELF ", %s", task, f->name, dflt);
-        param_list(b, f->params + strlen(", int inst"), P_ARGS, 0);
+        cg_api_params(b, f, API_P_ARGS, 1);
         cg_buf_puts(b, "); }\n");
     }
 }

@@ -166,7 +166,7 @@ static void emit_types(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
         mark_msg(&u, t->recvs.v[i]);
     for (int i = 0; i < t->colls.n; i++)
         for (int k = 0; k < t->colls.v[i]->msgs.n; k++) {
-            const mdl_coll_args *a = &t->colls.v[i]->msgs.v[k]->cargs;
+            const mdl_coll_operands *a = &t->colls.v[i]->msgs.v[k]->cargs;
             if (a->send && a->send->var)
                 mark_type(&u, &a->send->var->type);
             else if (a->recv && a->recv->var)
@@ -290,9 +290,8 @@ static void emit_msg(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int k)
 
 static void emit_coll(mdl_buf *b, const mdl_coll *c, const mdl_msg *m, int k)
 {
-    const mdl_coll_args *a = &m->cargs;
+    const mdl_coll_operands *a = &m->cargs;
     const mdl_item *typed = a->send && a->send->var ? a->send : a->recv;
-    static const char *const ops[] = { "0", "MDL_SUM", "MDL_PROD", "MDL_MAX", "MDL_MIN" };
     mdl_buf fn = { 0 };
     cg_msg_fn_name(&fn, m);
     cg_buf_printf(b,
@@ -302,7 +301,7 @@ static void emit_coll(mdl_buf *b, const mdl_coll *c, const mdl_msg *m, int k)
                "    \"%s\", \"%s\", %d, %s,\n"
                "    %lld, %s, &",
                m->name, k, m->name, fn.s, k, cg_coll_rt_name(c->kind), c->root_val,
-               ops[a->op]);
+               a->op != MDL_OP_NONE ? mdl_op_name(a->op) : "0");
     type_id(b, &typed->var->type);
     cg_buf_printf(b, ",\n    %lld, %lld, %d\n};\n",
                a->send->count, a->recv->count, a->in_place);
@@ -350,18 +349,6 @@ static void emit_task_names(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
             cg_buf_printf(b, "    mdlg_task_names[%d] = \"%s\";\n", idx[i], s->tasks.v[idx[i]]->name);
     cg_buf_puts(b, "}\n");
     free(idx);
-}
-
-/* A task without `(i)` that is neither a grid nor connected with itself
- * is instantiated once (reference §3.1); the runtimes refuse more. */
-int cg_task_single(const mdl_task *t)
-{
-    if (t->multi || t->conn == MDL_C_GRID)
-        return 0;
-    for (int i = 0; i < t->connected.n; i++)
-        if (t->connected.v[i] == t)
-            return 0;
-    return 1;
 }
 
 void cg_emit_desc(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf, const mdl_task *t)
@@ -419,8 +406,8 @@ void cg_emit_desc(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf, const 
                "    /* struct_size, single */\n"
                "    sizeof(struct ",
                sf->hash, s->tasks.n, t->index, t->grid_ndims, t->periodic[0],
-               t->periodic[1], t->periodic[2], sf->nchannels, nmsgs,
+               t->periodic[1], t->periodic[2], s->nchannels, nmsgs,
                nmsgs ? "mdlg_msgs" : "NULL", ncolls, ncolls ? "mdlg_colls" : "NULL");
     cg_id(b, t->name);
-    cg_buf_printf(b, "), %d\n};\n", cg_task_single(t));
+    cg_buf_printf(b, "), %d\n};\n", t->single);
 }

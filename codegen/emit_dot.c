@@ -76,7 +76,7 @@ void cg_dot_add(mdl_outset *o, const mdl_spec *spec, const char *path)
         for (int c = 0; c < t->colls.n; c++)
             for (int k = 0; k < t->colls.v[c]->msgs.n; k++) {
                 const mdl_msg *m = t->colls.v[c]->msgs.v[k];
-                cg_buf_printf(&b, "\\n%s(%lld) %s = {", mdl_coll_kind_name(t->colls.v[c]->kind),
+                cg_buf_printf(&b, "\\n%s(%lld) %s = {", mdl_co_kind_name(t->colls.v[c]->kind),
                            t->colls.v[c]->root_val, m->name);
                 mdl_buf args = { 0 };
                 coll_args(&args, m);
@@ -91,7 +91,7 @@ void cg_dot_add(mdl_outset *o, const mdl_spec *spec, const char *path)
         const mdl_task *t = spec->tasks.v[i];
         for (int k = 0; k < t->connected.n; k++) {
             const mdl_task *a = t->connected.v[k];
-            if (a->index < t->index && cg_task_connected(a, t))
+            if (a->index < t->index && mdl_task_connected(a, t))
                 continue;
             cg_buf_printf(&b, "    \"%s\" -> \"%s\" [dir=none, style=dashed, color=gray];\n",
                        t->name, a->name);

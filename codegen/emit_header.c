@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "emit_internal.h"
-#include "../medley/fnv.h"
+#include "fnv.h"
 
 static void emit_dims(mdl_buf *b, int n, const long long *val)
 {
@@ -127,7 +127,7 @@ static void emit_generics(mdl_buf *b, const mdl_spec *s, const api_list *apis)
         for (int o = names[k].head; o >= 0; o = occ[o].next) {
             const char *tn = s->tasks.v[occ[o].task]->name;
             cg_buf_printf(b, ", \\\n    struct %s *%s: %s_%s", tn,
-                          f->kind == API_INIT ? "*" : "", tn, f->name);
+                          f->self == MDL_SELF_HANDLE ? "*" : "", tn, f->name);
         }
         cg_buf_puts(b, ")(__VA_ARGS__)\n");
     }

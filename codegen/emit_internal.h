@@ -6,7 +6,9 @@
 #define MEDLEY_EMIT_INTERNAL_H
 
 #include <stddef.h>
-#include "../medley/ast.h"
+/* the checked model and what it answers */
+#include "../medley/frontend.h"
+#include "mdl_api.h"
 
 /* ---------------------------------------------------------------- memory */
 
@@ -73,10 +75,10 @@ int cg_spec_cxx_renames(const mdl_spec *s);
 void cg_expr_c(mdl_buf *b, const mdl_expr *e, const char *prefix);
 
 /* The runtime's enum spelling ("MDL_COLL_GATHERV"). */
-const char *cg_coll_rt_name(mdl_coll_kind k);
+const char *cg_coll_rt_name(mdl_co_kind k);
 
 /* The short public function name of a message ("MDL_SendTo_son_m",
- * "MDL_RecvFrom_father_m", "MDL_Gather_m1"). */
+ * "MDL_RecvFrom_father_m", "MDL_Gather_m1": m->fn_name). */
 void cg_msg_fn_name(mdl_buf *b, const mdl_msg *m);
 
 /* The task's distinct named neighbours, each a member of `struct T`, in
@@ -88,38 +90,35 @@ int cg_task_neighbor_names(const mdl_task *t, const char ***names);
  * where medleyc was run from). */
 const char *cg_spec_basename(const mdl_spec *s);
 
-/* Number of send/receive pairs in the spec (max channel + 1). */
-int cg_spec_nchannels(const mdl_spec *s);
-
-/* 64-bit FNV-1a over what makes instances compatible. */
-unsigned long long cg_spec_hash(const mdl_spec *s);
-
-/* Whether task t can talk to task a (a connected task, incl. itself). */
-int cg_task_connected(const mdl_task *t, const mdl_task *a);
-
-/* Declared without `(i)`, not a grid and not connected with itself: the
- * task runs as exactly one instance (not a family). */
-int cg_task_single(const mdl_task *t);
-
 /* Async messages needing Test/Wait: one entry per distinct name.  Writes
  * up to max message pointers (the first message having each name). */
 int cg_task_async_msgs(const mdl_task *t, const mdl_msg **out, int max);
 
 /* ---------------------------------------------------------------- the API */
 
-/* One public function of a task, as listed in the reference §6. */
+/* One public function of a task (reference §6, common/mdl_api.h), as
+ * every binding is printed from it.  Its kind is its row of the table:
+ * API_<id> is MDL_FN_<id>. */
 typedef enum api_kind {
-    API_INIT, API_INIT_AT, API_END, API_MYRANK, API_FAMILYSIZE, API_SIZE,
-    API_BARRIER, API_SYNC, API_SBARRIER,
-    API_SEND, API_RECV, API_TEST, API_WAIT, API_COLL,
-    API_GRID_CREATE, API_GRID_SCREATE, API_GRID_RANK, API_GRID_COORDS,
-    API_GRID_MYCOORDS, API_GET_NEIGHBORS
+#define MDL_X(id, presence, self, returns, pattern, params) API_##id = MDL_FN_##id,
+    MDL_API_FUNCTIONS(MDL_X)
+#undef MDL_X
 } api_kind;
+
+/* A parameter after the task argument: "int inst", "int lo0". */
+typedef struct api_param {
+    enum mdl_param_kind kind;
+    const char *name;
+    int index;              /* >= 0: the name is name<index> (lo0, hi0) */
+} api_param;
 
 typedef struct api_fn {
     api_kind kind;
+    enum mdl_api_self self;
+    enum mdl_api_returns returns;
     char *name;             /* short public name: "MDL_SendTo_son_m" */
-    char *params;           /* parameters after the task pointer: ", int inst" */
+    api_param *params;
+    int nparams;
     const mdl_msg *msg;     /* SEND RECV COLL TEST WAIT */
     const mdl_msg *msg2;    /* TEST WAIT: the async receive sharing the name */
     const mdl_task *other;  /* SIZE */
@@ -129,6 +128,9 @@ typedef struct api_list {
     api_fn *v;
     int n, cap;
 } api_list;
+
+/* The name the pattern of function k makes with its parts. */
+void cg_fn_name(mdl_buf *b, api_kind k, const char *part1, const char *part2);
 
 /* Whether the message's function takes one instance number `int inst`
  * (ONE and no-peer sends, every receive but a neighbour's). */
@@ -142,6 +144,19 @@ api_list *cg_spec_apis(const mdl_spec *s);
 void cg_spec_apis_free(const mdl_spec *s, api_list *apis);
 /* "int T_MDL_x(struct T *t, …)" without the final ';' or body. */
 void cg_api_proto(mdl_buf *b, const mdl_task *t, const api_fn *f);
+
+/* How cg_api_params prints the parameters after the task argument:
+ *   API_P_C        ", int inst, int lo0"          C prototypes, definitions
+ *   API_P_DECL     "int …, int …"                 declarations, each name in a
+ *                                                 comment after its type (C++)
+ *   API_P_DEF      "int mdl_inst, int mdl_lo0"    definitions with reserved names
+ *   API_P_ARGS     ", mdl_inst, mdl_lo0"          a call's arguments from those
+ *   API_P_FORWARD  ", inst, lo0"                  a call's arguments from C names
+ * `skip` leaves out that many first parameters. */
+typedef enum api_params_style {
+    API_P_C, API_P_DECL, API_P_DEF, API_P_ARGS, API_P_FORWARD
+} api_params_style;
+void cg_api_params(mdl_buf *b, const api_fn *f, api_params_style how, int skip);
 
 /* ---------------------------------------------------------------- descriptors */
 
@@ -167,8 +182,7 @@ void cg_common_header_name(mdl_buf *b, const mdl_spec *s);
 /* Facts about the whole spec that every output needs, computed once per
  * run (per task they made generation quadratic in the spec). */
 typedef struct cg_spec_facts {
-    unsigned long long hash;    /* cg_spec_hash */
-    int nchannels;              /* cg_spec_nchannels */
+    unsigned long long hash;    /* mdl_spec_hash */
 } cg_spec_facts;
 /* The spec-wide header; apis: cg_spec_apis(s). */
 void cg_emit_common_header(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf,

@@ -119,7 +119,7 @@ static void emit_coll_call(mdl_buf *b, const mdl_task *t, const api_fn *f)
 {
     const mdl_msg *m = f->msg;
     const mdl_coll *c = m->coll;
-    const mdl_coll_args *a = &m->cargs;
+    const mdl_coll_operands *a = &m->cargs;
     const mdl_var *table = c->kind == MDL_CO_MCAST ? c->table_var : NULL;
     if (table) {
         /* The members are the table's entries up to the first negative one

@@ -8,17 +8,20 @@
  * untouched; only a rename failing after others succeeded (same directory,
  * already proven writable) could leave the set partly replaced.  A target
  * that exists and is not a regular file (`--dot /dev/stdout`, a FIFO, a
- * symlink) is written through its path instead, before the renames. */
+ * symlink) is written through its path instead, before the renames — if
+ * only the user or root could have put it there: in a directory another
+ * user controls, a planted link is refused, not followed
+ * (common/safe_files.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "emit_internal.h"
+#include "safe_files.h"
 
 void *cg_xrealloc(void *p, size_t n)
 {
@@ -172,28 +175,16 @@ static int write_direct(struct outfile *f)
     return write_close(f, fd);
 }
 
-/* Writes f->data to a fresh temporary beside f->path. */
+/* Writes f->data to a fresh temporary beside f->path (generated sources
+ * are ordinary files: mode 0666 less the umask). */
 static int write_temp(struct outfile *f)
 {
-    const char *slash = strrchr(f->path, '/');
-    size_t dirlen = slash ? (size_t)(slash - f->path) + 1 : 0;
-    const char *base = f->path + dirlen;
-    size_t len = dirlen + strlen(base) + sizeof(".tmp.XXXXXX") + 1;
-    f->tmp = cg_xrealloc(NULL, len);
-    snprintf(f->tmp, len, "%.*s.%s.tmp.XXXXXX", (int)dirlen, f->path, base);
-    int fd = mkstemp(f->tmp);
+    int fd = mdl_temp_beside(f->path, 0666, &f->tmp);
     if (fd < 0) {
         fprintf(stderr, "medleyc: error: cannot create '%s': %s\n", f->path,
                 strerror(errno));
-        free(f->tmp);
-        f->tmp = NULL;
         return -1;
     }
-    /* mkstemp creates 0600; generated sources are ordinary files.  A
-     * failure here is not fatal: the file stays usable by its owner. */
-    mode_t um = umask(0);
-    umask(um);
-    (void)fchmod(fd, 0666 & ~um);
     return write_close(f, fd);
 }
 
@@ -201,18 +192,16 @@ int cg_outset_commit(mdl_outset *o)
 {
     int rc = 0;
     /* A target that cannot be replaced by a file (a directory) would make
-     * its rename fail after others were done: refuse before writing. */
+     * its rename fail after others were done, and one that may not be
+     * written through is refused: both before anything is written. */
     for (int i = 0; i < o->n && rc == 0; i++) {
-        struct stat st;
-        if (lstat(o->f[i].path, &st) != 0 || S_ISREG(st.st_mode))
-            continue;
-        if (S_ISDIR(st.st_mode) || (stat(o->f[i].path, &st) == 0 && S_ISDIR(st.st_mode))) {
-            fprintf(stderr, "medleyc: error: cannot write '%s': Is a directory\n",
-                    o->f[i].path);
+        char why[256];
+        int mode = mdl_write_mode(o->f[i].path, why, sizeof why);
+        if (mode < 0) {
+            fprintf(stderr, "medleyc: error: cannot write '%s': %s\n", o->f[i].path, why);
             rc = -1;
-        } else {
-            o->f[i].direct = 1;
         }
+        o->f[i].direct = mode == MDL_WRITE_THROUGH;
     }
     for (int i = 0; i < o->n && rc == 0; i++)
         if (!o->f[i].direct)

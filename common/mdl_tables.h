@@ -1,13 +1,16 @@
 /* mdl_tables.h — facts the compiler and the runtimes both spell, each in
- * one table: the basic element types and the collective operations.
+ * one table: the basic element types, the collective operations, the
+ * reduction operators and the error codes.
  *
  * Each table is an X-macro: a user defines X(…) to pick the columns it
  * needs, expands the table, and undefines X.  The compiler builds its AST
  * enums (medley/ast.h), messages and generated names from them; the
- * runtimes their error texts, keyed by the `MDL_T_<id>` / `MDL_COLL_<id>`
- * enumerators of mdl_rt.h (which stay spelled out there: mdl_rt.h is the
- * installed interface of the generated code and includes nothing of ours).
- * Not installed: generated code never needs it. */
+ * runtimes their texts, keyed by the enumerators and constants of mdl.h
+ * and mdl_rt.h.  Those stay spelled out there — they are the installed
+ * interface of the generated code and include nothing of ours — and
+ * mdl_public_check.h, compiled into the compiler and both runtimes, fails
+ * the build when they and these tables disagree.  Not installed:
+ * generated code never needs it. */
 #ifndef MDL_TABLES_H
 #define MDL_TABLES_H
 
@@ -35,16 +38,55 @@
     X(FLOAT,  "float",              "float",              "float",  4)      \
     X(DOUBLE, "double",             "double",             "double", 8)
 
-/* Collective operations (in the order of enum mdl_coll_op of mdl_rt.h):
- *   X(id, name)
- * id    MDL_COLL_<id> in mdl_rt.h, MDL_CO_<id> in the compiler
- * name  the canonical spelling: generated MDL_<name>_<message>, messages */
+/* Collective operations (in the order of enum mdl_coll_kind of mdl_rt.h):
+ *   X(id, name, rooted)
+ * id      MDL_COLL_<id> in mdl_rt.h, MDL_CO_<id> in the compiler
+ * name    the canonical spelling: generated MDL_<name>_<message>, messages
+ * rooted  1 when the operation has a root: a spec may give it, and a
+ *         trace names it */
 #define MDL_COLLECTIVES(X)                                                  \
-    X(BCAST, "Bcast")           X(MCAST, "Mcast")                           \
-    X(SCATTER, "Scatter")       X(SCATTERV, "ScatterV")                     \
-    X(GATHER, "Gather")         X(GATHERV, "GatherV")                       \
-    X(ALLGATHER, "Allgather")   X(ALLGATHERV, "AllgatherV")                 \
-    X(ALLTOALL, "Alltoall")     X(REDUCE, "Reduce")                         \
-    X(ALLREDUCE, "Allreduce")
+    X(BCAST,      "Bcast",      1)                                          \
+    X(MCAST,      "Mcast",      1)                                          \
+    X(SCATTER,    "Scatter",    1)                                          \
+    X(SCATTERV,   "ScatterV",   1)                                          \
+    X(GATHER,     "Gather",     1)                                          \
+    X(GATHERV,    "GatherV",    1)                                          \
+    X(ALLGATHER,  "Allgather",  0)                                          \
+    X(ALLGATHERV, "AllgatherV", 0)                                          \
+    X(ALLTOALL,   "Alltoall",   0)                                          \
+    X(REDUCE,     "Reduce",     1)                                          \
+    X(ALLREDUCE,  "Allreduce",  0)
+
+/* Reduction operators, in the order of their values:
+ *   X(id, value)
+ * id     MDL_<id> in mdl.h, in specs and in every message that names one
+ *        ("MDL_" #id: `MDL_SUM`); MDL_OP_<id> in the compiler; MPI_<id>
+ *        is MPI's operator (the MPI runtime)
+ * value  the public constant: mdl.h, mdl_coll_desc.op (never 0, which
+ *        there means "no operator") */
+#define MDL_REDUCTIONS(X)                                                   \
+    X(SUM,  1)                                                              \
+    X(PROD, 2)                                                              \
+    X(MAX,  3)                                                              \
+    X(MIN,  4)
+
+/* Error codes, from MDL_ERR_FIRST down to MDL_ERR_LAST (mdl.h), one apart:
+ *   X(id, value, text)
+ * id     MDL_ERR_<id> in mdl.h; the runtimes end every error line with it
+ * value  the public constant
+ * text   what MDL_Error_string gives after "MDL_ERR_<id>: " */
+#define MDL_ERROR_CODES(X)                                                  \
+    X(ARG,      -101, "invalid argument")                                   \
+    X(RANK,     -102, "invalid instance number")                            \
+    X(TRUNCATE, -103, "message larger than the receive")                    \
+    X(BOUNDS,   -104, "section outside the declared variable")              \
+    X(GRID,     -105, "no grid, or an impossible grid shape")               \
+    X(STATE,    -106, "runtime not initialised, or already finished")       \
+    X(LAUNCH,   -107, "wrong launcher, programs built from different "      \
+                      "specs, or code generated for another runtime "       \
+                      "interface")                                          \
+    X(INTERN,   -108, "failure of the underlying system")                   \
+    X(PEER,     -109, "a peer instance died, or ended without receiving "   \
+                      "a message")
 
 #endif

@@ -362,7 +362,7 @@ static void begin_coll(mdl_pctx *ctx, const char *name, mdl_loc loc,
                        mdl_pcoll_args args)
 {
     mdl_coll *c = mdl_alloc(A, sizeof *c);
-    c->kind = mdl_coll_kind_lookup(name);
+    c->kind = mdl_co_kind_lookup(name);
     c->kind_name = name;
     c->loc = loc;
     c->root = args.root;

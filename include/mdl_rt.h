@@ -104,7 +104,9 @@ typedef struct mdl_msg_desc {
                                    bounds argument of the call is NULL */
 } mdl_msg_desc;
 
-enum mdl_coll_op {
+/* The collective operations (not to be confused with a reduction's
+ * operator, mdl_coll_desc.op). */
+enum mdl_coll_kind {
     MDL_COLL_BCAST, MDL_COLL_MCAST, MDL_COLL_SCATTER, MDL_COLL_SCATTERV,
     MDL_COLL_GATHER, MDL_COLL_GATHERV, MDL_COLL_ALLGATHER, MDL_COLL_ALLGATHERV,
     MDL_COLL_ALLTOALL, MDL_COLL_REDUCE, MDL_COLL_ALLREDUCE
@@ -116,7 +118,7 @@ typedef struct mdl_coll_desc {
     const char *name;
     const char *fn;             /* "MDL_Gather_m1" */
     int index;                  /* 0..ncolls-1 */
-    int kind;                   /* enum mdl_coll_op */
+    int kind;                   /* enum mdl_coll_kind */
     int root;
     int op;                     /* MDL_SUM … for reductions, else 0 */
     const mdl_type_desc *type;  /* element type of both buffers */

@@ -12,8 +12,8 @@
 
 #include <stddef.h>
 
-/* The basic types and the collectives, one table each for the compiler
- * and the runtimes. */
+/* The basic types, the collectives and the reduction operators, one table
+ * each for the compiler and the runtimes. */
 #include "mdl_tables.h"
 
 /* A source range; lines and columns are 1-based, columns count bytes. */
@@ -170,19 +170,26 @@ typedef struct mdl_item {
 /* ------------------------------------------------------------------ */
 /* Messages.                                                            */
 
+/* A reduction's operator: its public value (mdl.h), 0 for none. */
 typedef enum mdl_op {
-    MDL_OP_NONE, MDL_OP_SUM, MDL_OP_PROD, MDL_OP_MAX, MDL_OP_MIN
+    MDL_OP_NONE = 0,
+#define MDL_X(id, value) MDL_OP_##id = value,
+    MDL_REDUCTIONS(MDL_X)
+#undef MDL_X
 } mdl_op;
 
-/* Per collective message, sema fills these (interpretation of the items
- * according to mdl_coll.kind, see the table in the reference §3.4). */
-typedef struct mdl_coll_args {
+/* Its spelling ("MDL_SUM"), or NULL for MDL_OP_NONE. */
+const char *mdl_op_name(mdl_op op);
+
+/* Per collective message, sema fills these: its items by their role in
+ * the operation (the table of the reference §3.4, by mdl_coll.kind). */
+typedef struct mdl_coll_operands {
     struct mdl_item *send, *recv;      /* buffers */
     struct mdl_item *count;            /* NULL when the operation has none */
     struct mdl_item *counts, *displs;  /* V variants */
     mdl_op op;                  /* Reduce/Allreduce */
     int in_place;               /* send and recv name the same variable */
-} mdl_coll_args;
+} mdl_coll_operands;
 
 
 typedef enum mdl_peer_kind {
@@ -218,27 +225,36 @@ typedef struct mdl_msg {
                                    by exactly one send definition */
     int channel;                /* unique id of the send/receive pair, >= 0 */
     int nruntime;               /* number of [..] (lo,hi) argument pairs */
+    const char *fn_name;        /* the short name of its function, which the
+                                   runtimes report and traces record:
+                                   "MDL_SendTo_son_m", "MDL_RecvFrom_father_m",
+                                   "MDL_Gather_m1" (reference §6); NULL when the
+                                   peer or the collective is in error */
     struct mdl_coll *coll;      /* collective messages: the block */
-    mdl_coll_args cargs;        /* collective messages: the items interpreted */
+    mdl_coll_operands cargs;    /* collective messages: the items interpreted */
 } mdl_msg;
 
 /* ------------------------------------------------------------------ */
 /* Collectives.                                                         */
 
-typedef enum mdl_coll_kind {
-#define MDL_X(id, name) MDL_CO_##id,
+/* The operation of a collective block (MDL_COLL_<id> of mdl_rt.h in the
+ * generated tables). */
+typedef enum mdl_co_kind {
+#define MDL_X(id, name, rooted) MDL_CO_##id,
     MDL_COLLECTIVES(MDL_X)
 #undef MDL_X
     MDL_CO_UNKNOWN              /* parsed name not recognised: sema reports */
-} mdl_coll_kind;
+} mdl_co_kind;
 
 /* Canonical spelling ("GatherV"), as in the generated MDL_GatherV_m. */
-const char *mdl_coll_kind_name(mdl_coll_kind k);
+const char *mdl_co_kind_name(mdl_co_kind k);
 /* The operation a spec names, in any letter case; MDL_CO_UNKNOWN if none. */
-mdl_coll_kind mdl_coll_kind_lookup(const char *name);
+mdl_co_kind mdl_co_kind_lookup(const char *name);
+/* Whether the operation has a root. */
+int mdl_co_kind_rooted(mdl_co_kind k);
 
 typedef struct mdl_coll {
-    mdl_coll_kind kind;
+    mdl_co_kind kind;
     const char *kind_name;      /* as written, for diagnostics */
     mdl_loc loc;
     mdl_expr *root;             /* (root), NULL if absent (defaults to 0) */
@@ -283,6 +299,9 @@ typedef struct mdl_task {
     int periodic[3];
     MDL_VEC(struct mdl_task *) connected; /* symmetric closure, incl. self
                                              when the family talks to itself */
+    int single;                 /* runs as exactly one instance: written
+                                   without `(i)`, not a grid and not connected
+                                   with itself (reference §3.1) */
 } mdl_task;
 
 typedef struct mdl_spec {
@@ -294,6 +313,8 @@ typedef struct mdl_spec {
      * it contains: post-order of the nesting graph, spec order otherwise),
      * as C needs them declared, whatever order the spec gives */
     MDL_VEC(mdl_struct *) struct_order;
+    int nchannels;              /* sema: send/receive pairs, their channels
+                                   numbered 0..nchannels-1 */
 } mdl_spec;
 
 #endif

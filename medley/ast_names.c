@@ -1,9 +1,12 @@
 /* ast_names.c — spellings of AST enumerations shared by the stages, read
- * from the tables the runtimes use too (common/mdl_tables.h). */
+ * from the tables the runtimes use too (common/mdl_tables.h); and, for the
+ * compiler, the check that the installed headers agree with those tables
+ * (common/mdl_public_check.h). */
 #include <stddef.h>
 #include <strings.h>
 
 #include "ast.h"
+#include "mdl_public_check.h"
 
 static const struct basic_info {
     const char *name, *c_spelling, *short_id;
@@ -42,22 +45,42 @@ int mdl_basic_size(mdl_basic b)
 }
 
 /* Canonical spellings: the generated functions are MDL_<name>_<message>. */
-static const char *const coll_kind_names[] = {
-#define MDL_X(id, name) [MDL_CO_##id] = name,
+static const struct co_info {
+    const char *name;
+    int rooted;
+} co_info[] = {
+#define MDL_X(id, name, rooted) [MDL_CO_##id] = { name, rooted },
     MDL_COLLECTIVES(MDL_X)
 #undef MDL_X
-    [MDL_CO_UNKNOWN] = "Unknown",
+    [MDL_CO_UNKNOWN] = { "Unknown", 0 },
 };
 
-const char *mdl_coll_kind_name(mdl_coll_kind k)
+const char *mdl_co_kind_name(mdl_co_kind k)
 {
-    return k >= 0 && k <= MDL_CO_UNKNOWN ? coll_kind_names[k] : "Unknown";
+    return k >= 0 && k <= MDL_CO_UNKNOWN ? co_info[k].name : "Unknown";
 }
 
-mdl_coll_kind mdl_coll_kind_lookup(const char *name)
+mdl_co_kind mdl_co_kind_lookup(const char *name)
 {
     for (int k = 0; k < MDL_CO_UNKNOWN; k++)
-        if (strcasecmp(name, coll_kind_names[k]) == 0)
-            return (mdl_coll_kind)k;
+        if (strcasecmp(name, co_info[k].name) == 0)
+            return (mdl_co_kind)k;
     return MDL_CO_UNKNOWN;
+}
+
+int mdl_co_kind_rooted(mdl_co_kind k)
+{
+    return k >= 0 && k < MDL_CO_UNKNOWN && co_info[k].rooted;
+}
+
+const char *mdl_op_name(mdl_op op)
+{
+    switch (op) {
+#define MDL_X(id, value) case MDL_OP_##id: return "MDL_" #id;
+    MDL_REDUCTIONS(MDL_X)
+#undef MDL_X
+    case MDL_OP_NONE:
+        break;
+    }
+    return NULL;
 }

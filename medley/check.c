@@ -22,6 +22,7 @@ int mdl_check(mdl_spec *spec, mdl_diag *diag, mdl_arena *arena)
     mdl_check_peers(&c);        /* peers: connected tasks, neighbours */
     mdl_check_sections(&c);     /* items and sections of messages */
     mdl_check_collectives(&c);  /* collective kinds and argument shapes */
+    mdl_name_functions(&c);     /* each message's function name */
     mdl_check_pairing(&c);      /* sends with receives, channels */
     mdl_check_item_order(&c);   /* paired items in another order (warning) */
     return mdl_error_count(diag) - before;

@@ -13,10 +13,11 @@
  *                  (item->var set, item->count = -1); a reduction written
  *                  without one gets an item of value 1
  *   counts, displs a whole int array or int pointer (item->var)
- *   op             MDL_SUM, MDL_PROD, MDL_MAX, MDL_MIN (cargs.op)
+ *   op             a reduction operator: MDL_SUM … (cargs.op)
  *
  * Compile-time shape errors (count beyond a buffer, different element
  * types, non-int counts, a reduction of structs) are reported here. */
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -24,36 +25,60 @@
 
 enum role { R_SEND, R_RECV, R_COUNT, R_COUNTS, R_DISPLS, R_OP };
 
-/* Per operation, indexed by mdl_coll_kind (names: mdl_coll_kind_name). */
+/* Per operation, indexed by mdl_co_kind (names: mdl_co_kind_name, roots:
+ * mdl_co_kind_rooted). */
 static const struct kind_info {
-    int has_root;
     int nargs;
     enum role roles[4];
     const char *shape;
 } kinds[] = {
-    [MDL_CO_BCAST] = { 1, 3, { R_SEND, R_RECV, R_COUNT }, "{send, recv, count}" },
-    [MDL_CO_MCAST] = { 1, 3, { R_SEND, R_RECV, R_COUNT }, "{send, recv, count}" },
-    [MDL_CO_SCATTER] = { 1, 2, { R_SEND, R_RECV }, "{send, recv}" },
-    [MDL_CO_SCATTERV] = { 1, 4, { R_SEND, R_COUNTS, R_DISPLS, R_RECV },
+    [MDL_CO_BCAST] = { 3, { R_SEND, R_RECV, R_COUNT }, "{send, recv, count}" },
+    [MDL_CO_MCAST] = { 3, { R_SEND, R_RECV, R_COUNT }, "{send, recv, count}" },
+    [MDL_CO_SCATTER] = { 2, { R_SEND, R_RECV }, "{send, recv}" },
+    [MDL_CO_SCATTERV] = { 4, { R_SEND, R_COUNTS, R_DISPLS, R_RECV },
                           "{send, counts, displs, recv}" },
-    [MDL_CO_GATHER] = { 1, 3, { R_SEND, R_RECV, R_COUNT }, "{send, recv, count}" },
-    [MDL_CO_GATHERV] = { 1, 4, { R_SEND, R_RECV, R_COUNTS, R_DISPLS },
+    [MDL_CO_GATHER] = { 3, { R_SEND, R_RECV, R_COUNT }, "{send, recv, count}" },
+    [MDL_CO_GATHERV] = { 4, { R_SEND, R_RECV, R_COUNTS, R_DISPLS },
                          "{send, recv, counts, displs}" },
-    [MDL_CO_ALLGATHER] = { 0, 2, { R_SEND, R_RECV }, "{send, recv}" },
-    [MDL_CO_ALLGATHERV] = { 0, 4, { R_SEND, R_RECV, R_COUNTS, R_DISPLS },
+    [MDL_CO_ALLGATHER] = { 2, { R_SEND, R_RECV }, "{send, recv}" },
+    [MDL_CO_ALLGATHERV] = { 4, { R_SEND, R_RECV, R_COUNTS, R_DISPLS },
                             "{send, recv, counts, displs}" },
-    [MDL_CO_ALLTOALL] = { 0, 3, { R_SEND, R_RECV, R_COUNT }, "{send, recv, count}" },
-    [MDL_CO_REDUCE] = { 1, 4, { R_SEND, R_RECV, R_COUNT, R_OP }, "{in, out, count, OP}" },
-    [MDL_CO_ALLREDUCE] = { 0, 4, { R_SEND, R_RECV, R_COUNT, R_OP }, "{in, out, count, OP}" },
+    [MDL_CO_ALLTOALL] = { 3, { R_SEND, R_RECV, R_COUNT }, "{send, recv, count}" },
+    [MDL_CO_REDUCE] = { 4, { R_SEND, R_RECV, R_COUNT, R_OP }, "{in, out, count, OP}" },
+    [MDL_CO_ALLREDUCE] = { 4, { R_SEND, R_RECV, R_COUNT, R_OP }, "{in, out, count, OP}" },
 };
 /* A reduction may leave its count out (the thesis's Annex B): {in, out, OP}
  * reduces one element. */
 static const enum role reduction_without_count[] = { R_SEND, R_RECV, R_OP };
 
-static const char *const op_names[] = { "MDL_SUM", "MDL_PROD", "MDL_MAX", "MDL_MIN" };
-static const mdl_op op_values[] = { MDL_OP_SUM, MDL_OP_PROD, MDL_OP_MAX, MDL_OP_MIN };
+/* The reduction operators, and their names for suggestions. */
+static const mdl_op ops[] = {
+#define MDL_X(id, value) MDL_OP_##id,
+    MDL_REDUCTIONS(MDL_X)
+#undef MDL_X
+};
+enum { NOPS = sizeof ops / sizeof *ops };
 
-static int is_reduction(mdl_coll_kind k)
+static const char *const *op_names(void)
+{
+    static const char *names[NOPS];
+    for (int i = 0; i < NOPS; i++)
+        names[i] = mdl_op_name(ops[i]);
+    return names;
+}
+
+/* "MDL_SUM, MDL_PROD, MDL_MAX or MDL_MIN" */
+static const char *op_list(void)
+{
+    static char list[128];
+    size_t at = 0;
+    for (int i = 0; i < NOPS && at < sizeof list; i++)
+        at += (size_t)snprintf(list + at, sizeof list - at, "%s%s",
+                               i == 0 ? "" : i + 1 < NOPS ? ", " : " or ", mdl_op_name(ops[i]));
+    return list;
+}
+
+static int is_reduction(mdl_co_kind k)
 {
     return k == MDL_CO_REDUCE || k == MDL_CO_ALLREDUCE;
 }
@@ -68,7 +93,7 @@ static const struct kind_info *find_kind(mdl_checker *c, mdl_coll *co)
     /* Case is not a typo: suggest ignoring it, show the canonical name. */
     const char *names[MDL_CO_UNKNOWN];
     for (int k = 0; k < MDL_CO_UNKNOWN; k++)
-        names[k] = mdl_coll_kind_name((mdl_coll_kind)k);
+        names[k] = mdl_co_kind_name((mdl_co_kind)k);
     mdl_error(c->diag, co->loc, "unknown collective operation '%s'%s", co->kind_name,
               mdl_hint(c, mdl_suggest_nocase(co->kind_name, names, MDL_CO_UNKNOWN)));
     return NULL;
@@ -178,30 +203,29 @@ static void check_op(mdl_checker *c, mdl_msg *m, mdl_item *it)
     if ((it->kind == MDL_IT_REF && !it->name) || (it->kind == MDL_IT_EXPR && !it->expr))
         return;                 /* missing: the parser said so */
     if (it->kind == MDL_IT_REF && it->name && it->idx.n == 0)
-        for (int i = 0; i < 4; i++)
-            if (strcmp(it->name, op_names[i]) == 0) {
-                m->cargs.op = op_values[i];
+        for (int i = 0; i < NOPS; i++)
+            if (strcmp(it->name, mdl_op_name(ops[i])) == 0) {
+                m->cargs.op = ops[i];
                 return;
             }
     if (it->kind == MDL_IT_REF && it->name) {
         /* `sum`, `max`: the operator without its MDL_ prefix */
         const char *hint = NULL;
-        for (int i = 0; i < 4 && !hint; i++)
-            if (strcasecmp(it->name, op_names[i] + 4) == 0)
-                hint = mdl_hint(c, op_names[i]);
+        for (int i = 0; i < NOPS && !hint; i++)
+            if (strcasecmp(it->name, mdl_op_name(ops[i]) + strlen("MDL_")) == 0)
+                hint = mdl_hint(c, mdl_op_name(ops[i]));
         mdl_error(c->diag, it->loc, "unknown reduction operator '%s' in '%s'%s", it->name,
-                  m->name, hint ? hint : mdl_did_you_mean(c, it->name, op_names, 4));
+                  m->name, hint ? hint : mdl_did_you_mean(c, it->name, op_names(), NOPS));
     }
     else
-        mdl_error(c->diag, it->loc,
-                  "the operator of reduction '%s' must be MDL_SUM, MDL_PROD, MDL_MAX or MDL_MIN",
-                  m->name);
+        mdl_error(c->diag, it->loc, "the operator of reduction '%s' must be %s", m->name,
+                  op_list());
 }
 
 /* The canonical name of m's operation ("Gather"), for messages. */
 static const char *op_name(const mdl_msg *m)
 {
-    return mdl_coll_kind_name(m->coll->kind);
+    return mdl_co_kind_name(m->coll->kind);
 }
 
 /* Count larger than a buffer it is read from or written to. */
@@ -223,7 +247,7 @@ static void check_fits(mdl_checker *c, mdl_msg *m, mdl_item *count, mdl_item *bu
  * segment. */
 static void check_derived_segment(mdl_checker *c, mdl_msg *m)
 {
-    mdl_coll_args *a = &m->cargs;
+    mdl_coll_operands *a = &m->cargs;
     mdl_item *part = a->in_place ? a->send
                    : m->coll->kind == MDL_CO_SCATTER ? a->recv : a->send;
     mdl_item *whole = part == a->send ? a->recv : a->send;
@@ -276,8 +300,8 @@ static void check_msg(mdl_checker *c, mdl_task *t, mdl_coll *co,
     if (is_reduction(co->kind) && m->items.n == 3) {
         if (!names_an_operator(c, t, m->items.v[2])) {
             mdl_error(c->diag, m->items.v[2] ? m->items.v[2]->loc : where,
-                      "the last argument of %s '%s' must be its operator (MDL_SUM, MDL_PROD, MDL_MAX or MDL_MIN): %s, or {in, out, OP} for a count of 1",
-                      op_name(m), m->name, k->shape);
+                      "the last argument of %s '%s' must be its operator (%s): %s, or {in, out, OP} for a count of 1",
+                      op_name(m), m->name, op_list(), k->shape);
             return;
         }
         roles = reduction_without_count;
@@ -287,7 +311,7 @@ static void check_msg(mdl_checker *c, mdl_task *t, mdl_coll *co,
                   is_reduction(co->kind) ? " or 3 {in, out, OP} (count 1)" : "", m->items.n);
         return;
     }
-    mdl_coll_args *a = &m->cargs;
+    mdl_coll_operands *a = &m->cargs;
     for (int i = 0; i < m->items.n; i++) {
         mdl_item *it = m->items.v[i];
         if (!it)
@@ -359,11 +383,11 @@ static void check_msg(mdl_checker *c, mdl_task *t, mdl_coll *co,
 static void check_coll(mdl_checker *c, mdl_task *t, mdl_coll *co)
 {
     const struct kind_info *k = find_kind(c, co);
-    const char *name = mdl_coll_kind_name(co->kind);
+    const char *name = mdl_co_kind_name(co->kind);
     co->root_val = 0;
     co->table_var = NULL;
     if (k) {
-        if (co->root && !k->has_root) {
+        if (co->root && !mdl_co_kind_rooted(co->kind)) {
             mdl_error(c->diag, co->root->loc, "%s has no root: it involves every instance equally",
                       name);
         } else if (co->root) {

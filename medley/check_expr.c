@@ -52,14 +52,6 @@ mdl_var *mdl_find_var(mdl_task *t, const char *name)
     return NULL;
 }
 
-int mdl_task_connected(const mdl_task *t, const mdl_task *other)
-{
-    for (int i = 0; i < t->connected.n; i++)
-        if (t->connected.v[i] == other)
-            return 1;
-    return 0;
-}
-
 const char *mdl_did_you_mean(mdl_checker *c, const char *name,
                              const char *const *names, int n)
 {
@@ -135,9 +127,55 @@ static const char *suggest_const_or_var(mdl_checker *c, mdl_task *t,
     return mdl_did_you_mean(c, name, names, n);
 }
 
-/* Defined in check_consts.c: evaluates a const on demand, detecting cycles. */
+/* A const's value, evaluated on the first use (a const may use one
+ * declared after it, as #defines can); c->const_state finds cycles. */
+static int const_index(mdl_checker *c, const mdl_const *k)
+{
+    for (int i = 0; i < c->spec->consts.n; i++)
+        if (c->spec->consts.v[i] == k)
+            return i;
+    return -1;
+}
+
 int mdl_const_value(mdl_checker *c, mdl_const *k, const mdl_expr *use,
-                    long long *out);
+                    long long *out)
+{
+    int i = const_index(c, k);
+    if (i < 0 || !c->const_state)
+        return 0;
+    switch (c->const_state[i]) {
+    case 1:
+        /* Report once, at the const whose definition loops back. */
+        c->const_state[i] = 3;
+        mdl_error(c->diag, k->loc, "constant '%s' is defined in terms of itself",
+                  k->name);
+        if (use)
+            mdl_note(c->diag, use->loc, "'%s' is used here", k->name);
+        return 0;
+    case 3:
+        return 0;
+    case 2:
+        if (k->evaluated)
+            *out = k->val;
+        return k->evaluated;
+    }
+    if (k->evaluated) {         /* set on the command line */
+        c->const_state[i] = 2;
+        *out = k->val;
+        return 1;
+    }
+    c->const_state[i] = 1;
+    long long v = 0;
+    int ok = k->value && mdl_eval_const(c, k->value, &v);
+    if (c->const_state[i] == 3)  /* part of a cycle: already reported */
+        ok = 0;
+    c->const_state[i] = 2;
+    k->evaluated = ok;
+    k->val = ok ? v : 0;
+    if (ok)
+        *out = v;
+    return ok;
+}
 
 static mdl_eval_result eval(mdl_checker *c, mdl_expr *e, mdl_task *task,
                             long long *out)

@@ -9,13 +9,16 @@
 #include "arena.h"
 #include "ast.h"
 #include "diag.h"
+/* the model's queries (types, the connection relation): model.c */
+#include "frontend.h"
 
 typedef struct mdl_checker {
     mdl_spec *spec;
     mdl_diag *diag;
     mdl_arena *arena;
-    /* check_consts.c: per const, 0 unvisited, 1 being evaluated (cycle
-     * detection), 2 done (evaluated says whether it succeeded) */
+    /* check_consts.c (mdl_const_value): per const, 0 unvisited, 1 being
+     * evaluated (cycle detection), 2 done (evaluated says whether it
+     * succeeded), 3 on a cycle already reported */
     int *const_state;
     /* check_pairing.c: flattened struct signatures, computed once */
     struct flat_cache *flat_cache;
@@ -36,6 +39,9 @@ void mdl_check_sections(mdl_checker *c);
 void mdl_check_collectives(mdl_checker *c);
 void mdl_check_pairing(mdl_checker *c);
 void mdl_check_item_order(mdl_checker *c);
+/* Not a check: m->fn_name of every message whose peer or collective
+ * resolved (fn_names.c). */
+void mdl_name_functions(mdl_checker *c);
 
 /* ---- check_expr.c: integer expressions ---- */
 
@@ -55,12 +61,17 @@ mdl_eval_result mdl_eval(mdl_checker *c, mdl_expr *e, mdl_task *task,
 /* Like mdl_eval with no task, and the result must be a constant. */
 int mdl_eval_const(mdl_checker *c, mdl_expr *e, long long *out);
 
+/* The value of const k into *out (1), evaluating it on its first use; 0
+ * when it has none after an error.  A const whose value needs itself is
+ * reported at k, with a note at `use` when not NULL. */
+int mdl_const_value(mdl_checker *c, mdl_const *k, const mdl_expr *use,
+                    long long *out);
+
 /* ---- lookups (check_expr.c) ---- */
 
 mdl_const *mdl_find_const(mdl_checker *c, const char *name);
 mdl_task *mdl_find_task(mdl_checker *c, const char *name);
 mdl_var *mdl_find_var(mdl_task *t, const char *name);
-int mdl_task_connected(const mdl_task *t, const mdl_task *other);
 
 /* " ; did you mean 'X'?" or "" — for the tail of an error message.
  * names: n strings (NULL entries are skipped). */
@@ -103,12 +114,6 @@ int mdl_check_indices(mdl_checker *c, mdl_task *t, mdl_msg *m, mdl_item *it,
                       mdl_index_use use);
 
 /* ---- check_types.c ---- */
-
-/* Type of a typeref for messages: "double", "unsigned long", "Particle". */
-const char *mdl_type_name(const mdl_typeref *t);
-/* The same type (basic types compare by kind, structs by declaration). */
-int mdl_same_type(const mdl_typeref *a, const mdl_typeref *b);
-int mdl_is_int_type(const mdl_typeref *t);
 
 /* Checked multiplication of non-negative sizes; 0 on overflow. */
 int mdl_mul_size(long long a, long long b, long long *out);

@@ -7,7 +7,8 @@
  *   3. a send takes the unique remaining receive in its peer task that
  *      accepts it (from the sending task, or from the opposite grid
  *      direction) and has the same type signature.
- * Each pair gets a channel, 0..n-1 in spec order of the sends.
+ * Each pair gets a channel, 0..n-1 in spec order of the sends (n is
+ * spec->nchannels).
  *
  * Type signature: the flattened sequence of basic types with counts,
  * adjacent runs of one type merged (vector<double>[10] is ten doubles; a
@@ -586,4 +587,5 @@ void mdl_check_pairing(mdl_checker *c)
             p.sends[i].m->channel = channel;
             p.sends[i].m->pair->channel = channel++;
         }
+    c->spec->nchannels = channel;
 }

@@ -2,7 +2,7 @@
  *
  * The relation is made symmetric here (father's `setof(son)` lets son talk
  * to father too) and stored in task->connected, which the peer check and
- * the emitters use.  A family talks to itself when it is SPMD (written
+ * the emitters use, and task->single follows from it.  A family talks to itself when it is SPMD (written
  * with `(i)`) without an explicit setof, when it is a grid, or when it
  * names itself; a single MPMD task does not, unless it names itself. */
 #include <string.h>
@@ -71,5 +71,13 @@ void mdl_check_tasks(mdl_checker *c)
                           t->name ? t->name : "?", name,
                           suggest_other_task(c, t, name));
         }
+    }
+    /* Once the relation is complete: a task no family of which talks to
+     * itself is instantiated once (reference §3.1); the runtimes refuse
+     * more. */
+    for (int i = 0; i < s->tasks.n; i++) {
+        mdl_task *t = s->tasks.v[i];
+        if (t)
+            t->single = !t->multi && t->conn != MDL_C_GRID && !mdl_task_connected(t, t);
     }
 }

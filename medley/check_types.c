@@ -6,35 +6,13 @@
  * its typedef name; `struct X` only by tag, as in C.  Types may be declared
  * in any order: spec->struct_order lists them as C must declare them (a
  * struct after the structs it contains), and each struct's size is
- * computed once, with the C layout rules, for the size checks of
- * check_vars.c. */
+ * computed once, with the C layout rules: the size checks of check_vars.c
+ * and mdltrace --spec read it (mdl_type_size). */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "check_internal.h"
-
-const char *mdl_type_name(const mdl_typeref *t)
-{
-    if (t->basic > MDL_B_NONE && t->basic < MDL_B_COUNT)
-        return mdl_basic_name(t->basic);
-    if (t->resolved)
-        return t->resolved->typedef_name ? t->resolved->typedef_name
-                                         : t->resolved->tag;
-    return t->name ? t->name : "?";
-}
-
-int mdl_same_type(const mdl_typeref *a, const mdl_typeref *b)
-{
-    if (a->basic != MDL_B_NONE || b->basic != MDL_B_NONE)
-        return a->basic == b->basic;
-    return a->resolved && a->resolved == b->resolved;
-}
-
-int mdl_is_int_type(const mdl_typeref *t)
-{
-    return t->basic >= MDL_B_CHAR && t->basic <= MDL_B_ULLONG;
-}
 
 int mdl_mul_size(long long a, long long b, long long *out)
 {

@@ -12,21 +12,12 @@
 /* MDL_MAX_DIMS: the runtime's item descriptors have that many extents. */
 #include "mdl_rt.h"
 
-/* Bytes of one element as on LP64 Linux: a basic type's size, a struct's
- * size with its padding (check_types.c); -1 when unknown after an error. */
-static long long elem_bytes(const mdl_typeref *t)
-{
-    if (t->basic != MDL_B_NONE)
-        return mdl_basic_size(t->basic);
-    return t->resolved ? t->resolved->size : -1;
-}
-
 /* The bytes v takes in the task struct (padding between members aside),
  * or -1 if that does not fit a C object; 0 when its size is unknown after
  * an error. */
 static long long var_bytes(const mdl_var *v)
 {
-    long long bytes, elem = elem_bytes(&v->type);
+    long long bytes, elem = mdl_type_size(&v->type);
     if (v->form == MDL_V_POINTER)
         return 8;
     if (v->nelems < 0 || elem < 0)

@@ -1,6 +1,7 @@
-/* input.c — what medleyc reads besides its options: the spec file and the
- * -D NAME=VALUE definitions (also used by mdltrace --spec, which must see
- * the spec exactly as the program was compiled). */
+/* input.c — what the front end reads besides the driver's options: the
+ * spec file and the -D NAME=VALUE definitions (mdltrace --spec reads them
+ * the same way: it must see the spec exactly as the program was
+ * compiled). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
-/* input.h — the spec file and -D definitions, as medleyc reads them. */
+/* input.h — the spec file and -D definitions, as the front end reads them
+ * (mdl_define and mdl_define_parse are public: frontend.h). */
 #ifndef MEDLEY_INPUT_H
 #define MEDLEY_INPUT_H
 
@@ -6,16 +7,7 @@
 
 #include "arena.h"
 #include "ast.h"
-
-typedef struct mdl_define {
-    const char *name;           /* points into the argument, up to '=' */
-    size_t namelen;
-    long long value;
-} mdl_define;
-
-/* NAME=VALUE with NAME an identifier and VALUE a decimal integer that fits
- * a long long; 0, or -1 when arg is not of that form. */
-int mdl_define_parse(const char *arg, mdl_define *d);
+#include "frontend.h"
 
 /* Overrides the spec's const NAME by each definition, or adds it. */
 void mdl_defines_apply(mdl_spec *spec, mdl_arena *arena, const mdl_define *defs, int ndefs);

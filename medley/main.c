@@ -1,7 +1,8 @@
 /* main.c — the driver: medleyc [options] spec.mdl
  *
- * parse → check → emit.  Exit status 0 (ok, warnings allowed), 1 (errors
- * in the spec: nothing is written), 2 (usage or I/O error). */
+ * load and check (the front end: frontend.h) → emit (codegen/).  Exit
+ * status 0 (ok, warnings allowed), 1 (errors in the spec: nothing is
+ * written), 2 (usage or I/O error). */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -12,13 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "ast.h"
-#include "check.h"
-#include "diag.h"
 #include "emit.h"
-#include "input.h"
-#include "parse.h"
+#include "frontend.h"
 
 static const char usage_text[] =
     "usage: medleyc [options] spec.mdl\n"
@@ -257,30 +253,19 @@ int main(int argc, char **argv)
     if (!check_only && check_outputs(outdir, dot) != 0)
         goto out;
 
-    size_t len;
-    char *text = mdl_read_spec_file(path, &len);
-    if (!text) {
+    mdl_front *front = mdl_front_load(path, defs, ndefs, NULL);
+    if (!front) {
         fprintf(stderr, "medleyc: error: cannot read '%s': %s\n", path,
                 strerror(errno));
         goto out;
     }
-
-    mdl_arena *arena = mdl_arena_new();
-    mdl_diag *diag = mdl_diag_new(path, text, len);
-    mdl_spec *spec = mdl_parse(path, text, len, arena, diag);
-    if (mdl_error_count(diag) == 0) {
-        mdl_defines_apply(spec, arena, defs, ndefs);
-        mdl_check(spec, diag, arena);
-    }
-    if (mdl_error_count(diag) > 0)
+    if (mdl_front_check(front) > 0)
         status = 1;
     else if (check_only)
         status = 0;
     else
-        status = emit(spec, outdir, dot);
-    mdl_diag_free(diag);
-    mdl_arena_free(arena);
-    free(text);
+        status = emit(mdl_front_spec(front), outdir, dot);
+    mdl_front_free(front);
 out:
     free(defs);
     return status;

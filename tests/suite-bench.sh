@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # The benchmark harness (bench/run.sh) in its smoke mode, BENCH_QUICK=1: it
-# must build and run every benchmark on the three variants and print every
-# ratio (vlasov: its CSV complete, with the computation time); and
+# must build and run every benchmark on the three variants (and the two of
+# each other MPI of tests/lib/mpi.sh: mpi@<name>, mdl-mpi@<name>) and print every
+# ratio (the kernels quiet and loaded, in their table; vlasov: its CSV
+# complete, with the computation time); and
 # bench/cxx.sh (the C++ binding's cost) must print every row.  No timing is
 # asserted: this machine is shared, times mean nothing here.  PASS: bench/<benchmark>; the ratio table is printed as it comes.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 : "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
+. tests/lib/mpi.sh
+nvariants=$((1 + 2 * ${#MPI_RTS[@]}))
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/medley-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 if [ "${SANITIZE:-}" = 1 ]; then
@@ -23,22 +27,34 @@ else
 fi
 
 sum=$tmp/out/summary.csv
-# every measured case has the three variants, and both generated ones a ratio
-for b in pingpong halo coll oversub; do
+# every measured case has every variant, and each but mpi a ratio
+for b in pingpong halo coll oversub stencil transpose; do
     cases=$(awk -F, -v b="$b" '$1 == b { print $2 "," $3 "," $4 }' "$sum" 2>/dev/null | sort -u)
     if [ -z "$cases" ]; then
         echo "FAIL: bench/$b: no results"
         continue
     fi
     # the ping-pong and the 2-instance halo also run traced (+trace)
-    bad=$(awk -F, -v b="$b" '$1 == b { k = $2 "," $3 "," $4; if ($5 ~ /[+]trace$/) tr[k]++; else n[k]++
+    bad=$(awk -F, -v b="$b" -v nv="$nvariants" '$1 == b { k = $2 "," $3 "," $4; if ($5 ~ /[+]trace$/) tr[k]++; else n[k]++
                                        if ($5 != "mpi" && $7 == "") miss[k] = 1 }
-        END { for (k in n) if (n[k] != 3 || (k in miss) ||
+        END { for (k in n) if (n[k] != nv || (k in miss) ||
                                tr[k] != ((b == "pingpong" || (b == "halo" && k ~ /,2$/)) ? 2 : 0)) print k }' "$sum")
     if [ -n "$bad" ]; then
         echo "FAIL: bench/$b: variants or ratios missing for $(echo "$bad" | tr '\n' ' ')"
     else
         echo "PASS: bench/$b ($(echo "$cases" | wc -l) cases)"
+    fi
+done
+
+# the kernels: quiet and loaded at 2 and 4 instances, each a row of the
+# kernel table with best / median of mdl-mpi and mdl-shm
+for b in stencil transpose; do
+    groups=$(awk -F, -v b="$b" '$1 == b { print $2 "," $4 }' "$sum" 2>/dev/null | LC_ALL=C sort -u | tr '\n' ' ')
+    rows=$(grep -cE "^$b +n=[0-9]+ +[24] (quiet|loaded) .*([0-9]+\.[0-9]{3} / [0-9]+\.[0-9]{3}.*){2}" "$tmp/out/summary.txt" 2>/dev/null)
+    if [ "$groups" != "iteration+load,2 iteration+load,4 iteration,2 iteration,4 " ] || [ "$rows" != 4 ]; then
+        echo "FAIL: bench/$b-table: cases $groups, $rows of 4 rows in the kernel table"
+    else
+        echo "PASS: bench/$b-table"
     fi
 done
 

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The CMake package (lib/cmake/medley, docs/tutorial.md "CMake"), used as a
-# user would, against the staged install:
+# user would, against the staged install (each MPI of tests/lib/mpi.sh:
+# its own staged install, runtime mpi-<name>):
 #   cmake/<rt>/build, cmake/<rt>/run   examples/montecarlo (C++, its
-#       CMakeLists.txt) configured with -DMEDLEY_RUNTIME=<rt>, built with
-#       -Wall -Wextra -Werror -pedantic, run with mdlrun / mpiexec;
+#       CMakeLists.txt) configured with -DMEDLEY_RUNTIME=<shm|mpi>, built with
+#       -Wall -Wextra -Werror -pedantic, run with mdlrun / that MPI's launcher;
+#   cmake/<rt>/mpi     MEDLEY_MPI_FLAVOR and MEDLEY_MPIEXEC name that MPI;
 #   cmake/spec-change   the spec edited (BATCHES 10 -> 4): the build runs
 #       medleyc again and the program sees the new constant;
 #   cmake/c-project     a C project (TMDL.c compiled as C) with TASKS and DEFINES;
@@ -26,16 +28,17 @@ LDFLAGS_SAN=""
 if [ "${SANITIZE:-}" = 1 ]; then
     FLAGS="$FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer"
     LDFLAGS_SAN="-fsanitize=address,undefined"
-    export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0}
-    export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/rt/lsan-mpich.supp}
 fi
+. tests/lib/mpi.sh
 tail_of() { tail -c 400 "$1" | tr '\n' ' '; }
 
-# configure <src> <build> [cmake args…]: 0 or 1, log in <build>.log
+# configure <src> <build> [cmake args…]: 0 or 1, log in <build>.log; the
+# package of the runtime last selected with rt_use
+rt_use shm
 configure() {
     local src=$1 b=$2
     shift 2
-    cmake -S "$src" -B "$b" -DCMAKE_PREFIX_PATH="$MEDLEY_STAGE" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    cmake -S "$src" -B "$b" -DCMAKE_PREFIX_PATH="$RT_STAGE" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DCMAKE_C_FLAGS="$FLAGS" -DCMAKE_CXX_FLAGS="$FLAGS" \
         -DCMAKE_EXE_LINKER_FLAGS="$LDFLAGS_SAN" "$@" > "$b.log" 2>&1
 }
@@ -44,21 +47,21 @@ configure() {
 run() {
     local rt=$1 log=$2
     shift 2
-    local launcher=$MEDLEY_STAGE/bin/mdlrun
-    [ "$rt" = mpi ] && launcher=mpiexec
-    (cd "$work" && exec timeout -k 5 120 "$launcher" "$@") > "$log" 2>&1 < /dev/null
+    rt_use "$rt" || { echo "$RT_WHY" > "$log"; return 1; }
+    (cd "$work" && exec timeout -k 5 120 "${RT_LAUNCH[@]}" "$@") > "$log" 2>&1 < /dev/null
 }
 
-for rt in shm mpi; do
+for rt in shm "${MPI_RTS[@]}"; do
     src=$work/src-$rt b=$work/build-$rt
+    rt_use "$rt" || { echo "FAIL: cmake/$rt/build: $RT_WHY"; continue; }
     cp -r examples/montecarlo "$src"
-    if ! configure "$src" "$b" -DMEDLEY_RUNTIME=$rt || ! cmake --build "$b" >> "$b.log" 2>&1; then
+    if ! configure "$src" "$b" -DMEDLEY_RUNTIME=$RT_LIB || ! cmake --build "$b" >> "$b.log" 2>&1; then
         echo "FAIL: cmake/$rt/build: $(tail_of "$b.log")"
         continue
     fi
     echo "PASS: cmake/$rt/build"
     sons=3
-    [ "$rt" = mpi ] && sons=2
+    [ "$RT_LIB" = mpi ] && sons=2
     if run $rt "$b.run" -n 1 "$b/father" 20000 : -n $sons "$b/son" &&
             grep -Eq '^pi = 3\.1[3-5]' "$b.run" && grep -q "of $((sons * 10)) batches" "$b.run"; then
         echo "PASS: cmake/$rt/run"
@@ -67,6 +70,24 @@ for rt in shm mpi; do
         echo "FAIL: cmake/$rt/run: $(tail_of "$b.run")"
     fi
 done
+
+# The package names the MPI of its libmdl_mpi, and its launcher.
+for rt in "${MPI_RTS[@]}"; do
+    rt_use "$rt" || { echo "FAIL: cmake/$rt/mpi: $RT_WHY"; continue; }
+    src=$work/src-vars-$rt b=$work/build-vars-$rt
+    mkdir -p "$src"
+    printf '%s\n' 'cmake_minimum_required(VERSION 3.13)' 'project(vars NONE)' 'find_package(medley REQUIRED)' \
+        'message(STATUS "mpi: ${MEDLEY_MPI_FLAVOR} ${MEDLEY_MPI_VERSION} ${MEDLEY_MPIEXEC}")' > "$src/CMakeLists.txt"
+    want="-- mpi: $MPI_NAME $(pkg-config --variable=mpi_version medley-mpi) $(pkg-config --variable=mpiexec medley-mpi)"
+    if ! configure "$src" "$b"; then
+        echo "FAIL: cmake/$rt/mpi: $(tail_of "$b.log")"
+    elif ! grep -qxF -- "$want" "$b.log"; then
+        echo "FAIL: cmake/$rt/mpi: no line '$want': $(grep -- '-- mpi:' "$b.log")"
+    else
+        echo "PASS: cmake/$rt/mpi"
+    fi
+done
+rt_use shm
 
 # The spec changes: the next build regenerates and recompiles.
 src=$work/src-shm b=$work/build-shm
@@ -142,13 +163,15 @@ if [ -z "$why" ]; then echo "PASS: cmake/version"; else echo "FAIL: cmake/versio
 src=$work/tutorial
 mkdir -p "$src"
 extract_tutorial "$src"
-for rt in shm mpi; do
+for rt in shm "${MPI_RTS[@]}"; do
     b=$work/build-tutorial-$rt
     workers=4
-    [ "$rt" = mpi ] && workers=2
-    if [ ! -s "$src/master.cc" ] || [ ! -s "$src/CMakeLists.txt" ]; then
+    [ "$rt" != shm ] && workers=2
+    if ! rt_use "$rt"; then
+        echo "FAIL: cmake/tutorial/$rt: $RT_WHY"
+    elif [ ! -s "$src/master.cc" ] || [ ! -s "$src/CMakeLists.txt" ]; then
         echo "FAIL: cmake/tutorial/$rt: docs/tutorial.md has no master.cc or CMakeLists.txt block"
-    elif ! configure "$src" "$b" -DMEDLEY_RUNTIME=$rt || ! cmake --build "$b" >> "$b.log" 2>&1; then
+    elif ! configure "$src" "$b" -DMEDLEY_RUNTIME=$RT_LIB || ! cmake --build "$b" >> "$b.log" 2>&1; then
         echo "FAIL: cmake/tutorial/$rt: $(tail_of "$b.log")"
     elif ! run $rt "$b.run" -n 1 "$b/master" : -n $workers "$b/worker" ||
             ! grep -q "^$workers workers: sum of squares = [0-9]* (right)" "$b.run"; then

@@ -25,24 +25,20 @@
 set -u
 cd "$(dirname "$0")/.."
 : "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
-export PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+. tests/lib/mpi.sh
 CC=${CC:-cc}
 CFLAGS_D=(-std=c11 -Wall -Wextra -Werror -g)
-if [ "${SANITIZE:-}" = 1 ]; then
-    CFLAGS_D+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
-    export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0}
-    export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/rt/lsan-mpich.supp:print_suppressions=0}
-fi
+[ "${SANITIZE:-}" = 1 ] && CFLAGS_D+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
 work=$(mktemp -d "${TMPDIR:-/tmp}/medley-diag.XXXXXX")
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 
-MDLRUN=$MEDLEY_STAGE/bin/mdlrun
-for rt in mpi shm; do
+for rt in "${MPI_RTS[@]}" shm; do
     mkdir -p "$work/$rt/gen"
+    rt_use "$rt" || { echo "FAIL: diag/build/$rt: $RT_WHY"; continue; }
     # shellcheck disable=SC2046
-    if ! "$MEDLEY_STAGE/bin/medleyc" -o "$work/$rt/gen" tests/diag/spec.mdl > "$work/$rt/build.log" 2>&1 ||
+    if ! "$RT_STAGE/bin/medleyc" -o "$work/$rt/gen" tests/diag/spec.mdl > "$work/$rt/build.log" 2>&1 ||
        ! "$CC" "${CFLAGS_D[@]}" -I"$work/$rt/gen" tests/diag/d.c "$work/$rt/gen/dMDL.c" \
-           $(pkg-config --cflags --libs "medley-$rt") -o "$work/$rt/d" >> "$work/$rt/build.log" 2>&1; then
+           $(pkg-config --cflags --libs "medley-$RT_LIB") -o "$work/$rt/d" >> "$work/$rt/build.log" 2>&1; then
         echo "FAIL: diag/build/$rt: $(head -c 400 "$work/$rt/build.log" | tr '\n' ' ')"
     fi
 done
@@ -57,10 +53,9 @@ run() {
     while [ "$1" != -- ]; do envs+=("$1"); shift; done
     shift
     OUT=$work/$rt/$name.out ERR=$work/$rt/$name.err
-    local launch=(mpiexec)
-    [ "$rt" = shm ] && launch=("$MDLRUN")
+    rt_use "$rt" || { echo "$RT_WHY" > "$ERR"; RC=1; return; }
     local t0=${EPOCHREALTIME/[.,]/}
-    (cd "$work/$rt" && exec env "${envs[@]}" timeout -k 3 "$secs" "${launch[@]}" "$@") \
+    (cd "$work/$rt" && exec env "${envs[@]}" timeout -k 3 "$secs" "${RT_LAUNCH[@]}" "$@") \
         > "$OUT" 2> "$ERR" < /dev/null
     RC=$?
     MS=$(( (${EPOCHREALTIME/[.,]/} - t0) / 1000 ))
@@ -149,7 +144,7 @@ elif grep -q deadlock "$ERR"; then fail busy/shm "a deadlock was reported"
 elif [ "$(oks busy)" -ne 3 ]; then fail busy/shm "$(tr '\n' ' ' < "$OUT")"
 else pass busy/shm; fi
 
-for rt in mpi shm; do
+for rt in "${MPI_RTS[@]}" shm; do
     # MDL_HANG_SECONDS: a wait of 2.6 s, reported at 1 s and 2 s (the
     # second may be missed on a loaded machine); not a deadlock
     run $rt hang 30 MDL_HANG_SECONDS=1 -- -n 2 ./d hang
@@ -216,19 +211,20 @@ d[0]: waiting 2 s in MDL_End for d[1] (message ab, MDL_SendTo_d_ab)'
     else pass noend/$rt; fi
 done
 
+for rt in "${MPI_RTS[@]}"; do
 # A call before MDL_Init by a process started without a launcher: the line
 # and exit status 1, nothing else (no MPI_Init, no MPI_Abort).
-OUT=$work/mpi/null-alone.out ERR=$work/mpi/null-alone.err
-(cd "$work/mpi" && exec env -u PMI_RANK -u PMI_SIZE -u PMI_FD -u PMIX_RANK timeout 20 ./d null) \
-    > "$OUT" 2> "$ERR" < /dev/null
+OUT=$work/$rt/null-alone.out ERR=$work/$rt/null-alone.err
+(cd "$work/$rt" && exec env -u PMI_RANK -u PMI_SIZE -u PMI_FD -u PMIX_RANK -u OMPI_COMM_WORLD_SIZE \
+    timeout 20 ./d null) > "$OUT" 2> "$ERR" < /dev/null
 RC=$?
-if [ $RC -ne 1 ]; then fail null-alone/mpi "exit $RC, expected 1"
+if [ $RC -ne 1 ]; then fail null-alone/$rt "exit $RC, expected 1"
 elif [ "$(cat "$ERR")" != 'd: MDL_RecvFrom_d_r: called before MDL_Init (MDL_ERR_STATE)' ]; then
-    fail null-alone/mpi "stderr differs"
-else pass null-alone/mpi; fi
+    fail null-alone/$rt "stderr differs"
+else pass null-alone/$rt; fi
 
 # MPI: the hangs are reported by every waiting instance (2 processes, short:
-# MPICH busy-waits).
+# MPI busy-waits).
 declare -A HANG
 HANG[cycle]='d[0]: waiting 1 s in MDL_RecvFrom_d_r for d[1]
 d[1]: waiting 1 s in MDL_RecvFrom_d_r for d[0]'
@@ -240,10 +236,11 @@ HANG[anyone]='d[0]: waiting 1 s in MDL_RecvFrom_d_r for d[0]'
 for c in cycle wait endwait anyone; do
     n=2
     [ "$c" = anyone ] && n=1
-    run mpi "$c" 4 MDL_HANG_SECONDS=1 -- -n $n ./d "$c"
+    run "$rt" "$c" 4 MDL_HANG_SECONDS=1 -- -n $n ./d "$c"
     got=$(grep ': waiting 1 s in ' "$ERR" | sort)
-    if [ $RC -ne 124 ]; then fail "hang-$c/mpi" "exit $RC, expected 124 (stopped by timeout)"
-    elif [ "$got" != "${HANG[$c]}" ]; then fail "hang-$c/mpi" "lines differ: $(tr '\n' '|' <<< "$got")"
-    else pass "hang-$c/mpi"; fi
+    if [ $RC -ne 124 ]; then fail "hang-$c/$rt" "exit $RC, expected 124 (stopped by timeout)"
+    elif [ "$got" != "${HANG[$c]}" ]; then fail "hang-$c/$rt" "lines differ: $(tr '\n' '|' <<< "$got")"
+    else pass "hang-$c/$rt"; fi
+done
 done
 exit 0

@@ -14,7 +14,8 @@
 #                  executables:   -n 1 father : -n 2 son
 #                  (a word equal to a program name is replaced by its executable;
 #                  blank lines and lines starting with # are ignored)
-#   runtimes       optional: the runtimes to test, default "mpi shm"
+#   runtimes       optional: the runtimes to test, default "mpi shm" (mpi: every
+#                  MPI of tests/lib/mpi.sh, as mpi-mpich, mpi-openmpi …)
 #   medleyc-args   optional: extra medleyc arguments, e.g. "-D N=8"
 #   env            optional: VAR=value lines exported for the runs
 #                  (e.g. MDL_ERRORS=return)
@@ -27,23 +28,23 @@
 #                  (one test directory can then check several failing runs,
 #                  e.g. one run-time fault per launch line)
 #
-# For each runtime rt (mpi, shm): medleyc -o $tmp/gen spec.mdl; each program is
+# For each runtime rt (mpi-<name>, shm): medleyc -o $tmp/gen spec.mdl; each program is
 # built with  cc -std=c11 -Wall -Wextra -Werror -I$tmp/gen prog.c $tmp/gen/*MDL.c
 # (so a program may include several task headers)
-# $(pkg-config --cflags --libs medley-<rt>)  (PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig;
-# under SANITIZE=1 with -fsanitize=address,undefined); a .cc program the same way
-# with  mpicxx (mpi) or g++ (shm) -std=c++17 -Wall -Wextra -Werror -pedantic,
-# and every launch line runs as
-#   mpi: timeout 60 mpiexec <launch>      shm: timeout 60 $MEDLEY_STAGE/bin/mdlrun <launch>
+# $(pkg-config --cflags --libs medley-<mpi|shm>)  (from the runtime's staged install,
+# tests/lib/mpi.sh; under SANITIZE=1 with -fsanitize=address,undefined); a .cc
+# program the same way with that MPI's mpicxx (mpi) or g++ (shm)
+# -std=c++17 -Wall -Wextra -Werror -pedantic, and every launch line runs as
+#   timeout 60 <the runtime's launcher: that MPI's mpiexec, or mdlrun> <launch>
 # One result line per (test, runtime, launch line n, counted from 1):
 #   PASS: e2e/<name>/<rt>/<n>    or    FAIL: e2e/<name>/<rt>/<n>: reason
 # A launcher or runtime library that is not installed is a FAIL, never a skip.
 # MEDLEY_E2E="ping ring" limits the run to those tests. At most 2 (test, runtime)
-# jobs run at a time: the machine has 2 cores and MPICH busy-waits.
+# jobs run at a time: the machine has 2 cores and MPI busy-waits.
 set -u
 cd "$(dirname "$0")/.."
 : "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
-export PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+. tests/lib/mpi.sh
 CC=${CC:-cc}
 CFLAGS_E2E=(-std=c11 -Wall -Wextra -Werror -g)
 CXXFLAGS_E2E=(-std=c++17 -Wall -Wextra -Werror -pedantic -g)
@@ -70,20 +71,14 @@ run_one() {
     }
     if [ ! -f "$dir/launch" ]; then fail_all "no launch file"; return; fi
 
-    local launcher
-    case $rt in
-        mpi) launcher=$(command -v mpiexec) || { fail_all "mpiexec not installed"; return; } ;;
-        shm) launcher=$MEDLEY_STAGE/bin/mdlrun
-             [ -x "$launcher" ] || { fail_all "mdlrun not installed ($launcher)"; return; } ;;
-        *) fail_all "unknown runtime '$rt'"; return ;;
-    esac
-    if ! pkg-config --exists "medley-$rt"; then fail_all "pkg-config medley-$rt not found"; return; fi
-    local lib=$MEDLEY_STAGE/lib/libmdl_$rt.so
+    rt_use "$rt" || { fail_all "$RT_WHY"; return; }
+    if ! pkg-config --exists "medley-$RT_LIB"; then fail_all "pkg-config medley-$RT_LIB not found"; return; fi
+    local lib=$RT_STAGE/lib/libmdl_$RT_LIB.so
     [ -f "$lib" ] || { fail_all "runtime library not installed ($lib)"; return; }
 
     local margs=()
     [ -f "$dir/medleyc-args" ] && read -r -a margs < "$dir/medleyc-args"
-    if ! "$MEDLEY_STAGE/bin/medleyc" "${margs[@]}" -o "$tmp/gen" "$dir/spec.mdl" > "$tmp/medleyc.out" 2>&1; then
+    if ! "$RT_STAGE/bin/medleyc" "${margs[@]}" -o "$tmp/gen" "$dir/spec.mdl" > "$tmp/medleyc.out" 2>&1; then
         fail_all "medleyc failed: $(head -c 300 "$tmp/medleyc.out" | tr '\n' ' ')"
         return
     fi
@@ -94,7 +89,7 @@ run_one() {
         p=$(basename "$prog"); p=${p%.c}; p=${p%.cc}
         if [[ $prog == *.cc ]]; then
             # as a C++ user builds: mpicxx or g++ compile the .c as C++ too
-            if [ "$rt" = mpi ]; then cc=(mpicxx); else cc=(g++); fi
+            cc=("$RT_CXX")
             command -v "${cc[0]}" > /dev/null || { fail_all "${cc[0]} not installed"; return; }
             cc+=("${CXXFLAGS_E2E[@]}")
         fi
@@ -102,14 +97,14 @@ run_one() {
         if [ -f "$dir/$p.mdl" ]; then
             gen=$tmp/gen-$p
             mkdir -p "$gen"
-            if ! "$MEDLEY_STAGE/bin/medleyc" "${margs[@]}" -o "$gen" "$dir/$p.mdl" > "$tmp/medleyc.out" 2>&1; then
+            if ! "$RT_STAGE/bin/medleyc" "${margs[@]}" -o "$gen" "$dir/$p.mdl" > "$tmp/medleyc.out" 2>&1; then
                 fail_all "medleyc $p.mdl failed: $(head -c 300 "$tmp/medleyc.out" | tr '\n' ' ')"
                 return
             fi
         fi
         # shellcheck disable=SC2046
         if ! "${cc[@]}" -I"$gen" "$prog" "$gen"/*MDL.c \
-                $(pkg-config --cflags --libs "medley-$rt") -o "$tmp/bin/$p" > "$tmp/cc.out" 2>&1; then
+                $(pkg-config --cflags --libs "medley-$RT_LIB") -o "$tmp/bin/$p" > "$tmp/cc.out" 2>&1; then
             fail_all "build of $(basename "$prog") failed: $(head -c 400 "$tmp/cc.out" | tr '\n' ' ')"
             return
         fi
@@ -154,14 +149,9 @@ run_one() {
                     export "${kv?}"
                 done < "$dir/env"
             fi
-            # Under SANITIZE=1 leak detection stays on.  MPICH keeps its
-            # allocations until exit: they are suppressed by library, which
-            # needs full stacks (MPICH is built without frame pointers).
-            if [ "$rt" = mpi ]; then
-                export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0}
-                export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/rt/lsan-mpich.supp}
-            fi
-            cd "$tmp" && exec timeout -k 5 60 "$launcher" "${args[@]}"
+            # (under SANITIZE=1 leak detection stays on: rt_use set the MPI's
+            # suppressions)
+            cd "$tmp" && exec timeout -k 5 60 "${RT_LAUNCH[@]}" "${args[@]}"
         ) > "$tmp/run$n.out" 2> "$tmp/run$n.err" < /dev/null
         rc=$?
         local why=""
@@ -194,6 +184,8 @@ for dir in tests/e2e/*/; do
     if [ -n "${MEDLEY_E2E:-}" ] && [[ " $MEDLEY_E2E " != *" $name "* ]]; then continue; fi
     rts="mpi shm"
     [ -f "$dir/runtimes" ] && rts=$(grep -v '^#' "$dir/runtimes" | tr '\n' ' ')
+    rts=" $rts "
+    rts=${rts/ mpi / ${MPI_RTS[*]} }
     for rt in $rts; do
         if [ $running -ge 2 ]; then wait -n; running=$((running - 1)); fi
         out=$work/result-$name-$rt

@@ -11,22 +11,20 @@
 # mdlrun's) are left out, and lines are grouped by their "task[inst]"
 # prefix (instances print concurrently), keeping each instance's order;
 # lines of no instance (before MDL_Init) are sorted by their text.
-# UPDATE=1 rewrites the expected files from the MPI run (review with git diff);
+# Every MPI of tests/lib/mpi.sh is a runtime of its own (mpi-mpich,
+# mpi-openmpi …), compared with the same expected lines.
+# UPDATE=1 rewrites the expected files from the first MPI's run (review with git diff);
 # KEEP=1 keeps the work directory.
 set -u
 cd "$(dirname "$0")/.."
 : "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
-export PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+. tests/lib/mpi.sh
 CC=${CC:-cc}
 CFLAGS_E=(-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g)
 CXXFLAGS_E=(-std=c++17 -Wall -Wextra -Werror -pedantic -g)
 if [ "${SANITIZE:-}" = 1 ]; then
     CFLAGS_E+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
     CXXFLAGS_E+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
-fi
-if [ "${SANITIZE:-}" = 1 ]; then
-    export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0}
-    export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/rt/lsan-mpich.supp:print_suppressions=0}
 fi
 SRC=tests/errors
 work=$(mktemp -d "${TMPDIR:-/tmp}/medley-errors.XXXXXX")
@@ -52,7 +50,7 @@ check() {
         echo "FAIL: errors/$run/$rt: exit status 0, expected nonzero"
     elif [ -n "$pat" ] && [ "$(grep -c -- "$pat" "$d/$run.out")" -ne "$count" ]; then
         echo "FAIL: errors/$run/$rt: '$pat' not printed $count times: $(head -c 300 "$d/$run.out" | tr '\n' ' ')"
-    elif [ -n "${UPDATE:-}" ] && [ "$rt" = mpi ]; then
+    elif [ -n "${UPDATE:-}" ] && [ "$rt" = "${MPI_RTS[0]}" ]; then
         mkdir -p "$SRC/expected" && cp "$got" "$expected"
         echo "PASS: errors/$run/$rt"
     elif ! [ -f "$expected" ]; then
@@ -68,30 +66,29 @@ check() {
 # against one interface never loads a library of another (the descriptor
 # check above is for static links); the usual links are installed.
 abi=$(sed -n 's/^#define MDL_ABI_VERSION *\([0-9][0-9]*\).*/\1/p' "$MEDLEY_STAGE/include/mdl_rt.h")
-for rt in mpi shm; do
-    lib=$MEDLEY_STAGE/lib/libmdl_$rt.so
+for rt in "${MPI_RTS[@]}" shm; do
+    rt_use "$rt" || { echo "FAIL: errors/soname/$rt: $RT_WHY"; continue; }
+    lib=$RT_STAGE/lib/libmdl_$RT_LIB.so
     soname=$(readelf -d "$lib.$abi.0.0" 2>/dev/null | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
     if [ -z "$abi" ]; then
         echo "FAIL: errors/soname/$rt: no MDL_ABI_VERSION in the installed mdl_rt.h"
-    elif [ "$soname" != "libmdl_$rt.so.$abi" ]; then
-        echo "FAIL: errors/soname/$rt: soname of $lib.$abi.0.0 is '$soname', expected libmdl_$rt.so.$abi"
-    elif [ "$(readlink "$lib")" != "libmdl_$rt.so.$abi" ] || [ "$(readlink "$lib.$abi")" != "libmdl_$rt.so.$abi.0.0" ]; then
+    elif [ "$soname" != "libmdl_$RT_LIB.so.$abi" ]; then
+        echo "FAIL: errors/soname/$rt: soname of $lib.$abi.0.0 is '$soname', expected libmdl_$RT_LIB.so.$abi"
+    elif [ "$(readlink "$lib")" != "libmdl_$RT_LIB.so.$abi" ] || [ "$(readlink "$lib.$abi")" != "libmdl_$RT_LIB.so.$abi.0.0" ]; then
         echo "FAIL: errors/soname/$rt: links $lib -> $(readlink "$lib"), $lib.$abi -> $(readlink "$lib.$abi")"
     else
         echo "PASS: errors/soname/$rt"
     fi
 done
 
-for rt in mpi shm; do
+for rt in "${MPI_RTS[@]}" shm; do
     d=$work/$rt
     mkdir -p "$d/gen" "$d/old"
-    case $rt in
-        mpi) launch=(mpiexec) ;;
-        shm) launch=("$MEDLEY_STAGE/bin/mdlrun") ;;
-    esac
+    rt_use "$rt" || { echo "FAIL: errors/build/$rt: $RT_WHY"; continue; }
+    launch=("${RT_LAUNCH[@]}")
     # shellcheck disable=SC2046
-    flags=($(pkg-config --cflags --libs "medley-$rt"))
-    if ! "$MEDLEY_STAGE/bin/medleyc" -o "$d/gen" "$SRC/spec.mdl" > "$d/build.log" 2>&1 ||
+    flags=($(pkg-config --cflags --libs "medley-$RT_LIB"))
+    if ! "$RT_STAGE/bin/medleyc" -o "$d/gen" "$SRC/spec.mdl" > "$d/build.log" 2>&1 ||
        ! "$CC" "${CFLAGS_E[@]}" -I"$d/gen" "$SRC/w.c" "$d/gen/wMDL.c" "${flags[@]}" -o "$d/w" >> "$d/build.log" 2>&1 ||
        ! "$CC" "${CFLAGS_E[@]}" -I"$d/gen" "$SRC/g.c" "$d/gen/gMDL.c" "${flags[@]}" -o "$d/g" >> "$d/build.log" 2>&1 ||
        ! "$CC" "${CFLAGS_E[@]}" "$SRC/abi.c" "${flags[@]}" -o "$d/abi" >> "$d/build.log" 2>&1; then
@@ -99,9 +96,7 @@ for rt in mpi shm; do
         continue
     fi
     # the C++ class binding: wMDL.c compiled as C++ on the same command line
-    cxx=g++
-    [ "$rt" = mpi ] && cxx=mpicxx
-    if ! "$cxx" "${CXXFLAGS_E[@]}" -I"$d/gen" "$SRC/wcxx.cc" "$d/gen/wMDL.c" "${flags[@]}" \
+    if ! "$RT_CXX" "${CXXFLAGS_E[@]}" -I"$d/gen" "$SRC/wcxx.cc" "$d/gen/wMDL.c" "${flags[@]}" \
             -o "$d/wcxx" > "$d/build-cxx.log" 2>&1; then
         echo "FAIL: errors/build-cxx/$rt: $(head -c 400 "$d/build-cxx.log" | tr '\n' ' ')"
         continue
@@ -130,10 +125,10 @@ for rt in mpi shm; do
             exec timeout -k 5 60 "${launch[@]}" "$@") > "$d/$run.out" 2> "$d/$run.err" < /dev/null
         rc=$?
     }
-    if readelf -d "$d/w" | grep -q "NEEDED.*\[libmdl_$rt.so.$abi\]"; then
+    if readelf -d "$d/w" | grep -q "NEEDED.*\[libmdl_$RT_LIB.so.$abi\]"; then
         echo "PASS: errors/needed/$rt"
     else
-        echo "FAIL: errors/needed/$rt: a program linked with pkg-config does not need libmdl_$rt.so.$abi"
+        echo "FAIL: errors/needed/$rt: a program linked with pkg-config does not need libmdl_$RT_LIB.so.$abi"
     fi
     go all return,print -n 2 ./w all : -n 2 ./g
     check all "$rt" $rc 0 ': OK$' 4

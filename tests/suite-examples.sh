@@ -15,15 +15,18 @@
 # with more processes than the 2 cores each blocking exchange costs a time
 # slice, so the MPI runs with 4 processes are kept short (poisson: 30
 # iterations, compared with the serial iterate only; vlasov: t = 0..20).
-# Runtime `mpi-net` is the MPI build again with MPIR_CVAR_NOLOCAL=1: MPICH
-# treats every rank as on a node of its own, with no node-local path, its
-# hierarchical collectives included.  (Debian's MPICH, ch4:ucx, sends point
-# to point through its network module UCX either way, and UCX still picks
-# shared-memory transports between processes of one host; forcing TCP with
-# UCX_TLS=tcp,self would be the real wire, but then MPI_Finalize of MPICH
-# 4.0.2 + UCX 1.13 hangs one run in three, plain MPI programs included:
-# openucx/ucx#8738.)
-# examples/vlasov/hand-mpi: the benchmark's hand-written MPI Vlasov
+# The MPI runs are made on every MPI of tests/lib/mpi.sh (runtime
+# mpi-<name>: mpi-mpich, mpi-openmpi), with its own mpicxx and launcher.
+# Runtime `mpi-<name>-net` is that MPI build again, moving messages as
+# between hosts.  MPICH: MPIR_CVAR_NOLOCAL=1, every rank on a node of its
+# own, with no node-local path, its hierarchical collectives included.
+# (Debian's MPICH, ch4:ucx, sends point to point through its network
+# module UCX either way, and UCX still picks shared-memory transports
+# between processes of one host; forcing TCP with UCX_TLS=tcp,self would be
+# the real wire, but then MPI_Finalize of MPICH 4.0.2 + UCX 1.13 hangs one
+# run in three, plain MPI programs included: openucx/ucx#8738.)  Open MPI:
+# its TCP transport only (OMPI_MCA_btl=self,tcp).
+# examples/vlasov/<mpi>/hand-mpi: the benchmark's hand-written MPI Vlasov
 # (bench/vlasov/mpi.c) computes the same W(t) as the MeDLey program on
 # both runtimes, to 1e-12 of max W (2 instances, 60 steps).
 #
@@ -32,14 +35,13 @@
 set -u
 cd "$(dirname "$0")/.."
 : "${MEDLEY_STAGE:?run through make check or make examples-check (MEDLEY_STAGE unset)}"
-export PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+. tests/lib/mpi.sh
 CC=${CC:-cc}
 CFLAGS_EX=(-std=c11 -Wall -Wextra -Werror -O2 -g)
 SAN_EX=()
 [ "${SANITIZE:-}" = 1 ] && SAN_EX=(-fsanitize=address,undefined -fno-omit-frame-pointer)
 CFLAGS_EX+=("${SAN_EX[@]}")
 
-ASAN_OPTIONS_USER=${ASAN_OPTIONS-} LSAN_OPTIONS_USER=${LSAN_OPTIONS-}
 work=$(mktemp -d "${TMPDIR:-/tmp}/medley-examples.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -85,7 +87,8 @@ RUNS=(
 build() {
     local ex=$1 rt=$2 dir=examples/$1 out=$work/$1-$2
     mkdir -p "$out/gen"
-    if ! pkg-config --exists "medley-$rt"; then echo "pkg-config medley-$rt not found"; return 1; fi
+    rt_use "$rt" || { echo "$RT_WHY"; return 1; }
+    if ! pkg-config --exists "medley-$RT_LIB"; then echo "pkg-config medley-$RT_LIB not found"; return 1; fi
     if [ "$ex" = tutorial ]; then
         # as the tutorial says: its Makefile, medleyc on the PATH
         extract_tutorial "$out"
@@ -93,27 +96,26 @@ build() {
         for f in sumsq.mdl master.c worker.c Makefile; do
             [ -s "$out/$f" ] || { echo "docs/tutorial.md: no $f block"; return 1; }
         done
-        if ! PATH=$MEDLEY_STAGE/bin:$PATH MAKEFLAGS= make -C "$out" RT="$rt" \
+        if ! PATH=$RT_STAGE/bin:$PATH MAKEFLAGS= make -C "$out" RT="$RT_LIB" \
                 CFLAGS="${CFLAGS_EX[*]}" > "$out/make.log" 2>&1; then
             echo "make failed: $(tail -c 400 "$out/make.log" | tr '\n' ' ')"
             return 1
         fi
         return 0
     fi
-    if ! "$MEDLEY_STAGE/bin/medleyc" -o "$out/gen" "$dir"/*.mdl > "$out/medleyc.log" 2>&1; then
+    if ! "$RT_STAGE/bin/medleyc" -o "$out/gen" "$dir"/*.mdl > "$out/medleyc.log" 2>&1; then
         echo "medleyc failed: $(head -c 300 "$out/medleyc.log" | tr '\n' ' ')"
         return 1
     fi
-    local src p cxx=g++
-    [ "$rt" = mpi ] && cxx=mpicxx
+    local src p
     for src in "$dir"/*.cc; do
         [ -e "$src" ] || continue
         p=$(basename "$src" .cc)
         # shellcheck disable=SC2046
-        if ! "$cxx" -std=c++17 -Wall -Wextra -Werror -pedantic -O2 -g "${SAN_EX[@]}" -I"$out/gen" \
-                "$src" "$out/gen/${p}MDL.c" $(pkg-config --cflags --libs "medley-$rt") \
+        if ! "$RT_CXX" -std=c++17 -Wall -Wextra -Werror -pedantic -O2 -g "${SAN_EX[@]}" -I"$out/gen" \
+                "$src" "$out/gen/${p}MDL.c" $(pkg-config --cflags --libs "medley-$RT_LIB") \
                 -o "$out/$p-cxx" > "$out/cxx.log" 2>&1; then
-            echo "build of $p.cc with $cxx failed: $(head -c 400 "$out/cxx.log" | tr '\n' ' ')"
+            echo "build of $p.cc with $RT_CXX failed: $(head -c 400 "$out/cxx.log" | tr '\n' ' ')"
             return 1
         fi
     done
@@ -121,15 +123,26 @@ build() {
         p=$(basename "$src" .c)
         # shellcheck disable=SC2046
         if ! "$CC" "${CFLAGS_EX[@]}" -I"$out/gen" "$src" "$out/gen/${p}MDL.c" \
-                $(pkg-config --cflags --libs "medley-$rt") -lm -o "$out/$p" > "$out/cc.log" 2>&1; then
+                $(pkg-config --cflags --libs "medley-$RT_LIB") -lm -o "$out/$p" > "$out/cc.log" 2>&1; then
             echo "build of $p.c failed: $(head -c 400 "$out/cc.log" | tr '\n' ' ')"
             return 1
         fi
     done
 }
 
-declare -A built
+# the runs of RUNS on every MPI: mpi -> mpi-<name>, mpi-net -> mpi-<name>-net
+EXPANDED=()
 for run in "${RUNS[@]}"; do
+    read -r ex rt rest <<< "$run"
+    if [ "${rt%-net}" = mpi ]; then
+        for m in "${MPI_RTS[@]}"; do EXPANDED+=("$ex ${rt/mpi/$m} $rest"); done
+    else
+        EXPANDED+=("$run")
+    fi
+done
+
+declare -A built
+for run in "${EXPANDED[@]}"; do
     IFS='|' read -r head launch figures <<< "$run"
     read -r ex rt label <<< "$head"
     if [ -n "${MEDLEY_EXAMPLES:-}" ] && [[ " $MEDLEY_EXAMPLES " != *" $ex "* ]]; then continue; fi
@@ -140,28 +153,18 @@ for run in "${RUNS[@]}"; do
         if why=$(build "$ex" "$brt"); then built[$key]=ok; else built[$key]=$why; fi
     fi
     if [ "${built[$key]}" != ok ]; then echo "FAIL: $name: ${built[$key]}"; continue; fi
-
-    case $brt in
-        mpi) launcher=$(command -v mpiexec) || { echo "FAIL: $name: mpiexec not installed"; continue; } ;;
-        shm) launcher=$MEDLEY_STAGE/bin/mdlrun ;;
-    esac
+    # (under SANITIZE=1 leak detection stays on: rt_use sets the MPI's
+    # suppressions)
+    rt_use "$brt" || { echo "FAIL: $name: $RT_WHY"; continue; }
     netenv=()
-    [ "$rt" = mpi-net ] && netenv=(MPIR_CVAR_NOLOCAL=1)
+    [ "$rt" != "$brt" ] && netenv=("${MPI_NET[@]}")
     args=()
     for w in $launch; do
         if [ -x "$work/$key/$w" ] && [[ $w != -* ]]; then args+=("$work/$key/$w"); else args+=("$w"); fi
     done
     log=$work/$key-run
     start=$(date +%s%N)
-    # Under SANITIZE=1 leak detection stays on; MPICH's allocations kept
-    # until exit are suppressed by library (full stacks needed for that).
-    if [ "$brt" = mpi ]; then
-        export ASAN_OPTIONS=${ASAN_OPTIONS_USER:-fast_unwind_on_malloc=0}
-        export LSAN_OPTIONS=${LSAN_OPTIONS_USER:-suppressions=$PWD/tests/rt/lsan-mpich.supp}
-    else
-        export ASAN_OPTIONS=${ASAN_OPTIONS_USER-} LSAN_OPTIONS=${LSAN_OPTIONS_USER-}
-    fi
-    (cd "$work" && exec env "${netenv[@]}" timeout -k 5 120 "$launcher" "${args[@]}") \
+    (cd "$work" && exec env "${netenv[@]}" timeout -k 5 120 "${RT_LAUNCH[@]}" "${args[@]}") \
         > "$log.out" 2> "$log.err" < /dev/null
     rc=$?
     ms=$(( ($(date +%s%N) - start) / 1000000 ))
@@ -191,22 +194,21 @@ for run in "${RUNS[@]}"; do
     fi
 done
 
-# The hand-written MPI Vlasov against the MeDLey one, W(t) step by step.
+# The hand-written MPI Vlasov against the MeDLey one, W(t) step by step,
+# on MPI runtime $1 (its mpicc and launcher).
 hand_mpi_vlasov() {
-    local w=$work/vlasov-hand v
+    local m=$1 w=$work/vlasov-hand-$1 v
     mkdir -p "$w"
-    [ "${built[vlasov-mpi]:-}" = ok ] && [ "${built[vlasov-shm]:-}" = ok ] ||
+    [ "${built[vlasov-$m]:-}" = ok ] && [ "${built[vlasov-shm]:-}" = ok ] ||
         { echo "the MeDLey program was not built"; return 1; }
-    mpicc "${CFLAGS_EX[@]}" bench/vlasov/mpi.c -lm -o "$w/hand-mpi" > "$w/cc.log" 2>&1 ||
+    rt_use "$m" || { echo "$RT_WHY"; return 1; }
+    "$MPI_CC" "${CFLAGS_EX[@]}" bench/vlasov/mpi.c -lm -o "$w/hand-mpi" > "$w/cc.log" 2>&1 ||
         { echo "build of bench/vlasov/mpi.c failed: $(head -c 400 "$w/cc.log" | tr '\n' ' ')"; return 1; }
-    export ASAN_OPTIONS=${ASAN_OPTIONS_USER:-fast_unwind_on_malloc=0}
-    export LSAN_OPTIONS=${LSAN_OPTIONS_USER:-suppressions=$PWD/tests/rt/lsan-mpich.supp}
     for v in hand-mpi mdl-mpi mdl-shm; do
-        local launcher=mpiexec prog=$w/hand-mpi
-        [ "$v" = mdl-mpi ] && prog=$work/vlasov-mpi/vlasov
-        [ "$v" = mdl-shm ] && { launcher=$MEDLEY_STAGE/bin/mdlrun prog=$work/vlasov-shm/vlasov
-                                export ASAN_OPTIONS=${ASAN_OPTIONS_USER-} LSAN_OPTIONS=${LSAN_OPTIONS_USER-}; }
-        (cd "$w" && exec timeout -k 5 120 "$launcher" -n 2 "$prog" --bench 60 "$w/W.$v") \
+        local prog=$w/hand-mpi
+        [ "$v" = mdl-mpi ] && prog=$work/vlasov-$m/vlasov
+        [ "$v" = mdl-shm ] && { prog=$work/vlasov-shm/vlasov; rt_use shm; }
+        (cd "$w" && exec timeout -k 5 120 "${RT_LAUNCH[@]}" -n 2 "$prog" --bench 60 "$w/W.$v") \
             > "$w/$v.out" 2> "$w/$v.err" < /dev/null ||
             { echo "$v failed: $(tail -c 300 "$w/$v.err" | tr '\n' ' ')"; return 1; }
         sed 's/^/    | /' "$w/$v.out"
@@ -220,11 +222,13 @@ hand_mpi_vlasov() {
     done
 }
 if [ -z "${MEDLEY_EXAMPLES:-}" ] || [[ " $MEDLEY_EXAMPLES " == *" vlasov "* ]]; then
-    if why=$(hand_mpi_vlasov 2>&1); then
-        echo "PASS: examples/vlasov/hand-mpi"
-        echo "$why"
-    else
-        echo "FAIL: examples/vlasov/hand-mpi: $(echo "$why" | grep -v '^    |' | tr '\n' ' ')"
-    fi
+    for m in "${MPI_RTS[@]}"; do
+        if why=$(hand_mpi_vlasov "$m" 2>&1); then
+            echo "PASS: examples/vlasov/$m/hand-mpi"
+            echo "$why"
+        else
+            echo "FAIL: examples/vlasov/$m/hand-mpi: $(echo "$why" | grep -v '^    |' | tr '\n' ' ')"
+        fi
+    done
 fi
 exit 0

@@ -2,100 +2,26 @@
 # Runtime-level tests of libmdl_mpi: C programs in tests/rt/ that fill the
 # descriptor tables by hand exactly as medleyc does and call the runtime
 # interface (include/mdl_rt.h) directly.  Built against the staged install
-# (pkg-config medley-mpi), run with mpiexec, 1-4 processes.
-#   PASS: rt-mpi/<name>   or   FAIL: rt-mpi/<name>: reason
+# (pkg-config medley-mpi), run with 1-4 processes, on every MPI of
+# tests/lib/mpi.sh with its own launcher.
+#   PASS: rt-mpi/<mpi>/<name>   or   FAIL: rt-mpi/<mpi>/<name>: reason
 # The grid test also runs under valgrind; MEDLEY_RT_VALGRIND=1 adds p2p, coll
-# and errors (MPICH's own leaks are suppressed by tests/rt/mpich.supp).
+# and errors (the MPI's own leaks are suppressed by tests/rt/<mpi>.supp).
 set -u
 cd "$(dirname "$0")/.."
 : "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
-export PKG_CONFIG_PATH=$MEDLEY_STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+. tests/lib/mpi.sh
 CC=${CC:-cc}
 CFLAGS_RT=(-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -Itests/rt)
-if [ "${SANITIZE:-}" = 1 ]; then
-    CFLAGS_RT+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
-    # Leak detection stays on: MPICH's own allocations under MPI_Init are
-    # suppressed, which needs full stacks (its libraries lack frame pointers).
-    export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0}
-    export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/rt/lsan-mpich.supp}
-fi
+# Under SANITIZE=1 leak detection stays on: the MPI's own allocations are
+# suppressed (tests/lib/mpi.sh).
+[ "${SANITIZE:-}" = 1 ] && CFLAGS_RT+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/medley-rt-mpi.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-if ! command -v mpiexec >/dev/null; then
-    echo "FAIL: rt-mpi/setup: mpiexec not installed"
-    exit 0
-fi
-if ! pkg-config --exists medley-mpi; then
-    echo "FAIL: rt-mpi/setup: pkg-config medley-mpi not found under $MEDLEY_STAGE"
-    exit 0
-fi
-
-built=()
-build() {    # build NAME [extra cc args]: tests/rt/NAME.c -> $work/NAME
-    local name=$1
-    shift
-    # shellcheck disable=SC2046
-    if "$CC" "${CFLAGS_RT[@]}" "$@" "tests/rt/$name.c" -o "$work/$name" \
-        $(pkg-config --cflags --libs medley-mpi) > "$work/$name.cc" 2>&1; then
-        built+=("$name")
-    else
-        echo "FAIL: rt-mpi/$name: does not compile: $(head -c 300 "$work/$name.cc" | tr '\n' ' ')"
-    fi
-}
-is_built() { [[ " ${built[*]} " == *" $1 "* ]]; }
-
-# run NAME TIMEOUT mpiexec-args… : output in $work/NAME.out/.err, status in $rc
-run() {
-    local name=$1 t=$2
-    shift 2
-    timeout "$t" mpiexec "$@" > "$work/$name.out" 2> "$work/$name.err" < /dev/null
-    rc=$?
-}
-tail_of() { tail -c 300 "$1" | tr '\n' ' '; }
-
-# A run that must succeed and print `want` (a line count of it: n).
-expect_ok() {
-    local name=$1 want=$2 n=$3
-    local got
-    got=$(grep -c -- "$want" "$work/$name.out")
-    if [ "$rc" -eq 124 ]; then
-        echo "FAIL: rt-mpi/$name: timed out"
-    elif [ "$rc" -ne 0 ]; then
-        echo "FAIL: rt-mpi/$name: exit $rc: $(tail_of "$work/$name.err")"
-    elif [ "$got" -ne "$n" ]; then
-        echo "FAIL: rt-mpi/$name: '$want' printed $got times, expected $n: $(tail_of "$work/$name.out")"
-    else
-        echo "PASS: rt-mpi/$name"
-    fi
-}
-
-# A run that must fail: non-zero exit, and exactly one stderr line of the
-# runtime (the job is aborted by the first), matching the regex.
-expect_fatal() {
-    local name=$1 re=$2
-    local lines
-    lines=$(grep -c '(MDL_ERR_[A-Z]*)$' "$work/$name.err")
-    if [ "$rc" -eq 124 ]; then
-        echo "FAIL: rt-mpi/$name: timed out (hang instead of an error)"
-    elif [ "$rc" -eq 0 ]; then
-        echo "FAIL: rt-mpi/$name: exit status 0"
-    elif ! grep -qE -- "$re" "$work/$name.err"; then
-        echo "FAIL: rt-mpi/$name: stderr does not match /$re/: $(tail_of "$work/$name.err")"
-    elif [ "$lines" -lt 1 ]; then
-        echo "FAIL: rt-mpi/$name: no one-line runtime report"
-    else
-        echo "PASS: rt-mpi/$name"
-    fi
-}
-
-build rt_p2p
-build rt_coll
-build rt_grid $(pkg-config --cflags mpich)
-build rt_errors
-build rt_big
-# mdl_dims_fill is internal to the libraries: compiled from source.
+# rt_dims: mdl_dims_fill is internal to the libraries, compiled from source
+# (no MPI in it: once)
 if "$CC" "${CFLAGS_RT[@]}" -Iinclude -Icommon -Iruntime tests/rt/rt_dims.c runtime/core/rt_common.c \
     -o "$work/rt_dims" > "$work/rt_dims.cc" 2>&1; then
     if out=$("$work/rt_dims" 2>&1) && [ "$out" = "rt_dims: OK" ]; then
@@ -107,7 +33,76 @@ else
     echo "FAIL: rt-mpi/dims: does not compile: $(head -c 300 "$work/rt_dims.cc" | tr '\n' ' ')"
 fi
 
-W=$work
+# The tests of one MPI: named rt-mpi/$MPI_NAME/<name>, files in $W.
+build() {    # build NAME [cc]: tests/rt/NAME.c -> $W/NAME (with cc, default $CC)
+    local name=$1 cc=${2:-$CC}
+    # shellcheck disable=SC2046
+    if "$cc" "${CFLAGS_RT[@]}" "tests/rt/$name.c" -o "$W/$name" \
+        $(pkg-config --cflags --libs medley-mpi) > "$W/$name.cc" 2>&1; then
+        built+=("$name")
+    else
+        echo "FAIL: $P/$name: does not compile: $(head -c 300 "$W/$name.cc" | tr '\n' ' ')"
+    fi
+}
+is_built() { [[ " ${built[*]} " == *" $1 "* ]]; }
+
+# run NAME TIMEOUT launcher-args… : output in $W/NAME.out/.err, status in $rc
+run() {
+    local name=$1 t=$2
+    shift 2
+    timeout "$t" "${RT_LAUNCH[@]}" "$@" > "$W/$name.out" 2> "$W/$name.err" < /dev/null
+    rc=$?
+}
+tail_of() { tail -c 300 "$1" | tr '\n' ' '; }
+
+# A run that must succeed and print `want` (a line count of it: n).
+expect_ok() {
+    local name=$1 want=$2 n=$3
+    local got
+    got=$(grep -c -- "$want" "$W/$name.out")
+    if [ "$rc" -eq 124 ]; then
+        echo "FAIL: $P/$name: timed out"
+    elif [ "$rc" -ne 0 ]; then
+        echo "FAIL: $P/$name: exit $rc: $(tail_of "$W/$name.err")"
+    elif [ "$got" -ne "$n" ]; then
+        echo "FAIL: $P/$name: '$want' printed $got times, expected $n: $(tail_of "$W/$name.out")"
+    else
+        echo "PASS: $P/$name"
+    fi
+}
+
+# A run that must fail: non-zero exit, and exactly one stderr line of the
+# runtime (the job is aborted by the first), matching the regex.
+expect_fatal() {
+    local name=$1 re=$2
+    local lines
+    lines=$(grep -c '(MDL_ERR_[A-Z]*)$' "$W/$name.err")
+    if [ "$rc" -eq 124 ]; then
+        echo "FAIL: $P/$name: timed out (hang instead of an error)"
+    elif [ "$rc" -eq 0 ]; then
+        echo "FAIL: $P/$name: exit status 0"
+    elif ! grep -qE -- "$re" "$W/$name.err"; then
+        echo "FAIL: $P/$name: stderr does not match /$re/: $(tail_of "$W/$name.err")"
+    elif [ "$lines" -lt 1 ]; then
+        echo "FAIL: $P/$name: no one-line runtime report"
+    else
+        echo "PASS: $P/$name"
+    fi
+}
+
+for rt in "${MPI_RTS[@]}"; do
+P=rt-mpi/${rt#mpi-} W=$work/$rt built=()
+mkdir -p "$W"
+if ! rt_use "$rt"; then
+    echo "FAIL: $P/setup: $RT_WHY"
+    continue
+fi
+build rt_p2p
+build rt_coll
+build rt_grid "$MPI_CC"       # it calls MPI itself
+build rt_errors
+build rt_big
+
 if is_built rt_p2p; then
     run p2p 60 -n 1 "$W/rt_p2p" father : -n 3 "$W/rt_p2p" son
     expect_ok p2p "rt_p2p: OK" 1
@@ -140,11 +135,11 @@ if is_built rt_errors; then
     expect_ok errors-spec-return "rt_errors spec: returned -107" 2
     run errors-launcher 60 -n 1 "$W/rt_errors" launcher
     expect_fatal errors-launcher 'MDL_Init: .*started by mdlrun.*\(MDL_ERR_LAUNCH\)$'
-    # under mpiexec too, this refusal must not start MPI to abort the job
-    if grep -q 'MPI_Abort' "$work/errors-launcher.err"; then
-        echo "FAIL: rt-mpi/errors-launcher-no-mpi: MPI started to abort: $(tail_of "$work/errors-launcher.err")"
+    # under the MPI launcher too, this refusal must not start MPI to abort the job
+    if grep -q 'MPI_Abort' "$W/errors-launcher.err"; then
+        echo "FAIL: $P/errors-launcher-no-mpi: MPI started to abort: $(tail_of "$W/errors-launcher.err")"
     else
-        echo "PASS: rt-mpi/errors-launcher-no-mpi"
+        echo "PASS: $P/errors-launcher-no-mpi"
     fi
     # the real thing: an MPI program started by the shm launcher
     if [ -x "$MEDLEY_STAGE/bin/mdlrun" ]; then
@@ -153,17 +148,18 @@ if is_built rt_errors; then
         rc=$?
         expect_fatal errors-mdlrun '^w: MDL_Init: .*started by mdlrun.*\(MDL_ERR_LAUNCH\)$'
     else
-        echo "FAIL: rt-mpi/errors-mdlrun: mdlrun not installed"
+        echo "FAIL: $P/errors-mdlrun: mdlrun not installed"
     fi
 fi
 
 # Valgrind (not under ASan): the grid test always (nine MDL_Init/MDL_End
 # cycles in one process: leaks across init/end show), the others on request.
 if [ "${SANITIZE:-}" != 1 ]; then
+    # (stacks deep enough to reach MPI_Init from Open MPI's components)
     VG=(valgrind -q --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite
-        --error-exitcode=9 --suppressions=tests/rt/mpich.supp)
+        --error-exitcode=9 --num-callers=40 "${MPI_VG[@]}")
     if ! command -v valgrind >/dev/null; then
-        echo "FAIL: rt-mpi/vg-grid: valgrind not installed"
+        echo "FAIL: $P/vg-grid: valgrind not installed"
     elif is_built rt_grid; then
         run vg-grid 300 -n 4 "${VG[@]}" "$W/rt_grid"
         expect_ok vg-grid "rt_grid .*: OK" 9
@@ -177,4 +173,5 @@ if [ "${SANITIZE:-}" != 1 ]; then
                                 expect_ok vg-errors "rt_errors return: OK" 1; }
     fi
 fi
+done
 exit 0

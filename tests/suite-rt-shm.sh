@@ -21,6 +21,7 @@ if [ "${SANITIZE:-}" = 1 ]; then
     NA2A=16
 fi
 
+. tests/lib/mpi.sh
 pass() { echo "PASS: rt-shm/$1"; }
 fail() { echo "FAIL: rt-shm/$1: $2"; }
 
@@ -42,7 +43,7 @@ done
 # the stress program over a library built from the sources with another
 # segment layout version, as a program linked with another build would be
 if cc $CFLAGS -fvisibility=hidden -DSHM_LAYOUT=7 -Icommon -o "$OUT/shm_stress_other" \
-        tests/rt/shm_stress.c runtime/core/*.c runtime/api/*.c runtime/trace/*.c runtime/tracefile/rt_trace_write.c runtime/shm/*.c -lpthread -lrt \
+        tests/rt/shm_stress.c runtime/core/*.c runtime/api/*.c runtime/trace/*.c runtime/tracefile/rt_trace_write.c common/*.c runtime/shm/*.c -lpthread -lrt \
         2> "$OUT/shm_stress_other.build"; then
     built+=(shm_stress_other)
 else
@@ -96,7 +97,15 @@ run peer-killed 137 "" "$MDLRUN" -n 3 ./shm_stress die 0
 run launch-abi 0 "mdlrun is from another build" ./shm_launch abi
 run launch-notseg 0 "not an mdlrun segment" ./shm_launch notseg
 run launch-plain 0 "must be started with mdlrun" ./shm_launch plain
-run launch-mpiexec 0 "(it was started by an MPI launcher)" mpiexec -n 2 ./shm_launch plain
+# started by each MPI's launcher (tests/lib/mpi.sh): it says so
+for rt in "${MPI_RTS[@]}"; do
+    if rt_use "$rt"; then
+        run "launch-$rt" 0 "(it was started by an MPI launcher)" "${RT_LAUNCH[@]}" -n 2 ./shm_launch plain
+    else
+        fail "launch-$rt" "$RT_WHY"
+    fi
+done
+rt_use shm
 unset MDL_ERRORS
 run launch-spec 1 "built from another spec" "$MDLRUN" -n 1 ./shm_p2p : -n 2 ./shm_stress million 1
 run launch-layout 1 "linked with different builds of libmdl_shm" \

@@ -216,6 +216,8 @@ golden spec_poisson $T --spec examples/poisson/poisson.mdl $D/poisson.json
 # recorded from a program built with -D N=50: sections shorter than the spec
 golden spec_vec_differs $T --spec $D/vec.mdl $D/vec.json
 golden spec_vec_defines $T --spec $D/vec.mdl -D N=50 $D/vec.json
+# a struct without members takes no byte (the checker's layout, as C's)
+golden spec_empty_struct $T --spec $D/empty.mdl $D/empty.json
 sed 's/MDL_SendTo_b_parts/MDL_SendTo_b_bogus/' $D/vec.json >"$W/bogus.json"
 run $T --spec $D/vec.mdl -D N=50 "$W/bogus.json"
 if [ $rc -eq 1 ] && grep -qE '^a +MDL_SendTo_b_bogus +1 +52\.\.52 +- +NOT IN THE SPEC' "$W/out" &&
@@ -261,7 +263,7 @@ usage recover 2 "--recover takes no other option" --recover --csv x.json
 usage baddefine 2 "invalid -D 'N'" --spec x.mdl -D N x.json
 usage help 0 "usage: mdltrace [options] TRACE" --help
 # where --recover looks: the runtime's names of the parts
-usage help-parts 0 "/dev/shm/mdltrace.<uid>.<path>.part.<rank>, <path> being" --help
+usage help-parts 0 "/dev/shm/medley-<uid>/trace.<hash>.<job>.<rank>, <hash>" --help
 usage version 0 "mdltrace 0." --version
 usage missing 2 "mdltrace: error: cannot open 'nope.json': No such file or directory" nope.json
 usage directory 2 "tests: error: cannot read: Is a directory" tests
@@ -284,25 +286,26 @@ else
     fail failed_calls "status $rc: $(head -16 "$W/out" | tr '\n' '|')"
 fi
 
-# (parts in /dev/shm; with a name too long for it, next to the trace)
+# (parts in the private directory, named after the trace's absolute path,
+# however long)
 . tests/trace/parts.sh
 long=$W/$(printf 'd%.0s' $(seq 230))
-mkdir -p "$long"
+mkdir -p "$long" && mkdir -p -m 700 "$(parts_dir)"
 for dir in "$W" "$long"; do
-    junk=$(part_prefix "$dir/junk.json")
-    printf 'not a trace' > "${junk}0"
-    printf '' > "${junk}1"
+    junk=$(part_prefix "$dir/junk.json")0123456789abcdef
+    printf 'not a trace' > "$junk.0"
+    printf '' > "$junk.1"
     (cd "$dir" && "$T" --recover junk.json > "$W/out" 2> "$W/err")
     rc=$?
     if [ $rc = 2 ] && [ ! -e "$dir/junk.json" ] &&
-       grep -qxF "mdltrace: process 0 is left out: ${junk}0: not a trace image" "$W/err" &&
-       grep -qxF "mdltrace: process 1 is left out: ${junk}1: not a trace image" "$W/err" &&
+       grep -qxF "mdltrace: process 0 is left out: $junk.0: not a trace part" "$W/err" &&
+       grep -qxF "mdltrace: process 1 is left out: $junk.1: not a trace part" "$W/err" &&
        grep -qxF "mdltrace: error: no part of 'junk.json' could be read" "$W/err"; then
-        pass "recover_junk$( [ "$dir" = "$long" ] && echo _next_to_trace)"
+        pass "recover_junk$( [ "$dir" = "$long" ] && echo _long_path)"
     else
-        fail "recover_junk$( [ "$dir" = "$long" ] && echo _next_to_trace)" "status $rc: $(tr '\n' '|' < "$W/err")"
+        fail "recover_junk$( [ "$dir" = "$long" ] && echo _long_path)" "status $rc: $(tr '\n' '|' < "$W/err")"
     fi
-    rm -f "${junk}0" "${junk}1"
+    rm -f "$junk.0" "$junk.1"
 done
 
 # ---------------------------------------------------------------- malformed

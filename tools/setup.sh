@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
 # Installs the Debian packages medley needs, when they are missing.
 # As root it runs apt-get; otherwise it prints the exact command and stops.
+# Both MPIs are installed (make check tests the MPI runtime on each); the
+# system's default MPI (what plain mpicc and mpiexec are) stays as it was.
 set -eu
 need=()
 command -v flex >/dev/null || need+=(flex)
 command -v bison >/dev/null || need+=(bison)
-command -v mpicc >/dev/null || need+=(mpich)
+command -v mpicc.mpich >/dev/null || need+=(mpich)
 pkg-config --exists mpich 2>/dev/null || need+=(libmpich-dev)
+command -v mpicc.openmpi >/dev/null || need+=(openmpi-bin)
+pkg-config --exists ompi-c 2>/dev/null || need+=(libopenmpi-dev)
 pkg-config --exists cunit 2>/dev/null || need+=(libcunit1-dev)
 command -v pkg-config >/dev/null || need+=(pkg-config)
 command -v cc >/dev/null || need+=(gcc)
-# the C++ binding's tests (g++, mpicxx from libmpich-dev) and the CMake package's
+# the C++ binding's tests (g++; the MPIs' mpicxx) and the CMake package's
 command -v g++ >/dev/null || need+=(g++)
 command -v cmake >/dev/null || need+=(cmake)
 command -v make >/dev/null || need+=(make)
 command -v xmllint >/dev/null || need+=(libxml2-utils)   # trace tests: SVG validity
 command -v spin >/dev/null || need+=(spin)      # make model (part of make check)
+command -v ip >/dev/null || need+=(iproute2)     # the hosts suite: test hosts joined by veth pairs
+command -v unshare >/dev/null || need+=(util-linux)   # ... each in namespaces of its own
 # `tools/setup.sh fuzz`: also what `make fuzz` needs (clang and its
 # libFuzzer runtime); `make check` does not need them.
 if [ "${1:-}" = fuzz ]; then
@@ -30,6 +36,11 @@ if [ "$(id -u)" -ne 0 ]; then
     echo "  apt-get update && $cmd"
     exit 1
 fi
+
+# the system's default MPI stays as it was (none yet: Debian's choice stands)
+. "$(dirname "$0")/mpi-alternatives.sh"
 export DEBIAN_FRONTEND=noninteractive
+saved=$(mpi_alternatives)
 apt-get update -qq
 $cmd
+restore_mpi_alternatives <<< "$saved"

@@ -7,8 +7,8 @@
 #
 # For every round, mesh size N (N x N) and instance count, the three
 # programs run one after the other:
-#   hand-mpi  bench/vlasov/mpi.c, mpiexec
-#   mdl-mpi   examples/vlasov/vlasov.c + generated code on libmdl_mpi, mpiexec
+#   hand-mpi  bench/vlasov/mpi.c, with the MPI's mpicc and launcher
+#   mdl-mpi   examples/vlasov/vlasov.c + generated code on libmdl_mpi, that launcher
 #   mdl-shm   the same program on libmdl_shm, mdlrun
 # each for STEPS steps (`--bench STEPS`); each prints its run time and its
 # computation time (time outside MDL/MPI calls), both the largest over the
@@ -20,6 +20,7 @@
 #
 # Environment (set by bench/run.sh; defaults for a standalone run):
 #   MEDLEY_STAGE, BENCH_OUT, BENCH_WORK, BENCH_QUICK, BENCH_CFLAGS as in bench/run.sh
+#   (the MPI: the first of tests/lib/mpi.sh's, bench/run.sh's reference)
 #   BENCH_VLASOV_N       mesh sizes        (default "256 512 1024 2048"; quick "256 512")
 #   BENCH_VLASOV_NP      instance counts   (default "1 2 4")
 #   BENCH_VLASOV_STEPS   steps of a run    (default 20; quick 10)
@@ -54,7 +55,10 @@ CSV=$OUT/vlasov.csv RUNS=$OUT/vlasov-runs.csv TXT=$OUT/vlasov.txt
 report_only=
 [ "${1:-}" = --report ] && { report_only=1; [ -f "$CSV" ] || die "no $CSV"; }
 [ -x "$STAGE/bin/medleyc" ] || die "no medleyc in $STAGE"
-export PKG_CONFIG_PATH=$STAGE/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+export MEDLEY_STAGE=$STAGE
+. tests/lib/mpi.sh
+rt_use "${MPI_RTS[0]}" || die "$RT_WHY"
+MPI_LAUNCH=("${RT_LAUNCH[@]}")
 mkdir -p "$OUT" "$WORK"
 [ -n "$report_only" ] && ROUNDS=$(awk -F, 'NR > 1 && $4 > r { r = $4 } END { print r + 0 }' "$CSV")
 [ -n "$report_only" ] || echo "N,instances,variant,round,seconds" > "$CSV"
@@ -67,7 +71,7 @@ build() {
     local n=$1 w=$WORK/$1 ok=1 rt
     rm -rf "$w" && mkdir -p "$w/gen"
     "$STAGE/bin/medleyc" -D "NX=$n" -D "NV=$n" -o "$w/gen" examples/vlasov/vlasov.mdl > "$w/log" 2>&1 || ok=0
-    [ $ok = 1 ] && { mpicc "${CFLAGS_V[@]}" -DNX="$n" -DNV="$n" bench/vlasov/mpi.c -lm \
+    [ $ok = 1 ] && { "$MPI_CC" "${CFLAGS_V[@]}" -DNX="$n" -DNV="$n" bench/vlasov/mpi.c -lm \
         -o "$w/hand-mpi" >> "$w/log" 2>&1 || ok=0; }
     for rt in mpi shm; do
         # shellcheck disable=SC2046
@@ -83,9 +87,9 @@ build() {
 
 # run N NP ROUND VARIANT: one timed run; appends to $RUNS, 1 on failure
 run() {
-    local n=$1 np=$2 r=$3 v=$4 w=$WORK/$1 launcher=mpiexec
-    [ "$v" = mdl-shm ] && launcher=$STAGE/bin/mdlrun
-    if ! (cd "$w" && timeout -k 5 300 "$launcher" -n "$np" "./$v" --bench "$STEPS" "W.$v") \
+    local n=$1 np=$2 r=$3 v=$4 w=$WORK/$1 launcher=("${MPI_LAUNCH[@]}")
+    [ "$v" = mdl-shm ] && launcher=("$STAGE/bin/mdlrun")
+    if ! (cd "$w" && timeout -k 5 300 "${launcher[@]}" -n "$np" "./$v" --bench "$STEPS" "W.$v") \
             > "$w/out" 2> "$w/err" < /dev/null; then
         echo "bench/vlasov: N=$n $v -n $np round $r failed: $(tail -c 300 "$w/err" | tr '\n' ' ')" >&2
         return 1

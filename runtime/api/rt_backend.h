@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/rt_common.h"
+#include "mdl_api.h"            /* the public functions' names: MDL_FN_NAME */
 
 /* ---------------------------------------------------------------- state */
 
@@ -171,6 +172,11 @@ MDL_HIDDEN void rt_enter_end(const mdl_msg_desc *m, const int *insts, int n);
 /* CLOCK_MONOTONIC in seconds. */
 MDL_HIDDEN double rt_mono_seconds(void);
 
+/* Name of the Test/Wait function of m ("MDL_mWait"), for error lines,
+ * hang reports and traces only (formatting costs more than a completion). */
+MDL_HIDDEN const char *rt_completion_fn(const mdl_msg_desc *m, int wait, char *buf,
+                                       size_t len);
+
 /* The name of the current call ("MDL_RecvFrom_d_r", "MDL_rWait") and whom
  * it waits for ("d[1]", "d[any]", "d[all]", "d[0,2]", "d"; "" for none),
  * as the hang reports print them; MDL_ANY from a family of one instance
@@ -224,15 +230,11 @@ MDL_HIDDEN int rt_fail_task_index(mdl_rt *rt, int proc, long long task);
 /* Out of memory (MDL_ERR_INTERN). */
 MDL_HIDDEN int rt_fail_oom(mdl_rt *rt, const char *fn);
 
-/* Name of the Test/Wait function of m ("MDL_mWait"), for error reports
- * only (formatting costs more than a completion). */
-MDL_HIDDEN const char *rt_completion_fn(const mdl_msg_desc *m, int wait, char *buf,
-                                       size_t len);
-
 /* ---------------------------------------------------------------- collectives */
 
-/* A collective, checked and resolved by rt_coll.c. */
-typedef struct mdl_coll_args {
+/* One call of a collective, its arguments checked and resolved by
+ * rt_coll.c. */
+typedef struct mdl_coll_call {
     void *send, *recv;
     long count;                 /* elements per instance or block (derived
                                    for Scatter and Allgather); V forms: 0 */
@@ -246,7 +248,7 @@ typedef struct mdl_coll_args {
     int err;                    /* the arguments of this instance were
                                    refused (reported): the backend returns
                                    err, after telling the others if it can */
-} mdl_coll_args;
+} mdl_coll_call;
 
 /* ---------------------------------------------------------------- layouts */
 
@@ -287,7 +289,7 @@ MDL_HIDDEN const rt_layout *rt_layout_fixed(mdl_rt *rt, const mdl_msg_desc *m);
 MDL_HIDDEN int be_init(const mdl_task_desc *d, int *argc, char ***argv, void *user,
                        size_t user_size, mdl_rt **out);
 /* MDL_End: every async send still in flight is delivered before it returns
- * (docs/language.md, "MDL_End"), async receives not completed are
+ * (docs/language.md, MDL_FN_NAME(END)), async receives not completed are
  * cancelled, and everything is freed (rt_common_free included), also on
  * an error. */
 MDL_HIDDEN int be_end(mdl_rt *rt);
@@ -320,6 +322,6 @@ MDL_HIDDEN int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, 
 MDL_HIDDEN int be_test(mdl_rt *rt, const mdl_msg_desc *m);
 MDL_HIDDEN int be_wait(mdl_rt *rt, const mdl_msg_desc *m);
 
-MDL_HIDDEN int be_collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_args *a);
+MDL_HIDDEN int be_collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_call *a);
 
 #endif

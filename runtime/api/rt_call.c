@@ -1,7 +1,8 @@
 /* rt_call.c — the call this process is in (rt_backend.h, rt_call: rt_now),
  * which the layer records at the entry of every call that may block and a
  * backend marks where it blocks, and its names as the hang reports print
- * them (rt_watch.c). */
+ * them (rt_watch.c); the names of Test and Wait, which error lines and
+ * traces print too. */
 #include "rt_layer.h"
 
 #include <stdio.h>
@@ -10,6 +11,13 @@
 rt_call rt_now;
 unsigned long rt_nblocks;
 unsigned long *rt_block_shared;
+
+const char *rt_completion_fn(const mdl_msg_desc *m, int wait, char *buf, size_t len)
+{
+    mdl_fn_format(buf, len, wait ? MDL_FN_NAME(WAIT) : MDL_FN_NAME(TEST),
+                  m && m->name ? m->name : "?", NULL);
+    return buf;
+}
 
 const char *rt_call_fn(const rt_call *k, char *buf, size_t len)
 {
@@ -68,13 +76,13 @@ static int end_insts[RT_LIST_SHOWN];
 void rt_enter_end(const mdl_msg_desc *m, const int *insts, int n)
 {
     if (n <= 0) {
-        rt_enter("MDL_End", NULL, RT_PEER_NONE);
+        rt_enter(MDL_FN_NAME(END), NULL, RT_PEER_NONE);
     } else if (n == 1) {
-        rt_enter("MDL_End", m, insts[0]);
+        rt_enter(MDL_FN_NAME(END), m, insts[0]);
     } else {
         n = n < RT_LIST_SHOWN ? n : RT_LIST_SHOWN;
         memcpy(end_insts, insts, sizeof *insts * (size_t)n);
-        rt_enter_list("MDL_End", m, end_insts, n);
+        rt_enter_list(MDL_FN_NAME(END), m, end_insts, n);
     }
 }
 

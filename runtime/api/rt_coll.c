@@ -9,6 +9,7 @@
  * waiting in a collective the others skipped.  A NULL buffer matters only
  * where the instance uses it. */
 #include "rt_layer.h"
+#include "mdl_tables.h"
 #include "trace/rt_trace.h"
 
 #include <limits.h>
@@ -76,8 +77,19 @@ static int derive(const coll_check *k, long cap, int n, const char *what, long *
     return 0;
 }
 
+/* A reduction operator of mdl.h. */
+static int reduction(int op)
+{
+    switch (op) {
+#define MDL_X(id, value) case MDL_##id: return 1;
+    MDL_REDUCTIONS(MDL_X)
+#undef MDL_X
+    }
+    return 0;
+}
+
 /* Every check of one call, in a fixed order (the first fault is reported). */
-static int check_args(const coll_check *k, mdl_coll_args *a, int n, int is_root)
+static int check_args(const coll_check *k, mdl_coll_call *a, int n, int is_root)
 {
     const mdl_coll_desc *c = k->c;
     int ip = c->in_place, rc = 0;
@@ -145,7 +157,7 @@ static int check_args(const coll_check *k, mdl_coll_args *a, int n, int is_root)
     case MDL_COLL_ALLREDUCE: {
         int all = c->kind == MDL_COLL_ALLREDUCE;
         if (c->type->base == MDL_T_STRUCT || c->type->base < 0 ||
-            c->type->base >= MDL_T_NBASE || c->op < MDL_SUM || c->op > MDL_MIN)
+            c->type->base >= MDL_T_NBASE || !reduction(c->op))
             return rt_fail(k->rt, k->fn, MDL_ERR_ARG, "cannot reduce %s elements with operator %d",
                            c->type->name, c->op);
         if (a->count < 0)
@@ -161,7 +173,7 @@ static int check_args(const coll_check *k, mdl_coll_args *a, int n, int is_root)
 
 /* Mcast: the root first, then the listed instances but the root. */
 static int mcast_members(mdl_rt *rt, const coll_check *k, const int *insts, int n,
-                         mdl_coll_args *a)
+                         mdl_coll_call *a)
 {
     mdl_rt_common *c = rt_c(rt);
     int rc = rt_check_list(rt, k->fn, c->d->self, insts, n);
@@ -186,7 +198,7 @@ static int mcast_members(mdl_rt *rt, const coll_check *k, const int *insts, int 
 
 /* Everything after the descriptor's check; *involved: the instance takes
  * part (not a Mcast it is not listed in). */
-static inline int coll_body(mdl_rt *rt, const mdl_coll_desc *c, mdl_coll_args *a,
+static inline int coll_body(mdl_rt *rt, const mdl_coll_desc *c, mdl_coll_call *a,
                             const int *insts, int n, int *involved)
 {
     const mdl_rt_common *rc_ = rt_c(rt);
@@ -221,7 +233,7 @@ static int is_v(int kind)
 
 /* Traced: bytes are this instance's block; Mcast names its members. */
 static __attribute__((noinline)) int traced_coll(mdl_rt *rt, const mdl_coll_desc *c,
-                                                 mdl_coll_args *a, const int *insts, int n)
+                                                 mdl_coll_call *a, const int *insts, int n)
 {
     rt_tracer *t = rt_c(rt)->tr;
     int involved = 1;
@@ -255,7 +267,7 @@ MDL_API int mdl_collective(mdl_rt *rt, const mdl_coll_desc *c, void *send, void 
     const mdl_task_desc *d = rc_->d;
     if (!c || (unsigned)c->index >= (unsigned)d->ncolls || d->colls[c->index] != c)
         return rt_fail(rt, fn, MDL_ERR_ARG, "not a collective of this task");
-    mdl_coll_args a = { send, recv, count, counts, displs, NULL, 0, rc_->inst, 0, 0 };
+    mdl_coll_call a = { send, recv, count, counts, displs, NULL, 0, rc_->inst, 0, 0 };
     if (__builtin_expect(rc_->tr != NULL, 0))
         return traced_coll(rt, c, &a, insts, n);
     int involved;

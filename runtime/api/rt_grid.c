@@ -31,7 +31,7 @@ static int grid_ready(mdl_rt *rt, const char *fn, int args)
 
 static int grid_create(mdl_rt *rt, int *dims, int screate)
 {
-    const char *fn = screate ? "MDL_Grid_Screate" : "MDL_Grid_Create";
+    const char *fn = screate ? MDL_FN_NAME(GRID_SCREATE) : MDL_FN_NAME(GRID_CREATE);
     mdl_rt_common *c = rt_c(rt);
     const mdl_task_desc *d = c->d;
     int nd = d->grid_ndims;
@@ -66,10 +66,10 @@ static int grid_create(mdl_rt *rt, int *dims, int screate)
 MDL_API int mdl_grid_create(mdl_rt *rt, int *dims, int screate)
 {
     if (rt != rt_live)
-        return rt_dead(screate ? "MDL_Grid_Screate" : "MDL_Grid_Create");
+        return rt_dead(screate ? MDL_FN_NAME(GRID_SCREATE) : MDL_FN_NAME(GRID_CREATE));
     rt_tracer *t = rt_c(rt)->tr;
     if (t) {
-        rt_trace_begin(t, rt_fn_sync(t, screate ? RT_SYNC_SGRID : RT_SYNC_GRID));
+        rt_trace_begin(t, rt_fn_sync(t, screate ? RT_SYNC_GRID_SCREATE : RT_SYNC_GRID_CREATE));
         return rt_trace_end_rc(t, grid_create(rt, dims, screate));
     }
     return grid_create(rt, dims, screate);
@@ -77,7 +77,7 @@ MDL_API int mdl_grid_create(mdl_rt *rt, int *dims, int screate)
 
 MDL_API int mdl_grid_rank(mdl_rt *rt, const int *coords, int *rank)
 {
-    static const char fn[] = "MDL_Grid_Rank";
+    const char *const fn = MDL_FN_NAME(GRID_RANK);
     int rc = grid_ready(rt, fn, coords && rank);
     if (rc)
         return rc;
@@ -91,7 +91,7 @@ MDL_API int mdl_grid_rank(mdl_rt *rt, const int *coords, int *rank)
 
 MDL_API int mdl_grid_coords(mdl_rt *rt, int rank, int *coords)
 {
-    static const char fn[] = "MDL_Grid_Coords";
+    const char *const fn = MDL_FN_NAME(GRID_COORDS);
     int rc = grid_ready(rt, fn, coords != NULL);
     if (rc)
         return rc;
@@ -104,7 +104,7 @@ MDL_API int mdl_grid_coords(mdl_rt *rt, int rank, int *coords)
 
 MDL_API int mdl_grid_mycoords(mdl_rt *rt, int *coords)
 {
-    static const char fn[] = "MDL_Grid_Mycoords";
+    const char *const fn = MDL_FN_NAME(GRID_MYCOORDS);
     int rc = grid_ready(rt, fn, coords != NULL);
     if (rc)
         return rc;
@@ -116,7 +116,7 @@ MDL_API int mdl_grid_mycoords(mdl_rt *rt, int *coords)
 /* MPI_Cart_shift: the instances at -disp and +disp along `direction`. */
 MDL_API int mdl_get_neighbors(mdl_rt *rt, int direction, int disp, int *source, int *dest)
 {
-    static const char fn[] = "MDL_Get_Neighbors";
+    const char *const fn = MDL_FN_NAME(GET_NEIGHBORS);
     int rc = grid_ready(rt, fn, source && dest);
     if (rc)
         return rc;
@@ -135,7 +135,7 @@ MDL_API int mdl_get_neighbors(mdl_rt *rt, int direction, int disp, int *source, 
 /* Named neighbours, set by the generated MDL_Grid_Create. */
 MDL_API int mdl_grid_neighbor(mdl_rt *rt, const int offset[3])
 {
-    static const char fn[] = "MDL_Grid_Create";
+    const char *const fn = MDL_FN_NAME(GRID_CREATE);
     int rc = grid_ready(rt, fn, offset != NULL);
     if (rc)
         return rc;

@@ -85,10 +85,10 @@ int rt_fail_unreceived(mdl_rt *rt, const mdl_msg_desc *m, int inst, int n)
 {
     const char *from = rt_c(rt)->d->tasks[m->peer_task];
     if (n == 1)
-        return rt_fail(rt, "MDL_End", MDL_ERR_STATE,
+        return rt_fail(rt, MDL_FN_NAME(END), MDL_ERR_STATE,
                        "message %s from %s[%d] was sent but never received (%s)", m->name, from,
                        inst, m->fn);
-    return rt_fail(rt, "MDL_End", MDL_ERR_STATE,
+    return rt_fail(rt, MDL_FN_NAME(END), MDL_ERR_STATE,
                    "%d messages sent to this instance were never received, the first %s from "
                    "%s[%d] (%s)", n, m->name, from, inst, m->fn);
 }
@@ -105,7 +105,7 @@ const mdl_msg_desc *rt_msg_on(mdl_rt *rt, int channel, int is_send)
 int rt_fail_spec(mdl_rt *rt, int proc, unsigned long long hash)
 {
     const mdl_task_desc *d = rt_c(rt)->d;
-    return rt_fail(rt, "MDL_Init", MDL_ERR_LAUNCH,
+    return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_LAUNCH,
                    "process %d of the job runs a program built from another spec (spec hash "
                    "%016llx; this program, from %s, has %016llx): regenerate and rebuild all "
                    "programs of the job", proc, hash, d->spec, d->spec_hash);
@@ -114,7 +114,7 @@ int rt_fail_spec(mdl_rt *rt, int proc, unsigned long long hash)
 int rt_fail_task_index(mdl_rt *rt, int proc, long long task)
 {
     const mdl_task_desc *d = rt_c(rt)->d;
-    return rt_fail(rt, "MDL_Init", MDL_ERR_LAUNCH,
+    return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_LAUNCH,
                    "process %d of the job declares task %lld, but %s has %d tasks", proc, task,
                    d->spec, d->ntasks);
 }
@@ -122,10 +122,4 @@ int rt_fail_task_index(mdl_rt *rt, int proc, long long task)
 int rt_fail_oom(mdl_rt *rt, const char *fn)
 {
     return rt_fail(rt, fn, MDL_ERR_INTERN, "out of memory");
-}
-
-const char *rt_completion_fn(const mdl_msg_desc *m, int wait, char *buf, size_t len)
-{
-    snprintf(buf, len, "MDL_%s%s", m && m->name ? m->name : "?", wait ? "Wait" : "Test");
-    return buf;
 }

@@ -55,7 +55,7 @@ int rt_common_start(mdl_rt *rt, const mdl_task_desc *d)
     c->who = (mdl_who){ d->tasks[d->self], -1 };
     c->inst = -1;
     c->fam_size = calloc((size_t)d->ntasks, sizeof(int));
-    return c->fam_size ? 0 : rt_fail_oom(rt, "MDL_Init");
+    return c->fam_size ? 0 : rt_fail_oom(rt, MDL_FN_NAME(INIT));
 }
 
 int rt_common_identified(mdl_rt *rt, int inst)
@@ -69,14 +69,14 @@ int rt_common_identified(mdl_rt *rt, int inst)
         if (c->fam_size[t] > c->maxfam)
             c->maxfam = c->fam_size[t];
     if (d->single && c->fam_size[d->self] > 1)
-        return rt_fail(rt, "MDL_Init", MDL_ERR_LAUNCH,
+        return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_LAUNCH,
                        "task %s is declared without (i) in %s: it runs as one instance, "
                        "but %d were launched", c->who.task, d->spec, c->fam_size[d->self]);
     c->seen = calloc((size_t)c->maxfam, sizeof(int));
     c->list = malloc(((size_t)c->maxfam + 1) * sizeof(int));
     c->nb = malloc(((size_t)d->nmsgs + 1) * sizeof(int));
     c->layouts = rt_layouts_new(rt, d);
-    return c->seen && c->list && c->nb && c->layouts ? 0 : rt_fail_oom(rt, "MDL_Init");
+    return c->seen && c->list && c->nb && c->layouts ? 0 : rt_fail_oom(rt, MDL_FN_NAME(INIT));
 }
 
 void rt_common_free(mdl_rt *rt)

@@ -1,4 +1,5 @@
 #include "rt_common.h"
+#include "mdl_public_check.h"
 #include "mdl_tables.h"
 
 #include <errno.h>
@@ -11,23 +12,17 @@
 
 /* ---------------------------------------------------------------- errors */
 
+/* By MDL_ERR_FIRST - code (consecutive: common/mdl_public_check.h). */
 static const char *const error_names[] = {
-    "MDL_ERR_ARG", "MDL_ERR_RANK", "MDL_ERR_TRUNCATE", "MDL_ERR_BOUNDS",
-    "MDL_ERR_GRID", "MDL_ERR_STATE", "MDL_ERR_LAUNCH", "MDL_ERR_INTERN",
-    "MDL_ERR_PEER",
+#define MDL_X(id, value, text) [MDL_ERR_FIRST - (value)] = "MDL_ERR_" #id,
+    MDL_ERROR_CODES(MDL_X)
+#undef MDL_X
 };
 
 static const char *const error_texts[] = {
-    "MDL_ERR_ARG: invalid argument",
-    "MDL_ERR_RANK: invalid instance number",
-    "MDL_ERR_TRUNCATE: message larger than the receive",
-    "MDL_ERR_BOUNDS: section outside the declared variable",
-    "MDL_ERR_GRID: no grid, or an impossible grid shape",
-    "MDL_ERR_STATE: runtime not initialised, or already finished",
-    "MDL_ERR_LAUNCH: wrong launcher, programs built from different specs, or code "
-    "generated for another runtime interface",
-    "MDL_ERR_INTERN: failure of the underlying system",
-    "MDL_ERR_PEER: a peer instance died, or ended without receiving a message",
+#define MDL_X(id, value, text) [MDL_ERR_FIRST - (value)] = "MDL_ERR_" #id ": " text,
+    MDL_ERROR_CODES(MDL_X)
+#undef MDL_X
 };
 
 __attribute__((visibility("default")))

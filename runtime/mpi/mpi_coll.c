@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mdl_tables.h"
 #include "mpi_rt.h"
 
 static char *at(void *p, long elems, size_t esize)
@@ -19,14 +20,15 @@ static char *at(void *p, long elems, size_t esize)
     return p ? (char *)p + (size_t)elems * esize : NULL;
 }
 
+/* MDL_<id> is MPI_<id> (the validation layer has checked the operator). */
 static MPI_Op op_of(int op)
 {
     switch (op) {
-    case MDL_SUM:  return MPI_SUM;
-    case MDL_PROD: return MPI_PROD;
-    case MDL_MAX:  return MPI_MAX;
-    default:       return MPI_MIN;
+#define MDL_X(id, value) case MDL_##id: return MPI_##id;
+    MDL_REDUCTIONS(MDL_X)
+#undef MDL_X
     }
+    return MPI_OP_NULL;
 }
 
 /* MPICH 4.0.2 (Debian 12) compares unsigned integers as signed in MPI_MIN
@@ -101,7 +103,7 @@ static int coll_mpi_fail(mdl_rt *rt, const char *fn, int mpirc, const char *what
 }
 
 /* The root sends to every other member; the listed members receive. */
-static int mcast(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_args *a, MPI_Datatype e,
+static int mcast(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_call *a, MPI_Datatype e,
                  size_t esize)
 {
     int tag = rt->tags.mcast + c->index, mpirc = MPI_SUCCESS;
@@ -128,7 +130,7 @@ static int mcast(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_args *a, MPI
     return got == a->count ? MDL_SUCCESS : rt_fail_coll_size(rt, c->fn);
 }
 
-static int collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_args *a);
+static int collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_call *a);
 
 /* The root of an in-place Reduce that is not instance 0: its input is
  * copied out first and MPI_Reduce is called without MPI_IN_PLACE, because
@@ -147,7 +149,7 @@ static int reduce_in_place_nonzero_root(mdl_rt *rt, const mdl_coll_desc *c, void
     return mpirc == MPI_SUCCESS ? MDL_SUCCESS : coll_mpi_fail(rt, c->fn, mpirc, "MPI_Reduce");
 }
 
-int be_collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_args *a)
+int be_collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_call *a)
 {
     rt_block_begin();
     int rc = collective(rt, c, a);
@@ -155,7 +157,7 @@ int be_collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_args *a)
     return rc;
 }
 
-static int collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_args *a)
+static int collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_call *a)
 {
     /* MPI cannot tell the others that this instance refused its part: a
      * wrong capacity is refused by all (the layer checks every one on every

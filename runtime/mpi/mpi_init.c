@@ -208,7 +208,7 @@ static void teardown(mdl_rt *rt)
 int be_init(const mdl_task_desc *d, int *argc, char ***argv, void *user, size_t user_size,
             mdl_rt **out)
 {
-    static const char fn[] = "MDL_Init";
+    const char *const fn = MDL_FN_NAME(INIT);
     mdl_rt *rt = &the_rt;
     mdl_who who = { d->tasks[d->self], -1 };
     mpi_unusable = 0;
@@ -288,7 +288,7 @@ int be_barrier(mdl_rt *rt)
     rt_block_begin();
     int rc = MPI_Barrier(rt->job.family);
     rt_block_end();
-    return rc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, "MDL_Barrier", rc, "MPI_Barrier");
+    return rc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, MDL_FN_NAME(BARRIER), rc, "MPI_Barrier");
 }
 
 static int sbarrier(mdl_rt *rt, const int *insts, int n);
@@ -305,7 +305,7 @@ int be_sbarrier(mdl_rt *rt, const int *insts, int n)
  * one empty message from every other member, then releases them. */
 static int sbarrier(mdl_rt *rt, const int *insts, int n)
 {
-    static const char fn[] = "MDL_Sbarrier";
+    const char *const fn = MDL_FN_NAME(SBARRIER);
     int leader = insts[0], rc;
     for (int i = 1; i < n; i++)
         if (insts[i] < leader)

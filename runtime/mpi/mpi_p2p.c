@@ -1,5 +1,6 @@
 /* mpi_p2p.c — point-to-point messages: one datatype per message, the
  * channel number as tag on the runtime's duplicate of MPI_COMM_WORLD. */
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,19 +201,48 @@ static __attribute__((cold)) int recv_fail(mdl_rt *rt, const char *fn, const mdl
  * buffer of its own and sent from there with MPI_Isend (a message sent as
  * MPI_PACKED matches a receive of its datatype), so the send returns at
  * once, as on the shm runtime; the buffer is freed once received, or at
- * MDL_End. */
-static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m, void *buf,
-                                               MPI_Datatype dt)
+ * MDL_End.
+ *
+ * The packing is the layer's gather of the layout's spans whenever every
+ * byte of them travels (no struct padding: ty->bytes == lay->bytes), which
+ * is then MPI's packed form exactly (the datatype's type map in order, a
+ * homogeneous job).  Not MPI_Pack: MPICH 4.0's MPI_Pack of a contiguous
+ * derived datatype rounds the bytes down to a multiple of the datatype's
+ * builtin_element_size, which a datatype built in a reused handle can
+ * have wrong (seemingly left from the handle's previous datatype) — a
+ * struct of 10 doubles, size 80, packed 78 bytes (the receive then
+ * reported "received 78 bytes ... but the receive holds 80"; stress_p2p,
+ * seeds 5009 2, through MPI alone).  Only a layout with padding, never
+ * contiguous in MPI's sense and packed by MPICH's other path, goes through
+ * MPI_Pack, its result checked. */
+static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m,
+                                               const rt_layout *lay, void *buf, MPI_Datatype dt)
 {
     mpi_buffered_reap(&rt->self_sends, NULL);
-    int size = 0, pos = 0;
-    int mpirc = MPI_Pack_size(1, dt, rt->job.world, &size);
-    if (mpirc != MPI_SUCCESS)
+    const mpi_msg_types *ty = &rt->msgs[m->index].types;
+    int own = ty->bytes == lay->bytes, size = 0, pos = 0, mpirc = MPI_SUCCESS;
+    if (ty->bytes > INT_MAX)
+        return rt_fail(rt, m->fn, MDL_ERR_ARG, "message too large for MPI (%zu bytes)",
+                       ty->bytes);
+    if (own)
+        size = (int)ty->bytes;
+    else if ((mpirc = MPI_Pack_size(1, dt, rt->job.world, &size)) != MPI_SUCCESS)
         return mpi_fail(rt, m->fn, mpirc, "MPI_Pack_size");
     mpi_buffered *x = mpi_buffered_get(NULL, (size_t)size);
     if (!x)
         return rt_fail_oom(rt, m->fn);
-    mpirc = MPI_Pack(buf, 1, dt, x->data, size, &pos, rt->job.world);
+    if (own) {
+        mdl_spans_pack(lay->spans, m->nitems, x->data);
+        pos = size;
+    } else {
+        mpirc = MPI_Pack(buf, 1, dt, x->data, size, &pos, rt->job.world);
+        if (mpirc == MPI_SUCCESS && (size_t)pos != ty->bytes) {
+            free(x);
+            return rt_fail(rt, m->fn, MDL_ERR_INTERN,
+                           "MPI_Pack packed %d bytes of a %zu-byte message to itself", pos,
+                           ty->bytes);
+        }
+    }
     if (mpirc == MPI_SUCCESS)
         mpirc = MPI_Isend(x->data, pos, MPI_PACKED, rt->job.world_rank, m->channel, rt->job.world,
                           &x->req);
@@ -262,7 +292,7 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
         return mpirc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, fn, mpirc, "MPI_Isend");
     }
     if (n == 1 && is_self(rt, m, to[0]))
-        return send_self(rt, m, buf, dt);
+        return send_self(rt, m, lay, buf, dt);
     if (n == 1 && direct_peer(rt, ty, rank[to[0]]) &&
         (rc = send_direct(rt, m, lay, rank[to[0]])) != 1)
         return rc;
@@ -277,7 +307,7 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
     int started = 0;
     for (int k = 0; k < n && mpirc == MPI_SUCCESS; k++) {
         if (is_self(rt, m, to[k])) {
-            if ((rc = send_self(rt, m, buf, dt)) < 0)
+            if ((rc = send_self(rt, m, lay, buf, dt)) < 0)
                 break;
             continue;
         }
@@ -461,6 +491,7 @@ static void world_errors_returned(mdl_rt *rt, int on);
 static inline void requests_done(mdl_rt *rt, mpi_msg *x)
 {
     x->reqs.n = 0;
+    x->reqs.completed_first = 0;
     rt->host.nlarge -= x->direct.nlarge;
     x->direct.nlarge = 0;
 }
@@ -611,6 +642,7 @@ static void keep_pending(mdl_rt *rt, const mdl_msg_desc *m, int n)
     rt->host.nlarge += large - dx->nlarge;
     dx->nlarge = large;
     rq->n = kept;
+    rq->completed_first = 0;    /* those kept are all in flight */
 }
 
 /* After completion of all requests of m: errors and sizes of receives.
@@ -670,12 +702,41 @@ static void world_errors_returned(mdl_rt *rt, int on)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, on ? MPI_ERRORS_RETURN : rt->job.world_eh);
 }
 
+/* Test or Wait (wait) of receives some of which were completed first
+ * (rq->completed_first): request by request, as MPI_Testall /
+ * MPI_Waitall report them (MPI_ERR_IN_STATUS, those not done
+ * MPI_ERR_PENDING), the statuses of those completed first kept. */
+static __attribute__((noinline, cold)) int complete_each(mpi_msg_reqs *rq, int wait, int *flag)
+{
+    int all = 1;
+    for (int k = 0; k < rq->n; k++) {
+        if (rq->reqs[k] == MPI_REQUEST_NULL)
+            continue;
+        int done = 1;
+        int mpirc = wait ? MPI_Wait(&rq->reqs[k], &rq->sts[k])
+                         : MPI_Test(&rq->reqs[k], &done, &rq->sts[k]);
+        if (mpirc != MPI_SUCCESS) {
+            for (int i = 0; i < rq->n; i++)
+                rq->sts[i].MPI_ERROR = i == k ? mpirc
+                    : rq->reqs[i] == MPI_REQUEST_NULL ? MPI_SUCCESS : MPI_ERR_PENDING;
+            *flag = 1;
+            return MPI_ERR_IN_STATUS;
+        }
+        if (done)
+            rq->sts[k].MPI_ERROR = MPI_SUCCESS;
+        all &= done;
+    }
+    *flag = all;
+    return MPI_SUCCESS;
+}
+
 static int testall(mdl_rt *rt, const mdl_msg_desc *m, mpi_msg_reqs *rq, int *flag)
 {
     if (m->is_send)
         return MPI_Testall(rq->n, rq->reqs, flag, rq->sts);
     world_errors_returned(rt, 1);
-    int mpirc = MPI_Testall(rq->n, rq->reqs, flag, rq->sts);
+    int mpirc = rq->completed_first ? complete_each(rq, 0, flag)
+                                    : MPI_Testall(rq->n, rq->reqs, flag, rq->sts);
     world_errors_returned(rt, 0);
     return mpirc;
 }
@@ -692,20 +753,27 @@ static int waitall(mdl_rt *rt, const mdl_msg_desc *m, mpi_msg_reqs *rq)
     }
     world_errors_returned(rt, 1);
     rt_block_begin();
-    mpirc = rq->n == 1 ? MPI_Wait(&rq->reqs[0], &rq->sts[0])
+    int flag;
+    mpirc = rq->completed_first ? complete_each(rq, 1, &flag)
+          : rq->n == 1 ? MPI_Wait(&rq->reqs[0], &rq->sts[0])
                        : MPI_Waitall(rq->n, rq->reqs, rq->sts);
     rt_block_end();
     world_errors_returned(rt, 0);
     return mpirc;
 }
 
-/* A Test that finds not all receives of s complete: one that went through
- * its own buffer and got a message of another size (which MPI did not
- * fail: it fitted the buffer) is reported now, as MPI reports a
- * truncation as soon as it happens, and the others stay posted (else a
- * program polling for the error while its peer waits for it would wait
- * for ever).  0: none such. */
-static __attribute__((noinline)) int own_failed(mdl_rt *rt, const mdl_msg_desc *m)
+/* A Test that finds not all receives of m complete: one that has already
+ * failed is reported now, as MPI reports a truncation as soon as it
+ * happens, and the others stay posted (else a program polling for the
+ * error while its peer waits for it would wait for ever).  Failed: in MPI
+ * (more than its buffer) — MPICH's MPI_Testall says so itself; Open MPI's
+ * says "not done" until every request has completed, and its
+ * MPI_Request_get_status does not give the error, so a request found
+ * complete is completed here, and the others request by request from now
+ * on (rq->completed_first) — or, for one that went through a buffer of
+ * its own, a message of another size (which MPI did not fail: it fitted
+ * the buffer).  0: none such. */
+static __attribute__((noinline)) int failed_early(mdl_rt *rt, const mdl_msg_desc *m)
 {
     mpi_msg *x = &rt->msgs[m->index];
     mpi_msg_reqs *rq = &x->reqs;
@@ -714,16 +782,28 @@ static __attribute__((noinline)) int own_failed(mdl_rt *rt, const mdl_msg_desc *
     for (int k = 0; k < rq->n; k++) {
         int done = 0;
         MPI_Status st;
-        if (!req_own(x, k))
+        if (rq->reqs[k] == MPI_REQUEST_NULL)
             continue;
         int mpirc = MPI_Request_get_status(rq->reqs[k], &done, &st);
-        if (mpirc == MPI_SUCCESS && (!done || status_bytes(rt, &st) == rq->recv_bytes[k]))
+        if (mpirc == MPI_SUCCESS && !done)
             continue;
-        /* failed in MPI (more than its buffer), or another size: completed
-         * here, reported, the others left posted */
-        MPI_Test(&rq->reqs[k], &done, &rq->sts[k]);
+        if (mpirc == MPI_SUCCESS && !req_own(x, k)) {
+            mpirc = MPI_Test(&rq->reqs[k], &done, &st);
+            if (mpirc == MPI_SUCCESS) {
+                st.MPI_ERROR = MPI_SUCCESS;
+                rq->sts[k] = st;
+                rq->completed_first++;
+                continue;
+            }
+        } else if (mpirc == MPI_SUCCESS && status_bytes(rt, &st) == rq->recv_bytes[k]) {
+            continue;
+        } else {
+            MPI_Test(&rq->reqs[k], &done, &rq->sts[k]);
+        }
+        /* completed here, reported, the others left posted */
         for (int i = 0; i < rq->n; i++)
-            rq->sts[i].MPI_ERROR = i == k ? MPI_ERR_TRUNCATE : MPI_ERR_PENDING;
+            rq->sts[i].MPI_ERROR = i == k ? MPI_ERR_TRUNCATE
+                : rq->reqs[i] == MPI_REQUEST_NULL ? MPI_SUCCESS : MPI_ERR_PENDING;
         char fn[160];
         rt_completion_fn(m, 0, fn, sizeof fn);
         rc = mpirc != MPI_SUCCESS ? recv_fail(rt, fn, m, mpirc, &st)
@@ -745,7 +825,7 @@ int be_test(mdl_rt *rt, const mdl_msg_desc *m)
     int flag = 0;
     int mpirc = testall(rt, m, &x->reqs, &flag);
     if (mpirc == MPI_SUCCESS && !flag) {
-        int rc = x->direct.noted ? own_failed(rt, m) : 0;
+        int rc = !m->is_send && (x->reqs.n > 1 || x->direct.noted) ? failed_early(rt, m) : 0;
         if (rc)
             return rc;
         /* a program polling with Test may be what a sender waits for */
@@ -797,7 +877,8 @@ static int end_receives(mdl_rt *rt, const char *fn, const mdl_msg_desc *m)
     mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
     int rc = 0;
     for (int k = 0; k < rq->n; k++)
-        MPI_Cancel(&rq->reqs[k]);
+        if (rq->reqs[k] != MPI_REQUEST_NULL)
+            MPI_Cancel(&rq->reqs[k]);
     int mpirc = waitall(rt, m, rq);
     for (int k = 0; k < rq->n; k++) {
         /* one request: MPI_Wait returned its error; several: their statuses */
@@ -826,7 +907,7 @@ static int drop_unreceived(mdl_rt *rt, const mdl_msg_desc *m, MPI_Status *st)
         return 0;
     MPI_Recv(sink, bytes, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, rt->job.world, MPI_STATUS_IGNORE);
     if (m && rt->host.peer_base && bytes == MPI_DIRECT_NOTE_BYTES)
-        mpi_direct_recv_small(rt, "MDL_End", m, st, sink, 0, MPI_DIRECT_RELEASE);
+        mpi_direct_recv_small(rt, MDL_FN_NAME(END), m, st, sink, 0, MPI_DIRECT_RELEASE);
     free(sink);
     return 1;
 }
@@ -881,7 +962,7 @@ static int unreceived(mdl_rt *rt, const unsigned char *left)
     int mpirc = MPI_Barrier(rt->job.world);
     rt_block_end();
     if (mpirc != MPI_SUCCESS)
-        return rc ? rc : mpi_fail(rt, "MDL_End", mpirc, "MPI_Barrier");
+        return rc ? rc : mpi_fail(rt, MDL_FN_NAME(END), mpirc, "MPI_Barrier");
     int later = probe_unreceived(rt, left, &first, &from);
     return rc || !later ? rc : rt_fail_unreceived(rt, first, from, later);
 }
@@ -911,7 +992,7 @@ static void end_names_receivers(mdl_rt *rt, const mdl_msg_desc *m)
  * received is reported: nothing is left to MPI_Finalize. */
 int mpi_p2p_end(mdl_rt *rt)
 {
-    static const char fn[] = "MDL_End";
+    const char *const fn = MDL_FN_NAME(END);
     int rc = 0;
     unsigned char *left = calloc((size_t)rt->c.d->nmsgs + 1, 1);
     for (int i = 0; i < rt->c.d->nmsgs; i++) {

@@ -70,6 +70,11 @@ typedef struct mpi_msg_reqs {
     MPI_Status *sts;
     size_t *recv_bytes;         /* receive: the payload each must get */
     int *send_dest;             /* send: each one's destination (world rank) */
+    /* receive: how many a Test completed before the others, to report one
+     * that failed at once (Open MPI's MPI_Testall says "not done" until all
+     * are): their requests MPI_REQUEST_NULL, their statuses kept in sts;
+     * while non-zero, Test and Wait complete request by request. */
+    int completed_first;
 } mpi_msg_reqs;
 
 /* The one-copy path between processes of a host (mpi_direct.c), per
@@ -198,8 +203,9 @@ typedef struct mpi_host {
 /* MDL_TRACE (mpi_trace.c). */
 typedef struct mpi_trace_state {
     int on;                     /* every process traces */
-    struct rt_trace_img *img;
+    struct rt_trace_img *img;   /* its mapping (the recorder writes it) */
     char *path;                 /* absolute */
+    uint64_t job;               /* the job's id, in its parts' names */
     uint64_t slots;
     size_t size;                /* bytes of the image's mapping */
     char why[512];              /* why this process cannot trace */
@@ -365,5 +371,9 @@ MDL_HIDDEN void mpi_trace_free(mdl_rt *rt);
 struct rt_trace_job;
 struct rt_trace_inst;
 MDL_HIDDEN void mpi_trace_job(mdl_rt *rt, struct rt_trace_job *job, struct rt_trace_inst *insts);
+/* This process's image, from the recorder's own counts (never read back
+ * from its part, which others may write), checked; NULL with the reason
+ * in why (mpi_trace_job.c). */
+MDL_HIDDEN struct rt_trace_img *mpi_trace_own_image(mdl_rt *rt, char *why, size_t len);
 
 #endif

@@ -3,14 +3,13 @@
  * (rt_trace_parts.h); at MDL_End world rank 0 receives the images one by
  * one and writes the job's file, and each process removes its part (the
  * fatal path: mpi_trace_job.c); a job killed leaves its parts for
- * mdltrace --recover. */
-#include <errno.h>
-#include <fcntl.h>
+ * mdltrace --recover.  A process reads its own image only through the
+ * recorder's snapshot (rt_trace_snapshot), never from the part, which
+ * others may write. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "mpi_rt.h"
 #include "tracefile/rt_trace_parts.h"
@@ -25,7 +24,8 @@ int mpi_trace_wanted(mdl_rt *rt)
     int want = rt_trace_request(&file, &slots, rt->trace.why, sizeof rt->trace.why);
     if (want <= 0)
         return want ? MPI_TRACE_BAD : MPI_TRACE_OFF;
-    if (rt_trace_writable(file, rt->trace.why, sizeof rt->trace.why) < 0)
+    if (rt_trace_writable(file, rt->trace.why, sizeof rt->trace.why) < 0 ||
+        rt_trace_parts_usable(rt->trace.why, sizeof rt->trace.why) < 0)
         return MPI_TRACE_BAD;
     rt->trace.path = rt_trace_abspath(file);
     rt->trace.slots = slots;
@@ -36,7 +36,7 @@ int mpi_trace_wanted(mdl_rt *rt)
 
 int mpi_trace_agree(mdl_rt *rt, const unsigned long long *all, int stride)
 {
-    static const char fn[] = "MDL_Init";
+    const char *const fn = MDL_FN_NAME(INIT);
     int on = 0, off = 0, bad = -1;
     for (int r = 0; r < rt->job.world_size; r++) {
         unsigned long long w = all[stride * r + 2];
@@ -67,51 +67,42 @@ int mpi_trace_agree(mdl_rt *rt, const unsigned long long *all, int stride)
     return 0;
 }
 
-/* The image: FILE.part.<rank>, mapped shared (written back by the kernel
+/* The image: this process's part, mapped shared (it stays in memory
  * even if the process is killed). */
 static void *trace_alloc(mdl_rt *rt, size_t size, void *arg, char *why, size_t len)
 {
     (void)arg;
-    char *part = rt_trace_part_path(rt->trace.path, rt->job.world_rank);
-    int fd = part ? open(part, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666) : -1;
-    void *p = MAP_FAILED;
-    if (fd >= 0 && ftruncate(fd, (off_t)size) == 0)
-        p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (p == MAP_FAILED) {
-        snprintf(why, len, "cannot make the trace buffer %s: %s", part ? part : "",
-                 part ? strerror(errno) : "out of memory");
-        if (fd >= 0)
-            unlink(part);
-    } else {
-        rt->trace.size = size;
-    }
-    if (fd >= 0)
-        close(fd);
-    free(part);
-    return p == MAP_FAILED ? NULL : p;
+    void *p;
+    if (rt_trace_part_create(rt->trace.path, rt->trace.job, rt->job.world_rank,
+                             rt->job.world_size, size, &p, why, len) < 0)
+        return NULL;
+    rt->trace.size = size;
+    return p;
 }
 
 int mpi_trace_start(mdl_rt *rt)
 {
-    /* parts a larger job killed earlier left with the same file name:
-     * not this job's, and mdltrace --recover must not take them */
-    for (int r = rt->job.world_size; rt->job.world_rank == 0; r++)
-        if (rt_trace_part_remove(rt->trace.path, r) != 0)
-            break;
+    /* the job's id, which names every part: rank 0's */
+    uint64_t job = rt->job.world_rank == 0 ? rt_trace_part_new_job() : 0;
+    int mpirc = MPI_Bcast(&job, 1, MPI_UINT64_T, 0, rt->job.world);
+    if (mpirc != MPI_SUCCESS)
+        return mpi_fail(rt, MDL_FN_NAME(INIT), mpirc, "MPI_Bcast");
+    rt->trace.job = job;
+    rt_trace_parts_sweep(rt->trace.path, job, rt->job.world_rank, rt->job.world_size);
     /* MPI waits inside MPICH: every call is stamped at entry and exit */
     int clock = rt_trace_tsc_usable() ? RT_CLOCK_TSC : RT_CLOCK_MONO;
     char why[512];
     int rc = rt_trace_attach(rt, rt->trace.slots, rt->job.world_rank, clock, 0, trace_alloc, NULL,
                              why, sizeof why);
     if (rc)
-        return rt_fail(rt, "MDL_Init", rc, "%s", why);
+        return rt_fail(rt, MDL_FN_NAME(INIT), rc, "%s", why);
     rt->trace.img = rt->c.tr->img;
     /* One moment every process agrees on, for processes on other hosts,
      * whose CLOCK_MONOTONIC has another origin. */
-    int mpirc = MPI_Barrier(rt->job.world);
+    mpirc = MPI_Barrier(rt->job.world);
     if (mpirc != MPI_SUCCESS)
-        return mpi_fail(rt, "MDL_Init", mpirc, "MPI_Barrier");
-    rt_trace_clock(rt->trace.img, 0);
+        return mpi_fail(rt, MDL_FN_NAME(INIT), mpirc, "MPI_Barrier");
+    rt_trace_clock(rt->c.tr, 0);
     return 0;
 }
 
@@ -160,14 +151,14 @@ static int recv_bytes(mdl_rt *rt, char *p, uint64_t n, int from, int tag)
 
 /* Rank 0's part: every head first (the tracks), then each process's
  * records, written and freed before the next one's are received, so that
- * rank 0 never holds more than one process's records. */
+ * rank 0 never holds more than one process's records besides its own. */
 static int gather_and_write(mdl_rt *rt, rt_trace_img **heads, uint64_t *recbytes,
                             rt_trace_inst *insts)
 {
-    static const char fn[] = "MDL_End";
+    const char *const fn = MDL_FN_NAME(END);
     int tag = rt->tags.trace, n = rt->job.world_size, mpirc = MPI_SUCCESS;
     char why[512] = "";
-    heads[0] = rt->trace.img;
+    heads[0] = mpi_trace_own_image(rt, why, sizeof why);
     for (int r = 1; r < n && mpirc == MPI_SUCCESS; r++) {
         uint64_t sz[2];
         /* waits for process r to reach MDL_End (a hang report names it) */
@@ -176,6 +167,13 @@ static int gather_and_write(mdl_rt *rt, rt_trace_img **heads, uint64_t *recbytes
         rt_block_end();
         if (mpirc != MPI_SUCCESS)
             break;
+        /* sizes its recorder counted: a head of names and tables, records
+         * of at most the largest buffer */
+        if (sz[0] < sizeof(rt_trace_img) || sz[0] > RT_TRACE_MAX_HEAD ||
+            sz[1] > (uint64_t)RT_TRACE_MAX_SLOTS * sizeof(rt_trace_rec))
+            return rt_fail(rt, fn, MDL_ERR_INTERN, "the trace of process %d is damaged: it "
+                           "says it has %llu + %llu bytes", r, (unsigned long long)sz[0],
+                           (unsigned long long)sz[1]);
         if (!(heads[r] = malloc(sz[0] + sz[1] + 1)))
             return rt_fail_oom(rt, fn);
         recbytes[r] = sz[1];
@@ -192,8 +190,11 @@ static int gather_and_write(mdl_rt *rt, rt_trace_img **heads, uint64_t *recbytes
     mpi_trace_job(rt, &job, insts);
     for (int r = 0; r < n; r++)
         insts[r].head = heads[r];
-    rt_trace_set_clocks(&job, rt->trace.img);
-    rt_trace_out *o = *why ? NULL : rt_trace_out_open(rt->trace.path, why, sizeof why);
+    rt_trace_out *o = NULL;
+    if (!*why) {
+        rt_trace_set_clocks(&job, heads[0]);
+        o = rt_trace_out_open(rt->trace.path, why, sizeof why);
+    }
     if (o)
         rt_trace_out_meta(o, &job);
     for (int r = 0; r < n && mpirc == MPI_SUCCESS; r++) {
@@ -201,12 +202,11 @@ static int gather_and_write(mdl_rt *rt, rt_trace_img **heads, uint64_t *recbytes
             mpirc = recv_bytes(rt, (char *)heads[r] + heads[r]->recs, recbytes[r], r, tag);
         if (o && mpirc == MPI_SUCCESS)
             rt_trace_out_events(o, &job, r, heads[r]);
-        if (r > 0) {
-            /* the head stays for otherData */
-            void *h = realloc(heads[r], heads[r]->recs);
-            if (h)
-                insts[r].head = heads[r] = h;
-        }
+        /* the head stays for otherData; rank 0's is not moved: the
+         * writer names the tasks from it (rt_trace_out_meta) */
+        void *h = r > 0 && heads[r] ? realloc(heads[r], heads[r]->recs) : NULL;
+        if (h)
+            insts[r].head = heads[r] = h;
     }
     if (mpirc != MPI_SUCCESS) {
         if (o)
@@ -222,21 +222,24 @@ static int gather_and_write(mdl_rt *rt, rt_trace_img **heads, uint64_t *recbytes
  * writes.  Every process of the job is in MDL_End. */
 int mpi_trace_collect(mdl_rt *rt)
 {
-    static const char fn[] = "MDL_End";
+    const char *const fn = MDL_FN_NAME(END);
     int tag = rt->tags.trace, n = rt->job.world_size;
-    rt_trace_img *img = rt->trace.img;
     if (rt->job.world_rank != 0) {
-        uint64_t sizes[2] = { img->recs, img->used * sizeof(rt_trace_rec) };
+        uint64_t sizes[2];
+        rt_trace_img *img = rt_trace_snapshot(rt->c.tr, &sizes[0], &sizes[1]);
+        if (!img)
+            return rt_fail_oom(rt, fn);
         rt_block_begin();       /* rank 0 takes the traces one process at a time */
         int mpirc = MPI_Send(sizes, 2, MPI_UINT64_T, 0, tag, rt->job.world);
         if (mpirc == MPI_SUCCESS)
             mpirc = send_bytes(rt, (const char *)img, sizes[0], tag);
         if (mpirc == MPI_SUCCESS)
-            mpirc = send_bytes(rt, (const char *)img + img->recs, sizes[1], tag);
+            mpirc = send_bytes(rt, (const char *)img + sizes[0], sizes[1], tag);
         rt_block_end();
+        free(img);
         if (mpirc != MPI_SUCCESS)
             return mpi_fail(rt, fn, mpirc, "sending the trace");
-        rt_trace_part_remove(rt->trace.path, rt->job.world_rank);
+        rt_trace_part_remove(rt->trace.path, rt->trace.job, rt->job.world_rank);
         return 0;
     }
     rt_trace_inst *insts = calloc((size_t)n, sizeof *insts);
@@ -245,8 +248,8 @@ int mpi_trace_collect(mdl_rt *rt)
     int rc = insts && heads && recbytes ? gather_and_write(rt, heads, recbytes, insts)
                                         : rt_fail_oom(rt, fn);
     if (!rc)
-        rt_trace_part_remove(rt->trace.path, 0);
-    for (int r = 1; heads && r < n; r++)
+        rt_trace_part_remove(rt->trace.path, rt->trace.job, 0);
+    for (int r = 0; heads && r < n; r++)
         free(heads[r]);
     free(heads);
     free(insts);

@@ -16,7 +16,7 @@ void mpi_trace_job(mdl_rt *rt, rt_trace_job *job, rt_trace_inst *insts)
 {
     memset(job, 0, sizeof *job);
     job->runtime = "mpi";
-    job->clock = rt->trace.img->clock == RT_CLOCK_TSC ? MPI_TRACE_CLOCK_TSC : MPI_TRACE_CLOCK_MONO;
+    job->clock = rt_trace_tsc ? MPI_TRACE_CLOCK_TSC : MPI_TRACE_CLOCK_MONO;
     job->buffer_events = rt->trace.slots;
     job->ninst = rt->job.world_size;
     job->inst = insts;
@@ -27,6 +27,19 @@ void mpi_trace_job(mdl_rt *rt, rt_trace_job *job, rt_trace_inst *insts)
         insts[r].inst = rt->job.inst_of[r];
         insts[r].end = RT_INST_NORMAL;
     }
+}
+
+rt_trace_img *mpi_trace_own_image(mdl_rt *rt, char *why, size_t len)
+{
+    uint64_t head, records;
+    rt_trace_img *img = rt_trace_snapshot(rt->c.tr, &head, &records);
+    const char *bad = img ? rt_trace_img_check(img, head + records, 1) : "out of memory";
+    if (bad) {
+        snprintf(why, len, "the trace of process %d is damaged: %s", rt->job.world_rank, bad);
+        free(img);
+        return NULL;
+    }
+    return img;
 }
 
 /* The fatal path (MPI_Abort follows): this instance's calls and those the
@@ -40,27 +53,30 @@ void be_trace_fatal(mdl_rt *rt)
     int n = rt->job.world_size, me = rt->job.world_rank;
     rt_trace_inst *insts = calloc((size_t)n, sizeof *insts);
     rt_trace_img **parts = calloc((size_t)n, sizeof *parts);
-    if (!insts || !parts) {
+    char why[512];
+    rt_trace_img *mine = insts && parts ? mpi_trace_own_image(rt, why, sizeof why) : NULL;
+    if (!mine) {
+        if (insts && parts)
+            fprintf(stderr, "%s[%d]: the trace was not written: %s\n", rt->c.who.task,
+                    rt->c.who.inst, why);
         free(insts);
         free(parts);
         return;
     }
     rt_trace_job job;
     mpi_trace_job(rt, &job, insts);
-    char why[512];
     for (int r = 0; r < n; r++) {
-        if (r != me)
-            parts[r] = rt_trace_part_read(rt->trace.path, r, 1, NULL, why, sizeof why);
-        insts[r].head = r == me ? rt->trace.img : parts[r];
+        parts[r] = r == me ? mine
+                           : rt_trace_part_read(rt->trace.path, rt->trace.job, r, 1, NULL, NULL,
+                                                why, sizeof why);
+        insts[r].head = parts[r];
         insts[r].end = !insts[r].head ? RT_INST_LOST
                        : insts[r].head->end == RT_END_NORMAL ? RT_INST_NORMAL
                                                              : RT_INST_ERROR;
     }
-    rt_trace_set_clocks(&job, rt->trace.img);
+    rt_trace_set_clocks(&job, mine);
     job.ended_by_error = 1;
-    const rt_trace_img *img = rt->trace.img;
-    if (img->error_text >= 0)
-        job.error = (const char *)img + img->texts + (size_t)img->error_text * RT_TEXT;
+    job.error = rt_trace_img_text(mine, mine->error_text);
     rt_trace_out *o = rt_trace_out_open(rt->trace.path, why, sizeof why);
     if (o) {
         rt_trace_out_meta(o, &job);
@@ -71,7 +87,7 @@ void be_trace_fatal(mdl_rt *rt)
     if (o && rt_trace_out_close(o, &job, why, sizeof why) == 0) {
         for (int r = 0; r < n; r++)
             if (insts[r].head)
-                rt_trace_part_remove(rt->trace.path, r);
+                rt_trace_part_remove(rt->trace.path, rt->trace.job, r);
     } else {
         fprintf(stderr, "%s[%d]: the trace was not written: %s\n", rt->c.who.task,
                 rt->c.who.inst, why);

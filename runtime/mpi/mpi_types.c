@@ -86,13 +86,13 @@ static int add_struct(mdl_rt *rt, const mdl_type_desc *t)
     if (rc) {
         if (dt != MPI_DATATYPE_NULL)
             MPI_Type_free(&dt);
-        return rt_fail(rt, "MDL_Init", MDL_ERR_INTERN,
+        return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_INTERN,
                        "cannot build the MPI datatype of struct '%s'", t->name);
     }
     mpi_struct_type *v = realloc(rt->structs.all, sizeof *v * (size_t)(rt->structs.n + 1));
     if (!v) {
         MPI_Type_free(&dt);
-        return rt_fail(rt, "MDL_Init", MDL_ERR_INTERN, "out of memory");
+        return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_INTERN, "out of memory");
     }
     rt->structs.all = v;
     rt->structs.all[rt->structs.n++] = (mpi_struct_type){ t, dt };
@@ -277,10 +277,10 @@ int mpi_types_init(mdl_rt *rt)
         ty->disps = calloc(ni, sizeof *ty->disps);
         ty->types = calloc(ni, sizeof *ty->types);
         if (!ty->item_bytes || !ty->blens || !ty->disps || !ty->types)
-            return rt_fail(rt, "MDL_Init", MDL_ERR_INTERN, "out of memory");
+            return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_INTERN, "out of memory");
         if ((m->fixed_bounds || m->npairs == 0) && !ty->absolute) {
             const rt_layout *lay = rt_layout_fixed(rt, m);
-            int rc = lay ? rebuild(rt, m, ty, lay, "MDL_Init") : MDL_ERR_BOUNDS;
+            int rc = lay ? rebuild(rt, m, ty, lay, MDL_FN_NAME(INIT)) : MDL_ERR_BOUNDS;
             if (rc)
                 return rc;
         }

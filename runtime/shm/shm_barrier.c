@@ -97,7 +97,7 @@ int shm_subset_barrier(mdl_rt *rt, const int *slots, int n, const char *fn)
 
 int be_barrier(mdl_rt *rt)
 {
-    return shm_family_barrier(rt, "MDL_Barrier");
+    return shm_family_barrier(rt, MDL_FN_NAME(BARRIER));
 }
 
 int be_sbarrier(mdl_rt *rt, const int *insts, int n)
@@ -105,5 +105,5 @@ int be_sbarrier(mdl_rt *rt, const int *insts, int n)
     int slots[n];               /* n distinct instances: at most the family */
     for (int i = 0; i < n; i++)
         slots[i] = shm_slot_of(rt, rt->c.d->self, insts[i]);
-    return shm_subset_barrier(rt, slots, n, "MDL_Sbarrier");
+    return shm_subset_barrier(rt, slots, n, MDL_FN_NAME(SBARRIER));
 }

@@ -28,7 +28,7 @@ typedef struct scratch {
 typedef struct coll {
     mdl_rt *rt;
     const mdl_coll_desc *c;
-    const mdl_coll_args *a;
+    const mdl_coll_call *a;
     const char *fn;
     int n;                      /* participants */
     const int *slots;           /* their slots, by position */
@@ -387,7 +387,7 @@ static int first_refusal(const coll *k, int *code)
     return -1;
 }
 
-int be_collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_args *a)
+int be_collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_call *a)
 {
     const mdl_rt_common *rc_ = &rt->c;
     int self = rc_->d->self;

@@ -101,7 +101,7 @@ static int parse_int(const char *s, long *out)
 /* The segment's descriptor and this instance's slot, from mdlrun. */
 static int launch_env(mdl_rt *rt, long *fd, long *slot)
 {
-    static const char fn[] = "MDL_Init";
+    const char *const fn = MDL_FN_NAME(INIT);
     const char *efd = getenv("MDL_SHM_FD"), *eslot = getenv("MDL_SHM_SLOT");
     if (!efd || !eslot) {
         int mpi = getenv("PMI_RANK") || getenv("PMI_FD") || getenv("OMPI_COMM_WORLD_RANK");
@@ -119,7 +119,7 @@ static int launch_env(mdl_rt *rt, long *fd, long *slot)
  * the smallest mapping of the job. */
 static int seg_map(mdl_rt *rt, long fd)
 {
-    static const char fn[] = "MDL_Init";
+    const char *const fn = MDL_FN_NAME(INIT);
     struct stat st;
     if (fstat((int)fd, &st) < 0 || (uint64_t)st.st_size < sizeof(mdl_shm_header))
         return rt_fail(rt, fn, MDL_ERR_LAUNCH, "MDL_SHM_FD=%ld is not the job's shared segment",
@@ -146,7 +146,7 @@ static int seg_map(mdl_rt *rt, long fd)
 /* mdlrun's header: ours, of this build, and the slot in it. */
 static int seg_check_header(mdl_rt *rt, long slot)
 {
-    static const char fn[] = "MDL_Init";
+    const char *const fn = MDL_FN_NAME(INIT);
     const mdl_shm_header *h = (const mdl_shm_header *)rt->seg;
     if (h->magic != MDL_SHM_MAGIC)
         return rt_fail(rt, fn, MDL_ERR_LAUNCH, "MDL_SHM_FD is not an mdlrun segment");
@@ -181,7 +181,7 @@ static int seg_carve(mdl_rt *rt)
     off = ALIGN_PAGE(off + n * n * sizeof(shm_ring));
     rt->heap_off = off;
     if (off >= rt->segsize)
-        return rt_fail(rt, "MDL_Init", MDL_ERR_INTERN,
+        return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_INTERN,
                        "the segment is too small for %d instances", rt->nslots);
     uint64_t lim = __atomic_load_n(&rt->lib->maplimit, __ATOMIC_ACQUIRE);
     while ((lim == 0 || lim > rt->segsize) &&
@@ -198,7 +198,7 @@ static int check_layout(mdl_rt *rt)
     if (!__atomic_compare_exchange_n(&rt->lib->layout, &layout, SHM_LAYOUT, 0, __ATOMIC_ACQ_REL,
                                      __ATOMIC_ACQUIRE) &&
         layout != SHM_LAYOUT)
-        return rt_fail(rt, "MDL_Init", MDL_ERR_LAUNCH,
+        return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_LAUNCH,
                        "the instances of this job were linked with different builds of "
                        "libmdl_shm");
     return 0;
@@ -309,7 +309,7 @@ static int cma_works(mdl_rt *rt)
  * (barrier 2), and the job is not being torn down. */
 static int meet_the_job(mdl_rt *rt)
 {
-    static const char fn[] = "MDL_Init";
+    const char *const fn = MDL_FN_NAME(INIT);
     if (startup_barrier(rt, 1) < 0)
         return shm_fail_peer(rt, fn, "another instance died before MDL_Init");
     rt->info[rt->me].cma = cma_works(rt);
@@ -336,7 +336,7 @@ static int build_families(mdl_rt *rt)
     int *fill = calloc((size_t)nt, sizeof(int));
     if (!rt->fam_first || !rt->fam_slots || !rt->slot_rank || !fill) {
         free(fill);
-        return rt_fail_oom(rt, "MDL_Init");
+        return rt_fail_oom(rt, MDL_FN_NAME(INIT));
     }
     int rc = 0;
     for (int s = 0; s < n && !rc; s++) {
@@ -379,7 +379,7 @@ static int alloc_tables(mdl_rt *rt)
     rt->ov_out = calloc(n, sizeof *rt->ov_out);
     rt->ov_last = calloc(n, sizeof *rt->ov_last);
     if (!rt->sends || !rt->recvs || !rt->sbar || !rt->ov_out || !rt->ov_last)
-        return rt_fail_oom(rt, "MDL_Init");
+        return rt_fail_oom(rt, MDL_FN_NAME(INIT));
     rt->posted_tail = &rt->posted;
     rt->unexp_tail = &rt->unexp;
     rt->heap_end = __atomic_load_n(&rt->lib->maplimit, __ATOMIC_ACQUIRE);
@@ -403,7 +403,7 @@ static int alloc_task_struct(mdl_rt *rt, void *user, size_t user_size)
     size_t sz = rt->c.d->struct_size ? rt->c.d->struct_size : 1;
     uint64_t toff = shm_bump_pages(rt, sz, page);
     if (!toff)
-        return rt_fail(rt, "MDL_Init", MDL_ERR_INTERN,
+        return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_INTERN,
                        "the task struct (%zu bytes) does not fit in the segment", sz);
     rt->c.task = shm_ptr(rt, toff);
     return 0;
@@ -430,7 +430,7 @@ static int start_trace(mdl_rt *rt)
     int rc = rt_trace_attach(rt, slots, rt->me, (int)rt->hdr->trace_clock, 1, trace_alloc, &off,
                              why, sizeof why);
     if (rc)
-        return rt_fail(rt, "MDL_Init", rc, "%s", why);
+        return rt_fail(rt, MDL_FN_NAME(INIT), rc, "%s", why);
     __atomic_store_n(&rt->hdr->slots[rt->me].trace, off, __ATOMIC_RELEASE);
     return 0;
 }
@@ -442,7 +442,7 @@ int be_init(const mdl_task_desc *d, int *argc, char ***argv, void *user, size_t 
     (void)argv;
     mdl_rt *rt = calloc(1, sizeof *rt);
     if (!rt)
-        return rt_fail_who((mdl_who){ d->tasks[d->self], -1 }, "MDL_Init", MDL_ERR_INTERN,
+        return rt_fail_who((mdl_who){ d->tasks[d->self], -1 }, MDL_FN_NAME(INIT), MDL_ERR_INTERN,
                            "out of memory");
     rt->seg_fd = -1;
     long fd = -1, slot = -1;

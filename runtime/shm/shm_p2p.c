@@ -66,7 +66,6 @@ static __attribute__((noinline)) void spans_pack_timed(mdl_rt *rt, const mdl_spa
     rt_trace_copy_end(rt->c.tr, c0);
 }
 
-
 /* ---------------------------------------------------------------- sending */
 
 /* Frees the overflow nodes towards `to` that the receiver is done with
@@ -662,7 +661,7 @@ int shm_p2p_unreceived(mdl_rt *rt, const unsigned char *left)
             continue;
         const mdl_msg_desc *m = rt_msg_on(rt, first_unconsumed(rt, to), 1);
         if (m)
-            return rt_fail(rt, "MDL_End", MDL_ERR_PEER,
+            return rt_fail(rt, MDL_FN_NAME(END), MDL_ERR_PEER,
                            "message %s (%s) can no longer be received: %s[%d] ended without "
                            "receiving it", m->name, m->fn, rt->c.d->tasks[m->peer_task],
                            rt->slot_rank[to]);
@@ -735,7 +734,7 @@ static int lost_send(mdl_rt *rt, const shm_sreq *s)
         if (!can_receive(rt, s->targets[k]))
             len += (size_t)snprintf(who + len, sizeof who - len, "%s%s[%d]", len ? ", " : "",
                                     peer, rt->slot_rank[s->targets[k]]);
-    return rt_fail(rt, "MDL_End", MDL_ERR_PEER,
+    return rt_fail(rt, MDL_FN_NAME(END), MDL_ERR_PEER,
                    "message %s (%s) can no longer be received: %s ended without receiving it",
                    m->name, m->fn, who);
 }
@@ -761,7 +760,7 @@ int shm_p2p_flush_sends(mdl_rt *rt)
 {
     struct flush_arg a = {NULL};
     end_names_receivers(rt);
-    int rc = shm_wait(rt, &all_flushed, &a, "MDL_End");
+    int rc = shm_wait(rt, &all_flushed, &a, MDL_FN_NAME(END));
     if (rc < 0)
         return rc;
     return a.lost ? lost_send(rt, a.lost) : MDL_SUCCESS;

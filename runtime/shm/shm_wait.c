@@ -141,10 +141,10 @@ static void publish_name(mdl_rt *rt, mdl_shm_wait *w)
     w->fn[0] = 0;
     if (fn) {
         put(w->fn, sizeof w->fn, &len, fn);
-    } else {                    /* a Wait (rt_call_fn) */
-        put(w->fn, sizeof w->fn, &len, "MDL_");
+    } else {                    /* a Wait (rt_call_fn, MDL_FN_NAME(WAIT)) */
+        put(w->fn, sizeof w->fn, &len, MDL_FN_COMPLETION_PREFIX);
         put(w->fn, sizeof w->fn, &len, m && m->name ? m->name : "?");
-        put(w->fn, sizeof w->fn, &len, "Wait");
+        put(w->fn, sizeof w->fn, &len, MDL_FN_WAIT_SUFFIX);
     }
 }
 

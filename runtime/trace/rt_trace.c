@@ -3,6 +3,7 @@
  * calls, lists of peers, errors, a full buffer), and the end of an
  * instance, normal or on an error. */
 #include "rt_trace.h"
+#include "mdl_tables.h"
 #include "tracefile/rt_trace_write.h"
 
 #include <stdarg.h>
@@ -13,11 +14,12 @@
 
 int rt_trace_tsc;
 
-void rt_trace_clock(rt_trace_img *img, int end)
+void rt_trace_clock(rt_tracer *t, int end)
 {
+    rt_trace_img *img = t->img;
     uint64_t tick, ns = rt_mono_ns();
-    if (end && img->clock == RT_CLOCK_TSC)
-        while (ns < img->ns0 + 1000000)     /* a rate measured over >= 1 ms */
+    if (end && rt_trace_tsc)
+        while (ns < t->ns0 + 1000000)       /* a rate measured over >= 1 ms */
             ns = rt_mono_ns();
     /* the tick between two readings of the monotonic clock */
     tick = rt_ticks();
@@ -27,8 +29,22 @@ void rt_trace_clock(rt_trace_img *img, int end)
         img->ns1 = ns;
     } else {
         img->tick0 = tick;
-        img->ns0 = ns;
+        img->ns0 = t->ns0 = ns;
     }
+}
+
+rt_trace_img *rt_trace_snapshot(const rt_tracer *t, uint64_t *head, uint64_t *records)
+{
+    *head = (uint64_t)((const char *)t->rec - (const char *)t->img);
+    *records = t->used * sizeof(rt_trace_rec);
+    rt_trace_img *copy = malloc(*head + *records);
+    if (!copy)
+        return NULL;
+    memcpy(copy, t->img, *head + *records);
+    copy->recs = *head;
+    copy->used = t->used;
+    copy->ntexts = t->ntexts;
+    return copy;
 }
 
 /* ---------------------------------------------------------------- the image */
@@ -93,9 +109,12 @@ static uint64_t fixed_payload(const mdl_msg_desc *m)
 
 static int rooted(int kind)
 {
-    return kind == MDL_COLL_BCAST || kind == MDL_COLL_MCAST || kind == MDL_COLL_SCATTER ||
-           kind == MDL_COLL_SCATTERV || kind == MDL_COLL_GATHER || kind == MDL_COLL_GATHERV ||
-           kind == MDL_COLL_REDUCE;
+    switch (kind) {
+#define MDL_X(id, name, rooted) case MDL_COLL_##id: return rooted;
+    MDL_COLLECTIVES(MDL_X)
+#undef MDL_X
+    }
+    return 0;
 }
 
 /* The names and the function table, in a temporary buffer. */
@@ -103,6 +122,7 @@ static int describe(const mdl_task_desc *d, strbuf *b, rt_trace_func *f, uint32_
                     uint32_t *spec)
 {
     int nm = d->nmsgs, nc = d->ncolls;
+    char name[512];
     add_str(b, "%s", "");
     *spec = add_str(b, "%s", d->spec ? d->spec : "?");
     for (int t = 0; t < d->ntasks; t++)
@@ -116,9 +136,9 @@ static int describe(const mdl_task_desc *d, strbuf *b, rt_trace_func *f, uint32_
         f[i].name = add_str(b, "%s", m->fn);
         p.cat = RT_CAT_WAIT;
         f[nm + i] = p;
-        f[nm + i].name = add_str(b, "MDL_%sWait", m->name ? m->name : "?");
+        f[nm + i].name = add_str(b, "%s", rt_completion_fn(m, 1, name, sizeof name));
         f[2 * nm + i] = p;
-        f[2 * nm + i].name = add_str(b, "MDL_%sTest", m->name ? m->name : "?");
+        f[2 * nm + i].name = add_str(b, "%s", rt_completion_fn(m, 0, name, sizeof name));
     }
     for (int i = 0; i < nc; i++) {
         const mdl_coll_desc *c = d->colls[i];
@@ -126,8 +146,11 @@ static int describe(const mdl_task_desc *d, strbuf *b, rt_trace_func *f, uint32_
                                          RT_CAT_COLL, (uint8_t)rooted(c->kind),
                                          (uint8_t)(c->kind == MDL_COLL_MCAST), 0, -1, -1, c->root };
     }
-    static const char *const sync[RT_NSYNC] = { "MDL_Barrier", "MDL_Sbarrier", "MDL_Grid_Create",
-                                                "MDL_Grid_Screate" };
+    const char *const sync[RT_NSYNC] = {
+#define RT_X(id) [RT_SYNC_##id] = MDL_FN_NAME(id),
+        RT_TRACE_SYNCS(RT_X)
+#undef RT_X
+    };
     for (int i = 0; i < RT_NSYNC; i++)
         f[3 * nm + nc + i] = (rt_trace_func){ add_str(b, "%s", sync[i]), 0, RT_CAT_SYNC, 0, 0, 0,
                                               -1, -1, -1 };
@@ -240,13 +263,15 @@ int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock, int late,
     img->pid = (int32_t)getpid();
     img->pid_start = rt_trace_proc_start(img->pid);
     rt_trace_tsc = clock == RT_CLOCK_TSC;
-    rt_trace_clock(img, 0);
-    __atomic_store_n(&img->magic, RT_TRACE_MAGIC, __ATOMIC_RELEASE);
-
     t->img = img;
     t->rec = (rt_trace_rec *)(base + o_recs);
     t->cap = slots;
     t->stats = (rt_trace_stat *)(base + o_stats);
+    t->funcs = (const rt_trace_func *)(base + o_funcs);
+    t->texts = base + o_texts;
+    rt_trace_clock(t, 0);
+    __atomic_store_n(&img->magic, RT_TRACE_MAGIC, __ATOMIC_RELEASE);
+
     t->nmsgs = d->nmsgs;
     t->ncolls = d->ncolls;
     t->late = late;
@@ -272,12 +297,11 @@ void rt_trace_detach(mdl_rt *rt)
 
 static int32_t keep_text(rt_tracer *t, const char *text)
 {
-    rt_trace_img *img = t->img;
-    if (!text || img->ntexts >= RT_TEXTS)
+    if (!text || t->ntexts >= RT_TEXTS)
         return -1;
-    char *slot = (char *)img + img->texts + (size_t)img->ntexts * RT_TEXT;
-    snprintf(slot, RT_TEXT, "%s", text);
-    return (int32_t)img->ntexts++;
+    snprintf(t->texts + (size_t)t->ntexts * RT_TEXT, RT_TEXT, "%s", text);
+    t->img->ntexts = t->ntexts + 1;
+    return (int32_t)t->ntexts++;
 }
 
 /* A call that is not recorded: only counted. */
@@ -291,8 +315,8 @@ static void drop(rt_tracer *t, uint32_t func, uint64_t dur, uint64_t wait, uint6
     s->ticks += dur;
     s->wait_ticks += wait;
     s->copy_ticks += copy;
-    t->img->dropped++;
-    t->cap = t->img->used;      /* nothing later either: no holes */
+    t->img->dropped = ++t->dropped;
+    t->cap = t->used;           /* nothing later either: no holes */
 }
 
 static uint64_t msgs_of(const rt_trace_func *f, int32_t peer, uint16_t flags, uint32_t npairs)
@@ -309,12 +333,11 @@ static void put_rec(rt_tracer *t, uint64_t t0, uint64_t t1, uint32_t func, int32
                     uint32_t seq, uint64_t bytes, uint16_t flags, int err, const int *insts,
                     const uint32_t *seqs, uint32_t npairs, uint64_t wait, uint64_t copy)
 {
-    rt_trace_img *img = t->img;
-    uint64_t dur = t1 - t0, n = img->used;
+    uint64_t dur = t1 - t0, n = t->used;
     int ext = err || dur >= UINT32_MAX || bytes >= UINT32_MAX;
     int timed = (wait | copy) != 0;
     uint64_t slots = 1 + (uint64_t)ext + (uint64_t)timed + rt_trace_pair_slots(npairs);
-    const rt_trace_func *f = (const rt_trace_func *)((const char *)img + img->funcs) + func;
+    const rt_trace_func *f = &t->funcs[func];
     uint64_t msgs = msgs_of(f, peer, flags, npairs);
     if (slots > 1 + 0xffffu || n + slots > t->cap) {
         drop(t, func, dur, wait, copy, f->cat == RT_CAT_COLL ? bytes : bytes * msgs, msgs);
@@ -339,7 +362,8 @@ static void put_rec(rt_tracer *t, uint64_t t0, uint64_t t1, uint32_t func, int32
     for (uint32_t i = 0; i < npairs; i++)
         p[i] = (rt_trace_pair){ insts ? insts[i] : t->done[i].inst,
                                 insts ? (seqs ? seqs[i] : 0) : t->done[i].seq };
-    __atomic_store_n(&img->used, n + slots, __ATOMIC_RELEASE);
+    t->used = n + slots;
+    __atomic_store_n(&t->img->used, t->used, __ATOMIC_RELEASE);
 }
 
 void rt_trace_put(rt_tracer *t, uint64_t t1, int32_t peer, uint32_t seq, uint64_t bytes,
@@ -406,7 +430,7 @@ void rt_trace_finish(mdl_rt *rt)
     rt_tracer *t = rt_c(rt)->tr;
     if (t->pend_m)
         rt_trace_flush(t);
-    rt_trace_clock(t->img, 1);
+    rt_trace_clock(t, 1);
     t->img->end = RT_END_NORMAL;
 }
 
@@ -443,8 +467,9 @@ void rt_trace_stop(mdl_rt *rt, int code, int reported)
 {
     rt_tracer *t = rt_c(rt)->tr;
     rt_trace_img *img = t->img;
-    if (img->end == RT_END_ERROR)
+    if (t->stopped)
         return;
+    t->stopped = 1;
     if (t->pend_m)
         rt_trace_flush(t);
     uint64_t now = rt_ticks();
@@ -453,6 +478,6 @@ void rt_trace_stop(mdl_rt *rt, int code, int reported)
     img->error_text = keep_text(t, t->last_err == code ? t->last_text : NULL);
     img->error_reported = reported;
     img->error_tick = now;
-    rt_trace_clock(img, 1);
+    rt_trace_clock(t, 1);
     img->end = RT_END_ERROR;
 }

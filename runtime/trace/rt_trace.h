@@ -38,13 +38,24 @@
 
 #define RT_BYTES_VARY UINT64_MAX
 
+/* What the recorder needs of the image is kept here, in the process's own
+ * memory, and only written to the image: the image may be shared with
+ * other processes (mdlrun's segment, an MPI part), and whatever they write
+ * there must not redirect this process's writes. */
 typedef struct rt_tracer {
     rt_trace_img *img;
     rt_trace_rec *rec;          /* the image's records */
+    uint64_t used;              /* slots written (published as img->used) */
     uint64_t cap;               /* slots still usable: once a call did not fit,
                                    the used count, so that nothing later is
                                    recorded either */
     rt_trace_stat *stats;       /* the image's dropped-call statistics */
+    uint64_t dropped;           /* calls dropped (published as img->dropped) */
+    const rt_trace_func *funcs; /* the image's function table */
+    char *texts;                /* the image's error texts */
+    uint32_t ntexts;            /* texts written (published as img->ntexts) */
+    int stopped;                /* rt_trace_stop has run */
+    uint64_t ns0;               /* CLOCK_MONOTONIC at the start (rt_trace_clock) */
     /* the call in progress (the fatal path closes it) */
     uint64_t t0;                /* 0: not stamped yet (rt_trace_begin_late) */
     uint64_t seen;              /* the last poll of the call's waits */
@@ -292,8 +303,7 @@ static inline int rt_trace_rec_put(rt_tracer *t, uint64_t t0, uint64_t t1, uint3
                                    int32_t peer, uint32_t seq, uint64_t bytes, uint16_t flags,
                                    uint64_t wait, uint64_t copy)
 {
-    rt_trace_img *img = t->img;
-    uint64_t n = img->used, d = t1 - t0;
+    uint64_t n = t->used, d = t1 - t0;
     int timed = (wait | copy) != 0;
     if (!__builtin_expect(n + (uint64_t)timed < t->cap && d < UINT32_MAX && bytes < UINT32_MAX,
                           1))
@@ -312,7 +322,8 @@ static inline int rt_trace_rec_put(rt_tracer *t, uint64_t t0, uint64_t t1, uint3
         x->wait = wait;
         x->copy = copy;
     }
-    __atomic_store_n(&img->used, n + 1 + (uint64_t)timed, __ATOMIC_RELEASE);
+    t->used = n + 1 + (uint64_t)timed;
+    __atomic_store_n(&t->img->used, t->used, __ATOMIC_RELEASE);
     return 1;
 }
 
@@ -373,7 +384,15 @@ MDL_HIDDEN int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock, 
 MDL_HIDDEN void rt_trace_detach(mdl_rt *rt);
 /* Samples the clock pair of the image: at the start (end = 0: MPI after a
  * barrier) or at the end (at least a millisecond after the start). */
-MDL_HIDDEN void rt_trace_clock(rt_trace_img *img, int end);
+MDL_HIDDEN void rt_trace_clock(rt_tracer *t, int end);
+
+/* The image as this process recorded it, in memory of its own: its head
+ * and the records it counted, with the counts it kept (used, ntexts)
+ * whatever the image says now — not checked (rt_trace_img_check).
+ * malloc'd; *head and *records its two parts' bytes; NULL when out of
+ * memory. */
+MDL_HIDDEN rt_trace_img *rt_trace_snapshot(const rt_tracer *t, uint64_t *head,
+                                           uint64_t *records);
 
 /* MDL_End reached: the image is complete. */
 MDL_HIDDEN void rt_trace_finish(mdl_rt *rt);

@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rt_trace_format.h"
+
 #define RT_TRACE_MAGIC   0x4d444c5452414345ull     /* "MDLTRACE" */
 #define RT_TRACE_VERSION 2u
 #define RT_TEXT          256        /* bytes of one error text */
@@ -29,11 +31,23 @@
 
 /* Function ids: per message index i, its send or receive (i), Wait
  * (nmsgs + i), Test (2 nmsgs + i); collective j (3 nmsgs + j); then the
- * four synchronisations. */
-enum rt_trace_sync { RT_SYNC_BARRIER, RT_SYNC_SBARRIER, RT_SYNC_GRID, RT_SYNC_SGRID, RT_NSYNC };
+ * synchronisations, each X(id) the public function MDL_FN_<id>
+ * (common/mdl_api.h). */
+#define RT_TRACE_SYNCS(X) X(BARRIER) X(SBARRIER) X(GRID_CREATE) X(GRID_SCREATE)
+enum rt_trace_sync {
+#define RT_X(id) RT_SYNC_##id,
+    RT_TRACE_SYNCS(RT_X)
+#undef RT_X
+    RT_NSYNC
+};
 
-/* The `cat` of docs/tracing.md §2.3. */
-enum rt_trace_cat { RT_CAT_SEND, RT_CAT_RECV, RT_CAT_WAIT, RT_CAT_COLL, RT_CAT_SYNC };
+/* The `cat` of docs/tracing.md §2.3 (rt_trace_format.h). */
+enum rt_trace_cat {
+#define RT_X(id, name) RT_CAT_##id,
+    RT_TF_CATS(RT_X)
+#undef RT_X
+    RT_NCAT
+};
 
 typedef struct rt_trace_func {
     uint32_t name;              /* string: "MDL_RecvFrom_son_inMessage" */
@@ -151,23 +165,30 @@ typedef struct rt_trace_img {
     char host[64];              /* where it ran (clocks of one host agree) */
 } rt_trace_img;
 
-/* Pairs in n continuation slots, and slots for n pairs. */
-static inline uint32_t rt_trace_pair_slots(uint32_t npairs)
+/* Slots for n pairs (in 64 bits: a damaged record's count near 2^32 must
+ * not wrap to a few slots). */
+static inline uint64_t rt_trace_pair_slots(uint32_t npairs)
 {
-    return (npairs + RT_PAIRS_PER_SLOT - 1) / RT_PAIRS_PER_SLOT;
+    return ((uint64_t)npairs + RT_PAIRS_PER_SLOT - 1) / RT_PAIRS_PER_SLOT;
 }
 
-/* The image is well-formed within `avail` bytes: header, areas, strings
- * and records inside it (records counted up to `used`).  It may come from
+/* The image is well-formed within `avail` bytes: header, areas (in the
+ * order above, none over another), strings and records inside it
+ * (records counted up to `used`).  It may come from
  * an instance that was killed, or that wrote over its memory: whoever
  * reads an image checks it first.  Returns NULL or what is wrong. */
 const char *rt_trace_img_check(const rt_trace_img *img, uint64_t avail, int with_records);
 
-/* A string of the image, or NULL when the offset is 0 or invalid. */
+/* A string of the image (between the header and the task names), or NULL
+ * when the offset is 0 or invalid. */
 const char *rt_trace_img_str(const rt_trace_img *img, uint32_t off);
 
 /* The name of task `task` (0 <= task < ntasks) in the image, or NULL. */
 const char *rt_trace_img_task(const rt_trace_img *img, int task);
+
+/* Error text i of the image, or NULL when there is none (i outside
+ * 0..ntexts-1, or the text has no end within its slot). */
+const char *rt_trace_img_text(const rt_trace_img *img, int32_t i);
 
 /* Whether this machine's TSC can serve as the job's clock: invariant (a
  * constant rate in every power state, the same on every core). */

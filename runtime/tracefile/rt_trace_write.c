@@ -4,6 +4,7 @@
  * helpers into one buffer because a traced job can hold millions of
  * events. */
 #include "rt_trace_write.h"
+#include "safe_files.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,9 +53,11 @@ const char *rt_trace_first_error(rt_trace_img *const *imgs, int n)
     uint64_t error_tick = 0;
     for (int i = 0; i < n; i++) {
         const rt_trace_img *h = imgs[i];
-        if (h && h->end == RT_END_ERROR && h->error_reported && h->error_text >= 0 &&
-            (!error || h->error_tick < error_tick)) {
-            error = (const char *)h + h->texts + (size_t)h->error_text * RT_TEXT;
+        const char *text = h && h->end == RT_END_ERROR && h->error_reported
+                               ? rt_trace_img_text(h, h->error_text)
+                               : NULL;
+        if (text && (!error || h->error_tick < error_tick)) {
+            error = text;
             error_tick = h->error_tick;
         }
     }
@@ -120,9 +123,14 @@ rt_trace_img *rt_trace_img_add_unfinished(rt_trace_img *img, uint32_t func, uint
     return g;
 }
 
-static int area_ok(uint64_t off, uint64_t n, uint64_t elem, uint64_t size)
+/* n elements of `elem` bytes at off, 8-byte aligned, from *at (the end of
+ * the previous area) to size: then *at moves to its end. */
+static int area_ok(uint64_t off, uint64_t n, uint64_t elem, uint64_t *at, uint64_t size)
 {
-    return off % 8 == 0 && off <= size && (elem == 0 || n <= (size - off) / elem);
+    if (off % 8 || off < *at || off > size || n > (size - off) / elem)
+        return 0;
+    *at = off + n * elem;
+    return 1;
 }
 
 const char *rt_trace_img_check(const rt_trace_img *img, uint64_t avail, int with_records)
@@ -141,12 +149,15 @@ const char *rt_trace_img_check(const rt_trace_img *img, uint64_t avail, int with
         (int64_t)img->nfuncs != 3 * (int64_t)img->nmsgs + img->ncolls + RT_NSYNC ||
         img->task < 0 || img->task >= img->ntasks || img->inst < 0 || img->slot < 0)
         return "its header is damaged";
-    if (!area_ok(img->tasks, (uint64_t)img->ntasks, sizeof(uint32_t), size) ||
-        !area_ok(img->funcs, (uint64_t)img->nfuncs, sizeof(rt_trace_func), size) ||
-        !area_ok(img->stats, (uint64_t)img->nfuncs, sizeof(rt_trace_stat), size) ||
-        !area_ok(img->texts, RT_TEXTS, RT_TEXT, size) || img->ntexts > RT_TEXTS ||
-        img->recs % 8)
-        return "its areas lie outside it";
+    /* the areas in the layout's order, none over another: a reader that
+     * writes one (an error text it adds) changes nothing else */
+    uint64_t at = sizeof *img;
+    if (!area_ok(img->tasks, (uint64_t)img->ntasks, sizeof(uint32_t), &at, size) ||
+        !area_ok(img->funcs, (uint64_t)img->nfuncs, sizeof(rt_trace_func), &at, size) ||
+        !area_ok(img->stats, (uint64_t)img->nfuncs, sizeof(rt_trace_stat), &at, size) ||
+        !area_ok(img->texts, RT_TEXTS, RT_TEXT, &at, size) || img->ntexts > RT_TEXTS ||
+        img->error_text < -1 || img->error_text >= (int32_t)img->ntexts || img->recs % 8)
+        return "its areas lie outside it or over one another";
     if (!rt_trace_img_str(img, img->spec))
         return "its names are damaged";
     if (!rt_trace_img_task(img, img->task))
@@ -154,7 +165,7 @@ const char *rt_trace_img_check(const rt_trace_img *img, uint64_t avail, int with
     const rt_trace_func *f = (const rt_trace_func *)((const char *)img + img->funcs);
     for (int i = 0; i < img->nfuncs; i++)
         if (!rt_trace_img_str(img, f[i].name) || (f[i].msg && !rt_trace_img_str(img, f[i].msg)) ||
-            f[i].cat > RT_CAT_SYNC || f[i].peer_task >= img->ntasks)
+            f[i].cat >= RT_NCAT || f[i].peer_task >= img->ntasks)
             return "its function table is damaged";
     return NULL;
 }
@@ -167,10 +178,11 @@ const char *rt_trace_img_task(const rt_trace_img *img, int task)
 
 const char *rt_trace_img_str(const rt_trace_img *img, uint32_t off)
 {
-    if (off < sizeof *img || off >= img->recs || off >= img->size)
+    /* the strings lie between the header and the task names */
+    if (off < sizeof *img || off >= img->tasks || off >= img->recs || off >= img->size)
         return NULL;
     const char *s = (const char *)img + off;
-    return memchr(s, '\0', (size_t)(img->recs - off)) ? s : NULL;
+    return memchr(s, '\0', (size_t)(img->tasks - off)) ? s : NULL;
 }
 
 static const rt_trace_func *funcs_of(const rt_trace_img *img)
@@ -178,7 +190,7 @@ static const rt_trace_func *funcs_of(const rt_trace_img *img)
     return (const rt_trace_func *)((const char *)img + img->funcs);
 }
 
-static const char *text_of(const rt_trace_img *img, int32_t i)
+const char *rt_trace_img_text(const rt_trace_img *img, int32_t i)
 {
     if (i < 0 || (uint32_t)i >= img->ntexts)
         return NULL;
@@ -188,6 +200,10 @@ static const char *text_of(const rt_trace_img *img, int32_t i)
 
 /* ---------------------------------------------------------------- output */
 
+/* A key, and a string value, as the file spells them (rt_trace_format.h). */
+#define KEY(k) "\"" RT_TF_KEY_##k "\":"
+#define STR(v) "\"" v "\""
+
 struct rt_trace_total {
     uint32_t func;
     uint64_t calls, msgs, bytes;
@@ -196,7 +212,7 @@ struct rt_trace_total {
 
 struct rt_trace_out {
     int fd;
-    char *path, *tmp;
+    char *path, *tmp;           /* tmp NULL: written through path */
     int failed;                 /* errno of the first failed write, or 0 */
     int first;                  /* no event written yet */
     int ntasks;                 /* names of tasks known from the heads */
@@ -273,11 +289,10 @@ static void put_us(rt_trace_out *o, uint64_t ns)
     put(o, d, 4);
 }
 
-/* A JSON string: `"` and `\` escaped, control characters as spaces (the
- * format allows no other escape: docs/tracing.md §3). */
-static void put_str(rt_trace_out *o, const char *s)
+/* The inside of a JSON string: `"` and `\` escaped, control characters
+ * as spaces (the format allows no other escape: docs/tracing.md §3). */
+static void put_escaped(rt_trace_out *o, const char *s)
 {
-    put(o, "\"", 1);
     for (const char *p = s; *p; p++) {
         unsigned char c = (unsigned char)*p;
         if (c == '"' || c == '\\') {
@@ -288,6 +303,12 @@ static void put_str(rt_trace_out *o, const char *s)
             put(o, &e, 1);
         }
     }
+}
+
+static void put_str(rt_trace_out *o, const char *s)
+{
+    put(o, "\"", 1);
+    put_escaped(o, s);
     put(o, "\"", 1);
 }
 
@@ -319,7 +340,7 @@ static void put_inst_name(rt_trace_out *o, int task, int inst)
     char s[32];
     snprintf(s, sizeof s, "[%d]", inst);
     put(o, "\"", 1);
-    put(o, t, strlen(t));           /* task names are identifiers */
+    put_escaped(o, t);              /* an identifier, unless a part was damaged */
     puts_(o, s);
     put(o, "\"", 1);
 }
@@ -340,26 +361,18 @@ static void put_track_name(rt_trace_out *o, const rt_trace_inst *in)
 rt_trace_out *rt_trace_out_open(const char *path, char *why, size_t len)
 {
     rt_trace_out *o = calloc(1, sizeof *o);
-    size_t n = strlen(path) + 32;
-    char *tmp = malloc(n);
     char *p = strdup(path);
-    if (!o || !tmp || !p) {
+    if (!o || !p) {
         free(o);
-        free(tmp);
         free(p);
         snprintf(why, len, "out of memory");
         return NULL;
     }
-    snprintf(tmp, n, "%s.%ld.tmp", path, (long)getpid());
-    o->fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (o->fd < 0) {
-        snprintf(why, len, "cannot create '%s': %s", tmp, strerror(errno));
+    if ((o->fd = mdl_open_final(path, 0644, &o->tmp, why, len)) < 0) {
         free(o);
-        free(tmp);
         free(p);
         return NULL;
     }
-    o->tmp = tmp;
     o->path = p;
     o->first = 1;
     return o;
@@ -374,13 +387,13 @@ static void event_sep(rt_trace_out *o)
 static void meta(rt_trace_out *o, const char *what, int32_t pid, int32_t tid)
 {
     event_sep(o);
-    puts_(o, "{\"ph\":\"M\",\"ts\":0,\"pid\":");
+    puts_(o, "{" KEY(PH) STR(RT_TF_PH_META) "," KEY(TS) "0," KEY(PID));
     put_i64(o, pid);
-    puts_(o, ",\"tid\":");
+    puts_(o, "," KEY(TID));
     put_i64(o, tid);
-    puts_(o, ",\"name\":\"");
+    puts_(o, "," KEY(NAME) "\"");
     puts_(o, what);
-    puts_(o, "\",\"args\":{\"name\":");
+    puts_(o, "\"," KEY(ARGS) "{" KEY(NAME));
 }
 
 void rt_trace_out_meta(rt_trace_out *o, rt_trace_job *job)
@@ -405,7 +418,7 @@ void rt_trace_out_meta(rt_trace_out *o, rt_trace_job *job)
             if (!o->task_names[t])
                 o->task_names[t] = rt_trace_img_task(h, t);
     }
-    puts_(o, "{\"traceEvents\":[");
+    puts_(o, "{" KEY(TRACE_EVENTS) "[");
     /* one process per task, named with the tid of its lowest instance */
     int32_t ntasks = 0, npids, nprogs = 0;
     for (int i = 0; i < job->ninst; i++)
@@ -447,7 +460,7 @@ void rt_trace_out_meta(rt_trace_out *o, rt_trace_job *job)
         if (lowest[p] < 0)
             continue;
         const rt_trace_inst *in = &job->inst[lowest[p]];
-        meta(o, "process_name", p, in->slot + 1);
+        meta(o, RT_TF_META_PROCESS, p, in->slot + 1);
         if (in->task >= 0) {
             char b[32];
             put_str(o, task_name(o, in->task, b, sizeof b));
@@ -462,7 +475,7 @@ void rt_trace_out_meta(rt_trace_out *o, rt_trace_job *job)
     /* then one thread per instance */
     for (int i = 0; i < job->ninst; i++) {
         const rt_trace_inst *in = &job->inst[i];
-        meta(o, "thread_name", in->pid, in->slot + 1);
+        meta(o, RT_TF_META_THREAD, in->pid, in->slot + 1);
         put_track_name(o, in);
         puts_(o, "}}");
     }
@@ -495,30 +508,45 @@ static uint64_t flow_id(int stask, int sinst, int rtask, int rinst, int channel,
     return mix(h, seq);
 }
 
-static void flow(rt_trace_out *o, char ph, uint64_t ts, int32_t pid, int32_t tid, uint64_t id)
+/* A flow's start (at its send) or end. */
+static void flow(rt_trace_out *o, int start, uint64_t ts, int32_t pid, int32_t tid, uint64_t id)
 {
     event_sep(o);
-    puts_(o, ph == 's' ? "{\"ph\":\"s\",\"ts\":" : "{\"ph\":\"f\",\"ts\":");
+    puts_(o, start ? "{" KEY(PH) STR(RT_TF_PH_FLOW_START) "," KEY(TS)
+                   : "{" KEY(PH) STR(RT_TF_PH_FLOW_END) "," KEY(TS));
     put_us(o, ts);
-    puts_(o, ",\"pid\":");
+    puts_(o, "," KEY(PID));
     put_i64(o, pid);
-    puts_(o, ",\"tid\":");
+    puts_(o, "," KEY(TID));
     put_i64(o, tid);
-    puts_(o, ",\"name\":\"message\",\"cat\":\"mdl\",\"id\":\"");
+    puts_(o, "," KEY(NAME) STR(RT_TF_FLOW_NAME) "," KEY(CAT) STR(RT_TF_FLOW_CAT) "," KEY(ID) "\"");
     put_hex(o, id);
-    puts_(o, ph == 's' ? "\"}" : "\",\"bp\":\"e\"}");
+    puts_(o, start ? "\"}" : "\"," KEY(BP) STR(RT_TF_BP_ENCLOSING) "}");
 }
 
-static const char *const cat_names[] = { "send", "recv", "wait", "coll", "sync" };
+static const char *const cat_names[] = {
+#define RT_X(id, name) [RT_CAT_##id] = name,
+    RT_TF_CATS(RT_X)
+#undef RT_X
+};
 
 static double ns_of(const rt_trace_inst *in, uint64_t tick)
 {
     return in->ns_at + (double)(int64_t)(tick - in->tick_at) * in->ns_per_tick;
 }
 
+/* Times past RT_NS_MAX (146 years) come only from a damaged calibration:
+ * capped, so that converting them is defined and the sums of a call's
+ * times (ts + 2, ts + wait) cannot wrap. */
+#define RT_NS_MAX ((uint64_t)1 << 62)
+
 static uint64_t floor_ns(double ns)
 {
-    return ns <= 0 ? 0 : (uint64_t)ns;     /* truncation: the floor of a positive */
+    if (!(ns > 0))                          /* NaN too */
+        return 0;
+    if (ns >= (double)RT_NS_MAX)
+        return RT_NS_MAX;
+    return (uint64_t)ns;                    /* truncation: the floor of a positive */
 }
 
 void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_trace_img *img)
@@ -562,7 +590,7 @@ void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_t
         const char *err = NULL;
         char errbuf[64];
         if (ext && ext->err) {
-            err = text_of(img, ext->text);
+            err = rt_trace_img_text(img, ext->text);
             if (!err) {
                 snprintf(errbuf, sizeof errbuf, "error %d", ext->err);
                 err = errbuf;
@@ -595,42 +623,42 @@ void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_t
         events++;
 
         event_sep(o);
-        puts_(o, "{\"ph\":\"X\",\"ts\":");
+        puts_(o, "{" KEY(PH) STR(RT_TF_PH_CALL) "," KEY(TS));
         put_us(o, ts);
-        puts_(o, ",\"dur\":");
+        puts_(o, "," KEY(DUR));
         put_us(o, end - ts);
-        puts_(o, ",\"pid\":");
+        puts_(o, "," KEY(PID));
         put_i64(o, pid);
-        puts_(o, ",\"tid\":");
+        puts_(o, "," KEY(TID));
         put_i64(o, tid);
-        puts_(o, ",\"name\":");
+        puts_(o, "," KEY(NAME));
         put_str(o, rt_trace_img_str(img, f->name));
-        puts_(o, ",\"cat\":\"");
+        puts_(o, "," KEY(CAT) "\"");
         puts_(o, cat_names[f->cat]);
         puts_(o, "\"");
         int peer_task = f->peer_task >= 0 ? f->peer_task : me_task;
         uint64_t msgs = 0;
         const char *msg = f->msg ? rt_trace_img_str(img, f->msg) : NULL;
         if (msg || err || img->waits_timed) {
-            puts_(o, ",\"args\":{");
+            puts_(o, "," KEY(ARGS) "{");
             const char *sep = "";
             if (msg) {
-                puts_(o, "\"msg\":");
+                puts_(o, KEY(MSG));
                 put_str(o, msg);
                 sep = ",";
             }
             if (f->cat == RT_CAT_SEND || f->cat == RT_CAT_RECV || f->cat == RT_CAT_COLL) {
                 puts_(o, sep);
-                puts_(o, "\"bytes\":");
+                puts_(o, KEY(BYTES));
                 put_u64(o, bytes);
                 sep = ",";
             }
             if (f->cat == RT_CAT_COLL && f->rooted) {
-                puts_(o, ",\"root\":");
+                puts_(o, "," KEY(ROOT));
                 put_inst_name(o, me_task, f->root);
             }
             if (npairs && f->cat != RT_CAT_WAIT) {
-                puts_(o, ",\"peer\":[");
+                puts_(o, "," KEY(PEER) "[");
                 for (uint32_t p = 0; p < npairs; p++) {
                     if (p)
                         puts_(o, ",");
@@ -639,27 +667,27 @@ void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_t
                 puts_(o, "]");
                 msgs = f->cat == RT_CAT_SEND ? npairs : 0;
             } else if (rec->peer >= 0 && f->cat != RT_CAT_WAIT) {
-                puts_(o, ",\"peer\":");
+                puts_(o, "," KEY(PEER));
                 put_inst_name(o, peer_task, rec->peer);
                 msgs = f->cat == RT_CAT_SEND || f->cat == RT_CAT_RECV;
             }
             if (rec->flags & RT_F_ANYPOST) {
-                puts_(o, ",\"msgs\":1");
+                puts_(o, "," KEY(MSGS) "1");
                 msgs = 1;
             }
             if (img->waits_timed) {
                 puts_(o, sep);
-                puts_(o, "\"wait_us\":");
+                puts_(o, KEY(WAIT_US));
                 put_us(o, wait);
                 sep = ",";
             }
             if (copy) {             /* timed copies only: those of large messages */
-                puts_(o, ",\"copy_us\":");
+                puts_(o, "," KEY(COPY_US));
                 put_us(o, copy);
             }
             if (err) {
                 puts_(o, sep);
-                puts_(o, "\"error\":");
+                puts_(o, KEY(ERROR));
                 put_str(o, err);
             }
             puts_(o, "}");
@@ -678,18 +706,18 @@ void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_t
         if (f->cat == RT_CAT_SEND && !(ext && ext->err)) {
             if (npairs)
                 for (uint32_t p = 0; p < npairs; p++)
-                    flow(o, 's', ts + 1, pid, tid,
+                    flow(o, 1, ts + 1, pid, tid,
                          flow_id(me_task, me, peer_task, pairs[p].inst, f->channel, pairs[p].seq));
             else if (rec->peer >= 0)
-                flow(o, 's', ts + 1, pid, tid,
+                flow(o, 1, ts + 1, pid, tid,
                      flow_id(me_task, me, peer_task, rec->peer, f->channel, rec->seq));
         } else if (f->cat == RT_CAT_RECV && rec->peer >= 0 && !(ext && ext->err) &&
                    !(rec->flags & (RT_F_PAIRS | RT_F_POSTED))) {
-            flow(o, 'f', arrived, pid, tid,
+            flow(o, 0, arrived, pid, tid,
                  flow_id(peer_task, rec->peer, me_task, me, f->channel, rec->seq));
         } else if (f->cat == RT_CAT_WAIT) {
             for (uint32_t p = 0; p < npairs; p++)
-                flow(o, 'f', arrived, pid, tid,
+                flow(o, 0, arrived, pid, tid,
                      flow_id(peer_task, pairs[p].inst, me_task, me, f->channel, pairs[p].seq));
         }
         k = next;
@@ -708,38 +736,42 @@ void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_t
 
 /* ---------------------------------------------------------------- otherData */
 
-static const char *const end_names[] = { "normal", "error", "lost" };
+static const char *const end_names[] = {
+#define RT_X(id, name) [RT_INST_##id] = name,
+    RT_TF_ENDS(RT_X)
+#undef RT_X
+};
 
 static void put_totals(rt_trace_out *o, const rt_trace_inst *in)
 {
     const rt_trace_img *h = in->head;
     const rt_trace_func *fn = funcs_of(h);
-    puts_(o, ",\"totals\":[");
+    puts_(o, "," KEY(TOTALS) "[");
     for (int32_t i = 0; i < in->ntotals; i++) {
         const struct rt_trace_total *t = &in->totals[i];
         const rt_trace_func *f = &fn[t->func];
-        puts_(o, i ? ",\n  {\"name\":" : "\n  {\"name\":");
+        puts_(o, i ? ",\n  {" KEY(NAME) : "\n  {" KEY(NAME));
         put_str(o, rt_trace_img_str(h, f->name));
         if (f->msg) {
-            puts_(o, ",\"msg\":");
+            puts_(o, "," KEY(MSG));
             put_str(o, rt_trace_img_str(h, f->msg));
         }
-        puts_(o, ",\"cat\":\"");
+        puts_(o, "," KEY(CAT) "\"");
         puts_(o, cat_names[f->cat]);
-        puts_(o, "\",\"calls\":");
+        puts_(o, "\"," KEY(CALLS));
         put_u64(o, t->calls);
-        puts_(o, ",\"msgs\":");
+        puts_(o, "," KEY(MSGS));
         put_u64(o, t->msgs);
-        puts_(o, ",\"bytes\":");
+        puts_(o, "," KEY(BYTES));
         put_u64(o, t->bytes);
-        puts_(o, ",\"dur_us\":");
+        puts_(o, "," KEY(DUR_US));
         put_us(o, floor_ns(t->dur_ns));
         if (h->waits_timed) {
-            puts_(o, ",\"wait_us\":");
+            puts_(o, "," KEY(WAIT_US));
             put_us(o, floor_ns(t->wait_ns));
         }
         if (t->copy_ns >= 1) {
-            puts_(o, ",\"copy_us\":");
+            puts_(o, "," KEY(COPY_US));
             put_us(o, floor_ns(t->copy_ns));
         }
         puts_(o, "}");
@@ -752,41 +784,43 @@ static void other_data(rt_trace_out *o, const rt_trace_job *job)
     const rt_trace_img *any = NULL;
     for (int i = 0; i < job->ninst && !any; i++)
         any = job->inst[i].head;
-    puts_(o, "\n],\n\"otherData\":{\"format\":\"medley-trace\",\"version\":1,\"spec\":");
+    puts_(o, "\n],\n" KEY(OTHER_DATA) "{" KEY(FORMAT) STR(RT_TF_FORMAT) "," KEY(VERSION)
+             RT_TF_TEXT(RT_TF_VERSION) "," KEY(SPEC));
     put_str(o, any ? rt_trace_img_str(any, any->spec) : "?");
     char hash[24];
     snprintf(hash, sizeof hash, "%016llx", any ? (unsigned long long)any->spec_hash : 0ull);
-    puts_(o, ",\"spec_hash\":\"");
+    puts_(o, "," KEY(SPEC_HASH) "\"");
     puts_(o, hash);
-    puts_(o, "\",\"runtime\":");
+    puts_(o, "\"," KEY(RUNTIME));
     put_str(o, job->runtime);
     if (job->command) {
-        puts_(o, ",\"command\":");
+        puts_(o, "," KEY(COMMAND));
         put_str(o, job->command);
     }
     if (job->clock) {
-        puts_(o, ",\"clock\":");
+        puts_(o, "," KEY(CLOCK));
         put_str(o, job->clock);
     }
-    puts_(o, ",\"buffer_events\":");
+    puts_(o, "," KEY(BUFFER_EVENTS));
     put_u64(o, job->buffer_events);
-    puts_(o, job->ended_by_error ? ",\"end\":\"error\",\"error\":" : ",\"end\":\"normal\"");
+    puts_(o, job->ended_by_error ? "," KEY(END) STR(RT_TF_END_ERROR) "," KEY(ERROR)
+                                 : "," KEY(END) STR(RT_TF_END_NORMAL));
     if (job->ended_by_error)
         put_str(o, job->error && *job->error ? job->error : "the job ended by an error");
-    puts_(o, ",\"instances\":[");
+    puts_(o, "," KEY(INSTANCES) "[");
     for (int i = 0; i < job->ninst; i++) {
         const rt_trace_inst *in = &job->inst[i];
-        puts_(o, i ? ",\n {\"name\":" : "\n {\"name\":");
+        puts_(o, i ? ",\n {" KEY(NAME) : "\n {" KEY(NAME));
         put_track_name(o, in);
-        puts_(o, ",\"pid\":");
+        puts_(o, "," KEY(PID));
         put_i64(o, in->pid);
-        puts_(o, ",\"tid\":");
+        puts_(o, "," KEY(TID));
         put_i64(o, in->slot + 1);
-        puts_(o, ",\"events\":");
+        puts_(o, "," KEY(EVENTS));
         put_u64(o, in->end == RT_INST_LOST ? 0 : in->events);
-        puts_(o, ",\"dropped\":");
+        puts_(o, "," KEY(DROPPED));
         put_u64(o, in->head && in->end != RT_INST_LOST ? in->head->dropped : 0);
-        puts_(o, ",\"end\":\"");
+        puts_(o, "," KEY(END) "\"");
         puts_(o, end_names[in->end]);
         puts_(o, "\"");
         if (in->totals && in->end != RT_INST_LOST)
@@ -813,19 +847,20 @@ int rt_trace_out_close(rt_trace_out *o, rt_trace_job *job, char *why, size_t len
     other_data(o, job);
     flush(o);
     int rc = 0;
+    const char *written = o->tmp ? o->tmp : o->path;
     if (o->failed) {
-        snprintf(why, len, "cannot write '%s': %s", o->tmp, strerror(o->failed));
+        snprintf(why, len, "cannot write '%s': %s", written, strerror(o->failed));
         rc = -1;
     }
     if (close(o->fd) < 0 && !rc) {
-        snprintf(why, len, "cannot write '%s': %s", o->tmp, strerror(errno));
+        snprintf(why, len, "cannot write '%s': %s", written, strerror(errno));
         rc = -1;
     }
-    if (!rc && rename(o->tmp, o->path) < 0) {
+    if (!rc && o->tmp && rename(o->tmp, o->path) < 0) {
         snprintf(why, len, "cannot rename '%s' to '%s': %s", o->tmp, o->path, strerror(errno));
         rc = -1;
     }
-    if (rc)
+    if (rc && o->tmp)
         unlink(o->tmp);
     free_out(o, job);
     return rc;
@@ -834,7 +869,8 @@ int rt_trace_out_close(rt_trace_out *o, rt_trace_job *job, char *why, size_t len
 void rt_trace_out_abandon(rt_trace_out *o, rt_trace_job *job)
 {
     close(o->fd);
-    unlink(o->tmp);
+    if (o->tmp)
+        unlink(o->tmp);
     free_out(o, job);
 }
 
@@ -852,9 +888,14 @@ int rt_trace_request(const char **file, uint64_t *slots, char *why, size_t len)
         char *end;
         errno = 0;
         unsigned long long v = strtoull(b, &end, 10);
-        if (errno || end == b || *end || v < 1 || v > 1ull << 31) {
-            snprintf(why, len, "MDL_TRACE_BUFFER=%s is not a number of events between 1 and 2^31",
+        if (errno || end == b || *end || v < 1 || strchr(b, '-')) {
+            snprintf(why, len, "MDL_TRACE_BUFFER=%s is not a number of events between 1 and 2^25",
                      b);
+            return -1;
+        }
+        if (v > RT_TRACE_MAX_SLOTS) {
+            snprintf(why, len, "MDL_TRACE_BUFFER=%s is more than 2^25 events: at most 1 GiB of "
+                     "trace per instance, kept in the node's memory while the job runs", b);
             return -1;
         }
         *slots = v;

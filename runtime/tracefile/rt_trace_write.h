@@ -1,13 +1,17 @@
 /* rt_trace_write.h — the job's trace file (docs/tracing.md §2) from the
- * instances' images (rt_trace_image.h).  Used where the job ends: by mdlrun
- * for the shared-memory runtime, by world rank 0 (or by an instance on the
- * fatal path) for MPI.  Nothing here knows either runtime.
+ * instances' images (rt_trace_image.h), spelled as rt_trace_format.h says
+ * (readers of the file get that through this header too).  Used where the
+ * job ends: by mdlrun for the shared-memory runtime, by world rank 0 (or
+ * by an instance on the fatal path) for MPI.  Nothing here knows either
+ * runtime.
  *
  * The file is written in three steps so that a writer never needs every
  * instance's records at once: the metadata (from the images' heads), then
  * each instance's events, then otherData.  It goes to a temporary file
- * next to the target, renamed over it at the end: a reader never sees half
- * a trace. */
+ * next to the target (mkstemp: nothing planted there is followed), renamed
+ * over it at the end: a reader never sees half a trace.  A target that is
+ * a device, a FIFO or a link of the user's own is written through
+ * (common/safe_files.h: one another user planted is refused). */
 #ifndef MDL_RT_TRACE_WRITE_H
 #define MDL_RT_TRACE_WRITE_H
 
@@ -16,7 +20,12 @@
 
 #include "rt_trace_image.h"
 
-enum rt_inst_end { RT_INST_NORMAL, RT_INST_ERROR, RT_INST_LOST };
+/* How an instance ended (rt_trace_format.h). */
+enum rt_inst_end {
+#define RT_X(id, name) RT_INST_##id,
+    RT_TF_ENDS(RT_X)
+#undef RT_X
+};
 
 typedef struct rt_trace_inst {
     const rt_trace_img *head;   /* its image (at least the head, checked), or
@@ -88,6 +97,8 @@ rt_trace_img *rt_trace_img_add_unfinished(rt_trace_img *img, uint32_t func, uint
  * asked for; 1 with the file (not yet checked) and the record slots per
  * instance; -1 with the reason in why. */
 #define RT_TRACE_DEFAULT_SLOTS (1u << 18)       /* 8 MiB of records */
+#define RT_TRACE_MAX_SLOTS     (1u << 25)       /* 1 GiB, in memory: MDL_TRACE_BUFFER's cap */
+#define RT_TRACE_MAX_HEAD      (64u << 20)      /* an image's names and tables: KiB in practice */
 int rt_trace_request(const char **file, uint64_t *slots, char *why, size_t len);
 
 /* A path made absolute against the current directory (so that the file

@@ -61,8 +61,9 @@ int main(int argc, char **argv)
     if (strcmp(mode, "launcher") == 0)
         setenv("MDL_SHM_FD", "3", 1);
     if (strcmp(mode, "spec") == 0) {
-        /* which instance is built differently does not matter: all see it */
-        const char *r = getenv("PMI_RANK");
+        /* which instance is built differently does not matter: all see it
+           (the rank as MPICH's and Open MPI's launchers give it) */
+        const char *r = getenv("PMI_RANK") ? getenv("PMI_RANK") : getenv("OMPI_COMM_WORLD_RANK");
         if (r && strcmp(r, "1") == 0)
             d.spec_hash = 6;
     }

@@ -1,11 +1,13 @@
 /* test_check.c — what the semantic checks fill in for the emitters:
- * constant values, sizes, the connection relation, neighbour offsets,
- * section counts and run-time slots, pairs and channels, collective
- * arguments.  Specs are parsed from text (tests/unit/main.c helpers). */
+ * constant values, sizes, the connection relation and single tasks,
+ * neighbour offsets, section counts and run-time slots, pairs and
+ * channels, collective arguments, function names.  Specs are parsed from
+ * text (tests/unit/main.c helpers). */
 #include <CUnit/CUnit.h>
 #include <string.h>
 
 #include "check.h"
+#include "frontend.h"
 #include "unit.h"
 
 static mdl_task *task(mdl_spec *s, const char *name)
@@ -111,6 +113,15 @@ static void test_connections(void)
     CU_ASSERT_EQUAL(g->grid_ndims, 3);
     CU_ASSERT_EQUAL(ag->connected.n, 2);
     CU_ASSERT_EQUAL(ag->index, 4);
+    CU_ASSERT_TRUE(mdl_task_connected(so, f));
+    CU_ASSERT_FALSE(mdl_task_connected(f, f));
+    CU_ASSERT_TRUE(mdl_task_connected(so, so));
+    /* one instance: no `(i)`, no grid, not connected with itself */
+    CU_ASSERT_TRUE(f->single);
+    CU_ASSERT_TRUE(l->single);
+    CU_ASSERT_FALSE(so->single);
+    CU_ASSERT_FALSE(g->single);
+    CU_ASSERT_FALSE(ag->single);
     mdl_unit_free(&u);
 }
 
@@ -176,6 +187,11 @@ static void test_pairing_rules(void)
     CU_ASSERT_EQUAL(msg(so, 1, "start")->channel, 2);
     CU_ASSERT_EQUAL(msg(so, 1, "peer")->channel, 3);
     CU_ASSERT_EQUAL(msg(so, 0, "mine")->channel, 3);
+    CU_ASSERT_EQUAL(s->nchannels, 4);
+    CU_ASSERT_STRING_EQUAL(msg(f, 1, "go")->fn_name, "MDL_SendTo_son_go");
+    CU_ASSERT_STRING_EQUAL(msg(f, 0, "inMessage")->fn_name, "MDL_RecvFrom_son_inMessage");
+    CU_ASSERT_STRING_EQUAL(msg(so, 1, "peer")->fn_name, "MDL_SendTo_son_peer");
+    CU_ASSERT_STRING_EQUAL(msg(so, 0, "mine")->fn_name, "MDL_RecvFrom_son_mine");
     CU_ASSERT_EQUAL(msg(f, 1, "go")->peer_kind, MDL_P_ALL);
     CU_ASSERT_EQUAL(msg(so, 1, "peer")->peer_kind, MDL_P_NONE);
     CU_ASSERT_PTR_EQUAL(msg(so, 1, "peer")->peer_task, so);
@@ -295,6 +311,10 @@ static void test_struct_order_and_sizes(void)
     CU_ASSERT_EQUAL(s->struct_order.v[3]->align, 8);
     CU_ASSERT_EQUAL(s->struct_order.v[4]->size, 3);
     CU_ASSERT_EQUAL(s->struct_order.v[4]->align, 1);
+    /* what tools read: the element size of a variable's type */
+    const mdl_var *j = task(s, "t")->vars.v[0];
+    CU_ASSERT_EQUAL(mdl_type_size(&j->type), 64);
+    CU_ASSERT_EQUAL(mdl_type_size(&s->struct_order.v[1]->fields.v[1]->type), 1);
     mdl_unit_free(&u);
 }
 
@@ -342,6 +362,8 @@ static void test_buffer_starts_and_reductions(void)
     CU_ASSERT_EQUAL(r->cargs.op, MDL_OP_MIN);
     CU_ASSERT_PTR_NOT_NULL(r->cargs.count);
     CU_ASSERT_EQUAL(r->cargs.count->count, 1);
+    CU_ASSERT_STRING_EQUAL(r->fn_name, "MDL_Allreduce_s");
+    CU_ASSERT_STRING_EQUAL(coll_msg(t, "g")->fn_name, "MDL_Gather_g");
     mdl_unit_free(&u);
 }
 

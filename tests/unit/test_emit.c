@@ -147,6 +147,117 @@ static void test_api_names(void)
     mdl_unit_free(&u);
 }
 
+static const api_fn *api_named(const api_list *l, const char *name)
+{
+    for (int i = 0; i < l->n; i++)
+        if (strcmp(l->v[i].name, name) == 0)
+            return &l->v[i];
+    return NULL;
+}
+
+static int param_is(const api_fn *f, int i, enum mdl_param_kind kind, const char *name,
+                    int index)
+{
+    return i < f->nparams && f->params[i].kind == kind &&
+           strcmp(f->params[i].name, name) == 0 && f->params[i].index == index;
+}
+
+/* The list every binding walks (common/mdl_api.h), with what a binding
+ * needs beyond C's text: the task argument, each parameter's kind, the
+ * meaning of the result; grid functions only in a grid task. */
+static void test_api_list(void)
+{
+    mdl_unit_front u;
+    mdl_spec *s = mdl_unit_check(&u, spec_src);
+    CU_ASSERT_STRING_EQUAL_FATAL(mdl_unit_diags(&u), "");
+    api_list l = { 0 };
+    cg_task_api(s->tasks.v[0], &l);             /* father */
+    CU_ASSERT_EQUAL_FATAL(l.n > 2, 1);
+    CU_ASSERT_EQUAL(l.v[0].kind, API_INIT);
+    CU_ASSERT_EQUAL(l.v[1].kind, API_INIT_AT);
+    const api_fn *f = api_named(&l, "MDL_Init");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(f->self, MDL_SELF_HANDLE);
+    CU_ASSERT_EQUAL(f->nparams, 2);
+    CU_ASSERT_TRUE(param_is(f, 0, MDL_PARAM_ARGC, "argc", -1));
+    CU_ASSERT_TRUE(param_is(f, 1, MDL_PARAM_ARGV, "argv", -1));
+    static const struct { const char *name; enum mdl_api_returns returns; } results[] = {
+        { "MDL_MyRank", MDL_RET_NUMBER },
+        { "MDL_sonSize", MDL_RET_NUMBER },
+        { "MDL_allTest", MDL_RET_FLAG },
+        { "MDL_allWait", MDL_RET_STATUS },
+        /* a synchronous receive gives the sender, an async one does not */
+        { "MDL_RecvFrom_son_back", MDL_RET_SENDER },
+        { "MDL_RecvFrom_son_ar", MDL_RET_STATUS },
+    };
+    for (size_t i = 0; i < sizeof results / sizeof *results; i++) {
+        const api_fn *r = api_named(&l, results[i].name);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        CU_ASSERT_EQUAL(r->returns, results[i].returns);
+    }
+    f = api_named(&l, "MDL_SendTo_son_some");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(f->self, MDL_SELF_OBJECT);
+    CU_ASSERT_EQUAL(f->returns, MDL_RET_STATUS);
+    CU_ASSERT_EQUAL(f->nparams, 4);
+    CU_ASSERT_TRUE(param_is(f, 0, MDL_PARAM_INTS_IN, "insts", -1));
+    CU_ASSERT_TRUE(param_is(f, 1, MDL_PARAM_INT, "n", -1));
+    CU_ASSERT_TRUE(param_is(f, 2, MDL_PARAM_INT, "lo", 0));
+    CU_ASSERT_TRUE(param_is(f, 3, MDL_PARAM_INT, "hi", 0));
+    /* the parameters in each style, as the C and C++ emitters print them */
+    mdl_buf b = { 0 };
+    cg_api_params(&b, f, API_P_C, 0);
+    cg_buf_puts(&b, "|");
+    cg_api_params(&b, f, API_P_DECL, 1);
+    cg_buf_puts(&b, "|");
+    cg_api_params(&b, f, API_P_DEF, 0);
+    cg_buf_puts(&b, "|");
+    cg_api_params(&b, f, API_P_ARGS, 2);
+    cg_buf_puts(&b, "|");
+    cg_api_params(&b, f, API_P_FORWARD, 0);
+    CU_ASSERT_STRING_EQUAL(b.s, ", const int *insts, int n, int lo0, int hi0|"
+                                "int /*n*/, int /*lo0*/, int /*hi0*/|"
+                                "const int *mdl_insts, int mdl_n, int mdl_lo0, int mdl_hi0|"
+                                ", mdl_lo0, mdl_hi0|, insts, n, lo0, hi0");
+    cg_buf_free(&b);
+    CU_ASSERT_PTR_NULL(api_named(&l, "MDL_Grid_Create"));
+    cg_api_free(&l);
+    mdl_unit_free(&u);
+
+    s = mdl_unit_check(&u, "Task g(i) connected with grid(2)\nuses { int x; }\n");
+    CU_ASSERT_STRING_EQUAL_FATAL(mdl_unit_diags(&u), "");
+    cg_task_api(s->tasks.v[0], &l);
+    CU_ASSERT_EQUAL_FATAL(l.n > 0, 1);
+    CU_ASSERT_EQUAL(l.v[l.n - 1].kind, API_GET_NEIGHBORS);
+    f = api_named(&l, "MDL_Grid_Rank");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_TRUE(param_is(f, 0, MDL_PARAM_INTS_IN, "coords", -1));
+    CU_ASSERT_TRUE(param_is(f, 1, MDL_PARAM_INT_OUT, "rank", -1));
+    f = api_named(&l, "MDL_Grid_Create");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_TRUE(param_is(f, 0, MDL_PARAM_INTS_INOUT, "dims", -1));
+    cg_api_free(&l);
+    mdl_unit_free(&u);
+}
+
+/* Names from patterns, as both the emitters and the runtimes make them:
+ * the whole length is returned, the text cut to the buffer. */
+static void test_fn_format(void)
+{
+    char b[16];
+    CU_ASSERT_EQUAL(mdl_fn_format(b, sizeof b, MDL_FN_NAME(WAIT), "halo", NULL), 12);
+    CU_ASSERT_STRING_EQUAL(b, "MDL_haloWait");
+    CU_ASSERT_EQUAL(mdl_fn_format(b, sizeof b, MDL_FN_NAME(SEND), "son", "results"), 22);
+    CU_ASSERT_STRING_EQUAL(b, "MDL_SendTo_son_");
+    CU_ASSERT_EQUAL(mdl_fn_format(NULL, 0, MDL_FN_NAME(BARRIER), NULL, NULL), 11);
+    CU_ASSERT_EQUAL(mdl_fn_format(b, 1, MDL_FN_NAME(BARRIER), NULL, NULL), 11);
+    CU_ASSERT_STRING_EQUAL(b, "");
+    mdl_buf n = { 0 };
+    cg_fn_name(&n, API_COLL, mdl_co_kind_name(MDL_CO_ALLGATHERV), "m");
+    CU_ASSERT_STRING_EQUAL(n.s, "MDL_AllgatherV_m");
+    cg_buf_free(&n);
+}
+
 /* The spec-wide section is written once, into tMDL_common.h (the spec is
  * "t.mdl"), and every task header includes it instead of repeating it. */
 static void test_common_section(void)
@@ -467,7 +578,7 @@ static void test_spec_hash(void)
         snprintf(src, sizeof src, base, dims[i], items[i][0], items[i][1]);
         mdl_spec *s = mdl_unit_check(&u, src);
         CU_ASSERT_STRING_EQUAL(mdl_unit_diags(&u), "");
-        h[i] = cg_spec_hash(s);
+        h[i] = mdl_spec_hash(s);
         mdl_unit_free(&u);
     }
     CU_ASSERT_EQUAL(h[0], h[1]);    /* same spec */
@@ -492,7 +603,7 @@ static unsigned long long deep_hash(const char *s0_fields)
     mdl_unit_front u;
     mdl_spec *s = mdl_unit_check(&u, src);
     CU_ASSERT_STRING_EQUAL(mdl_unit_diags(&u), "");
-    unsigned long long h = cg_spec_hash(s);
+    unsigned long long h = mdl_spec_hash(s);
     mdl_unit_free(&u);
     return h;
 }
@@ -509,6 +620,8 @@ static const mdl_unit_test tests[] = {
     { "spec_hash", test_spec_hash },
     { "spec_hash_deep_structs", test_spec_hash_deep_structs },
     { "api_names", test_api_names },
+    { "api_list", test_api_list },
+    { "fn_format", test_fn_format },
     { "common_section", test_common_section },
     { "common_name", test_common_name },
     { "deterministic", test_deterministic },

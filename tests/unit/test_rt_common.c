@@ -5,6 +5,7 @@
 #include <string.h>
 #include "unit.h"
 #include "core/rt_common.h"
+#include "mdl_tables.h"
 
 static char why[256];
 
@@ -154,8 +155,15 @@ static void test_base_names(void)
     CU_ASSERT_STRING_EQUAL(mdl_base_name(MDL_T_NBASE), "?");
 }
 
+/* Every code of common/mdl_tables.h: its name first, then its text. */
 static void test_error_strings(void)
 {
+#define MDL_X(id, value, text)                                                  \
+    CU_ASSERT_STRING_EQUAL(MDL_Error_string(MDL_ERR_##id), "MDL_ERR_" #id ": " text);
+    MDL_ERROR_CODES(MDL_X)
+#undef MDL_X
+    CU_ASSERT_STRING_EQUAL(MDL_Error_string(MDL_ERR_TRUNCATE),
+                           "MDL_ERR_TRUNCATE: message larger than the receive");
     CU_ASSERT_PTR_NOT_NULL(strstr(MDL_Error_string(MDL_ERR_TRUNCATE), "MDL_ERR_TRUNCATE"));
     CU_ASSERT_PTR_NOT_NULL(strstr(MDL_Error_string(MDL_ERR_PEER), "MDL_ERR_PEER"));
     CU_ASSERT_PTR_NOT_NULL(strstr(MDL_Error_string(MDL_SUCCESS), "MDL_SUCCESS"));

@@ -7,7 +7,6 @@
  * failure tears the whole job down.  Usage and exit statuses: mdlrun(1). */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,22 +14,6 @@
 #include <unistd.h>
 
 #include "mdlrun.h"
-
-void mdlrun_err(const char *fmt, ...)
-{
-    char buf[512] = "mdlrun: ";
-    size_t len = strlen(buf);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + len, sizeof buf - len - 1, fmt, ap);
-    va_end(ap);
-    len = strlen(buf);
-    buf[len++] = '\n';
-    /* One write per line: it does not interleave with the instances' output. */
-    fflush(stdout);
-    if (write(STDERR_FILENO, buf, len) < 0)
-        return;
-}
 
 /* A closed 0, 1 or 2 would be taken by the segment or /dev/null and then
  * be clobbered in the instances. */
@@ -142,8 +125,12 @@ int main(int argc, char **argv)
         if (sigaction(stops[k], NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
             sigaddset(&job.stop_sigs, stops[k]);
     }
+    struct sigaction tstp;
+    job.suspendable = sigaction(SIGTSTP, NULL, &tstp) == 0 && tstp.sa_handler != SIG_IGN;
     sigset_t block = job.stop_sigs;
     sigaddset(&block, SIGCHLD);
+    if (job.suspendable)
+        sigaddset(&block, SIGTSTP);
     sigprocmask(SIG_BLOCK, &block, &job.orig_mask);
 
     status = MDLRUN_EXIT_FAIL;

@@ -3,9 +3,10 @@
  *   mdlrun_args.c   command line and program look-up
  *   mdlrun_spawn.c  starting one instance
  *   mdlrun_watch.c  supervision and tear-down
- *   mdlrun_deadlock.c  what the instances wait for: deadlocks, --timeout
  *   mdlrun_trace.c  MDL_TRACE: the job's clock and trace file
- */
+ *   mdlrun_deadlock.c  what the instances wait for: deadlocks, --timeout
+ *   mdlrun_report.c mdlrun's own messages, the job's first failure
+ * Each file calls only files listed after it (tests/cycles.sh). */
 #ifndef MDLRUN_H
 #define MDLRUN_H
 
@@ -23,8 +24,8 @@
 #define MDLRUN_EXIT_NOEXEC    126   /* found but cannot be executed, as shells */
 #define MDLRUN_EXIT_NOTFOUND  127
 
-/* Upper bound on instances: keeps the slot table (and lib_offset) small
- * and every count in 32 bits. */
+/* Upper bound on a count of the command line: keeps every count in 32
+ * bits.  The job's segment holds far fewer (mdlrun_args.c). */
 #define MDLRUN_MAX_INSTANCES  65536u
 
 /* Between SIGTERM and SIGKILL when the job is torn down: the whole job
@@ -81,6 +82,7 @@ struct mdlrun_job {
     pid_t launcher;
     sigset_t orig_mask;     /* restored in instances before exec */
     sigset_t stop_sigs;     /* of SIGINT, SIGTERM, SIGHUP: those not ignored */
+    int suspendable;        /* SIGTSTP not ignored: Ctrl-Z stops the whole job */
     struct mdlrun_scan *scan;   /* the deadlock detector's looks */
     char first_error[512];  /* the first failure mdlrun reported, or "" */
     struct mdlrun_trace trace;
@@ -107,8 +109,6 @@ pid_t mdlrun_spawn(struct mdlrun_job *job, unsigned slot, int *exec_err);
  * mdlrun's exit status.  `status` non-zero means the job is already
  * failing (a launch failure) and is torn down at once with that status. */
 int mdlrun_watch(struct mdlrun_job *job, int status);
-/* Keeps text as the job's failure for the trace, unless one is kept. */
-void mdlrun_keep_error(struct mdlrun_job *job, const char *text);
 
 /* mdlrun_deadlock.c.  The wait records start with no instance identified. */
 void mdlrun_waits_init(struct mdlrun_job *job);
@@ -140,7 +140,10 @@ void mdlrun_trace_header(struct mdlrun_job *job);
 void mdlrun_trace_write(struct mdlrun_job *job, int status);
 void mdlrun_trace_free(struct mdlrun_job *job);
 
-/* Prints "mdlrun: " + the formatted message + newline on stderr. */
+/* mdlrun_report.c.  Prints "mdlrun: " + the formatted message + newline
+ * on stderr. */
 void mdlrun_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Keeps text as the job's failure for the trace, unless one is kept. */
+void mdlrun_keep_error(struct mdlrun_job *job, const char *text);
 
 #endif

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "mdlrun.h"
+#include "shm/shm_segment.h"
 
 static void usage(FILE *out)
 {
@@ -40,6 +41,37 @@ static int usage_error(int *status, const char *fmt, const char *arg)
     fputs(" (mdlrun --help for usage)\n", stderr);
     *status = MDLRUN_EXIT_USAGE;
     return -1;
+}
+
+#define PAGE_UP(x) (((x) + 4095) & ~(uint64_t)4095)
+
+/* Whether the library's areas for n instances leave it a heap in the
+ * job's segment: the arithmetic of seg_carve (runtime/shm/shm_init.c),
+ * whose instances would otherwise each fail with "the segment is too
+ * small". */
+static int segment_holds(uint64_t n)
+{
+    uint64_t off = mdl_shm_lib_offset((uint32_t)n);
+    off = PAGE_UP(off + sizeof(shm_lib));
+    off = PAGE_UP(off + n * sizeof(shm_info));
+    off = PAGE_UP(off + n * n * sizeof(uint32_t));
+    off = PAGE_UP(off + n * n * sizeof(shm_ring));
+    return off < MDL_SHM_SEGMENT_SIZE;
+}
+
+/* The most instances a job can have: the segment holds a message ring
+ * per ordered pair of instances, so about sqrt(64 GiB / 65 KiB). */
+static unsigned max_instances(void)
+{
+    unsigned lo = 1, hi = MDLRUN_MAX_INSTANCES;
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo + 1) / 2;
+        if (segment_holds(mid))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
 }
 
 /* A count is digits only: "-3", "+3", " 3", "3x" are all refused. */
@@ -102,7 +134,7 @@ int mdlrun_parse(int argc, char **argv, struct mdlrun_job *job, int *status)
                     return usage_error(status, "option %s given twice for one program", opt);
                 if (parse_count(argv[i + 1], &g->n) < 0) {
                     fprintf(stderr, "mdlrun: %s expects a number of instances from 1 to %u, got '%s'"
-                            " (mdlrun --help for usage)\n", opt, MDLRUN_MAX_INSTANCES, argv[i + 1]);
+                            " (mdlrun --help for usage)\n", opt, max_instances(), argv[i + 1]);
                     *status = MDLRUN_EXIT_USAGE;
                     return -1;
                 }
@@ -129,9 +161,12 @@ int mdlrun_parse(int argc, char **argv, struct mdlrun_job *job, int *status)
             return usage_error(status, "missing program%s",
                                job->ngroups ? " after ':'" : "");
 
-        if (g->n > MDLRUN_MAX_INSTANCES - total) {
-            fprintf(stderr, "mdlrun: more than %u instances in all (mdlrun --help for usage)\n",
-                    MDLRUN_MAX_INSTANCES);
+        unsigned most = max_instances();
+        if (g->n > most - (total < most ? total : most)) {
+            fprintf(stderr, "mdlrun: %u instances in all: at most %u fit in the job's segment "
+                    "(%llu GiB, one message ring of %zu KiB per ordered pair of instances) "
+                    "(mdlrun --help for usage)\n", total + g->n, most,
+                    MDL_SHM_SEGMENT_SIZE >> 30, sizeof(shm_ring) >> 10);
             *status = MDLRUN_EXIT_USAGE;
             return -1;
         }

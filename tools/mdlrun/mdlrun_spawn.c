@@ -7,11 +7,16 @@
  * /dev/null except for slot 0 (as mpiexec gives stdin to rank 0 only),
  * and the signal mask mdlrun was started with.
  *
- * The instances stay in mdlrun's process group on purpose: terminal job
- * control (Ctrl-C, Ctrl-Z, reading the terminal) then acts on the whole
- * job as on one program, and a shell's `kill %1` reaches every instance.
- * mdlrun itself signals instances by pid; they are its unreaped children,
- * so a pid cannot have been reused. */
+ * Every instance is a session of its own, as MPICH's Hydra starts every
+ * rank: with the kernel's autogroup scheduling (Debian's default) a
+ * session is one scheduling group, so instances sharing mdlrun's session
+ * would together get the CPU share of one program on a busy machine
+ * (issue 31: 4 instances on 2 cores beside two busy processes ran up to
+ * 1.25 x slower than MPI ranks).  Job control therefore goes through
+ * mdlrun: Ctrl-C, `kill %1` (SIGINT, SIGTERM, SIGHUP) tear the job down,
+ * Ctrl-Z stops every instance and then mdlrun, `fg`/`bg` continue them
+ * (mdlrun_watch.c).  mdlrun signals instances by pid; they are its
+ * unreaped children, so a pid cannot have been reused. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -60,6 +65,8 @@ static void __attribute__((noreturn)) child(struct mdlrun_job *job, unsigned slo
     if (setenv("MDL_SHM_SLOT", buf, 1) < 0)
         child_fail(pipe_fd, errno);
 
+    if (setsid() < 0)
+        child_fail(pipe_fd, errno);
     sigprocmask(SIG_SETMASK, &job->orig_mask, NULL);
     execv(g->path, g->argv);
     child_fail(pipe_fd, errno);

@@ -100,7 +100,7 @@ static rt_trace_img *read_head(const struct mdlrun_job *job, unsigned s, const c
     if (!off)
         return NULL;
     if (pread(job->fd, &h, sizeof h, (off_t)off) != (ssize_t)sizeof h ||
-        h.magic != RT_TRACE_MAGIC || h.recs < sizeof h || h.recs > (64u << 20)) {
+        h.magic != RT_TRACE_MAGIC || h.recs < sizeof h || h.recs > RT_TRACE_MAX_HEAD) {
         *bad = "not a trace image";
         return NULL;
     }

@@ -32,12 +32,6 @@ static int find_slot(const struct mdlrun_job *job, pid_t pid)
     return -1;
 }
 
-void mdlrun_keep_error(struct mdlrun_job *job, const char *text)
-{
-    if (!job->first_error[0])
-        snprintf(job->first_error, sizeof job->first_error, "%s", text);
-}
-
 /* Reports a failure of the job, kept as its first error (for the trace). */
 static void report(struct mdlrun_job *job, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -120,10 +114,25 @@ static void tear_down(const struct mdlrun_job *job, int sig, int wake, int spare
     signal_all(job, sig, spare);
 }
 
+/* Ctrl-Z: the instances are sessions of their own (mdlrun_spawn.c), out
+ * of the terminal's reach, so mdlrun stops them before itself, and
+ * continues them when the shell continues it.  Returns the seconds the
+ * job stood still, which --timeout does not count. */
+static double suspend(const struct mdlrun_job *job)
+{
+    double stopped_at = now();
+    signal_all(job, SIGSTOP, -1);
+    kill(getpid(), SIGSTOP);
+    signal_all(job, SIGCONT, -1);
+    return now() - stopped_at;
+}
+
 int mdlrun_watch(struct mdlrun_job *job, int status)
 {
     sigset_t set = job->stop_sigs;
     sigaddset(&set, SIGCHLD);
+    if (job->suspendable)
+        sigaddset(&set, SIGTSTP);
 
     int tearing = 0, killed = 0;
     int failing = 0;            /* a failure is reported or awaited */
@@ -213,7 +222,12 @@ int mdlrun_watch(struct mdlrun_job *job, int status)
         }
         siginfo_t info;
         int sig = sigtimedwait(&set, &info, tsp);
-        if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+        if (sig == SIGTSTP) {
+            double stood = suspend(job);
+            if (timeout_at)
+                timeout_at += stood;
+        }
+        else if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
             if (!tearing) {
                 report(job, "%s: terminating the job", strsignal(sig));
                 status = 128 + sig;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
+#include "frontend.h"
 #include "matrix.h"
 #include "recover.h"
 #include "report.h"
@@ -30,9 +30,9 @@ static const char usage_text[] =
     "  --check           check that TRACE follows the trace format\n"
     "  --recover         write TRACE from the buffers an MPI job that did not end\n"
     "                    left, one per process of this host, then remove them:\n"
-    "                    /dev/shm/mdltrace.<uid>.<path>.part.<rank>, <path> being\n"
-    "                    TRACE's absolute path with each / as %\n"
-    "                    (TRACE.part.<rank> where /dev/shm is not writable)\n"
+    "                    /dev/shm/medley-<uid>/trace.<hash>.<job>.<rank>, <hash>\n"
+    "                    that of TRACE's absolute path (your private directory;\n"
+    "                    docs/tracing.md, section 5)\n"
     "  --version         print the version and exit\n"
     "  --help            print this help and exit\n"
     "\n"

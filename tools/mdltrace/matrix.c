@@ -10,11 +10,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "matrix.h"
 #include "report.h"
+#include "safe_files.h"
 
 /* Dense matrices above this many instances would take gigabytes. */
 enum { MATRIX_MAX = 4096 };
@@ -309,25 +309,21 @@ static int write_svg(const mt_trace *t, const mt_matrix *m, FILE *out)
 }
 
 /* Written next to path under a temporary name, then renamed: a failed run
- * never leaves half a picture behind. */
+ * never leaves half a picture behind (a device, a FIFO or a link of the
+ * user's own is written through: common/safe_files.h). */
 int mt_matrix_svg(const mt_trace *t, const mt_matrix *m, const char *path)
 {
-    size_t n = strlen(path);
-    char *tmp = mt_xmalloc(n + 16);
-    snprintf(tmp, n + 16, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        fprintf(stderr, "mdltrace: error: cannot write '%s': %s\n", path, strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    mode_t mask = umask(0);
-    umask(mask);
-    FILE *out = fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "w") : NULL;
+    char why[512], *tmp;
+    int fd = mdl_open_final(path, 0666, &tmp, why, sizeof why);
+    FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!out) {
-        fprintf(stderr, "mdltrace: error: cannot write '%s': %s\n", path, strerror(errno));
-        close(fd);
-        unlink(tmp);
+        if (fd >= 0)
+            snprintf(why, sizeof why, "cannot write '%s': %s", path, strerror(errno));
+        fprintf(stderr, "mdltrace: error: %s\n", why);
+        if (fd >= 0)
+            close(fd);
+        if (tmp)
+            unlink(tmp);
         free(tmp);
         return -1;
     }
@@ -337,13 +333,14 @@ int mt_matrix_svg(const mt_trace *t, const mt_matrix *m, const char *path)
         rc = -1;
         saved = errno;
     }
-    if (rc == 0 && rename(tmp, path) != 0) {
+    if (rc == 0 && tmp && rename(tmp, path) != 0) {
         rc = -1;
         saved = errno;
     }
     if (rc != 0) {
         fprintf(stderr, "mdltrace: error: cannot write '%s': %s\n", path, strerror(saved));
-        unlink(tmp);
+        if (tmp)
+            unlink(tmp);
     }
     free(tmp);
     return rc;

@@ -1,6 +1,7 @@
 /* recover.h — mdltrace --recover: the trace of an MPI job that did not end
  * (killed, or torn down by its launcher), written from the buffers its
- * processes left in TRACE.part.<rank> (docs/tracing.md §5.3). */
+ * processes left on this host, their parts (runtime/tracefile/
+ * rt_trace_parts.h; docs/tracing.md §5.3). */
 #ifndef MDLTRACE_RECOVER_H
 #define MDLTRACE_RECOVER_H
 

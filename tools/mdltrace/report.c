@@ -54,12 +54,12 @@ static int dropped_some(const mt_trace *t, const mt_info *in)
 
 static int lost(const mt_trace *t, const mt_info *in)
 {
-    return in->end >= 0 && strcmp(mt_s(t, in->end), "lost") == 0;
+    return in->end >= 0 && strcmp(mt_s(t, in->end), RT_TF_END_LOST) == 0;
 }
 
 static int ended_error(const mt_trace *t, const mt_info *in)
 {
-    return in->end >= 0 && strcmp(mt_s(t, in->end), "error") == 0;
+    return in->end >= 0 && strcmp(mt_s(t, in->end), RT_TF_END_ERROR) == 0;
 }
 
 int mt_uses_totals(const mt_trace *t, const mt_inst *in)
@@ -79,10 +79,10 @@ void mt_report_header(const mt_trace *t, FILE *out)
     fputs(")", out);
     const char *end = t->end >= 0 ? mt_s(t, t->end) : NULL;
     if (!t->has_other)
-        fputs("; no otherData: not written by a medley runtime?\n", out);
-    else if (end && strcmp(end, "normal") == 0)
+        fputs("; no " RT_TF_KEY_OTHER_DATA ": not written by a medley runtime?\n", out);
+    else if (end && strcmp(end, RT_TF_END_NORMAL) == 0)
         fputs(", ended normally\n", out);
-    else if (end && strcmp(end, "error") == 0)
+    else if (end && strcmp(end, RT_TF_END_ERROR) == 0)
         fprintf(out, ", ended by an error:\n  %s\n",
                 t->error >= 0 ? mt_s(t, t->error) : "(no message recorded)");
     else

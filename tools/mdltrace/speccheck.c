@@ -1,84 +1,23 @@
 /* speccheck.c — `mdltrace --spec spec.mdl FILE`: bytes per call against
  * the sizes the spec declares.
  *
- * The spec goes through the compiler's own front end (parser, -D, checks)
- * and the generated function names come from the list codegen emits them
- * from (codegen/emit_api.c), so the names compared are exactly those of
- * the program's TMDL.h. */
+ * The spec goes through the compiler's own front end (frontend.h: parser,
+ * -D, checks), which names each message's function as the generated code
+ * does and lays out the structs as C does, so the names and sizes
+ * compared are exactly those of the program's TMDL.h. */
 #include <errno.h>
-#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "emit_internal.h"
-#include "parse.h"
+#include "frontend.h"
 #include "speccheck.h"
 #include "table.h"
 
 /* ---------------------------------------------------------------- sizes */
 
-static int basic_size(mdl_basic b, size_t *size, size_t *align)
-{
-#define B(T) *size = sizeof(T), *align = alignof(T)
-    switch (b) {
-    case MDL_B_CHAR: B(char); break;
-    case MDL_B_SCHAR: B(signed char); break;
-    case MDL_B_UCHAR: B(unsigned char); break;
-    case MDL_B_SHORT: B(short); break;
-    case MDL_B_USHORT: B(unsigned short); break;
-    case MDL_B_INT: B(int); break;
-    case MDL_B_UINT: B(unsigned int); break;
-    case MDL_B_LONG: B(long); break;
-    case MDL_B_ULONG: B(unsigned long); break;
-    case MDL_B_LLONG: B(long long); break;
-    case MDL_B_ULLONG: B(unsigned long long); break;
-    case MDL_B_FLOAT: B(float); break;
-    case MDL_B_DOUBLE: B(double); break;
-    default: return -1;
-    }
-#undef B
-    return 0;
-}
-
-static size_t round_up(size_t v, size_t a)
-{
-    return (v + a - 1) / a * a;
-}
-
-/* sizeof and alignment as this machine's C compiler lays the type out:
- * the trace's bytes are counted the same way (docs/tracing.md). */
-static int type_size(const mdl_typeref *tr, size_t *size, size_t *align, int depth)
-{
-    if (tr->basic != MDL_B_NONE)
-        return basic_size(tr->basic, size, align);
-    const mdl_struct *s = tr->resolved;
-    if (!s || depth > 64)
-        return -1;
-    size_t off = 0, al = 1;
-    for (int i = 0; i < s->fields.n; i++) {
-        const mdl_field *f = s->fields.v[i];
-        size_t fs, fa;
-        if (!f || f->is_pointer || type_size(&f->type, &fs, &fa, depth + 1) != 0)
-            return -1;
-        for (int d = 0; d < f->dims.n; d++) {
-            if (!f->dimval || f->dimval[d] <= 0)
-                return -1;
-            fs *= (size_t)f->dimval[d];
-        }
-        off = round_up(off, fa) + fs;
-        if (fa > al)
-            al = fa;
-    }
-    *size = round_up(off ? off : 1, al);
-    *align = al;
-    return 0;
-}
-
 static long long elem_size(const mdl_var *v)
 {
-    size_t s, a;
-    return v && type_size(&v->type, &s, &a, 0) == 0 ? (long long)s : -1;
+    return v ? mdl_type_size(&v->type) : -1;
 }
 
 /* The most elements an item can select: its declared extents where the
@@ -137,7 +76,7 @@ static declared p2p_size(const mdl_msg *m)
 static declared coll_size(const mdl_msg *m, long family)
 {
     declared d = { -1, -1, "counts read at the call" };
-    const mdl_coll_args *a = &m->cargs;
+    const mdl_coll_operands *a = &m->cargs;
     const mdl_item *buf = a->send ? a->send : a->recv;
     long long es = buf ? elem_size(buf->var) : -1;
     if (es < 0) {
@@ -189,43 +128,51 @@ static int sizerow_cmp(const void *a, const void *b)
     return x->bytes < y->bytes ? -1 : x->bytes > y->bytes;
 }
 
-static char *read_spec(const char *path, const mdl_define *defs, int ndefs,
-                       mdl_arena **arena, mdl_spec **spec)
+/* The checked spec, or NULL after saying why. */
+static mdl_front *read_spec(const char *path, const mdl_define *defs, int ndefs)
 {
-    size_t len;
-    char *text = mdl_read_spec_file(path, &len);
-    if (!text) {
-        fprintf(stderr, "mdltrace: error: cannot read '%s': %s\n", path, strerror(errno));
-        return NULL;
-    }
-    *arena = mdl_arena_new();
-    mdl_diag *diag = mdl_diag_new(path, text, len);
     /* the user saw the spec's warnings when compiling: show errors only */
     char *msgs = NULL;
     size_t msglen = 0;
     FILE *cap = open_memstream(&msgs, &msglen);
-    if (cap)
-        mdl_diag_set_output(diag, cap);
-    *spec = mdl_parse(path, text, len, *arena, diag);
-    if (mdl_error_count(diag) == 0) {
-        mdl_defines_apply(*spec, *arena, defs, ndefs);
-        mdl_check(*spec, diag, *arena);
+    mdl_front *f = mdl_front_load(path, defs, ndefs, cap);
+    if (!f) {
+        fprintf(stderr, "mdltrace: error: cannot read '%s': %s\n", path, strerror(errno));
+        if (cap)
+            fclose(cap);
+        free(msgs);
+        return NULL;
     }
-    int errors = mdl_error_count(diag);
+    int errors = mdl_front_check(f);
     if (cap)
         fclose(cap);
     if (errors) {
         fputs(msgs ? msgs : "", stderr);
         fprintf(stderr, "mdltrace: error: '%s' has errors: fix the spec first\n", path);
+        mdl_front_free(f);
+        f = NULL;
     }
     free(msgs);
-    mdl_diag_free(diag);
-    if (errors) {
-        mdl_arena_free(*arena);
-        free(text);
-        return NULL;
-    }
-    return text;
+    return f;
+}
+
+/* The task's messages in the order of their functions in TMDL.h: sends,
+ * receives, collective messages. */
+static const mdl_msg **task_msgs(const mdl_task *task, int *n)
+{
+    int cap = task->sends.n + task->recvs.n;
+    for (int c = 0; c < task->colls.n; c++)
+        cap += task->colls.v[c]->msgs.n;
+    const mdl_msg **v = mt_xcalloc((size_t)cap + 1, sizeof *v);
+    *n = 0;
+    for (int k = 0; k < task->sends.n; k++)
+        v[(*n)++] = task->sends.v[k];
+    for (int k = 0; k < task->recvs.n; k++)
+        v[(*n)++] = task->recvs.v[k];
+    for (int c = 0; c < task->colls.n; c++)
+        for (int k = 0; k < task->colls.v[c]->msgs.n; k++)
+            v[(*n)++] = task->colls.v[c]->msgs.v[k];
+    return v;
 }
 
 static void put_size(char *buf, size_t cap, long long b)
@@ -236,11 +183,10 @@ static void put_size(char *buf, size_t cap, long long b)
 int mt_spec_check(const mt_trace *t, const char *spec_path, const mdl_define *defs,
                   int ndefs, FILE *out)
 {
-    mdl_arena *arena;
-    mdl_spec *spec;
-    char *text = read_spec(spec_path, defs, ndefs, &arena, &spec);
-    if (!text)
+    mdl_front *front = read_spec(spec_path, defs, ndefs);
+    if (!front)
         return 2;
+    const mdl_spec *spec = mdl_front_spec(front);
 
     /* calls per (task, function) and their sizes, over the instances */
     fnrow *rows = NULL;
@@ -297,13 +243,11 @@ int mt_spec_check(const mt_trace *t, const char *spec_path, const mdl_define *de
             family += t->insts[i].task == task_id;
         if (family == 0)
             continue;                   /* not part of this run */
-        api_list api = { 0 };
-        cg_task_api(task, &api);
-        for (int f = 0; f < api.n; f++) {
-            const api_fn *fn = &api.v[f];
-            if (fn->kind != API_SEND && fn->kind != API_RECV && fn->kind != API_COLL)
-                continue;
-            int fn_id = mt_strtab_find(&t->str, fn->name);
+        int nmsgs;
+        const mdl_msg **msgs = task_msgs(task, &nmsgs);
+        for (int f = 0; f < nmsgs; f++) {
+            const mdl_msg *m = msgs[f];
+            int fn_id = mt_strtab_find(&t->str, m->fn_name);
             mt_key k = mt_key4(task_id, fn_id, 0, 0);
             uint32_t r = fn_id >= 0 ? mt_map_get(&rmap, &k) : UINT32_MAX;
             if (r == UINT32_MAX) {
@@ -311,13 +255,13 @@ int mt_spec_check(const mt_trace *t, const char *spec_path, const mdl_define *de
                     never = mt_table_new(2, (const char *const[]){ "task", "function" }, "ll");
                 mt_table_row(never);
                 mt_table_cell(never, "%s", task->name);
-                mt_table_cell(never, "%s", fn->name);
+                mt_table_cell(never, "%s", m->fn_name);
                 nnever++;
                 continue;
             }
             done[r] = 1;
             const fnrow *fr = &rows[r];
-            declared d = fn->kind == API_COLL ? coll_size(fn->msg, family) : p2p_size(fn->msg);
+            declared d = m->coll ? coll_size(m, family) : p2p_size(m);
             char seen[64], want[64];
             if (fr->bmin == fr->bmax)
                 put_size(seen, sizeof seen, fr->bmin);
@@ -325,7 +269,7 @@ int mt_spec_check(const mt_trace *t, const char *spec_path, const mdl_define *de
                 snprintf(seen, sizeof seen, "%lld..%lld", fr->bmin, fr->bmax);
             mt_table_row(tab);
             mt_table_cell(tab, "%s", task->name);
-            mt_table_cell(tab, "%s", fn->name);
+            mt_table_cell(tab, "%s", m->fn_name);
             mt_table_cell(tab, "%lld", fr->calls);
             mt_table_cell(tab, "%s", seen);
             if (d.fixed >= 0) {
@@ -363,7 +307,7 @@ int mt_spec_check(const mt_trace *t, const char *spec_path, const mdl_define *de
                 }
             }
         }
-        cg_api_free(&api);
+        free(msgs);
     }
     for (size_t r = 0; r < nrows; r++) {
         if (done[r])
@@ -384,7 +328,7 @@ int mt_spec_check(const mt_trace *t, const char *spec_path, const mdl_define *de
     fputc('\n', out);
     if (t->spec_hash >= 0) {
         char mine[32];
-        snprintf(mine, sizeof mine, "%016llx", cg_spec_hash(spec));
+        snprintf(mine, sizeof mine, "%016llx", mdl_spec_hash(spec));
         if (strcmp(mine, mt_s(t, t->spec_hash)) != 0)
             fprintf(out, "note: the trace was recorded from another version of the spec or "
                          "other -D values (spec_hash %s, this spec %s)\n",
@@ -413,7 +357,6 @@ int mt_spec_check(const mt_trace *t, const char *spec_path, const mdl_define *de
     free(sz);
     mt_map_free(&rmap);
     mt_map_free(&smap);
-    mdl_arena_free(arena);
-    free(text);
+    mdl_front_free(front);
     return mismatches || unknown ? 1 : 0;
 }

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "input.h"
+#include "frontend.h"
 #include "trace.h"
 
 /* Prints one line per function called; 0 when every fixed size matches,

@@ -9,13 +9,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnv.h"
 #include "json.h"
 #include "trace.h"
+
+/* The spelling of the format (tracefile/rt_trace_format.h): a key, a key
+ * within an object ("args.bytes"), quoted as the warnings quote them. */
+#define KEY(k) RT_TF_KEY_##k
+#define IN(object, k) RT_TF_KEY_##object "." RT_TF_KEY_##k
+#define QUOTED(s) "\"" s "\""
 
 /* Warnings printed: the first few in normal use, more under --check. */
 enum { WARN_SHOWN = 5, WARN_SHOWN_CHECK = 200 };
 
-static const char *const cat_names[] = { "send", "recv", "wait", "coll", "sync", "other" };
+static const char *const cat_names[] = {
+#define MT_X(id, name) [MT_CAT_##id] = name,
+    RT_TF_CATS(MT_X)
+#undef MT_X
+    [MT_CAT_OTHER] = "other",
+};
+/* ", send, recv, wait, coll, sync": the categories, after two characters */
+static const char cat_list[] =
+#define MT_X(id, name) ", " name
+    RT_TF_CATS(MT_X)
+#undef MT_X
+    ;
 
 const char *mt_cat_name(mt_cat c)
 {
@@ -162,9 +180,9 @@ static int get_id(mt_json *j, event *e, uint64_t *out)
         char *end;
         errno = 0;
         unsigned long long v = *s ? strtoull(s, &end, 16) : 0;
-        *out = *s && !*end && !errno && *s != '-' && *s != '+' ? v : mt_hash_str(j->str);
+        *out = *s && !*end && !errno && *s != '-' && *s != '+' ? v : mdl_fnv1a_str(j->str);
     } else {
-        bad(e, "\"id\" is neither a number nor a string");
+        bad(e, QUOTED(KEY(ID)) " is neither a number nor a string");
         mt_json_skip(j);
         return 0;
     }
@@ -183,27 +201,27 @@ static int read_args(mt_trace *t, mt_json *j, event *e)
     int first = 1, r;
     while ((r = mt_json_member(j, &first)) == 1) {
         const char *k = j->key;
-        if (strcmp(k, "name") == 0)
-            get_str(t, j, e, &e->a_name, "args.name");
-        else if (strcmp(k, "msg") == 0)
-            get_str(t, j, e, &e->a_msg, "args.msg");
-        else if (strcmp(k, "root") == 0)
-            get_str(t, j, e, &e->a_root, "args.root");
-        else if (strcmp(k, "error") == 0)
-            get_str(t, j, e, &e->a_error, "args.error");
-        else if (strcmp(k, "bytes") == 0) {
-            e->has_bytes = get_int(j, e, &e->bytes, "args.bytes");
+        if (strcmp(k, KEY(NAME)) == 0)
+            get_str(t, j, e, &e->a_name, IN(ARGS, NAME));
+        else if (strcmp(k, KEY(MSG)) == 0)
+            get_str(t, j, e, &e->a_msg, IN(ARGS, MSG));
+        else if (strcmp(k, KEY(ROOT)) == 0)
+            get_str(t, j, e, &e->a_root, IN(ARGS, ROOT));
+        else if (strcmp(k, KEY(ERROR)) == 0)
+            get_str(t, j, e, &e->a_error, IN(ARGS, ERROR));
+        else if (strcmp(k, KEY(BYTES)) == 0) {
+            e->has_bytes = get_int(j, e, &e->bytes, IN(ARGS, BYTES));
             if (e->has_bytes && e->bytes < 0)
-                bad(e, "\"args.bytes\" is negative");
-        } else if (strcmp(k, "msgs") == 0) {
-            e->has_msgs = get_int(j, e, &e->msgs, "args.msgs");
+                bad(e, QUOTED(IN(ARGS, BYTES)) " is negative");
+        } else if (strcmp(k, KEY(MSGS)) == 0) {
+            e->has_msgs = get_int(j, e, &e->msgs, IN(ARGS, MSGS));
             if (e->has_msgs && e->msgs < 0)
-                bad(e, "\"args.msgs\" is negative");
-        } else if (strcmp(k, "wait_us") == 0)
-            e->has_wait = get_num(j, e, &e->wait, "args.wait_us");
-        else if (strcmp(k, "copy_us") == 0)
-            e->has_copy = get_num(j, e, &e->copy, "args.copy_us");
-        else if (strcmp(k, "peer") == 0) {
+                bad(e, QUOTED(IN(ARGS, MSGS)) " is negative");
+        } else if (strcmp(k, KEY(WAIT_US)) == 0)
+            e->has_wait = get_num(j, e, &e->wait, IN(ARGS, WAIT_US));
+        else if (strcmp(k, KEY(COPY_US)) == 0)
+            e->has_copy = get_num(j, e, &e->copy, IN(ARGS, COPY_US));
+        else if (strcmp(k, KEY(PEER)) == 0) {
             e->npeers = 0;
             e->has_peer = 1;
             if (j->tok == MT_J_STRING) {
@@ -216,14 +234,14 @@ static int read_args(mt_trace *t, mt_json *j, event *e)
                         add_peer(e, mt_intern(&t->str, j->str));
                         mt_json_next(j);
                     } else {
-                        bad(e, "\"args.peer\" holds something else than instance names");
+                        bad(e, QUOTED(IN(ARGS, PEER)) " holds something else than instance names");
                         mt_json_skip(j);
                     }
                 }
                 if (r2 < 0)
                     return -1;
             } else {
-                bad(e, "\"args.peer\" is neither an instance name nor a list of them");
+                bad(e, QUOTED(IN(ARGS, PEER)) " is neither an instance name nor a list of them");
                 mt_json_skip(j);
             }
         } else
@@ -245,47 +263,47 @@ static int read_event(mt_trace *t, mt_json *j, event *e)
     e->line = j->tok_line;
     e->col = j->tok_col;
     if (j->tok != MT_J_LBRACE) {
-        bad(e, "an element of traceEvents is not an object");
+        bad(e, "an element of " KEY(TRACE_EVENTS) " is not an object");
         return mt_json_skip(j);
     }
     int first = 1, r;
     while ((r = mt_json_member(j, &first)) == 1) {
         const char *k = j->key;
         long long v;
-        if (strcmp(k, "ph") == 0) {
+        if (strcmp(k, KEY(PH)) == 0) {
             if (j->tok == MT_J_STRING && j->str[0] && !j->str[1]) {
                 e->ph = j->str[0];
                 mt_json_next(j);
             } else {
-                bad(e, "\"ph\" is not a one-letter string");
+                bad(e, QUOTED(KEY(PH)) " is not a one-letter string");
                 mt_json_skip(j);
             }
-        } else if (strcmp(k, "name") == 0)
-            get_str(t, j, e, &e->name, "name");
-        else if (strcmp(k, "cat") == 0)
-            get_str(t, j, e, &e->cat, "cat");
-        else if (strcmp(k, "pid") == 0) {
-            if ((e->has_pid = get_int(j, e, &v, "pid")))
+        } else if (strcmp(k, KEY(NAME)) == 0)
+            get_str(t, j, e, &e->name, KEY(NAME));
+        else if (strcmp(k, KEY(CAT)) == 0)
+            get_str(t, j, e, &e->cat, KEY(CAT));
+        else if (strcmp(k, KEY(PID)) == 0) {
+            if ((e->has_pid = get_int(j, e, &v, KEY(PID))))
                 e->pid = v;
-        } else if (strcmp(k, "tid") == 0) {
-            if ((e->has_tid = get_int(j, e, &v, "tid")))
+        } else if (strcmp(k, KEY(TID)) == 0) {
+            if ((e->has_tid = get_int(j, e, &v, KEY(TID))))
                 e->tid = v;
-        } else if (strcmp(k, "ts") == 0)
-            e->has_ts = get_num(j, e, &e->ts, "ts");
-        else if (strcmp(k, "dur") == 0)
-            e->has_dur = get_num(j, e, &e->dur, "dur");
-        else if (strcmp(k, "id") == 0)
+        } else if (strcmp(k, KEY(TS)) == 0)
+            e->has_ts = get_num(j, e, &e->ts, KEY(TS));
+        else if (strcmp(k, KEY(DUR)) == 0)
+            e->has_dur = get_num(j, e, &e->dur, KEY(DUR));
+        else if (strcmp(k, KEY(ID)) == 0)
             e->has_id = get_id(j, e, &e->id);
-        else if (strcmp(k, "bp") == 0) {
-            if (j->tok == MT_J_STRING && strcmp(j->str, "e") == 0)
+        else if (strcmp(k, KEY(BP)) == 0) {
+            if (j->tok == MT_J_STRING && strcmp(j->str, RT_TF_BP_ENCLOSING) == 0)
                 e->bp_e = 1;
             mt_json_skip(j);
-        } else if (strcmp(k, "args") == 0) {
+        } else if (strcmp(k, KEY(ARGS)) == 0) {
             if (j->tok == MT_J_LBRACE) {
                 if (read_args(t, j, e) < 0)
                     return -1;
             } else {
-                bad(e, "\"args\" is not an object");
+                bad(e, QUOTED(KEY(ARGS)) " is not an object");
                 mt_json_skip(j);
             }
         } else
@@ -398,13 +416,15 @@ static void complete_event(mt_trace *t, event *e)
     if (!e->has_pid || !e->has_tid || !e->has_ts || !e->has_dur || e->name < 0) {
         mt_trace_warn(t, e->line, e->col,
                       "complete event without %s: ignored",
-                      !e->has_pid ? "\"pid\"" : !e->has_tid ? "\"tid\""
-                      : !e->has_ts ? "\"ts\"" : !e->has_dur ? "\"dur\"" : "\"name\"");
+                      !e->has_pid ? QUOTED(KEY(PID)) : !e->has_tid ? QUOTED(KEY(TID))
+                      : !e->has_ts ? QUOTED(KEY(TS)) : !e->has_dur ? QUOTED(KEY(DUR))
+                      : QUOTED(KEY(NAME)));
         t->nunusable++;
         return;
     }
     if (e->dur < 0) {
-        mt_trace_warn(t, e->line, e->col, "complete event '%s' with a negative \"dur\": ignored",
+        mt_trace_warn(t, e->line, e->col,
+                      "complete event '%s' with a negative " QUOTED(KEY(DUR)) ": ignored",
                       mt_s(t, e->name));
         t->nunusable++;
         return;
@@ -412,15 +432,17 @@ static void complete_event(mt_trace *t, event *e)
     mt_cat cat = cat_of(mt_s(t, e->cat));
     if (t->check) {
         if (cat == MT_CAT_OTHER)
-            mt_trace_warn(t, e->line, e->col, "complete event '%s' has cat %s%s%s, not one of "
-                          "send, recv, wait, coll, sync", mt_s(t, e->name),
+            mt_trace_warn(t, e->line, e->col, "complete event '%s' has " KEY(CAT)
+                          " %s%s%s, not one of %s", mt_s(t, e->name),
                           e->cat >= 0 ? "\"" : "", e->cat >= 0 ? mt_s(t, e->cat) : "(none)",
-                          e->cat >= 0 ? "\"" : "");
+                          e->cat >= 0 ? "\"" : "", cat_list + 2);
         else if (is_call_cat(cat) && !e->has_bytes)
-            mt_trace_warn(t, e->line, e->col, "'%s' (cat %s) has no \"args.bytes\"",
+            mt_trace_warn(t, e->line, e->col,
+                          "'%s' (" KEY(CAT) " %s) has no " QUOTED(IN(ARGS, BYTES)),
                           mt_s(t, e->name), mt_cat_name(cat));
         if ((e->has_wait ? e->wait : 0) + (e->has_copy ? e->copy : 0) > e->dur + 0.0015)
-            mt_trace_warn(t, e->line, e->col, "'%s': wait_us + copy_us exceed dur",
+            mt_trace_warn(t, e->line, e->col,
+                          "'%s': " KEY(WAIT_US) " + " KEY(COPY_US) " exceed " KEY(DUR),
                           mt_s(t, e->name));
         if (strncmp(mt_s(t, e->name), "MDL_", 4) != 0)
             mt_trace_warn(t, e->line, e->col, "complete event '%s' is not named after an MDL_ "
@@ -467,13 +489,14 @@ static void complete_event(mt_trace *t, event *e)
 static void metadata_event(mt_trace *t, event *e)
 {
     const char *n = mt_s(t, e->name);
-    int is_proc = n && strcmp(n, "process_name") == 0;
-    int is_thread = n && strcmp(n, "thread_name") == 0;
+    int is_proc = n && strcmp(n, RT_TF_META_PROCESS) == 0;
+    int is_thread = n && strcmp(n, RT_TF_META_THREAD) == 0;
     if (!is_proc && !is_thread)
         return;                         /* sort indexes and the like */
     if (!e->has_pid || (is_thread && !e->has_tid) || e->a_name < 0) {
         mt_trace_warn(t, e->line, e->col, "%s metadata without %s: ignored", n,
-                      !e->has_pid ? "\"pid\"" : e->a_name < 0 ? "\"args.name\"" : "\"tid\"");
+                      !e->has_pid ? QUOTED(KEY(PID))
+                      : e->a_name < 0 ? QUOTED(IN(ARGS, NAME)) : QUOTED(KEY(TID)));
         t->nunusable++;
         return;
     }
@@ -502,12 +525,12 @@ static void flow_event(mt_trace *t, event *e)
 {
     if (!e->has_pid || !e->has_tid || !e->has_ts || !e->has_id) {
         mt_trace_warn(t, e->line, e->col, "flow event without %s: ignored",
-                      !e->has_pid ? "\"pid\"" : !e->has_tid ? "\"tid\""
-                      : !e->has_ts ? "\"ts\"" : "\"id\"");
+                      !e->has_pid ? QUOTED(KEY(PID)) : !e->has_tid ? QUOTED(KEY(TID))
+                      : !e->has_ts ? QUOTED(KEY(TS)) : QUOTED(KEY(ID)));
         t->nunusable++;
         return;
     }
-    if (e->ph == 's') {
+    if (e->ph == MT_PH_FLOW_START) {
         MT_VEC_RESERVE(t->sids, t->capsids, t->nsids + 1);
         t->sids[t->nsids++] = e->id;
     } else {
@@ -529,21 +552,14 @@ static void dispatch(mt_trace *t, event *e)
         t->nunusable++;
         return;
     }
-    switch (e->ph) {
-    case 'X':
+    if (e->ph == MT_PH_CALL)
         complete_event(t, e);
-        break;
-    case 'M':
+    else if (e->ph == MT_PH_META)
         metadata_event(t, e);
-        break;
-    case 's':
-    case 'f':
+    else if (e->ph == MT_PH_FLOW_START || e->ph == MT_PH_FLOW_END)
         flow_event(t, e);
-        break;
-    default:
+    else
         t->nignored++;                  /* other event types mean nothing here */
-        break;
-    }
 }
 
 /* ---------------------------------------------------------------- otherData */
@@ -554,7 +570,7 @@ static int other_int(mt_trace *t, mt_json *j, long long *out, const char *what)
     unsigned long long line = j->tok_line, col = j->tok_col;
     if (take_int(j, out))
         return 1;
-    mt_trace_warn(t, line, col, "otherData: \"%s\" is not an integer", what);
+    mt_trace_warn(t, line, col, KEY(OTHER_DATA) ": \"%s\" is not an integer", what);
     return 0;
 }
 
@@ -563,7 +579,7 @@ static int other_num(mt_trace *t, mt_json *j, double *out, const char *what)
     unsigned long long line = j->tok_line, col = j->tok_col;
     if (take_num(j, out))
         return 1;
-    mt_trace_warn(t, line, col, "otherData: \"%s\" is not a number", what);
+    mt_trace_warn(t, line, col, KEY(OTHER_DATA) ": \"%s\" is not a number", what);
     return 0;
 }
 
@@ -572,7 +588,7 @@ static int other_str(mt_trace *t, mt_json *j, int *out, const char *what)
     unsigned long long line = j->tok_line, col = j->tok_col;
     if (take_str(t, j, out))
         return 1;
-    mt_trace_warn(t, line, col, "otherData: \"%s\" is not a string", what);
+    mt_trace_warn(t, line, col, KEY(OTHER_DATA) ": \"%s\" is not a string", what);
     return 0;
 }
 
@@ -586,31 +602,32 @@ static int read_total(mt_trace *t, mt_json *j, int inst_name)
     int has_wait = 0, has_copy = 0;
     while ((r = mt_json_member(j, &first)) == 1) {
         const char *k = j->key;
-        if (strcmp(k, "name") == 0)
-            other_str(t, j, &fn, "totals.name");
-        else if (strcmp(k, "msg") == 0)
-            other_str(t, j, &msg, "totals.msg");
-        else if (strcmp(k, "cat") == 0)
-            other_str(t, j, &catname, "totals.cat");
-        else if (strcmp(k, "calls") == 0)
-            other_int(t, j, &calls, "totals.calls");
-        else if (strcmp(k, "msgs") == 0)
-            other_int(t, j, &msgs, "totals.msgs");
-        else if (strcmp(k, "bytes") == 0)
-            other_int(t, j, &bytes, "totals.bytes");
-        else if (strcmp(k, "dur_us") == 0)
-            other_num(t, j, &dur, "totals.dur_us");
-        else if (strcmp(k, "wait_us") == 0)
-            has_wait = other_num(t, j, &wait, "totals.wait_us");
-        else if (strcmp(k, "copy_us") == 0)
-            has_copy = other_num(t, j, &copy, "totals.copy_us");
+        if (strcmp(k, KEY(NAME)) == 0)
+            other_str(t, j, &fn, IN(TOTALS, NAME));
+        else if (strcmp(k, KEY(MSG)) == 0)
+            other_str(t, j, &msg, IN(TOTALS, MSG));
+        else if (strcmp(k, KEY(CAT)) == 0)
+            other_str(t, j, &catname, IN(TOTALS, CAT));
+        else if (strcmp(k, KEY(CALLS)) == 0)
+            other_int(t, j, &calls, IN(TOTALS, CALLS));
+        else if (strcmp(k, KEY(MSGS)) == 0)
+            other_int(t, j, &msgs, IN(TOTALS, MSGS));
+        else if (strcmp(k, KEY(BYTES)) == 0)
+            other_int(t, j, &bytes, IN(TOTALS, BYTES));
+        else if (strcmp(k, KEY(DUR_US)) == 0)
+            other_num(t, j, &dur, IN(TOTALS, DUR_US));
+        else if (strcmp(k, KEY(WAIT_US)) == 0)
+            has_wait = other_num(t, j, &wait, IN(TOTALS, WAIT_US));
+        else if (strcmp(k, KEY(COPY_US)) == 0)
+            has_copy = other_num(t, j, &copy, IN(TOTALS, COPY_US));
         else
             mt_json_skip(j);
     }
     if (r < 0)
         return -1;
     if (fn < 0) {
-        mt_trace_warn(t, line, col, "otherData: a totals entry without \"name\": ignored");
+        mt_trace_warn(t, line, col, KEY(OTHER_DATA) ": a " KEY(TOTALS) " entry without "
+                      QUOTED(KEY(NAME)) ": ignored");
         return 0;
     }
     mt_agg *a = agg_of(t, -1 - (int64_t)inst_name, fn, msg, cat_of(mt_s(t, catname)));
@@ -630,7 +647,8 @@ static int read_instance(mt_trace *t, mt_json *j)
     memset(&in, 0, sizeof in);
     in.name = in.end = -1;
     if (j->tok != MT_J_LBRACE) {
-        mt_trace_warn(t, line, col, "otherData: an element of \"instances\" is not an object");
+        mt_trace_warn(t, line, col, KEY(OTHER_DATA) ": an element of " QUOTED(KEY(INSTANCES))
+                      " is not an object");
         return mt_json_skip(j);
     }
     /* totals may come before the name: read them into a scratch owner, then
@@ -640,21 +658,21 @@ static int read_instance(mt_trace *t, mt_json *j)
     long long v;
     while ((r = mt_json_member(j, &first)) == 1) {
         const char *k = j->key;
-        if (strcmp(k, "name") == 0)
-            other_str(t, j, &in.name, "instances.name");
-        else if (strcmp(k, "pid") == 0) {
-            if ((in.has_pid = other_int(t, j, &v, "instances.pid")))
+        if (strcmp(k, KEY(NAME)) == 0)
+            other_str(t, j, &in.name, IN(INSTANCES, NAME));
+        else if (strcmp(k, KEY(PID)) == 0) {
+            if ((in.has_pid = other_int(t, j, &v, IN(INSTANCES, PID))))
                 in.pid = v;
-        } else if (strcmp(k, "tid") == 0) {
-            if ((in.has_tid = other_int(t, j, &v, "instances.tid")))
+        } else if (strcmp(k, KEY(TID)) == 0) {
+            if ((in.has_tid = other_int(t, j, &v, IN(INSTANCES, TID))))
                 in.tid = v;
-        } else if (strcmp(k, "events") == 0)
-            in.has_events = other_int(t, j, &in.events, "instances.events");
-        else if (strcmp(k, "dropped") == 0)
-            in.has_dropped = other_int(t, j, &in.dropped, "instances.dropped");
-        else if (strcmp(k, "end") == 0)
-            other_str(t, j, &in.end, "instances.end");
-        else if (strcmp(k, "totals") == 0) {
+        } else if (strcmp(k, KEY(EVENTS)) == 0)
+            in.has_events = other_int(t, j, &in.events, IN(INSTANCES, EVENTS));
+        else if (strcmp(k, KEY(DROPPED)) == 0)
+            in.has_dropped = other_int(t, j, &in.dropped, IN(INSTANCES, DROPPED));
+        else if (strcmp(k, KEY(END)) == 0)
+            other_str(t, j, &in.end, IN(INSTANCES, END));
+        else if (strcmp(k, KEY(TOTALS)) == 0) {
             if (in.name < 0) {
                 totals_pending = 1;
                 mt_json_skip(j);
@@ -665,7 +683,7 @@ static int read_instance(mt_trace *t, mt_json *j)
             while ((r2 = mt_json_element(j, &f2)) == 1) {
                 if (j->tok != MT_J_LBRACE) {
                     mt_trace_warn(t, j->tok_line, j->tok_col,
-                                  "otherData: a totals entry is not an object");
+                                  KEY(OTHER_DATA) ": a " KEY(TOTALS) " entry is not an object");
                     mt_json_skip(j);
                 } else if (read_total(t, j, in.name) < 0)
                     return -1;
@@ -678,11 +696,13 @@ static int read_instance(mt_trace *t, mt_json *j)
     if (r < 0)
         return -1;
     if (in.name < 0) {
-        mt_trace_warn(t, line, col, "otherData: an instance without \"name\": ignored");
+        mt_trace_warn(t, line, col, KEY(OTHER_DATA) ": an instance without " QUOTED(KEY(NAME))
+                      ": ignored");
         return 0;
     }
     if (totals_pending)
-        mt_trace_warn(t, line, col, "otherData: \"totals\" of '%s' come before its \"name\": "
+        mt_trace_warn(t, line, col, KEY(OTHER_DATA) ": " QUOTED(KEY(TOTALS)) " of '%s' come "
+                      "before its " QUOTED(KEY(NAME)) ": "
                       "ignored", mt_s(t, in.name));
     MT_VEC_RESERVE(t->infos, t->capinfos, t->ninfos + 1);
     t->infos[t->ninfos++] = in;
@@ -693,31 +713,31 @@ static int read_other(mt_trace *t, mt_json *j)
 {
     t->has_other = 1;
     int first = 1, r;
-    mt_json_context(j, " in otherData");
+    mt_json_context(j, " in " KEY(OTHER_DATA));
     while ((r = mt_json_member(j, &first)) == 1) {
         const char *k = j->key;
-        if (strcmp(k, "format") == 0)
-            other_str(t, j, &t->format, "format");
-        else if (strcmp(k, "version") == 0)
-            other_int(t, j, &t->version, "version");
-        else if (strcmp(k, "spec") == 0)
-            other_str(t, j, &t->spec, "spec");
-        else if (strcmp(k, "spec_hash") == 0)
-            other_str(t, j, &t->spec_hash, "spec_hash");
-        else if (strcmp(k, "runtime") == 0)
-            other_str(t, j, &t->runtime, "runtime");
-        else if (strcmp(k, "command") == 0)
-            other_str(t, j, &t->command, "command");
-        else if (strcmp(k, "end") == 0)
-            other_str(t, j, &t->end, "end");
-        else if (strcmp(k, "error") == 0)
-            other_str(t, j, &t->error, "error");
-        else if (strcmp(k, "buffer_events") == 0)
-            other_int(t, j, &t->buffer_events, "buffer_events");
-        else if (strcmp(k, "instances") == 0) {
+        if (strcmp(k, KEY(FORMAT)) == 0)
+            other_str(t, j, &t->format, KEY(FORMAT));
+        else if (strcmp(k, KEY(VERSION)) == 0)
+            other_int(t, j, &t->version, KEY(VERSION));
+        else if (strcmp(k, KEY(SPEC)) == 0)
+            other_str(t, j, &t->spec, KEY(SPEC));
+        else if (strcmp(k, KEY(SPEC_HASH)) == 0)
+            other_str(t, j, &t->spec_hash, KEY(SPEC_HASH));
+        else if (strcmp(k, KEY(RUNTIME)) == 0)
+            other_str(t, j, &t->runtime, KEY(RUNTIME));
+        else if (strcmp(k, KEY(COMMAND)) == 0)
+            other_str(t, j, &t->command, KEY(COMMAND));
+        else if (strcmp(k, KEY(END)) == 0)
+            other_str(t, j, &t->end, KEY(END));
+        else if (strcmp(k, KEY(ERROR)) == 0)
+            other_str(t, j, &t->error, KEY(ERROR));
+        else if (strcmp(k, KEY(BUFFER_EVENTS)) == 0)
+            other_int(t, j, &t->buffer_events, KEY(BUFFER_EVENTS));
+        else if (strcmp(k, KEY(INSTANCES)) == 0) {
             if (j->tok != MT_J_LBRACKET) {
                 mt_trace_warn(t, j->tok_line, j->tok_col,
-                              "otherData: \"instances\" is not an array");
+                              KEY(OTHER_DATA) ": " QUOTED(KEY(INSTANCES)) " is not an array");
                 mt_json_skip(j);
                 continue;
             }
@@ -741,7 +761,8 @@ static int read_other(mt_trace *t, mt_json *j)
 static int read_events(mt_trace *t, mt_json *j)
 {
     if (j->tok != MT_J_LBRACKET) {
-        mt_json_error(j, "\"traceEvents\" is not an array (found %s)", mt_json_tokname(j));
+        mt_json_error(j, QUOTED(KEY(TRACE_EVENTS)) " is not an array (found %s)",
+                      mt_json_tokname(j));
         return -1;
     }
     event e;
@@ -751,7 +772,7 @@ static int read_events(mt_trace *t, mt_json *j)
         mt_json_context(j, " in an event");
         if (read_event(t, j, &e) < 0)
             break;
-        mt_json_context(j, " in the traceEvents array");
+        mt_json_context(j, " in the " KEY(TRACE_EVENTS) " array");
         dispatch(t, &e);
     }
     free(e.peers);
@@ -775,21 +796,22 @@ int mt_trace_read(mt_trace *t, const char *path, int check)
     mt_json_context(&j, " in the top-level object");
     if (j.tok == MT_J_LBRACKET) {
         /* the JSON Array Format: events only */
-        mt_json_context(&j, " in the traceEvents array");
+        mt_json_context(&j, " in the " KEY(TRACE_EVENTS) " array");
         read_events(t, &j);
         seen_events = 1;
     } else if (j.tok == MT_J_LBRACE) {
         int first = 1, r;
         while ((r = mt_json_member(&j, &first)) == 1) {
-            if (strcmp(j.key, "traceEvents") == 0) {
+            if (strcmp(j.key, KEY(TRACE_EVENTS)) == 0) {
                 if (seen_events)
                     mt_trace_warn(t, j.tok_line, j.tok_col,
-                                  "a second \"traceEvents\" array: its events are added");
+                                  "a second " QUOTED(KEY(TRACE_EVENTS))
+                                  " array: its events are added");
                 seen_events = 1;
-                mt_json_context(&j, " in the traceEvents array");
+                mt_json_context(&j, " in the " KEY(TRACE_EVENTS) " array");
                 read_events(t, &j);
                 mt_json_context(&j, " in the top-level object");
-            } else if (strcmp(j.key, "otherData") == 0 && j.tok == MT_J_LBRACE) {
+            } else if (strcmp(j.key, KEY(OTHER_DATA)) == 0 && j.tok == MT_J_LBRACE) {
                 read_other(t, &j);
                 mt_json_context(&j, " in the top-level object");
             } else {
@@ -799,13 +821,15 @@ int mt_trace_read(mt_trace *t, const char *path, int check)
                 break;
         }
     } else if (!j.failed) {
-        mt_json_error(&j, "expected a trace (a JSON object with \"traceEvents\"), found %s",
+        mt_json_error(&j, "expected a trace (a JSON object with " QUOTED(KEY(TRACE_EVENTS))
+                      "), found %s",
                       mt_json_tokname(&j));
     }
     if (!j.failed && j.tok != MT_J_EOF)
         mt_json_error(&j, "unexpected %s after the end of the trace", mt_json_tokname(&j));
     if (!j.failed && !seen_events)
-        fprintf(stderr, "%s: error: no \"traceEvents\" array: not a trace file\n", path);
+        fprintf(stderr, "%s: error: no " QUOTED(KEY(TRACE_EVENTS)) " array: not a trace file\n",
+                path);
     int failed = j.failed || !seen_events;
     mt_json_free(&j);
     if (f != stdin)
@@ -973,7 +997,7 @@ void mt_trace_finish(mt_trace *t)
         }
         const mt_info *info = &t->infos[in->info];
         t->dropped_total = mt_add(t->dropped_total, info->dropped);
-        if (info->end >= 0 && strcmp(mt_s(t, info->end), "lost") == 0)
+        if (info->end >= 0 && strcmp(mt_s(t, info->end), RT_TF_END_LOST) == 0)
             t->any_lost = 1;
     }
 }

@@ -11,12 +11,22 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tracefile/rt_trace_write.h"     /* the format: rt_trace_format.h */
 #include "util.h"
 
 /* "cat" of a complete event: what kind of MDL call it is. */
 typedef enum mt_cat {
-    MT_CAT_SEND, MT_CAT_RECV, MT_CAT_WAIT, MT_CAT_COLL, MT_CAT_SYNC, MT_CAT_OTHER
+#define MT_X(id, name) MT_CAT_##id,
+    RT_TF_CATS(MT_X)
+#undef MT_X
+    MT_CAT_OTHER                /* none the runtimes write */
 } mt_cat;
+
+/* "ph" of the events mdltrace reads (one letter). */
+#define MT_PH_CALL       (RT_TF_PH_CALL[0])
+#define MT_PH_META       (RT_TF_PH_META[0])
+#define MT_PH_FLOW_START (RT_TF_PH_FLOW_START[0])
+#define MT_PH_FLOW_END   (RT_TF_PH_FLOW_END[0])
 
 const char *mt_cat_name(mt_cat c);
 
@@ -77,8 +87,8 @@ typedef struct mt_edge {
 typedef struct mt_flow {
     uint64_t id;
     int32_t track;
-    char ph;                    /* 's' or 'f' */
-    char bp_e;                  /* 'f' with "bp":"e" */
+    char ph;                    /* MT_PH_FLOW_START or _END */
+    char bp_e;                  /* an end bound to its enclosing call */
     int32_t name, cat;          /* -1 when absent */
     int64_t ts;                 /* ns */
 } mt_flow;
@@ -90,7 +100,7 @@ typedef struct mt_info {
     int has_pid, has_tid;
     long long events, dropped;
     int has_events, has_dropped;
-    int end;                    /* interned "normal", "error", "lost", or -1 */
+    int end;                    /* interned RT_TF_ENDS name, or -1 */
     int has_totals;
 } mt_info;
 
@@ -128,7 +138,7 @@ typedef struct mt_trace {
     size_t nedges, capedges;
     mt_map edge_map;            /* (track, peer) */
 
-    uint64_t *sids, *fids;      /* ids of the 's' and 'f' flow events */
+    uint64_t *sids, *fids;      /* ids of the flows' starts and ends */
     size_t nsids, capsids, nfids, capfids;
     mt_flow *flows;             /* --check: the whole flow events */
     size_t nflows, capflows;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnv.h"
 #include "util.h"
 
 static void out_of_memory(void)
@@ -56,16 +57,6 @@ void mt_vec_reserve(void **v, size_t *cap, size_t need, size_t elem)
     *cap = c;
 }
 
-uint64_t mt_hash_str(const char *s)
-{
-    uint64_t h = 14695981039346656037ull;
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 long long mt_add(long long a, long long b)
 {
     long long r;
@@ -91,7 +82,7 @@ static void strtab_rehash(mt_strtab *t, size_t nslot)
     memset(t->slot, 0xFF, nslot * sizeof *t->slot);
     t->nslot = nslot;
     for (size_t id = 0; id < t->n; id++) {
-        size_t i = mt_hash_str(t->s[id]) & (nslot - 1);
+        size_t i = mdl_fnv1a_str(t->s[id]) & (nslot - 1);
         while (t->slot[i] >= 0)
             i = (i + 1) & (nslot - 1);
         t->slot[i] = (int32_t)id;
@@ -102,7 +93,7 @@ int mt_strtab_find(const mt_strtab *t, const char *s)
 {
     if (!t->nslot)
         return -1;
-    size_t i = mt_hash_str(s) & (t->nslot - 1);
+    size_t i = mdl_fnv1a_str(s) & (t->nslot - 1);
     while (t->slot[i] >= 0) {
         if (strcmp(t->s[t->slot[i]], s) == 0)
             return t->slot[i];
@@ -125,7 +116,7 @@ int mt_intern(mt_strtab *t, const char *s)
     if (2 * t->n > t->nslot)
         strtab_rehash(t, t->nslot ? 2 * t->nslot : 64);
     else {
-        size_t i = mt_hash_str(s) & (t->nslot - 1);
+        size_t i = mdl_fnv1a_str(s) & (t->nslot - 1);
         while (t->slot[i] >= 0)
             i = (i + 1) & (t->nslot - 1);
         t->slot[i] = (int32_t)(t->n - 1);

@@ -66,7 +66,4 @@ long long mt_mul(long long a, long long b);
 /* Sorts in linear time (radix). */
 void mt_sort_u64(uint64_t *v, size_t n);
 
-/* 64-bit FNV-1a of a string. */
-uint64_t mt_hash_str(const char *s);
-
 #endif

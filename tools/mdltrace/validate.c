@@ -6,6 +6,11 @@
 
 #include "validate.h"
 
+/* The spelling of the format (tracefile/rt_trace_format.h), quoted as the
+ * warnings quote it. */
+#define KEY(k) RT_TF_KEY_##k
+#define QUOTED(s) "\"" s "\""
+
 static int is(const mt_trace *t, int id, const char *s)
 {
     return id >= 0 && strcmp(mt_s(t, id), s) == 0;
@@ -42,25 +47,29 @@ static const char *track_name(const mt_trace *t, const mt_track *tr)
 static void check_job(mt_trace *t)
 {
     if (!t->has_other) {
-        mt_trace_warn(t, 0, 0, "no \"otherData\" object: the job description is missing");
+        mt_trace_warn(t, 0, 0, "no " QUOTED(KEY(OTHER_DATA)) " object: the job description is "
+                      "missing");
         return;
     }
-    if (!is(t, t->format, "medley-trace"))
-        mt_trace_warn(t, 0, 0, "otherData.format is %s%s%s, not \"medley-trace\"",
+    if (!is(t, t->format, RT_TF_FORMAT))
+        mt_trace_warn(t, 0, 0, KEY(OTHER_DATA) "." KEY(FORMAT) " is %s%s%s, not "
+                      QUOTED(RT_TF_FORMAT),
                       t->format >= 0 ? "\"" : "", t->format >= 0 ? mt_s(t, t->format) : "missing",
                       t->format >= 0 ? "\"" : "");
-    if (t->version != 1)
-        mt_trace_warn(t, 0, 0, "otherData.version is %lld; this mdltrace reads version 1",
-                      t->version);
+    if (t->version != RT_TF_VERSION)
+        mt_trace_warn(t, 0, 0, KEY(OTHER_DATA) "." KEY(VERSION) " is %lld; this mdltrace reads "
+                      "version " RT_TF_TEXT(RT_TF_VERSION), t->version);
     if (t->spec < 0 || t->runtime < 0 || t->spec_hash < 0)
-        mt_trace_warn(t, 0, 0, "otherData lacks %s", t->spec < 0 ? "\"spec\""
-                      : t->runtime < 0 ? "\"runtime\"" : "\"spec_hash\"");
-    if (!is(t, t->end, "normal") && !is(t, t->end, "error"))
-        mt_trace_warn(t, 0, 0, "otherData.end must be \"normal\" or \"error\"");
-    if (is(t, t->end, "error") && (t->error < 0 || !*mt_s(t, t->error)))
-        mt_trace_warn(t, 0, 0, "the job ended by an error but otherData.error is empty");
+        mt_trace_warn(t, 0, 0, KEY(OTHER_DATA) " lacks %s", t->spec < 0 ? QUOTED(KEY(SPEC))
+                      : t->runtime < 0 ? QUOTED(KEY(RUNTIME)) : QUOTED(KEY(SPEC_HASH)));
+    if (!is(t, t->end, RT_TF_END_NORMAL) && !is(t, t->end, RT_TF_END_ERROR))
+        mt_trace_warn(t, 0, 0, KEY(OTHER_DATA) "." KEY(END) " must be " QUOTED(RT_TF_END_NORMAL)
+                      " or " QUOTED(RT_TF_END_ERROR));
+    if (is(t, t->end, RT_TF_END_ERROR) && (t->error < 0 || !*mt_s(t, t->error)))
+        mt_trace_warn(t, 0, 0, "the job ended by an error but " KEY(OTHER_DATA) "." KEY(ERROR)
+                      " is empty");
     if (t->ninfos == 0)
-        mt_trace_warn(t, 0, 0, "otherData.instances is missing or empty");
+        mt_trace_warn(t, 0, 0, KEY(OTHER_DATA) "." KEY(INSTANCES) " is missing or empty");
 }
 
 static void check_instances(mt_trace *t)
@@ -69,13 +78,14 @@ static void check_instances(mt_trace *t)
         const mt_inst *in = &t->insts[i];
         const char *name = mt_s(t, in->name);
         if (in->track < 0) {
-            mt_trace_warn(t, 0, 0, "'%s' is named (as a peer or in otherData) but has no "
-                          "thread_name metadata event", name);
+            mt_trace_warn(t, 0, 0, "'%s' is named (as a peer or in " KEY(OTHER_DATA) ") but has "
+                          "no " RT_TF_META_THREAD " metadata event", name);
             continue;
         }
         const mt_track *tr = &t->tracks[in->track];
         if (!tr->named) {
-            mt_trace_warn(t, 0, 0, "events on pid %lld tid %lld but no thread_name for it",
+            mt_trace_warn(t, 0, 0, "events on pid %lld tid %lld but no " RT_TF_META_THREAD
+                          " for it",
                           (long long)tr->pid, (long long)tr->tid);
             continue;
         }
@@ -86,30 +96,34 @@ static void check_instances(mt_trace *t)
             if (t->procs[p].pid == tr->pid)
                 proc = t->procs[p].name;
         if (proc < 0)
-            mt_trace_warn(t, 0, 0, "pid %lld ('%s') has no process_name metadata event",
+            mt_trace_warn(t, 0, 0, "pid %lld ('%s') has no " RT_TF_META_PROCESS
+                          " metadata event",
                           (long long)tr->pid, name);
         else if (proc != in->task)
             mt_trace_warn(t, 0, 0, "'%s' is in process '%s', not in its task's", name,
                           mt_s(t, proc));
         if (in->info < 0) {
-            mt_trace_warn(t, 0, 0, "'%s' has no entry in otherData.instances", name);
+            mt_trace_warn(t, 0, 0, "'%s' has no entry in " KEY(OTHER_DATA) "." KEY(INSTANCES),
+                          name);
             continue;
         }
         const mt_info *info = &t->infos[in->info];
         if (!info->has_pid || !info->has_tid || info->pid != tr->pid || info->tid != tr->tid)
-            mt_trace_warn(t, 0, 0, "otherData gives '%s' another pid/tid than its track "
+            mt_trace_warn(t, 0, 0, KEY(OTHER_DATA) " gives '%s' another pid/tid than its track "
                           "(pid %lld tid %lld)", name, (long long)tr->pid, (long long)tr->tid);
         if (!info->has_events || !info->has_dropped)
-            mt_trace_warn(t, 0, 0, "otherData entry of '%s' lacks \"%s\"", name,
-                          info->has_events ? "dropped" : "events");
+            mt_trace_warn(t, 0, 0, KEY(OTHER_DATA) " entry of '%s' lacks \"%s\"", name,
+                          info->has_events ? KEY(DROPPED) : KEY(EVENTS));
         else if (info->events != tr->nx)
-            mt_trace_warn(t, 0, 0, "otherData says '%s' recorded %lld events; the file has "
+            mt_trace_warn(t, 0, 0, KEY(OTHER_DATA) " says '%s' recorded %lld events; the file has "
                           "%lld complete events on its track", name, info->events, tr->nx);
         if (info->dropped < 0)
             mt_trace_warn(t, 0, 0, "'%s' dropped a negative number of events", name);
-        if (!is(t, info->end, "normal") && !is(t, info->end, "error") && !is(t, info->end, "lost"))
-            mt_trace_warn(t, 0, 0, "otherData end of '%s' is not \"normal\", \"error\" or \"lost\"",
-                          name);
+        if (!is(t, info->end, RT_TF_END_NORMAL) && !is(t, info->end, RT_TF_END_ERROR) &&
+            !is(t, info->end, RT_TF_END_LOST))
+            mt_trace_warn(t, 0, 0, KEY(OTHER_DATA) " " KEY(END) " of '%s' is not "
+                          QUOTED(RT_TF_END_NORMAL) ", " QUOTED(RT_TF_END_ERROR) " or "
+                          QUOTED(RT_TF_END_LOST), name);
     }
 }
 
@@ -153,7 +167,7 @@ static void check_flows(mt_trace *t)
         const mt_flow *s = NULL, *f = NULL;
         for (size_t x = i; x < k; x++) {
             const mt_flow *fl = &t->flows[x];
-            if (fl->ph == 's')
+            if (fl->ph == MT_PH_FLOW_START)
                 s = fl;
             else
                 f = fl;
@@ -163,25 +177,28 @@ static void check_flows(mt_trace *t)
                 mt_trace_warn(t, 0, 0, "flow '%c' id %llx on '%s' at ts %.3f is inside no "
                               "complete event of its track", fl->ph,
                               (unsigned long long)fl->id, track_name(t, tr), (double)fl->ts / 1e3);
-            else if (fl->ph == 's' ? sp->cat != MT_CAT_SEND
+            else if (fl->ph == MT_PH_FLOW_START ? sp->cat != MT_CAT_SEND
                                    : sp->cat != MT_CAT_RECV && sp->cat != MT_CAT_WAIT)
                 mt_trace_warn(t, 0, 0, "flow '%c' id %llx on '%s' is inside a call of cat %s",
                               fl->ph, (unsigned long long)fl->id, track_name(t, tr),
                               mt_cat_name((mt_cat)sp->cat));
-            if (fl->ph == 'f' && !fl->bp_e)
-                mt_trace_warn(t, 0, 0, "flow 'f' id %llx lacks \"bp\":\"e\" (it would bind to "
+            if (fl->ph == MT_PH_FLOW_END && !fl->bp_e)
+                mt_trace_warn(t, 0, 0, "flow '" RT_TF_PH_FLOW_END "' id %llx lacks "
+                              QUOTED(KEY(BP)) ":" QUOTED(RT_TF_BP_ENCLOSING) " (it would bind to "
                               "the next call instead of the receive)",
                               (unsigned long long)fl->id);
         }
         if (k - i > 2 || (k - i == 2 && (!s || !f)))
-            mt_trace_warn(t, 0, 0, "flow id %llx is used by %zu events (one 's' and one 'f' "
+            mt_trace_warn(t, 0, 0, "flow id %llx is used by %zu events (one '" RT_TF_PH_FLOW_START
+                          "' and one '" RT_TF_PH_FLOW_END "' "
                           "expected)", (unsigned long long)t->flows[i].id, k - i);
         else if (s && f && (s->name != f->name || s->cat != f->cat))
-            mt_trace_warn(t, 0, 0, "flow id %llx: 's' and 'f' differ in name or cat, so "
+            mt_trace_warn(t, 0, 0, "flow id %llx: '" RT_TF_PH_FLOW_START "' and '" RT_TF_PH_FLOW_END
+                          "' differ in name or cat, so "
                           "viewers do not join them", (unsigned long long)s->id);
         i = k;
     }
-    int complete = is(t, t->end, "normal") && t->dropped_total == 0 && !t->any_lost;
+    int complete = is(t, t->end, RT_TF_END_NORMAL) && t->dropped_total == 0 && !t->any_lost;
     if (complete && t->flows_unreceived)
         mt_trace_warn(t, 0, 0, "%lld messages sent but never received in a job that ended "
                       "normally", t->flows_unreceived);

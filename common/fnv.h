@@ -1,7 +1,9 @@
-/* fnv.h — 64-bit FNV-1a, the one hash of the compiler: symbol tables,
- * the generator's name table, and the spec hash that the runtimes compare
- * between the programs of a job (so its constants must never change
- * without a reason: every generated TMDL.c carries one). */
+/* fnv.h — 64-bit FNV-1a, the one hash of medley: the compiler's symbol
+ * tables, the generator's name table, and the spec hash that the runtimes
+ * compare between the programs of a job (so its constants must never
+ * change without a reason: every generated TMDL.c carries one); mdltrace's
+ * string tables and flow ids given as strings; the names of the MPI
+ * runtime's trace parts (runtime/tracefile). */
 #ifndef MEDLEY_FNV_H
 #define MEDLEY_FNV_H
 
