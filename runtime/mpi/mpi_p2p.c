@@ -165,10 +165,14 @@ static int place_own(mdl_rt *rt, const char *fn, const mpi_msg_types *ty,
 static void progress(mdl_rt *rt);
 
 /* A send to a host peer that may take the direct path: 1 when it does not
- * (the caller sends through MPI). */
+ * (the caller sends through MPI), as a contiguous message below
+ * MPI_DIRECT_MIN, which MPICH moves as fast (direct_peer lets it by). */
 static __attribute__((noinline)) int send_direct(mdl_rt *rt, const mdl_msg_desc *m,
                                                  const rt_layout *lay, int dest)
 {
+    const mpi_msg_types *ty = &rt->msgs[m->index].types;
+    if (ty->contiguous && ty->bytes < MPI_DIRECT_MIN)
+        return 1;
     if (m->async) {
         int rc = reserve(rt, m, 1);
         if (rc)
@@ -177,9 +181,13 @@ static __attribute__((noinline)) int send_direct(mdl_rt *rt, const mdl_msg_desc 
     return mpi_direct_send(rt, m, lay, dest, progress);
 }
 
+/* A message of at least the smaller threshold, strided ones' (send_direct
+ * leaves the contiguous ones below MPI_DIRECT_MIN to MPI): one compare of
+ * a small message's size, what ping-pongs and halos send. */
+_Static_assert(MPI_DIRECT_MIN_STRIDED <= MPI_DIRECT_MIN, "strided threshold the smaller");
 static inline int direct_peer(const mdl_rt *rt, const mpi_msg_types *ty, int dest)
 {
-    return ty->bytes >= MPI_DIRECT_MIN && rt->host.announces && rt->host.peer_base[dest];
+    return ty->bytes >= MPI_DIRECT_MIN_STRIDED && rt->host.announces && rt->host.peer_base[dest];
 }
 
 /* A failed receive: a truncation names the sender and the receive's size. */
@@ -218,7 +226,7 @@ static __attribute__((cold)) int recv_fail(mdl_rt *rt, const char *fn, const mdl
 static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m,
                                                const rt_layout *lay, void *buf, MPI_Datatype dt)
 {
-    mpi_buffered_reap(&rt->self_sends);
+    mpi_buffered_reap(&rt->self_sends, NULL);
     const mpi_msg_types *ty = &rt->msgs[m->index].types;
     int own = ty->bytes == lay->bytes, size = 0, pos = 0, mpirc = MPI_SUCCESS;
     if (ty->bytes > INT_MAX)
@@ -228,7 +236,7 @@ static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m
         size = (int)ty->bytes;
     else if ((mpirc = MPI_Pack_size(1, dt, rt->job.world, &size)) != MPI_SUCCESS)
         return mpi_fail(rt, m->fn, mpirc, "MPI_Pack_size");
-    mpi_buffered *x = malloc(sizeof *x + (size_t)size);
+    mpi_buffered *x = mpi_buffered_get(NULL, (size_t)size);
     if (!x)
         return rt_fail_oom(rt, m->fn);
     if (own) {

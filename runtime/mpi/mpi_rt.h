@@ -12,17 +12,25 @@
 
 #include "api/rt_backend.h"
 
-/* Large messages on one host (mpi_direct.c).  Messages of at least
- * MPI_DIRECT_MIN bytes take it: the size above which MPICH's shared-memory
- * path is a rendezvous anyway, so a sync send waits for its receiver as it
- * did.  MPI_DIRECT_SLOTS sends may be announced at once (more go through
- * MPI); a sender withdraws an announcement when its receiver has been
- * blocked in another call for MPI_DIRECT_STUCK_US, or has not taken it
- * for MPI_DIRECT_PATIENCE_US. */
+/* Large messages on one host (mpi_direct.c).  A contiguous message of at
+ * least MPI_DIRECT_MIN bytes takes it: the size above which MPICH's
+ * shared-memory path is a rendezvous anyway, so a sync send waits for its
+ * receiver as it did.  A strided one from MPI_DIRECT_MIN_STRIDED: MPICH
+ * sends a derived datatype by a rendezvous that needs its sender again
+ * after the receiver's request, slower than the receiver's one copy from
+ * there on (docs/performance.md, defect 2).  MPI_DIRECT_SLOTS sends may be
+ * announced at once (more go through MPI).  A sender withdraws an
+ * announcement when its receiver has been blocked in another call for
+ * MPI_DIRECT_STUCK_US of its own time on a CPU, or, whatever it does, has
+ * not taken it for MPI_DIRECT_LAST_RESORT_US (a receiver inside an MPI
+ * call of the program's own shows nothing).  MPI_DIRECT_SPARES buffers of
+ * withdrawn messages are kept for the next ones (mpi_buffered_pool). */
 #define MPI_DIRECT_MIN (64 * 1024)
+#define MPI_DIRECT_MIN_STRIDED (16 * 1024)
 #define MPI_DIRECT_SLOTS 500
 #define MPI_DIRECT_STUCK_US 100
-#define MPI_DIRECT_PATIENCE_US 10000
+#define MPI_DIRECT_LAST_RESORT_US 1000000
+#define MPI_DIRECT_SPARES 4
 
 /* Per point-to-point message, three concerns (mpi_msg below): its
  * datatype, its requests in flight, its part in the one-copy path. */
@@ -110,8 +118,17 @@ typedef struct mpi_buffered {
     int tag;
     const mdl_msg_desc *m;      /* withdrawn: the message and its receiver's */
     int dest;                   /* world rank, for MDL_End's hang report */
+    size_t cap;                 /* bytes data holds */
     char data[];
 } mpi_buffered;
+
+/* Buffers of completed buffered sends kept for the next ones, so that a
+ * withdrawn message costs no allocation (and no page faults) per message:
+ * at most MPI_DIRECT_SPARES, the largest kept. */
+typedef struct mpi_buffered_pool {
+    int n;
+    mpi_buffered *spare[MPI_DIRECT_SPARES];
+} mpi_buffered_pool;
 
 /* A struct element type built once, found by its descriptor. */
 typedef struct mpi_struct_type {
@@ -185,7 +202,13 @@ typedef struct mpi_host {
     int nfree_slots;
     int free_slots[MPI_DIRECT_SLOTS];
     uint64_t slot_gen[MPI_DIRECT_SLOTS];
+    int *peer_sched;            /* [world_size] /proc/<pid>/schedstat of each
+                                   peer, open (-1: unreadable, the wall
+                                   clock counts instead) */
     mpi_buffered *withdrawn;    /* oldest first */
+    mpi_buffered_pool spares;   /* of withdrawn messages sent */
+    char *unpack;               /* a withdrawn message received, before it is */
+    size_t unpack_cap;          /* unpacked: grown, kept until MDL_End */
     int nlarge;                 /* the msgs' direct.nlarge together: none, and a
                                    process waiting or polling has no copy
                                    to make (mpi_p2p.c, progress) */
@@ -330,9 +353,14 @@ MDL_HIDDEN void mpi_direct_receives(mdl_rt *rt);
 MDL_HIDDEN int mpi_direct_sends_done(mdl_rt *rt, const mdl_msg_desc *m, int wait, int block,
                                      mpi_progress_fn *progress);
 /* Buffered sends (mpi_buffered.c): x appended to *list; those complete
- * freed. */
+ * kept in pool (NULL: freed); one kept (a buffer not in flight); a buffer
+ * of at least `bytes` from pool, else allocated (NULL: out of memory);
+ * the pool emptied. */
 MDL_HIDDEN void mpi_buffered_append(mpi_buffered **list, mpi_buffered *x);
-MDL_HIDDEN void mpi_buffered_reap(mpi_buffered **list);
+MDL_HIDDEN void mpi_buffered_reap(mpi_buffered **list, mpi_buffered_pool *pool);
+MDL_HIDDEN void mpi_buffered_keep(mpi_buffered_pool *pool, mpi_buffered *x);
+MDL_HIDDEN mpi_buffered *mpi_buffered_get(mpi_buffered_pool *pool, size_t bytes);
+MDL_HIDDEN void mpi_buffered_pool_free(mpi_buffered_pool *pool);
 /* Frees the announcements of the first n requests of a send. */
 MDL_HIDDEN void mpi_direct_release(mpi_msg_direct *dx, int n);
 /* Room for `cap` requests of m in its one-copy arrays (grown with its
