@@ -198,7 +198,8 @@ all: $(MEDLEYC) $(LIBS) $(if $(MDLRUN_SRC),$(MDLRUN)) $(MDLTRACE)
 INSTALL_SUBST = -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
     -e 's|@SIZEOF_VOID_P@|$(SIZEOF_VOID_P)|g' -e 's|@MPI_LIBS@|$(MPI_LIBS)|g' \
     -e 's|@MPI_FLAVOR@|$(MPI_FLAVOR)|g' -e 's|@MPI_VERSION@|$(MPI_VERSION)|g' \
-    -e 's|@MPI_CC@|$(MPI_CC)|g' -e 's|@MPI_CXX@|$(MPI_CXX)|g' -e 's|@MPI_EXEC@|$(MPI_EXEC)|g'
+    -e 's|@MPI_CC@|$(MPI_CC)|g' -e 's|@MPI_CXX@|$(MPI_CXX)|g' \
+    -e 's|@MPI_FC@|$(MPI_FC)|g' -e 's|@MPI_EXEC@|$(MPI_EXEC)|g'
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include \

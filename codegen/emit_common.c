@@ -16,7 +16,7 @@ const char *cg_basic_c_name(mdl_basic b)
 const char *cg_basic_rt_name(mdl_basic b)
 {
     static const char *const rt[MDL_B_COUNT] = {
-#define MDL_X(id, name, c_spelling, short_id, lp64_size) [MDL_B_##id] = "MDL_T_" #id,
+#define MDL_X(id, name, c_spelling, short_id, lp64_size, f_type, f_kind) [MDL_B_##id] = "MDL_T_" #id,
         MDL_BASIC_TYPES(MDL_X)
 #undef MDL_X
     };

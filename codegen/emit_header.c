@@ -136,7 +136,7 @@ static void emit_generics(mdl_buf *b, const mdl_spec *s, const api_list *apis)
     free(occ);
 }
 
-void cg_common_header_name(mdl_buf *b, const mdl_spec *s)
+void cg_spec_stem(mdl_buf *b, const mdl_spec *s)
 {
     /* the spec's file name without ".mdl"; anything that could not stand
      * in an #include "…" or a file name becomes '_' */
@@ -150,6 +150,11 @@ void cg_common_header_name(mdl_buf *b, const mdl_spec *s)
                  c == '_' || c == '-' || (c == '.' && i > 0);
         cg_buf_printf(b, "%c", ok ? c : '_');
     }
+}
+
+void cg_common_header_name(mdl_buf *b, const mdl_spec *s)
+{
+    cg_spec_stem(b, s);
     cg_buf_puts(b, "MDL_common.h");
 }
 

@@ -187,7 +187,10 @@ void cg_msg_bounds(mdl_buf *b, const mdl_msg *m);
 int cg_msg_npairs(const mdl_msg *m);
 
 /* Emitters. */
-/* The spec-wide header's file name, "<spec file name without .mdl>MDL_common.h". */
+/* The spec file's name without ".mdl", made fit for a file name and an
+ * #include "…": what the names of the spec-wide files start with. */
+void cg_spec_stem(mdl_buf *b, const mdl_spec *s);
+/* The spec-wide header's file name, "<stem>MDL_common.h". */
 void cg_common_header_name(mdl_buf *b, const mdl_spec *s);
 /* Facts about the whole spec that every output needs, computed once per
  * run (per task they made generation quadratic in the spec). */
@@ -210,5 +213,29 @@ void cg_emit_cxx_members(mdl_buf *b, const mdl_task *t);
 /* "struct T {", page-aligned in C++ (alignas). */
 void cg_emit_cxx_struct_head(mdl_buf *b, const mdl_task *t);
 void cg_emit_cxx_header(mdl_buf *b, const mdl_spec *s, const mdl_task *t);
+
+/* ---------------------------------------------------------------- Fortran */
+
+/* emit_fortran_common.c: <stem>MDL_common.f90, the spec-wide module (the
+ * MeDLey and spec constants, the struct and task types), and the
+ * spellings both Fortran emitters use. */
+void cg_emit_fortran_common(mdl_buf *b, const mdl_spec *s);
+/* emit_fortran.c: TMDL.f90, module T_mdl: the task's functions. */
+void cg_emit_fortran_task(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf,
+                          const mdl_task *t);
+/* One Fortran statement at `indent` columns, continued with '&' before
+ * the width free form allows (at a ", " or inside a string). */
+void cg_f_stmt(mdl_buf *b, int indent, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The spec-wide module's name: "mdl_" and the stem, each character a
+ * Fortran name cannot hold as '_'. */
+void cg_f_common_module(mdl_buf *b, const mdl_spec *s);
+/* A struct's Fortran type name: its typedef name, else its tag. */
+const char *cg_f_struct_name(const mdl_struct *st);
+/* The Fortran declaration type of t: "real(c_double)", "type(Particle)". */
+void cg_f_type(mdl_buf *b, const mdl_typeref *t);
+/* "(0:M-1, 0:N+1)" for C's [N+2][M] (as numbers): the index order
+ * reversed, 0-based; nothing for a scalar. */
+void cg_f_dims(mdl_buf *b, int n, const long long *val);
 
 #endif

@@ -12,7 +12,7 @@
 
 /* Positions in the tables, for the enumerators that must follow them. */
 enum mdl_check_base {
-#define MDL_X(id, name, c_spelling, short_id, lp64_size) MDL_CHECK_T_##id,
+#define MDL_X(id, name, c_spelling, short_id, lp64_size, f_type, f_kind) MDL_CHECK_T_##id,
     MDL_BASIC_TYPES(MDL_X)
 #undef MDL_X
     MDL_CHECK_NBASIC
@@ -30,7 +30,7 @@ enum mdl_check_err {
     MDL_CHECK_NERR
 };
 
-#define MDL_X(id, name, c_spelling, short_id, lp64_size)                                \
+#define MDL_X(id, name, c_spelling, short_id, lp64_size, f_type, f_kind)                \
     _Static_assert(MDL_T_##id == (int)MDL_CHECK_T_##id,                                 \
                    "enum mdl_base of mdl_rt.h and MDL_BASIC_TYPES disagree on " #id);
 MDL_BASIC_TYPES(MDL_X)

@@ -16,27 +16,45 @@
 
 /* Basic element types (in the order of enum mdl_base of mdl_rt.h, for the
  * reader: every user keys on the id, so nothing depends on the order):
- *   X(id, name, c_spelling, short_id, lp64_size)
+ *   X(id, name, c_spelling, short_id, lp64_size, f_type, f_kind)
  * id          MDL_T_<id> in mdl_rt.h, MDL_B_<id> in the compiler
  * name        as messages print it (compiler diagnostics, runtime errors)
  * c_spelling  as the generated code declares it
  * short_id    part of generated identifiers (mdlg_type_<short_id>)
  * lp64_size   bytes on LP64 Linux, the platform the generated code is built
- *             on; also its alignment (the compiler's size checks) */
+ *             on; also its alignment (the compiler's size checks)
+ * f_type, f_kind  as the generated Fortran declares it, `f_type(f_kind)`
+ *             (character: `character(kind=f_kind)`), f_kind from the
+ *             intrinsic module iso_c_binding.  Fortran has no unsigned
+ *             types: an unsigned type is the signed kind of its size, the
+ *             same bits (docs/generated-code.md, Fortran) */
 #define MDL_BASIC_TYPES(X)                                                  \
-    X(CHAR,   "char",               "char",               "char",   1)      \
-    X(SCHAR,  "signed char",        "signed char",        "schar",  1)      \
-    X(UCHAR,  "unsigned char",      "unsigned char",      "uchar",  1)      \
-    X(SHORT,  "short",              "short",              "short",  2)      \
-    X(USHORT, "unsigned short",     "unsigned short",     "ushort", 2)      \
-    X(INT,    "int",                "int",                "int",    4)      \
-    X(UINT,   "unsigned",           "unsigned int",       "uint",   4)      \
-    X(LONG,   "long",               "long",               "long",   8)      \
-    X(ULONG,  "unsigned long",      "unsigned long",      "ulong",  8)      \
-    X(LLONG,  "long long",          "long long",          "llong",  8)      \
-    X(ULLONG, "unsigned long long", "unsigned long long", "ullong", 8)      \
-    X(FLOAT,  "float",              "float",              "float",  4)      \
-    X(DOUBLE, "double",             "double",             "double", 8)
+    X(CHAR,   "char",               "char",               "char",   1,     \
+      "character", "c_char")                                                \
+    X(SCHAR,  "signed char",        "signed char",        "schar",  1,     \
+      "integer", "c_signed_char")                                           \
+    X(UCHAR,  "unsigned char",      "unsigned char",      "uchar",  1,     \
+      "integer", "c_signed_char")                                           \
+    X(SHORT,  "short",              "short",              "short",  2,     \
+      "integer", "c_short")                                                 \
+    X(USHORT, "unsigned short",     "unsigned short",     "ushort", 2,     \
+      "integer", "c_short")                                                 \
+    X(INT,    "int",                "int",                "int",    4,     \
+      "integer", "c_int")                                                   \
+    X(UINT,   "unsigned",           "unsigned int",       "uint",   4,     \
+      "integer", "c_int")                                                   \
+    X(LONG,   "long",               "long",               "long",   8,     \
+      "integer", "c_long")                                                  \
+    X(ULONG,  "unsigned long",      "unsigned long",      "ulong",  8,     \
+      "integer", "c_long")                                                  \
+    X(LLONG,  "long long",          "long long",          "llong",  8,     \
+      "integer", "c_long_long")                                             \
+    X(ULLONG, "unsigned long long", "unsigned long long", "ullong", 8,     \
+      "integer", "c_long_long")                                             \
+    X(FLOAT,  "float",              "float",              "float",  4,     \
+      "real", "c_float")                                                    \
+    X(DOUBLE, "double",             "double",             "double", 8,     \
+      "real", "c_double")
 
 /* Collective operations (in the order of enum mdl_coll_kind of mdl_rt.h):
  *   X(id, name, rooted)

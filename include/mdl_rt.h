@@ -233,6 +233,33 @@ int mdl_no_task(const mdl_task_desc *d, const char *fn)
  * new layouts for the messages that use them. */
 int mdl_allocate(mdl_rt *rt, void *task, const long *extents);
 
+/* For a binding other than C's (the Fortran modules of medleyc --fortran).
+ *
+ * mdl_check_layout, after MDL_Init: the binding's task type against the C
+ * struct, task_object the object MDL_Init gave (not its runtime handle,
+ * which the binding finds where its own layout says).  spec_hash: the one the binding was generated with, in 16
+ * lowercase hexadecimal digits (as %016llx prints it).  n entries,
+ * names[] (n NUL-terminated strings, one after the other), addr[] and
+ * size[]: a type (the task first, then the struct types it uses: the
+ * address of an object of it and its size) followed by its fields, named
+ * "type%field" (the address of the field's first element in that object,
+ * the size of one element).  Compared with the C code's tables: the size
+ * of the struct, the offset and element size of every variable a message
+ * carries, the size and field offsets of every struct type in a message.
+ * A difference is MDL_ERR_LAUNCH (the data would be corrupted).
+ *
+ * mdl_fail_unchecked: a call whose caller does not take the error code
+ * (a Fortran call without ierr) returned `code` because errors are
+ * returned (MDL_ERRORS): ends the job as the default policy would have,
+ * with the call's line if it was not printed.  Does not return. */
+int mdl_check_layout(const void *task_object, const char *spec_hash, int n,
+                     const char *names, void *const *addr, const size_t *size);
+void mdl_fail_unchecked(int code)
+#if defined(__GNUC__)
+    __attribute__((noreturn, cold))
+#endif
+    ;
+
 int mdl_my_rank(mdl_rt *rt);
 int mdl_task_size(mdl_rt *rt, int task_index);     /* instances of a task */
 int mdl_barrier(mdl_rt *rt);

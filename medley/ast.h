@@ -52,19 +52,22 @@ typedef struct mdl_expr {
 
 typedef enum mdl_basic {
     MDL_B_NONE = -1,            /* not a basic type: a struct */
-#define MDL_X(id, name, c_spelling, short_id, lp64_size) MDL_B_##id,
+#define MDL_X(id, name, c_spelling, short_id, lp64_size, f_type, f_kind) MDL_B_##id,
     MDL_BASIC_TYPES(MDL_X)
 #undef MDL_X
     MDL_B_COUNT
 } mdl_basic;
 
 /* Name in messages ("unsigned"), C spelling ("unsigned int"), part of
- * generated identifiers ("uint"), bytes (and alignment) on LP64; for
- * MDL_B_NONE or out of range: "?", "?", "?", 0 (ast_names.c). */
+ * generated identifiers ("uint"), bytes (and alignment) on LP64, the
+ * Fortran type and kind ("integer", "c_int"); for MDL_B_NONE or out of
+ * range: "?", "?", "?", 0, "?", "?" (ast_names.c). */
 const char *mdl_basic_name(mdl_basic b);
 const char *mdl_basic_c_spelling(mdl_basic b);
 const char *mdl_basic_short_id(mdl_basic b);
 int mdl_basic_size(mdl_basic b);
+const char *mdl_basic_f_type(mdl_basic b);
+const char *mdl_basic_f_kind(mdl_basic b);
 
 /* A type as written in a declaration: `double`, `unsigned long`,
  * `Particle`, `struct Particle`, `Complex`. */

@@ -11,16 +11,17 @@
 static const struct basic_info {
     const char *name, *c_spelling, *short_id;
     int size;
+    const char *f_type, *f_kind;
 } basic_info[MDL_B_COUNT] = {
-#define MDL_X(id, name, c_spelling, short_id, lp64_size) \
-    [MDL_B_##id] = { name, c_spelling, short_id, lp64_size },
+#define MDL_X(id, name, c_spelling, short_id, lp64_size, f_type, f_kind) \
+    [MDL_B_##id] = { name, c_spelling, short_id, lp64_size, f_type, f_kind },
     MDL_BASIC_TYPES(MDL_X)
 #undef MDL_X
 };
 
 static const struct basic_info *basic(mdl_basic b)
 {
-    static const struct basic_info none = { "?", "?", "?", 0 };
+    static const struct basic_info none = { "?", "?", "?", 0, "?", "?" };
     return b > MDL_B_NONE && b < MDL_B_COUNT ? &basic_info[b] : &none;
 }
 
@@ -42,6 +43,16 @@ const char *mdl_basic_short_id(mdl_basic b)
 int mdl_basic_size(mdl_basic b)
 {
     return basic(b)->size;
+}
+
+const char *mdl_basic_f_type(mdl_basic b)
+{
+    return basic(b)->f_type;
+}
+
+const char *mdl_basic_f_kind(mdl_basic b)
+{
+    return basic(b)->f_kind;
 }
 
 /* Canonical spellings: the generated functions are MDL_<name>_<message>. */

@@ -46,6 +46,24 @@ int mdl_front_check(mdl_front *f)
     return mdl_error_count(f->diag);
 }
 
+void mdl_front_error(mdl_front *f, const mdl_loc *at, const char *msg)
+{
+    if (at)
+        mdl_error(f->diag, *at, "%s", msg);
+    else
+        mdl_error_noloc(f->diag, "%s", msg);
+}
+
+void mdl_front_note(mdl_front *f, mdl_loc at, const char *msg)
+{
+    mdl_note(f->diag, at, "%s", msg);
+}
+
+int mdl_front_errors(const mdl_front *f)
+{
+    return mdl_error_count(f->diag);
+}
+
 const mdl_spec *mdl_front_spec(const mdl_front *f)
 {
     return f->spec;

@@ -43,6 +43,16 @@ mdl_front *mdl_front_load(const char *path, const mdl_define *defs, int ndefs, F
  * and fit for code generation, only when it is 0. */
 int mdl_front_check(mdl_front *f);
 
+/* A back end may refuse a model the checks accepted (medleyc --fortran:
+ * the names its Fortran modules cannot take).  It reports like a check,
+ * through the spec's diagnostics (same form, counted with the others);
+ * `at` NULL: no place in the spec (a -D constant). */
+void mdl_front_error(mdl_front *f, const mdl_loc *at, const char *msg);
+/* A note on the previous error: the other of a pair. */
+void mdl_front_note(mdl_front *f, mdl_loc at, const char *msg);
+/* The errors reported so far (parse, checks, back end). */
+int mdl_front_errors(const mdl_front *f);
+
 /* The model: checked once mdl_front_check returned 0. */
 const mdl_spec *mdl_front_spec(const mdl_front *f);
 

@@ -27,6 +27,8 @@ static const char usage_text[] =
     "  -D NAME=VALUE     define or override the integer const NAME\n"
     "  --check           parse and check only; write nothing\n"
     "  --dot FILE        also write the communication graph (Graphviz) to FILE\n"
+    "  --fortran         also write the Fortran modules (TMDL.f90 per task,\n"
+    "                    specMDL_common.f90 per spec)\n"
     "  --version         print the version and exit\n"
     "  --help            print this help and exit\n"
     "\n"
@@ -171,7 +173,7 @@ static void forget_dirs(made_dirs *made, int remove)
 
 /* Creates the output directories if needed, writes every output (all or
  * nothing); 0, or 2 after a "medleyc: error:" line. */
-static int emit(const mdl_spec *spec, const char *outdir, const char *dot)
+static int emit(const mdl_spec *spec, const char *outdir, const char *dot, int fortran)
 {
     made_dirs made = { NULL, 0, 0 };
     char *ddir = dot ? dot_dir(dot) : NULL;
@@ -180,25 +182,26 @@ static int emit(const mdl_spec *spec, const char *outdir, const char *dot)
         return 2;
     }
     int failed = make_dirs(outdir, &made) != 0 || (ddir && make_dirs(ddir, &made) != 0) ||
-                 mdl_emit_all(spec, outdir, dot) != 0;
+                 mdl_emit_all(spec, outdir, dot, fortran) != 0;
     forget_dirs(&made, failed);
     free(ddir);
     return failed ? 2 : 0;
 }
 
-enum { OPT_CHECK = 256, OPT_DOT, OPT_VERSION, OPT_HELP };
+enum { OPT_CHECK = 256, OPT_DOT, OPT_FORTRAN, OPT_VERSION, OPT_HELP };
 
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
         { "check", no_argument, NULL, OPT_CHECK },
         { "dot", required_argument, NULL, OPT_DOT },
+        { "fortran", no_argument, NULL, OPT_FORTRAN },
         { "version", no_argument, NULL, OPT_VERSION },
         { "help", no_argument, NULL, OPT_HELP },
         { NULL, 0, NULL, 0 },
     };
     const char *outdir = ".", *dot = NULL;
-    int check_only = 0;
+    int check_only = 0, fortran = 0;
     mdl_define *defs = calloc((size_t)argc, sizeof *defs);
     int ndefs = 0, opt, status = 2;
     if (!defs) {
@@ -224,6 +227,9 @@ int main(int argc, char **argv)
             break;
         case OPT_DOT:
             dot = optarg;
+            break;
+        case OPT_FORTRAN:
+            fortran = 1;
             break;
         case OPT_VERSION:
             printf("medleyc %s\n", MEDLEY_VERSION);
@@ -259,12 +265,15 @@ int main(int argc, char **argv)
                 strerror(errno));
         goto out;
     }
-    if (mdl_front_check(front) > 0)
+    int errors = mdl_front_check(front);
+    if (errors == 0 && fortran)
+        errors = mdl_check_fortran(front);
+    if (errors > 0)
         status = 1;
     else if (check_only)
         status = 0;
     else
-        status = emit(mdl_front_spec(front), outdir, dot);
+        status = emit(mdl_front_spec(front), outdir, dot, fortran);
     mdl_front_free(front);
 out:
     free(defs);

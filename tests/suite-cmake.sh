@@ -10,6 +10,8 @@
 #       medleyc again and the program sees the new constant;
 #   cmake/c-project     a C project (TMDL.c compiled as C) with TASKS and DEFINES;
 #   cmake/no-task       medley_generate on a task the spec lacks: configure fails, saying so;
+#   cmake/fortran       a Fortran project (LANGUAGE Fortran): examples/poisson's noeud.f90
+#       twice (two targets of one spec: their modules apart), run with mdlrun;
 #   cmake/version       find_package(medley 0.1) is found, 0.2 and 1.0 are not;
 #   cmake/tutorial/<rt> docs/tutorial.md section 8: its C++ master and C worker,
 #       built with its CMakeLists.txt, run as the page shows.
@@ -131,6 +133,33 @@ elif ! grep -q 'Building C object' "$b.log"; then
     echo "FAIL: cmake/c-project: the generated code was not compiled as C"
 else
     echo "PASS: cmake/c-project"
+fi
+
+# A Fortran project: two targets from one spec (modules of the same names,
+# each in its target's directory), built with -std=f2018 -Werror.
+src=$work/src-f b=$work/build-f
+mkdir -p "$src"
+cp examples/poisson/poisson.mdl examples/poisson/noeud.f90 "$src/"
+cat > "$src/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.13)
+project(poisson_f C Fortran)
+find_package(medley REQUIRED)
+foreach(target noeud noeud2)
+    add_executable(${target} noeud.f90)
+    medley_generate(${target} poisson.mdl TASKS noeud LANGUAGE Fortran)
+    target_link_libraries(${target} PRIVATE medley::shm)
+endforeach()
+EOF
+if ! configure "$src" "$b" -DCMAKE_Fortran_FLAGS="-std=f2018 $FLAGS" ||
+   ! cmake --build "$b" -j 2 >> "$b.log" 2>&1; then
+    echo "FAIL: cmake/fortran: $(tail_of "$b.log")"
+elif ! [ -f "$b/medley/noeud/mod/noeud_mdl.mod" ] || ! [ -f "$b/medley/noeud2/mod/noeud_mdl.mod" ]; then
+    echo "FAIL: cmake/fortran: no module directory per target: $(cd "$b" && find . -name '*.mod' | tr '\n' ' ')"
+elif ! run shm "$b.run" -n 1 "$b/noeud" 24 2 1 : -n 1 "$b/noeud2" 24 2 1 ||
+     ! grep -q '^poisson: ok' "$b.run"; then
+    echo "FAIL: cmake/fortran: $(tail_of "$b.run")"
+else
+    echo "PASS: cmake/fortran"
 fi
 
 # A task the spec does not have.

@@ -8,6 +8,12 @@
 #   <name>.cc      a C++ program (the class binding "<task>MDL.hh", or the C API
 #                  from C++), built as users do: the generated TMDL.c on the
 #                  same C++ command line (compiled as C++)
+#   <name>.f90     a Fortran program (the modules of medleyc --fortran, given
+#                  to medleyc when the directory has one), built as users do:
+#                  the runtime's Fortran compiler (the MPI's mpifort, gfortran
+#                  for shm) compiles <spec>MDL_common.f90, every TMDL.f90 and
+#                  the program, the C compiler every TMDL.c, the Fortran
+#                  compiler links
 #   <task>.mdl     optional: build program <task> from this spec instead of spec.mdl
 #                  (to test programs generated from different specs in one job)
 #   launch         one run per line, launcher syntax with task names in place of
@@ -19,6 +25,9 @@
 #   medleyc-args   optional: extra medleyc arguments, e.g. "-D N=8"
 #   env            optional: VAR=value lines exported for the runs
 #                  (e.g. MDL_ERRORS=return)
+#   net            optional: the MPI runs move messages as between hosts
+#                  (MPI_NET of tests/lib/mpi.sh: MPICH's every process a
+#                  node, Open MPI's TCP only)
 #   expect         optional: what a run must do; lines
 #                    exit: 0 | nonzero   (default 0)
 #                    stderr: <extended regex>   stderr must match (grep -E)
@@ -34,7 +43,10 @@
 # $(pkg-config --cflags --libs medley-<mpi|shm>)  (from the runtime's staged install,
 # tests/lib/mpi.sh; under SANITIZE=1 with -fsanitize=address,undefined); a .cc
 # program the same way with that MPI's mpicxx (mpi) or g++ (shm)
-# -std=c++17 -Wall -Wextra -Werror -pedantic, and every launch line runs as
+# -std=c++17 -Wall -Wextra -Werror -pedantic, a .f90 program with that MPI's
+# mpifort (mpi) or gfortran (shm) -std=f2018 -Wall -Wextra -Werror -pedantic
+# (the program also -Wno-compare-reals: tests compare values exactly),
+# and every launch line runs as
 #   timeout 60 <the runtime's launcher: that MPI's mpiexec, or mdlrun> <launch>
 # One result line per (test, runtime, launch line n, counted from 1):
 #   PASS: e2e/<name>/<rt>/<n>    or    FAIL: e2e/<name>/<rt>/<n>: reason
@@ -48,10 +60,37 @@ cd "$(dirname "$0")/.."
 CC=${CC:-cc}
 CFLAGS_E2E=(-std=c11 -Wall -Wextra -Werror -g)
 CXXFLAGS_E2E=(-std=c++17 -Wall -Wextra -Werror -pedantic -g)
+FFLAGS_E2E=(-std=f2018 -Wall -Wextra -Werror -pedantic -g)
 if [ "${SANITIZE:-}" = 1 ]; then
     CFLAGS_E2E+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
     CXXFLAGS_E2E+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+    FFLAGS_E2E+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
 fi
+
+# Builds Fortran program $1 from the sources generated in $2 into $3 for
+# the runtime rt_use selected, in work directory $4; the compilers'
+# output in $4/cc.out.
+build_fortran() {
+    local prog=$1 gen=$2 out=$3 dir=$4 f c
+    mkdir -p "$dir/mod"
+    [ -n "$RT_FC" ] || { echo "$MPI_NAME has no Fortran wrapper (mpifort of medley-mpi.pc)" > "$dir/cc.out"; return 1; }
+    command -v "$RT_FC" > /dev/null || { echo "$RT_FC not installed" > "$dir/cc.out"; return 1; }
+    # the spec-wide module first: every task module uses it
+    for f in "$gen"/*MDL_common.f90 "$gen"/*MDL.f90; do
+        "$RT_FC" "${FFLAGS_E2E[@]}" -J"$dir/mod" -c "$f" -o "$dir/mod/$(basename "$f").o" \
+            > "$dir/cc.out" 2>&1 || return 1
+    done
+    "$RT_FC" "${FFLAGS_E2E[@]}" -Wno-compare-reals -J"$dir/mod" -c "$prog" -o "$dir/prog.o" \
+        > "$dir/cc.out" 2>&1 || return 1
+    for c in "$gen"/*MDL.c; do
+        # shellcheck disable=SC2046
+        "$CC" "${CFLAGS_E2E[@]}" -I"$gen" $(pkg-config --cflags "medley-$RT_LIB") -c "$c" \
+            -o "$dir/$(basename "$c").o" > "$dir/cc.out" 2>&1 || return 1
+    done
+    # shellcheck disable=SC2046
+    "$RT_FC" "${FFLAGS_E2E[@]}" "$dir/prog.o" "$dir"/mod/*.o "$dir"/*MDL.c.o \
+        $(pkg-config --libs "medley-$RT_LIB") -o "$out" > "$dir/cc.out" 2>&1
+}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/medley-e2e.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -78,15 +117,16 @@ run_one() {
 
     local margs=()
     [ -f "$dir/medleyc-args" ] && read -r -a margs < "$dir/medleyc-args"
+    compgen -G "$dir/*.f90" > /dev/null && margs+=(--fortran)
     if ! "$RT_STAGE/bin/medleyc" "${margs[@]}" -o "$tmp/gen" "$dir/spec.mdl" > "$tmp/medleyc.out" 2>&1; then
         fail_all "medleyc failed: $(head -c 300 "$tmp/medleyc.out" | tr '\n' ' ')"
         return
     fi
     local progs=() prog
-    for prog in "$dir"/*.c "$dir"/*.cc; do
+    for prog in "$dir"/*.c "$dir"/*.cc "$dir"/*.f90; do
         [ -e "$prog" ] || continue
         local p gen=$tmp/gen cc=("$CC" "${CFLAGS_E2E[@]}")
-        p=$(basename "$prog"); p=${p%.c}; p=${p%.cc}
+        p=$(basename "$prog"); p=${p%.c}; p=${p%.cc}; p=${p%.f90}
         if [[ $prog == *.cc ]]; then
             # as a C++ user builds: mpicxx or g++ compile the .c as C++ too
             cc=("$RT_CXX")
@@ -101,6 +141,13 @@ run_one() {
                 fail_all "medleyc $p.mdl failed: $(head -c 300 "$tmp/medleyc.out" | tr '\n' ' ')"
                 return
             fi
+        fi
+        if [[ $prog == *.f90 ]]; then
+            if ! build_fortran "$prog" "$gen" "$tmp/bin/$p" "$tmp/f-$p"; then
+                fail_all "build of $(basename "$prog") failed: $(head -c 400 "$tmp/f-$p/cc.out" | tr '\n' ' ')"
+                return
+            fi
+            continue
         fi
         # shellcheck disable=SC2046
         if ! "${cc[@]}" -I"$gen" "$prog" "$gen"/*MDL.c \
@@ -149,6 +196,7 @@ run_one() {
                     export "${kv?}"
                 done < "$dir/env"
             fi
+            if [ -f "$dir/net" ] && [ ${#MPI_NET[@]} -gt 0 ]; then export "${MPI_NET[@]}"; fi
             # (under SANITIZE=1 leak detection stays on: rt_use set the MPI's
             # suppressions)
             cd "$tmp" && exec timeout -k 5 60 "${RT_LAUNCH[@]}" "${args[@]}"

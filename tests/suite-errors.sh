@@ -4,8 +4,12 @@
 # descriptor) on the MPI runtime and on the shared-memory runtime, and the
 # lines each runtime prints are compared byte for byte with
 # tests/errors/expected/<run> (so with each other).  The C++ class
-# binding's misuses (wcxx.cc) must print lines of the C program's run;
-# r.c makes the misuses of run-time-sized variables (rtsize.mdl).  Also: the libraries'
+# binding's misuses (wcxx.cc) must print lines of the C program's run; the
+# Fortran module's fatal ones (wf.f90: without ierr, under either policy)
+# the C program's lines of those runs (expected/fatal-*), and its misuses
+# with ierr (wf.f90 all: the codes of w.c's calls) lines the C program
+# printed too (expected/f90-all); r.c makes the misuses of run-time-sized
+# variables (rtsize.mdl).  Also: the libraries'
 # sonames carry the interface version (errors/soname, errors/needed).
 #   PASS: errors/<run>/<rt>   or   FAIL: errors/<run>/<rt>: reason
 # A runtime line ends with "(MDL_ERR_…)"; launcher lines (mpiexec's,
@@ -23,9 +27,11 @@ cd "$(dirname "$0")/.."
 CC=${CC:-cc}
 CFLAGS_E=(-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g)
 CXXFLAGS_E=(-std=c++17 -Wall -Wextra -Werror -pedantic -g)
+FFLAGS_E=(-std=f2018 -Wall -Wextra -Werror -pedantic -g)
 if [ "${SANITIZE:-}" = 1 ]; then
     CFLAGS_E+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
     CXXFLAGS_E+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+    FFLAGS_E+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
 fi
 SRC=tests/errors
 work=$(mktemp -d "${TMPDIR:-/tmp}/medley-errors.XXXXXX")
@@ -37,11 +43,12 @@ runtime_lines() {    # stderr -> the runtime's lines, grouped by instance
         sort -t "$(printf '\t')" -k1,1 -k2,2n -k3 -s | cut -f3-
 }
 
-# check RUN RT RC WANT_RC STDOUT-PATTERN COUNT: compares the lines of one run
-# (WANT_RC: 0, nonzero or any; the pattern must be printed COUNT times)
+# check RUN RT RC WANT_RC STDOUT-PATTERN COUNT [EXPECTED]: compares the lines
+# of one run (WANT_RC: 0, nonzero or any; the pattern must be printed COUNT
+# times) with expected/RUN, or expected/EXPECTED: another run's lines
 check() {
     local run=$1 rt=$2 rc=$3 want=$4 pat=$5 count=$6 d=$work/$rt
-    local got=$d/$run.lines expected=$SRC/expected/$run
+    local got=$d/$run.lines expected=$SRC/expected/${7:-$run}
     runtime_lines "$d/$run.err" > "$got"
     if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
         echo "FAIL: errors/$run/$rt: timed out: $(tail -c 300 "$d/$run.err" | tr '\n' ' ')"
@@ -51,7 +58,7 @@ check() {
         echo "FAIL: errors/$run/$rt: exit status 0, expected nonzero"
     elif [ -n "$pat" ] && [ "$(grep -c -- "$pat" "$d/$run.out")" -ne "$count" ]; then
         echo "FAIL: errors/$run/$rt: '$pat' not printed $count times: $(head -c 300 "$d/$run.out" | tr '\n' ' ')"
-    elif [ -n "${UPDATE:-}" ] && [ "$rt" = "${MPI_RTS[0]}" ]; then
+    elif [ -n "${UPDATE:-}" ] && [ "$rt" = "${MPI_RTS[0]}" ] && [ -z "${7:-}" ]; then
         mkdir -p "$SRC/expected" && cp "$got" "$expected"
         echo "PASS: errors/$run/$rt"
     elif ! [ -f "$expected" ]; then
@@ -60,6 +67,19 @@ check() {
         echo "FAIL: errors/$run/$rt: lines differ from $expected: $(head -c 600 "$d/$run.diff" | tr '\n' ' ')"
     else
         echo "PASS: errors/$run/$rt"
+    fi
+}
+
+# as_c RUN RT WHAT: each runtime line of run RUN (of another binding than
+# C's: WHAT) is a line the C program printed in its run `all`
+as_c() {
+    local run=$1 rt=$2 what=$3 d=$work/$2 foreign
+    if [ -s "$d/$run.lines" ] && foreign=$(grep -vxFf "$d/all.lines" "$d/$run.lines"); then
+        echo "FAIL: errors/$run-as-c/$rt: lines the C program does not print: $(echo "$foreign" | head -c 400 | tr '\n' ' ')"
+    elif [ -s "$d/$run.lines" ]; then
+        echo "PASS: errors/$run-as-c/$rt"
+    else
+        echo "FAIL: errors/$run-as-c/$rt: the $what program printed no runtime line"
     fi
 }
 
@@ -104,6 +124,32 @@ for rt in "${MPI_RTS[@]}" shm; do
         echo "FAIL: errors/build-cxx/$rt: $(head -c 400 "$d/build-cxx.log" | tr '\n' ' ')"
         continue
     fi
+    # the Fortran module (medleyc --fortran): the runtime's Fortran compiler
+    # (RT_FC: the MPI's mpifort, or gfortran) compiles the modules and the
+    # program and links, the C compiler compiles wMDL.c
+    mkdir -p "$d/f"
+    wf=$PWD/$SRC/wf.f90
+    fc=${RT_FC:-"no Fortran wrapper of $MPI_NAME"}
+    # shellcheck disable=SC2046
+    if ! "$RT_STAGE/bin/medleyc" --fortran -o "$d/f" "$SRC/spec.mdl" > "$d/build-f.log" 2>&1 ||
+       ! (cd "$d/f" && "$fc" "${FFLAGS_E[@]}" -c specMDL_common.f90 wMDL.f90 "$wf" &&
+          "$CC" "${CFLAGS_E[@]}" -I. -c wMDL.c -o wMDL.c.o $(pkg-config --cflags "medley-$RT_LIB") &&
+          "$fc" "${FFLAGS_E[@]}" wf.o specMDL_common.o wMDL.o wMDL.c.o $(pkg-config --libs "medley-$RT_LIB") -o ../wf) \
+            >> "$d/build-f.log" 2>&1; then
+        echo "FAIL: errors/build-fortran/$rt: $(head -c 400 "$d/build-f.log" | tr '\n' ' ')"
+        continue
+    fi
+    # a Fortran type laid out otherwise than the C struct (a longer V, so
+    # the members after it move): MDL_Init's layout check names the first
+    # shellcheck disable=SC2046
+    if ! (cd "$d/f" && sed 's/:: V(0:7)$/:: V(0:8)/' specMDL_common.f90 > moved.f90 &&
+          ! cmp -s specMDL_common.f90 moved.f90 &&
+          "$fc" "${FFLAGS_E[@]}" -c moved.f90 -o moved.o && "$fc" "${FFLAGS_E[@]}" -c wMDL.f90 "$wf" &&
+          "$fc" "${FFLAGS_E[@]}" wf.o moved.o wMDL.o wMDL.c.o $(pkg-config --libs "medley-$RT_LIB") -o ../wf-moved) \
+            >> "$d/build-f.log" 2>&1; then
+        echo "FAIL: errors/build-fortran-moved/$rt: $(tail -c 400 "$d/build-f.log" | tr '\n' ' ')"
+        continue
+    fi
     # the same program from generated code of a medleyc that wrote no
     # interface version: its compile-time check removed, and the field 0,
     # as a table without it compiled against this mdl_rt.h has it
@@ -146,13 +192,12 @@ for rt in "${MPI_RTS[@]}" shm; do
     # expected/cxx, and each is a line the C program printed in run `all`
     go cxx return,print -n 2 ./wcxx
     check cxx "$rt" $rc 0 ': OK$' 2
-    if [ -s "$d/cxx.lines" ] && foreign=$(grep -vxFf "$d/all.lines" "$d/cxx.lines"); then
-        echo "FAIL: errors/cxx-as-c/$rt: lines the C program does not print: $(echo "$foreign" | head -c 400 | tr '\n' ' ')"
-    elif [ -s "$d/cxx.lines" ]; then
-        echo "PASS: errors/cxx-as-c/$rt"
-    else
-        echo "FAIL: errors/cxx-as-c/$rt: the C++ program printed no runtime line"
-    fi
+    as_c cxx "$rt" C++
+    # the Fortran module's misuses, each with ierr: the C call's code, and
+    # its lines (expected/f90-all) the C program's
+    go f90-all return,print -n 2 ./wf all
+    check f90-all "$rt" $rc 0 ': OK$' 2
+    as_c f90-all "$rt" Fortran
     # run-time-sized variables: before MDL_Allocate, bad sizes, a size
     # changed without MDL_Allocate, storage still in an async receive
     go rtsize return,print -n 2 ./r
@@ -161,6 +206,16 @@ for rt in "${MPI_RTS[@]}" shm; do
     check fatal-rank "$rt" $rc nonzero '' 0
     go fatal-truncate "" -n 2 ./w fatal-truncate
     check fatal-truncate "$rt" $rc nonzero '' 0
+    go fatal-rank-f90 "" -n 2 ./wf fatal-rank
+    check fatal-rank-f90 "$rt" $rc nonzero '' 0 fatal-rank
+    go fatal-truncate-f90 "" -n 2 ./wf fatal-truncate
+    check fatal-truncate-f90 "$rt" $rc nonzero '' 0 fatal-truncate
+    # errors returned: with ierr the code and no line, without it the end
+    # of the job with the line C prints
+    go unchecked-f90 return -n 2 ./wf unchecked
+    check unchecked-f90 "$rt" $rc nonzero '^wf 0: ierr -102$' 1 fatal-rank
+    go layout-f90 "" -n 1 ./wf-moved fatal-rank
+    check layout-f90 "$rt" $rc nonzero '' 0
     # (mdlrun counts an instance without MDL_Init as failed: any status)
     go abi-newer return,print -n 1 ./abi newer
     check abi-newer "$rt" $rc any '^abi newer: -107$' 1

@@ -4,10 +4,21 @@
 # instance counts or more.  Each program checks its own result and exits
 # non-zero when a check fails; this suite also requires its final
 # "<example>: ok" line (montecarlo: a plausible pi).  The tutorial's program
-# (docs/tutorial.md) is built from the page and run too, as examples/tutorial.
+# (docs/tutorial.md) is built from the page and run too, as examples/tutorial
+# (section 9: its C master with Fortran workers).
 # A C++ program <name>.cc of an example (montecarlo: the thesis's Annex A) is
 # built as <name>-cxx in one command, as a C++ user would:
 #   g++ (shm) or mpicxx (mpi) -std=c++17 … <name>.cc gen/<name>MDL.c $(pkg-config …)
+# A Fortran program <name>.f90 (poisson: noeud.c in Fortran, vlasov:
+# vlasov.c) is built as
+# <name>-f90 from the modules of medleyc --fortran (the MPI's mpifort, or
+# gfortran for shm: -std=f2018 -Wall -Wextra -Werror -pedantic),
+# <name>MDL.c compiled by the C compiler;
+# every program is built with -ffp-contract=off, and a run whose program is
+# Fortran, or C and Fortran instances in one job, must print the "bits:"
+# line of the C run with the same instance count and arguments: the same
+# numbers, bit for bit (poisson: the last update, the error and the
+# deviation; vlasov: every step's W).
 #
 # One result line per run:  PASS: examples/<name>/<rt>/<n>  (<n>: instances;
 # poisson adds the process grid, e.g. examples/poisson/shm/4 (1x4)), then
@@ -37,10 +48,12 @@ cd "$(dirname "$0")/.."
 : "${MEDLEY_STAGE:?run through make check or make examples-check (MEDLEY_STAGE unset)}"
 . tests/lib/mpi.sh
 CC=${CC:-cc}
-CFLAGS_EX=(-std=c11 -Wall -Wextra -Werror -O2 -g)
+CFLAGS_EX=(-std=c11 -Wall -Wextra -Werror -O2 -g -ffp-contract=off)
+FFLAGS_EX=(-std=f2018 -Wall -Wextra -Werror -pedantic -O2 -g -ffp-contract=off)
 SAN_EX=()
 [ "${SANITIZE:-}" = 1 ] && SAN_EX=(-fsanitize=address,undefined -fno-omit-frame-pointer)
 CFLAGS_EX+=("${SAN_EX[@]}")
+FFLAGS_EX+=("${SAN_EX[@]}")
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/medley-examples.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -67,16 +80,26 @@ RUNS=(
 "poisson mpi 2 (1x2)|-n 2 noeud 24 1 2|iterations|error|serial"
 "poisson mpi 4 (2x2)|-n 4 noeud 24 2 2 1e-9 30|iterations|error|serial"
 "poisson mpi-net 2 (1x2)|-n 2 noeud 24 1 2 1e-9 30|iterations|error|serial"
+"poisson shm 2 (2x1, Fortran)|-n 2 noeud-f90 24 2 1|iterations|bits"
+"poisson shm 4 (2x2, C and Fortran)|-n 2 noeud 24 2 2 : -n 2 noeud-f90 24 2 2|iterations|bits"
+"poisson mpi 2 (1x2, Fortran)|-n 2 noeud-f90 24 1 2|iterations|bits"
+"poisson mpi 4 (2x2, C and Fortran)|-n 1 noeud-f90 24 2 2 1e-9 30 : -n 3 noeud 24 2 2 1e-9 30|iterations|bits"
 "vlasov shm 2 |-n 2 vlasov|^time|serial|gamma|omega"
 "vlasov shm 4 |-n 4 vlasov|^time|serial|gamma|omega"
 "vlasov mpi 2 |-n 2 vlasov|^time|serial|gamma|omega"
 "vlasov mpi 4 |-n 4 vlasov 20|^time|serial|gamma|omega"
 "vlasov mpi-net 2 |-n 2 vlasov 20|^time|serial|gamma|omega"
+"vlasov shm 2 (Fortran)|-n 2 vlasov-f90|^time|bits"
+"vlasov shm 4 (C and Fortran)|-n 2 vlasov-f90 : -n 2 vlasov|^time|bits"
+"vlasov mpi 2 (Fortran)|-n 2 vlasov-f90|^time|bits"
+"vlasov mpi 4 (C and Fortran)|-n 1 vlasov 20 : -n 3 vlasov-f90 20|^time|bits"
 "tutorial shm 3 |-n 1 master : -n 2 worker|workers:"
 "tutorial shm 5 |-n 1 master : -n 4 worker|workers:"
 "tutorial mpi 2 |-n 1 master : -n 1 worker|workers:"
 "tutorial mpi 4 |-n 1 master : -n 3 worker|workers:"
 "tutorial mpi-net 2 |-n 1 master : -n 1 worker|workers:"
+"tutorial shm 4 (C master, Fortran workers)|-n 1 master : -n 3 worker-f90|workers:"
+"tutorial mpi 3 (C master, Fortran workers)|-n 1 master : -n 2 worker-f90|workers:"
 )
 
 # extract_tutorial: the tutorial's files
@@ -89,6 +112,8 @@ build() {
     mkdir -p "$out/gen"
     rt_use "$rt" || { echo "$RT_WHY"; return 1; }
     if ! pkg-config --exists "medley-$RT_LIB"; then echo "pkg-config medley-$RT_LIB not found"; return 1; fi
+    # the Fortran compiler a user of the runtime builds with
+    local fc=${RT_FC:-"no Fortran wrapper of $MPI_NAME"}
     if [ "$ex" = tutorial ]; then
         # as the tutorial says: its Makefile, medleyc on the PATH
         extract_tutorial "$out"
@@ -101,9 +126,22 @@ build() {
             echo "make failed: $(tail -c 400 "$out/make.log" | tr '\n' ' ')"
             return 1
         fi
+        # section 9: the workers in Fortran, built as the page shows
+        [ -s "$out/worker.f90" ] || { echo "docs/tutorial.md: no worker.f90 block"; return 1; }
+        # shellcheck disable=SC2046
+        if ! (cd "$out" && "$RT_STAGE/bin/medleyc" --fortran -o gen-f sumsq.mdl &&
+              "$CC" "${CFLAGS_EX[@]}" -Igen-f -c gen-f/workerMDL.c -o workerMDL.c.o \
+                  $(pkg-config --cflags "medley-$RT_LIB") &&
+              "$fc" "${FFLAGS_EX[@]}" gen-f/sumsqMDL_common.f90 gen-f/workerMDL.f90 worker.f90 \
+                  workerMDL.c.o $(pkg-config --libs "medley-$RT_LIB") -o worker-f90) > "$out/f90.log" 2>&1; then
+            echo "build of worker.f90 failed: $(tail -c 400 "$out/f90.log" | tr '\n' ' ')"
+            return 1
+        fi
         return 0
     fi
-    if ! "$RT_STAGE/bin/medleyc" -o "$out/gen" "$dir"/*.mdl > "$out/medleyc.log" 2>&1; then
+    local fortran=()
+    compgen -G "$dir/*.f90" > /dev/null && fortran=(--fortran)
+    if ! "$RT_STAGE/bin/medleyc" "${fortran[@]}" -o "$out/gen" "$dir"/*.mdl > "$out/medleyc.log" 2>&1; then
         echo "medleyc failed: $(head -c 300 "$out/medleyc.log" | tr '\n' ' ')"
         return 1
     fi
@@ -116,6 +154,21 @@ build() {
                 "$src" "$out/gen/${p}MDL.c" $(pkg-config --cflags --libs "medley-$RT_LIB") \
                 -o "$out/$p-cxx" > "$out/cxx.log" 2>&1; then
             echo "build of $p.cc with $RT_CXX failed: $(head -c 400 "$out/cxx.log" | tr '\n' ' ')"
+            return 1
+        fi
+    done
+    for src in "$dir"/*.f90; do
+        [ -e "$src" ] || continue
+        p=$(basename "$src" .f90)
+        mkdir -p "$out/f-$p"
+        # shellcheck disable=SC2046
+        if ! (cd "$out/f-$p" && "$fc" "${FFLAGS_EX[@]}" -c "$out"/gen/*MDL_common.f90 \
+                  "$out/gen/${p}MDL.f90" "$OLDPWD/$src" &&
+              "$CC" "${CFLAGS_EX[@]}" -I"$out/gen" -c "$out/gen/${p}MDL.c" -o "${p}MDL.c.o" \
+                  $(pkg-config --cflags "medley-$RT_LIB") &&
+              "$fc" "${FFLAGS_EX[@]}" ./*.o $(pkg-config --libs "medley-$RT_LIB") -o "$out/$p-f90") \
+                > "$out/f90.log" 2>&1; then
+            echo "build of $p.f90 failed: $(head -c 400 "$out/f90.log" | tr '\n' ' ')"
             return 1
         fi
     done
@@ -141,7 +194,7 @@ for run in "${RUNS[@]}"; do
     fi
 done
 
-declare -A built
+declare -A built bits
 for run in "${EXPANDED[@]}"; do
     IFS='|' read -r head launch figures <<< "$run"
     read -r ex rt label <<< "$head"
@@ -183,6 +236,19 @@ for run in "${EXPANDED[@]}"; do
         why="no line matching /$okline/"
     else
         why=""
+    fi
+    # the C run of the same instance count and arguments printed the same
+    # bits (it comes first)
+    args_key=$rt/$(echo "$launch" | grep -oE -- '-n [0-9]+' | awk '{ n += $2 } END { print n }')
+    args_key+=$(echo "$launch" | sed -E 's/^ *-n [0-9]+ [a-z]+(-f90)?//; s/ :.*//')
+    if [ -z "$why" ] && grep -q '^bits:' "$log.out"; then
+        if [[ $launch != *-f90* ]]; then
+            bits[$args_key]=$(grep '^bits:' "$log.out")
+        elif [ -z "${bits[$args_key]:-}" ]; then
+            why="no C run with the arguments of this one came before"
+        elif [ "${bits[$args_key]}" != "$(grep '^bits:' "$log.out")" ]; then
+            why="the numbers differ from the C program's (${bits[$args_key]})"
+        fi
     fi
     if [ -z "$why" ]; then
         printf 'PASS: %s\n' "$name"

@@ -13,7 +13,13 @@
 #     every TMDL.h and TMDL.hh of the spec, calling MDL_Init through the
 #     short-name overloads (C API) and through a class object (TMDL.hh),
 #     and every TMDL.c compiled as C++ (-x c++);
-#   - generating twice gives the same bytes (deterministic output).
+#   - generating twice gives the same bytes (deterministic output);
+#   - Fortran (medleyc --fortran, gfortran -std=f2018 -Wall -Wextra -Werror
+#     -pedantic): <stem>MDL_common.f90, every TMDL.f90, and one program
+#     using every task module, calling MDL_Init and MDL_Barrier through the
+#     generic names for every task (they merge across the modules) — or,
+#     when the spec has names Fortran cannot take, medleyc's errors all
+#     say so (--fortran) and nothing is written.  Result: gen/<…>/fortran
 # A spec that needs medleyc options gives them on a line of its own, as the
 # golden suite reads them:   // ARGS: -D N=512 -D NPROC=8
 # Result: PASS: gen/<spec path without .mdl>
@@ -22,6 +28,7 @@ cd "$(dirname "$0")/.."
 : "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
 CC=${CC:-cc}
 W=(-std=c11 -Wall -Wextra -Werror -pedantic)
+WF=(-std=f2018 -Wall -Wextra -Werror -pedantic)
 WXX=(-std=c++17 -Wall -Wextra -Werror -pedantic)
 CXXS=()
 for cxx in g++ clang++; do command -v "$cxx" > /dev/null && CXXS+=("$cxx"); done
@@ -112,5 +119,44 @@ for spec in $specs; do
         done
     done
     if [ -z "$why" ]; then echo "PASS: $name"; else echo "FAIL: $name: $why"; fi
+
+    mkdir -p "$d/f"
+    "$MEDLEY_STAGE/bin/medleyc" --fortran "${args[@]}" -o "$d/f" "$spec" > "$d/fout" 2>&1
+    frc=$?
+    why=""
+    if [ $frc -eq 1 ]; then
+        if grep ': error: ' "$d/fout" | grep -qv '(--fortran)$'; then
+            why="medleyc --fortran: errors other than Fortran's: $(head -c 300 "$d/fout" | tr '\n' ' ')"
+        elif [ -n "$(ls -A "$d/f")" ]; then
+            why="medleyc --fortran failed but wrote $(ls "$d/f" | head -3 | tr '\n' ' ')"
+        fi
+    elif [ $frc -ne 0 ]; then
+        why="medleyc --fortran exited $frc: $(head -c 300 "$d/fout" | tr '\n' ' ')"
+    elif ! command -v gfortran > /dev/null; then
+        why="gfortran not installed"
+    else
+        {
+            echo "program all"
+            for h in $headers; do echo "  use $(basename "$h" MDL.h)_mdl"; done
+            echo "  implicit none"
+            for h in $headers; do
+                t=$(basename "$h" MDL.h)
+                echo "  type($t), pointer :: t_$t => null()"
+            done
+            for h in $headers; do
+                t=$(basename "$h" MDL.h)
+                echo "  call MDL_Init(t_$t)"
+                echo "  call MDL_Barrier(t_$t)"
+            done
+            echo "end program all"
+        } > "$d/f/all.f90"
+        for f in "$d"/f/*MDL_common.f90 "$d"/f/*MDL.f90 "$d/f/all.f90"; do
+            if ! (cd "$d/f" && gfortran "${WF[@]}" -c "$f" -o "$f.o") > "$d/fc" 2>&1; then
+                why="gfortran $(basename "$f"): $(head -c 400 "$d/fc" | tr '\n' ' ')"
+                break
+            fi
+        done
+    fi
+    if [ -z "$why" ]; then echo "PASS: $name/fortran"; else echo "FAIL: $name/fortran: $why"; fi
 done
 exit 0

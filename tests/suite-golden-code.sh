@@ -2,7 +2,10 @@
 # Golden generated code: the exact output of medleyc, byte for byte.
 #
 # Every change of what users compile is then a reviewed diff.  Cases: the
-# spec of each example (examples/<dir>/<dir>.mdl, case <dir>) and every
+# spec of each example (examples/<dir>/<dir>.mdl, case <dir>, generated
+# with --fortran: the C files and the Fortran modules), the spec of
+# e2e/fortran_types with --fortran (case fortran_types: every mapping of
+# the Fortran modules) and every
 # tests/golden-code/<name>.mdl (case <name>; an optional first line
 # `// ARGS: <arguments>` gives medleyc arguments).  Each is run as
 #     cd <spec's directory> && medleyc -o <out> --dot <out>/graph.dot <ARGS> <spec>
@@ -20,13 +23,14 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/medley-golden-code.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 expected_root=tests/golden-code/expected
 
-golden_code() {
+golden_code() {    # golden_code CASE SPEC [medleyc arguments…]
     local case=$1 spec=$2
+    shift 2
     local name=golden-code/$case out=$tmp/$case expected=$expected_root/$case
-    local args=() first
+    local args=("$@") more=() first
     IFS= read -r first <"$spec" || true
     case $first in
-        "// ARGS:"*) read -r -a args <<<"${first#// ARGS:}" ;;
+        "// ARGS:"*) read -r -a more <<<"${first#// ARGS:}"; args+=("${more[@]}") ;;
     esac
     mkdir -p "$out"
     if ! (cd "$(dirname "$spec")" && exec "$medleyc" -o "$out" --dot "$out/graph.dot" \
@@ -53,8 +57,9 @@ golden_code() {
 }
 
 for spec in examples/*/*.mdl; do
-    golden_code "$(basename "$spec" .mdl)" "$spec"
+    golden_code "$(basename "$spec" .mdl)" "$spec" --fortran
 done
+golden_code fortran_types tests/e2e/fortran_types/spec.mdl --fortran
 for spec in tests/golden-code/*.mdl; do
     golden_code "$(basename "$spec" .mdl)" "$spec"
 done

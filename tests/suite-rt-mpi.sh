@@ -100,6 +100,7 @@ fi
 build rt_p2p
 build rt_coll
 build rt_grid "$MPI_CC"       # it calls MPI itself
+build rt_errself "$MPI_CC"    # it wraps MPI_Wait
 build rt_errors
 build rt_big
 
@@ -120,6 +121,10 @@ fi
 if is_built rt_big; then
     run big 60 -n 2 "$W/rt_big"
     expect_ok big "rt_big: OK" 1
+fi
+if is_built rt_errself; then
+    MDL_ERRORS=return run errself 60 -n 2 "$W/rt_errself"
+    expect_ok errself "rt_errself: OK" 1
 fi
 if is_built rt_errors; then
     MDL_ERRORS=return run errors-return 60 -n 2 "$W/rt_errors" return

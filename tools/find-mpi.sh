@@ -9,7 +9,8 @@
 #                          the C compiler stays CC)
 #   MPI_FLAVOR, MPI_VERSION  from mpi.h: openmpi (OPEN_MPI), mpich (MPICH_VERSION:
 #                          MPICH and its derivatives), else unknown
-#   MPI_CC, MPI_CXX, MPI_EXEC  the wrappers and the launcher of that MPI, by a
+#   MPI_CC, MPI_CXX, MPI_FC, MPI_EXEC  the wrappers (C, C++, Fortran: empty
+#                          when that MPI has none) and the launcher of that MPI, by a
 #                          name that stays that MPI's: Debian's alternatives
 #                          (/usr/bin/mpicc -> /etc/alternatives/mpi -> mpicc.mpich)
 #                          are followed, since installing another MPI switches
@@ -94,6 +95,7 @@ first() {
     return 1
 }
 cxx=$(first "$dir/mpicxx$suffix" "$dir/mpic++$suffix" "$dir/mpiCC$suffix") && cxx=$(resolve "$cxx")
+fc=$(first "$dir/mpifort$suffix" "$dir/mpif90$suffix") && fc=$(resolve "$fc")
 
 # the launcher: named, or beside the wrapper and of the same MPI
 if [ -n "$mpiexec" ]; then
@@ -122,6 +124,7 @@ MPI_FLAVOR := $flavor
 MPI_VERSION := $version
 MPI_CC := $wrapper
 MPI_CXX := $cxx
+MPI_FC := $fc
 MPI_EXEC := $launcher
 MPI_CFLAGS := ${cflags[*]}
 MPI_LIBS := ${libs[*]}

@@ -10,16 +10,19 @@
  * iterate must be the serial one (same arithmetic, so the deviation is 0).
  *
  *   noeud [G [PX PY [TOL [MAXIT]]]]
- *       G×G interior points (default 24; each block is sized at run time,
- *       MDL_Allocate, so any G fits), a PX×PY process grid (default 0 0:
+ *       G×G interior points (default 24), a PX×PY process grid (default 0 0:
  *       chosen by MDL_Grid_Create), stop when the l2 norm of an update is
  *       below TOL (default 1e-9) or after MAXIT iterations (default 200000).
  *       A run stopped by MAXIT checks only parallel = serial, not the error
  *       (short runs for oversubscribed MPI, where each iteration is slow).
+ *
+ * noeud.f90 is this program in Fortran: with -ffp-contract=off on both,
+ * its "bits:" line is this one's (tests/suite-examples.sh compares them).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include "noeudMDL.h"
 
@@ -32,6 +35,14 @@ static double now(void)
     struct timespec ts;
     timespec_get(&ts, TIME_UTC);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The bits of x, for the "bits:" line noeud.f90 prints too. */
+static unsigned long long bits(double x)
+{
+    unsigned long long b;
+    memcpy(&b, &x, sizeof b);
+    return b;
 }
 
 /* First index and size of part c of n points cut into p parts (the first
@@ -90,30 +101,21 @@ int main(int argc, char **argv)
     int oi, oj, ni, nj;                         /* global offset and size of my block */
     cut(G, dims[0], c[0], &oi, &ni);
     cut(G, dims[1], c[1], &oj, &nj);
-    if (G < 1 || ni < 1 || nj < 1) {
+    if (G < 1 || ni < 1 || nj < 1 || ni > N || nj > N) {
         if (me == 0)
-            fprintf(stderr, "noeud: G=%d on %d x %d instances: blocks must be at least 1 wide\n",
-                    G, dims[0], dims[1]);
+            fprintf(stderr, "noeud: G=%d on %d x %d instances: blocks must be 1..%d wide\n",
+                    G, dims[0], dims[1], N);
         MDL_Barrier(t);                 /* let 0 print before anyone exits */
         MDL_End(t);
         return 2;
     }
-    t->ni = ni;
-    t->nj = nj;
-    if (MDL_Allocate(t) != MDL_SUCCESS)
-        return 1;
-    double (*U)[nj + 2] = (void *)t->U;         /* the block, row-major */
     double h = 1.0 / (G + 1), t0 = now();
     t->INFi = t->INFj = 1;
     t->SUPi = ni;
     t->SUPj = nj;
     /* U starts at 0, which is also the boundary value: halo cells facing
      * the boundary (MDL_PROC_NULL neighbours) are never written. */
-    double (*V)[nj + 2] = calloc((size_t)(ni + 2) * (size_t)(nj + 2), sizeof(double));
-    if (!V) {
-        perror("calloc");
-        return 1;
-    }
+    static double V[N + 2][N + 2];
 
     int iter = 0;
     do {
@@ -122,13 +124,13 @@ int main(int argc, char **argv)
         double dif = 0;
         for (int i = 1; i <= ni; i++)
             for (int j = 1; j <= nj; j++) {
-                V[i][j] = 0.25 * (U[i - 1][j] + U[i + 1][j] +
-                                  U[i][j - 1] + U[i][j + 1] + h2f(oi + i, oj + j, h));
-                dif += (V[i][j] - U[i][j]) * (V[i][j] - U[i][j]);
+                V[i][j] = 0.25 * (t->U[i - 1][j] + t->U[i + 1][j] +
+                                  t->U[i][j - 1] + t->U[i][j + 1] + h2f(oi + i, oj + j, h));
+                dif += (V[i][j] - t->U[i][j]) * (V[i][j] - t->U[i][j]);
             }
         for (int i = 1; i <= ni; i++)
             for (int j = 1; j <= nj; j++)
-                U[i][j] = V[i][j];
+                t->U[i][j] = V[i][j];
         t->DIF = dif;
         MDL_Allreduce_m9(t);
         iter++;
@@ -152,12 +154,11 @@ int main(int argc, char **argv)
     for (int i = 1; i <= ni; i++)
         for (int j = 1; j <= nj; j++) {
             double exact = sin(PI * (oi + i) * h) * sin(PI * (oj + j) * h);
-            dev = fmax(dev, fabs(U[i][j] - u[(oi + i) * w + oj + j]));
-            err = fmax(err, fabs(U[i][j] - exact));
+            dev = fmax(dev, fabs(t->U[i][j] - u[(oi + i) * w + oj + j]));
+            err = fmax(err, fabs(t->U[i][j] - exact));
         }
     free(u);
     free(v);
-    free(V);
     t->DEV = dev;
     MDL_Allreduce_m10(t);
     double max_dev = t->MAX_DEV;
@@ -185,6 +186,8 @@ int main(int argc, char **argv)
             printf("stopped after %d iterations (MAXIT), not converged: error not checked\n",
                    iter);
         printf("parallel vs serial: max|U - U_serial| = %.1e\n", max_dev);
+        printf("bits: update %016llX error %016llX deviation %016llX\n", bits(t->SUM_DIF),
+               bits(max_err), bits(max_dev));
         printf("poisson: %s\n", ok ? "ok" : "FAILED");
     }
     MDL_End(t);

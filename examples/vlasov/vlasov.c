@@ -259,6 +259,14 @@ int main(int argc, char **argv)
                "serial %.3f s\n", t->slowest[0], t->slowest[1], t_ser);
         printf("parallel vs serial: max |W - W_serial| / max W = %.1e\n", dev);
         printf("total energy drift: %.1e\n", drift);
+        /* every step's W, which vlasov.f90 prints alike (tests/suite-examples.sh) */
+        unsigned long long wbits = 0, last, b;
+        for (int k = 0; k < steps; k++) {
+            memcpy(&b, &W[k], sizeof b);
+            wbits ^= b;
+        }
+        memcpy(&last, &W[steps - 1], sizeof last);
+        printf("bits: W xor %016llX last W %016llX\n", wbits, last);
         ok = dev <= 1e-10;
 
         double tp[1024], lnp[1024];

@@ -55,32 +55,47 @@ int mdl_errors_return(void)
     return error_policy() != POLICY_FATAL;
 }
 
-static void print_error(mdl_who who, const char *fn, int code, const char *fmt, va_list ap)
+/* The line of the last error that MDL_ERRORS=return kept silent, for a
+ * binding whose caller did not take the code (mdl_print_kept); code 0:
+ * none.  One per process, as the runtime is. */
+static struct {
+    int code;
+    char line[768];
+} kept;
+
+/* The one line of an error, into line[768]. */
+static void format_line(char *line, mdl_who who, const char *fn, int code, const char *fmt,
+                        va_list ap)
 {
     char reason[512];
     vsnprintf(reason, sizeof reason, fmt, ap);
     const char *name = code <= MDL_ERR_FIRST && code >= MDL_ERR_LAST
                            ? error_names[MDL_ERR_FIRST - code]
                            : "MDL_ERR_?";
-    /* One write so that lines of several instances do not interleave. */
-    char line[768];
     if (who.inst >= 0)
-        snprintf(line, sizeof line, "%s[%d]: %s: %s (%s)\n",
+        snprintf(line, sizeof kept.line, "%s[%d]: %s: %s (%s)\n",
                  who.task ? who.task : "?", who.inst, fn, reason, name);
     else
-        snprintf(line, sizeof line, "%s: %s: %s (%s)\n",
+        snprintf(line, sizeof kept.line, "%s: %s: %s (%s)\n",
                  who.task ? who.task : "?", fn, reason, name);
-    fputs(line, stderr);
-    fflush(stderr);
 }
 
 int mdl_vfail(mdl_who who, const char *fn, int code, mdl_abort_fn abort_job,
               const char *fmt, va_list ap)
 {
-    if (error_policy() == POLICY_RETURN)
+    int policy = error_policy();
+    char line[sizeof kept.line];
+    format_line(line, who, fn, code, fmt, ap);
+    kept.code = 0;
+    if (policy == POLICY_RETURN) {
+        kept.code = code;
+        memcpy(kept.line, line, sizeof line);
         return code;
-    print_error(who, fn, code, fmt, ap);
-    if (error_policy() == POLICY_FATAL && abort_job)
+    }
+    /* One write so that lines of several instances do not interleave. */
+    fputs(line, stderr);
+    fflush(stderr);
+    if (policy == POLICY_FATAL && abort_job)
         abort_job(code);
     return code;
 }
@@ -88,9 +103,26 @@ int mdl_vfail(mdl_who who, const char *fn, int code, mdl_abort_fn abort_job,
 void mdl_vfail_fatal(mdl_who who, const char *fn, int code, mdl_abort_fn abort_job,
                      const char *fmt, va_list ap)
 {
-    print_error(who, fn, code, fmt, ap);
+    char line[sizeof kept.line];
+    format_line(line, who, fn, code, fmt, ap);
+    fputs(line, stderr);
+    fflush(stderr);
     abort_job(code);
     abort();                    /* abort_job does not return; said for the compiler */
+}
+
+void mdl_print_kept(int code)
+{
+    if (kept.code == 0 || kept.code != code)
+        return;
+    kept.code = 0;
+    fputs(kept.line, stderr);
+    fflush(stderr);
+}
+
+void mdl_forget_kept(void)
+{
+    kept.code = 0;
 }
 
 /* ---------------------------------------------------------------- grids */
@@ -215,7 +247,7 @@ int mdl_grid_wrap_rank(int ndims, const int *dims, const int *periodic,
 const char *mdl_base_name(int base)
 {
     switch (base) {
-#define MDL_X(id, name, c_spelling, short_id, lp64_size) case MDL_T_##id: return name;
+#define MDL_X(id, name, c_spelling, short_id, lp64_size, f_type, f_kind) case MDL_T_##id: return name;
     MDL_BASIC_TYPES(MDL_X)
 #undef MDL_X
     case MDL_T_STRUCT: return "struct";
@@ -226,7 +258,8 @@ const char *mdl_base_name(int base)
 size_t mdl_base_size(int base)
 {
     switch (base) {
-#define MDL_X(id, name, c_spelling, short_id, lp64_size) case MDL_T_##id: return lp64_size;
+#define MDL_X(id, name, c_spelling, short_id, lp64_size, f_type, f_kind) \
+    case MDL_T_##id: return lp64_size;
     MDL_BASIC_TYPES(MDL_X)
 #undef MDL_X
     }

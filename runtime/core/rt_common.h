@@ -29,9 +29,10 @@ typedef void (*mdl_abort_fn)(int code);
  * unset or `fatal`: print one line and call abort_job; `return`: return
  * the code, print nothing (as MPI_ERRORS_RETURN); `return,print`: return
  * the code and print the line. */
-/* Prints the line unless errors are returned silently, then calls abort_job
- * unless errors are returned.  Returns `code` (negative).  The runtimes
- * call it through rt_fail (rt_backend.h). */
+/* Prints the line unless errors are returned silently (then keeps it, for
+ * mdl_print_kept), then calls abort_job unless errors are returned.
+ * Returns `code` (negative).  The runtimes call it through rt_fail
+ * (rt_backend.h). */
 MDL_HIDDEN int mdl_vfail(mdl_who who, const char *fn, int code,
                          mdl_abort_fn abort_job, const char *fmt, va_list ap)
     __attribute__((format(printf, 5, 0)));
@@ -44,6 +45,25 @@ MDL_HIDDEN void mdl_vfail_fatal(mdl_who who, const char *fn, int code,
 
 /* True when errors are returned (MDL_ERRORS=return or return,print). */
 MDL_HIDDEN int mdl_errors_return(void);
+
+/* A binding whose caller does not take the code (a Fortran call without
+ * ierr) makes an error fatal whatever MDL_ERRORS says: the line of the
+ * last error, if MDL_ERRORS=return kept it silent and its code is `code`,
+ * is printed now, once (mdl_vfail keeps it). */
+MDL_HIDDEN void mdl_print_kept(int code);
+/* The last error has no line under the default policy (a peer's failure,
+ * which the failing instance reports): mdl_print_kept prints nothing. */
+MDL_HIDDEN void mdl_forget_kept(void);
+
+/* ---------------------------------------------------------------- launchers */
+
+/* The number of processes an MPI launcher (hydra, Open MPI's mpirun,
+ * Slurm's srun) said it started, this one among them; 0 when none said
+ * (rt_launcher.c: the variables, which launcher wins). */
+MDL_HIDDEN long rt_launcher_size(void);
+
+/* True when an MPI launcher started this process. */
+MDL_HIDDEN int rt_launched(void);
 
 /* ---------------------------------------------------------------- task objects */
 

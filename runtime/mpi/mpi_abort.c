@@ -1,6 +1,7 @@
 /* mpi_abort.c — the fatal path of the MPI runtime (be_abort): the whole
  * job ends, also from a process that has not started MPI.  A leaf: it
- * calls MPI and nothing of the runtime, which reports before it. */
+ * calls MPI and nothing of the runtime but what a launcher said
+ * (runtime/core), which reports before it. */
 #include <signal.h>
 #include <stdlib.h>
 #include <time.h>
@@ -15,14 +16,11 @@ int mpi_unusable;
  * join it in MPI_Init (be_abort). */
 #define ABORT_JOIN_SECONDS 10
 
-/* Whether a launcher started this process as one of several (PMI: MPICH's
- * hydra and Slurm set PMI_RANK and PMI_SIZE; PMIx: PMIX_RANK). */
+/* Whether a launcher started this process as one of several. */
 static int in_a_job(void)
 {
-    const char *size = getenv("PMI_SIZE");
-    if (size)
-        return atoi(size) > 1;
-    return getenv("PMI_RANK") || getenv("PMIX_RANK");
+    long size = rt_launcher_size();
+    return size ? size > 1 : rt_launched();
 }
 
 void be_abort(int code)

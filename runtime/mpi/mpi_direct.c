@@ -33,12 +33,15 @@
  * receive of something the sender sends next) would hang.  The control
  * page publishes which blocking call its process is in (rt_block_shared);
  * a sender whose receiver has been blocked in one call for
- * MPI_DIRECT_STUCK_US, or has not taken the slot for
- * MPI_DIRECT_PATIENCE_US, withdraws it (POSTED -> WITHDRAWN, one
- * compare-and-swap against the receiver's) and sends the data through MPI
- * from a buffer of its own, which the receiver then receives on the
- * channel's withdrawal tag.  See docs/runtime-mpi.md, "Large messages on
- * one host". */
+ * MPI_DIRECT_STUCK_US of the receiver's own time on a CPU (so that a
+ * receiver waiting for a CPU is not taken for a stuck one), or has not
+ * taken the slot for MPI_DIRECT_LAST_RESORT_US whatever it does, withdraws
+ * it (POSTED -> WITHDRAWN, one compare-and-swap against the receiver's)
+ * and sends the data through MPI from a buffer of its own, reused, which
+ * the receiver then receives on the channel's withdrawal tag.  A receiver
+ * that computes is not withdrawn from: it will copy at its receive, Wait
+ * or Test, as MPICH's rendezvous would wait for it too.  See
+ * docs/runtime-mpi.md, "Large messages on one host". */
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -82,7 +85,8 @@ typedef struct mpi_direct_note {
 } mpi_direct_note;
 
 _Static_assert(sizeof(mpi_direct_note) == MPI_DIRECT_NOTE_BYTES, "mpi_rt.h says otherwise");
-_Static_assert(MPI_DIRECT_NOTE_BYTES < MPI_DIRECT_MIN,
+_Static_assert(MPI_DIRECT_NOTE_BYTES < MPI_DIRECT_MIN &&
+                   MPI_DIRECT_NOTE_BYTES < MPI_DIRECT_MIN_STRIDED,
                "an announcement must be smaller than any direct message");
 
 /* An announced send, until its slot is DONE or withdrawn. */
@@ -91,7 +95,9 @@ struct mpi_direct_out {
     int dest;                   /* world rank */
     int channel;
     unsigned long seen;         /* the receiver's blocking call last seen */
-    double seen_at;             /* since when (seconds) */
+    double seen_at;             /* since when (seconds, clock seen_cpu) */
+    int seen_cpu;               /* seen_at is the receiver's time on a CPU,
+                                   else the wall clock */
     double sent_at;
 };
 
@@ -235,8 +241,9 @@ static void *map_peer(int fd, size_t size, size_t heap)
     return p;
 }
 
-/* Whether a send of m may ever be announced (make_note, MPI_DIRECT_MIN):
- * one item of a basic type whose largest section is large enough. */
+/* Whether a send of m may ever be announced (make_note, direct_peer in
+ * mpi_p2p.c): one item of a basic type whose largest section is large
+ * enough for the smaller of the two thresholds. */
 static int may_announce(const mdl_msg_desc *m)
 {
     if (!m->is_send || m->nitems != 1)
@@ -252,7 +259,8 @@ static int may_announce(const mdl_msg_desc *m)
             return 1;
         most *= (uint64_t)ext;
     }
-    return most >= MPI_DIRECT_MIN;
+    return most >= (MPI_DIRECT_MIN < MPI_DIRECT_MIN_STRIDED ? MPI_DIRECT_MIN
+                                                            : MPI_DIRECT_MIN_STRIDED);
 }
 
 /* The channels on which this process may announce a send (NULL: out of
@@ -301,6 +309,10 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
         ok = 0;
     if (ok && !(rt->host.peer_span = calloc((size_t)rt->job.world_size, sizeof *rt->host.peer_span)))
         ok = 0;
+    if (ok && !(rt->host.peer_sched = malloc(sizeof *rt->host.peer_sched * (size_t)rt->job.world_size)))
+        ok = 0;
+    for (int r = 0; ok && r < rt->job.world_size; r++)
+        rt->host.peer_sched[r] = -1;
     for (int i = 0; ok && i < nsize; i++) {
         if (i == me)
             continue;
@@ -323,6 +335,8 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
         rt->host.peer_base[peer] = p;
         rt->host.peer_size[peer] = size;
         rt->host.peer_span[peer] = heap ? size + CTL_BYTES + heap : size;
+        snprintf(path, sizeof path, "/proc/%lld/schedstat", all[N * i + PID]);
+        rt->host.peer_sched[peer] = open(path, O_RDONLY | O_CLOEXEC);
     }
     /* all or nothing: the peers' fds stay open until everyone has mapped */
     int all_ok = 0;
@@ -432,9 +446,14 @@ void mpi_direct_unmap_peers(mdl_rt *rt)
             size_t all = rt->host.peer_size[r] + CTL_BYTES;
             munmap(rt->host.peer_base[r], rt->host.peer_span[r] > all ? rt->host.peer_span[r] : all);
         }
+    for (int r = 0; rt->host.peer_sched && r < rt->job.world_size; r++)
+        if (rt->host.peer_sched[r] >= 0)
+            close(rt->host.peer_sched[r]);
     free(rt->host.peer_base);
     free(rt->host.peer_size);
     free(rt->host.peer_span);
+    free(rt->host.peer_sched);
+    rt->host.peer_sched = NULL;
     rt->host.announces = 0;
     rt->host.peer_base = NULL;
     rt->host.peer_size = NULL;
@@ -451,6 +470,10 @@ void mpi_direct_free(mdl_rt *rt)
     free(rt->host.note_channels);
     rt->host.note_channels = NULL;
     mpi_direct_unmap_peers(rt);
+    mpi_buffered_pool_free(&rt->host.spares);
+    free(rt->host.unpack);
+    rt->host.unpack = NULL;
+    rt->host.unpack_cap = 0;
     if (rt->mem.mapped && rt->c.task)
         munmap(rt->c.task, rt->mem.mapped);
     rt->mem.mapped = 0;
@@ -531,23 +554,25 @@ static const char *send_fn(const mdl_msg_desc *m, int wait, char *buf, size_t le
     return m->async ? rt_completion_fn(m, wait, buf, len) : m->fn;
 }
 
-/* The slot withdrawn: the data goes through MPI, from a copy. */
+/* The slot withdrawn: the data goes through MPI, from a copy (the one
+ * MPICH's eager path would make: the sender must not wait for a receiver
+ * that may not come), in a buffer reused from earlier withdrawals. */
 static int withdraw(mdl_rt *rt, const mdl_msg_desc *m, int wait, const struct mpi_direct_out *o)
 {
     char fn[160];
-    mpi_buffered_reap(&rt->host.withdrawn);
+    mpi_buffered_reap(&rt->host.withdrawn, &rt->host.spares);
     mdl_span sp;
     if (!note_span(&o->note, rt->c.task, own_span(rt), &sp))
         return rt_fail(rt, send_fn(m, wait, fn, sizeof fn), MDL_ERR_INTERN,
                        "a large message's layout was lost");
-    mpi_buffered *x = malloc(sizeof *x + o->note.bytes);
+    mpi_buffered *x = mpi_buffered_get(&rt->host.spares, o->note.bytes);
     if (!x)
         return rt_fail_oom(rt, send_fn(m, wait, fn, sizeof fn));
     mdl_spans_pack(&sp, 1, x->data);
     int mpirc = MPI_Isend(x->data, (int)o->note.bytes, MPI_BYTE, o->dest,
                           rt->tags.withdrawn + o->channel, rt->job.world, &x->req);
     if (mpirc != MPI_SUCCESS) {
-        free(x);
+        mpi_buffered_keep(&rt->host.spares, x);
         return mpi_fail(rt, send_fn(m, wait, fn, sizeof fn), mpirc, "MPI_Isend");
     }
     x->tag = rt->tags.withdrawn + o->channel;
@@ -557,23 +582,58 @@ static int withdraw(mdl_rt *rt, const mdl_msg_desc *m, int wait, const struct mp
     return 0;
 }
 
+/* The time host peer `rank` has spent on a CPU (seconds), from its
+ * /proc/<pid>/schedstat; 0: unreadable (the file is then closed, and the
+ * wall clock counts for that peer from there on). */
+static int peer_cpu_seconds(mdl_rt *rt, int rank, double *s)
+{
+    int fd = rt->host.peer_sched[rank];
+    char buf[96];
+    ssize_t n = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
+    if (n > 0) {
+        buf[n] = 0;
+        char *end;
+        unsigned long long ns = strtoull(buf, &end, 10);
+        if (end != buf) {
+            *s = 1e-9 * (double)ns;
+            return 1;
+        }
+    }
+    if (fd >= 0)
+        close(fd);
+    rt->host.peer_sched[rank] = -1;
+    return 0;
+}
+
 /* Whether o is to be withdrawn: its receiver has been blocked in one call
- * for MPI_DIRECT_STUCK_US, or has not taken the slot for
- * MPI_DIRECT_PATIENCE_US whatever it does (it may be polling with Test,
- * or in an MPI call of the program's own: neither shows as blocked). */
+ * for MPI_DIRECT_STUCK_US of its own time on a CPU (a receiver spinning in
+ * MPI runs; one that waits for a CPU does not, and is only late), or has
+ * not taken the slot for MPI_DIRECT_LAST_RESORT_US whatever it does: it
+ * may be inside an MPI call of the program's own, waiting for what this
+ * process sends next, which nothing shows.  That bound is long so that a
+ * receiver that is only computing is waited for as MPICH's rendezvous
+ * would; a withdrawal after it costs a pack and MPI's transfer, a few per
+ * cent of the second already waited. */
 static int receiver_stuck(mdl_rt *rt, struct mpi_direct_out *o)
 {
+    double t = rt_mono_seconds();
+    if (t - o->sent_at >= 1e-6 * MPI_DIRECT_LAST_RESORT_US)
+        return 1;
     unsigned long b = __atomic_load_n(
         &ctl_of(rt->host.peer_base[o->dest], rt->host.peer_size[o->dest])->blocked, __ATOMIC_RELAXED);
-    double t = rt_mono_seconds();
-    if (t - o->sent_at >= 1e-6 * MPI_DIRECT_PATIENCE_US)
-        return 1;
-    if (b == 0 || b != o->seen) {
-        o->seen = b;
-        o->seen_at = t;
+    if (b == 0) {
+        o->seen = 0;
         return 0;
     }
-    return t - o->seen_at >= 1e-6 * MPI_DIRECT_STUCK_US;
+    double clock = t;
+    int cpu = rt->host.peer_sched[o->dest] >= 0 && peer_cpu_seconds(rt, o->dest, &clock);
+    if (b != o->seen || cpu != o->seen_cpu) {
+        o->seen = b;
+        o->seen_at = clock;
+        o->seen_cpu = cpu;
+        return 0;
+    }
+    return clock - o->seen_at >= 1e-6 * MPI_DIRECT_STUCK_US;
 }
 
 /* 1 when o is complete (copied by the receiver, or withdrawn and sent
@@ -642,6 +702,7 @@ int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int
     o->channel = m->channel;
     o->seen = 0;
     o->seen_at = 0;
+    o->seen_cpu = 0;
     o->sent_at = rt_mono_seconds();
     __atomic_store_n(own_slot(rt, &o->note), SLOT_WORD(o->note.gen, SLOT_POSTED),
                      __ATOMIC_RELEASE);
@@ -652,6 +713,7 @@ int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int
         rt_block_end();
         if (mpirc != MPI_SUCCESS)
             return mpi_fail(rt, m->fn, mpirc, "MPI_Send");
+        mpi_count_sent(rt, dest);
         int rc = out_progress(rt, m, 1, o, 1, progress);
         return rc < 0 ? rc : MDL_SUCCESS;
     }
@@ -665,6 +727,7 @@ int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int
         free(o);
         return mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
     }
+    mpi_count_sent(rt, dest);
     rq->send_dest[k] = dest;
     dx->notes[k] = o;
     rq->n++;
@@ -743,23 +806,32 @@ static void read_head(const mdl_span *spans, int n, void *out, size_t len)
     }
 }
 
-/* A withdrawn message: received through MPI, unpacked if it fits. */
+/* A withdrawn message: received through MPI, straight into its place if
+ * that is one contiguous run, else into a buffer kept for the next ones
+ * and unpacked (the copy MPI would make of a datatype); dropped if it does
+ * not fit. */
 static int recv_withdrawn(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int src,
                           const mpi_direct_note *n, const mdl_span *spans, int fits)
 {
-    char *tmp = malloc(n->bytes ? n->bytes : 1);
-    if (!tmp)
-        return rt_fail_oom(rt, fn);
+    int in_place = fits && m->nitems == 1 && spans[0].nloops == 0;
+    size_t need = n->bytes ? n->bytes : 1;
+    if (!in_place && rt->host.unpack_cap < need) {
+        free(rt->host.unpack);
+        rt->host.unpack_cap = 0;
+        if (!(rt->host.unpack = malloc(need)))
+            return rt_fail_oom(rt, fn);
+        rt->host.unpack_cap = need;
+    }
+    char *to = in_place ? spans[0].base : rt->host.unpack;
     rt_block_begin();
-    int mpirc = MPI_Recv(tmp, (int)n->bytes, MPI_BYTE, src, rt->tags.withdrawn + m->channel,
+    int mpirc = MPI_Recv(to, (int)n->bytes, MPI_BYTE, src, rt->tags.withdrawn + m->channel,
                          rt->job.world, MPI_STATUS_IGNORE);
     rt_block_end();
-    if (mpirc == MPI_SUCCESS && fits) {
+    if (mpirc == MPI_SUCCESS && fits && !in_place) {
         uint64_t c0 = rt_trace_copy_begin(rt->c.tr);
-        mdl_spans_unpack(spans, m->nitems, tmp);
+        mdl_spans_unpack(spans, m->nitems, to);
         rt_trace_copy_end(rt->c.tr, c0);
     }
-    free(tmp);
     return mpirc == MPI_SUCCESS ? 0 : mpi_fail(rt, fn, mpirc, "MPI_Recv");
 }
 

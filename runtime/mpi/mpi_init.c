@@ -38,6 +38,8 @@ static void free_tables(mdl_rt *rt)
     free(rt->job.rank_of);
     free(rt->job.task_of);
     free(rt->job.inst_of);
+    free(rt->tally.sent);
+    rt->tally.sent = NULL;
     free(rt->scratch.reqs);
     free(rt->scratch.sts);
     free(rt->scratch.targets);
@@ -105,9 +107,19 @@ static int start(mdl_rt *rt, const char *fn)
     if (rc != MPI_SUCCESS)
         return mpi_fail(rt, fn, rc, "MPI_Comm_dup");
     MPI_Comm_set_errhandler(rt->job.world, MPI_ERRORS_RETURN);
-    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &rt->job.world_eh);
     MPI_Comm_rank(rt->job.world, &rt->job.world_rank);
     MPI_Comm_size(rt->job.world, &rt->job.world_size);
+    if ((rc = mpi_errhandlers_probe(rt, fn)))
+        return rc;
+    /* A program started by another MPI's launcher finds no launcher of its
+     * own in MPI_Init, and each of its processes is a world of one. */
+    long launched = rt_launcher_size();
+    if (launched > rt->job.world_size)
+        return rt_fail(rt, fn, MDL_ERR_LAUNCH,
+                       "the launcher started %ld processes, the MPI world has %d: the "
+                       "program was started by another MPI's launcher, or as separate "
+                       "jobs; start it with the mpiexec of the MPI it is built with",
+                       launched, rt->job.world_size);
     if ((rc = identify(rt, fn)))
         return rc;
 
@@ -115,7 +127,8 @@ static int start(mdl_rt *rt, const char *fn)
     rt->scratch.reqs = malloc(sizeof(MPI_Request) * (size_t)max);
     rt->scratch.sts = malloc(sizeof(MPI_Status) * (size_t)max);
     rt->scratch.targets = malloc(sizeof(int) * (size_t)max);
-    if (!rt->scratch.reqs || !rt->scratch.sts || !rt->scratch.targets)
+    rt->tally.sent = calloc((size_t)rt->job.world_size, sizeof *rt->tally.sent);
+    if (!rt->scratch.reqs || !rt->scratch.sts || !rt->scratch.targets || !rt->tally.sent)
         return rt_fail_oom(rt, fn);
 
     /* Families keep instance order: key = world rank. */
@@ -191,7 +204,7 @@ static void teardown(mdl_rt *rt)
         MPI_Comm_free(&rt->job.family);
     if (rt->job.world != MPI_COMM_NULL) {
         MPI_Comm_free(&rt->job.world);
-        MPI_Errhandler_free(&rt->job.world_eh);
+        mpi_errhandlers_free(rt);
     }
     free_tables(rt);
     int heap_task = !rt->mem.mapped && !rt->mem.users;

@@ -165,10 +165,14 @@ static int place_own(mdl_rt *rt, const char *fn, const mpi_msg_types *ty,
 static void progress(mdl_rt *rt);
 
 /* A send to a host peer that may take the direct path: 1 when it does not
- * (the caller sends through MPI). */
+ * (the caller sends through MPI), as a contiguous message below
+ * MPI_DIRECT_MIN, which MPICH moves as fast (direct_peer lets it by). */
 static __attribute__((noinline)) int send_direct(mdl_rt *rt, const mdl_msg_desc *m,
                                                  const rt_layout *lay, int dest)
 {
+    const mpi_msg_types *ty = &rt->msgs[m->index].types;
+    if (ty->contiguous && ty->bytes < MPI_DIRECT_MIN)
+        return 1;
     if (m->async) {
         int rc = reserve(rt, m, 1);
         if (rc)
@@ -177,9 +181,13 @@ static __attribute__((noinline)) int send_direct(mdl_rt *rt, const mdl_msg_desc 
     return mpi_direct_send(rt, m, lay, dest, progress);
 }
 
+/* A message of at least the smaller threshold, strided ones' (send_direct
+ * leaves the contiguous ones below MPI_DIRECT_MIN to MPI): one compare of
+ * a small message's size, what ping-pongs and halos send. */
+_Static_assert(MPI_DIRECT_MIN_STRIDED <= MPI_DIRECT_MIN, "strided threshold the smaller");
 static inline int direct_peer(const mdl_rt *rt, const mpi_msg_types *ty, int dest)
 {
-    return ty->bytes >= MPI_DIRECT_MIN && rt->host.announces && rt->host.peer_base[dest];
+    return ty->bytes >= MPI_DIRECT_MIN_STRIDED && rt->host.announces && rt->host.peer_base[dest];
 }
 
 /* A failed receive: a truncation names the sender and the receive's size. */
@@ -190,6 +198,7 @@ static __attribute__((cold)) int recv_fail(mdl_rt *rt, const char *fn, const mdl
     MPI_Error_class(mpirc, &cls);
     if (cls != MPI_ERR_TRUNCATE || st->MPI_SOURCE < 0 || st->MPI_SOURCE >= rt->job.world_size)
         return mpi_fail(rt, fn, mpirc, "receive");
+    rt->tally.taken++;          /* truncated, but taken off the channel */
     return rt_fail_size(rt, fn, rt->job.task_of[st->MPI_SOURCE], rt->job.inst_of[st->MPI_SOURCE],
                         RT_SIZE_LARGER, rt->msgs[m->index].types.layout_bytes);
 }
@@ -217,7 +226,7 @@ static __attribute__((cold)) int recv_fail(mdl_rt *rt, const char *fn, const mdl
 static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m,
                                                const rt_layout *lay, void *buf, MPI_Datatype dt)
 {
-    mpi_buffered_reap(&rt->self_sends);
+    mpi_buffered_reap(&rt->self_sends, NULL);
     const mpi_msg_types *ty = &rt->msgs[m->index].types;
     int own = ty->bytes == lay->bytes, size = 0, pos = 0, mpirc = MPI_SUCCESS;
     if (ty->bytes > INT_MAX)
@@ -227,7 +236,7 @@ static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m
         size = (int)ty->bytes;
     else if ((mpirc = MPI_Pack_size(1, dt, rt->job.world, &size)) != MPI_SUCCESS)
         return mpi_fail(rt, m->fn, mpirc, "MPI_Pack_size");
-    mpi_buffered *x = malloc(sizeof *x + (size_t)size);
+    mpi_buffered *x = mpi_buffered_get(NULL, (size_t)size);
     if (!x)
         return rt_fail_oom(rt, m->fn);
     if (own) {
@@ -249,6 +258,7 @@ static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m
         free(x);
         return mpi_fail(rt, m->fn, mpirc, "MPI_Pack/MPI_Isend");
     }
+    mpi_count_sent(rt, rt->job.world_rank);
     x->tag = m->channel;
     mpi_buffered_append(&rt->self_sends, x);
     return MDL_SUCCESS;
@@ -285,8 +295,10 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
                 continue;
             }
             mpirc = MPI_Isend(buf, 1, dt, rank[to[k]], m->channel, rt->job.world, &rq->reqs[rq->n]);
-            if (mpirc == MPI_SUCCESS)
+            if (mpirc == MPI_SUCCESS) {
+                mpi_count_sent(rt, rank[to[k]]);
                 rq->send_dest[rq->n++] = rank[to[k]];
+            }
         }
         return mpirc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, fn, mpirc, "MPI_Isend");
     }
@@ -299,7 +311,10 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
         rt_block_begin();
         mpirc = MPI_Send(buf, 1, dt, rank[to[0]], m->channel, rt->job.world);
         rt_block_end();
-        return mpirc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, fn, mpirc, "MPI_Send");
+        if (mpirc != MPI_SUCCESS)
+            return mpi_fail(rt, fn, mpirc, "MPI_Send");
+        mpi_count_sent(rt, rank[to[0]]);
+        return MDL_SUCCESS;
     }
     /* several targets: all in flight at once, then wait (the sender itself,
      * if listed, buffered first) */
@@ -312,7 +327,10 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
         }
         mpirc = MPI_Isend(buf, 1, dt, rank[to[k]], m->channel, rt->job.world,
                           &rt->scratch.reqs[started]);
-        started += mpirc == MPI_SUCCESS;
+        if (mpirc == MPI_SUCCESS) {
+            mpi_count_sent(rt, rank[to[k]]);
+            started++;
+        }
     }
     rt_block_begin();
     int waitrc = MPI_Waitall(started, rt->scratch.reqs, rt->scratch.sts);
@@ -344,6 +362,7 @@ static __attribute__((noinline)) int recv_small(mdl_rt *rt, const mdl_msg_desc *
     rt_block_end();
     if (mpirc != MPI_SUCCESS)
         return recv_fail(rt, m->fn, m, mpirc, &st);
+    rt->tally.taken++;
     const mpi_msg_types *ty = &rt->msgs[m->index].types;
     size_t got = status_bytes(rt, &st);
     int rc = got == ty->bytes ? place_own(rt, m->fn, ty, own, got, buf, dt)
@@ -399,6 +418,7 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
                     : MPI_Irecv(buf, 1, dt, src, m->channel, rt->job.world, &rq->reqs[k]);
         if (mpirc != MPI_SUCCESS)
             return mpi_fail(rt, fn, mpirc, "MPI_Irecv");
+        rt->tally.taken++;      /* until MDL_End cancels it (end_receives) */
         if (dx->noted) {        /* for an announcement (recv_odd) */
             keep_posted(dx, m, k, lay);
             dx->early[k] = 0;
@@ -420,6 +440,7 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
     rt_block_end();
     if (mpirc != MPI_SUCCESS)
         return recv_fail(rt, fn, m, mpirc, &st);
+    rt->tally.taken++;
     rc = check_size(rt, fn, m, &st, ty->bytes, lay);
     return rc ? rc : rt->job.inst_of[st.MPI_SOURCE];
 }
@@ -449,13 +470,17 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to)
             rt_block_begin();
             int mpirc = MPI_Send(buf, 1, ty->dt, dest, m->channel, rt->job.world);
             rt_block_end();
-            return mpirc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, m->fn, mpirc, "MPI_Send");
+            if (mpirc != MPI_SUCCESS)
+                return mpi_fail(rt, m->fn, mpirc, "MPI_Send");
+            mpi_count_sent(rt, dest);
+            return MDL_SUCCESS;
         }
         mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
         if (rq->n < rq->cap) {
             int mpirc = MPI_Isend(buf, 1, ty->dt, dest, m->channel, rt->job.world, &rq->reqs[rq->n]);
             if (mpirc != MPI_SUCCESS)
                 return mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
+            mpi_count_sent(rt, dest);
             rq->send_dest[rq->n++] = dest;
             return MDL_SUCCESS;
         }
@@ -477,13 +502,12 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
         rt_block_end();
         if (mpirc != MPI_SUCCESS)
             return recv_fail(rt, m->fn, m, mpirc, &st);
+        rt->tally.taken++;
         int rc = check_size(rt, m->fn, m, &st, ty->bytes, lay);
         return rc ? rc : rt->job.inst_of[st.MPI_SOURCE];
     }
     return recv_general(rt, m, lay, from);
 }
-
-static void world_errors_returned(mdl_rt *rt, int on);
 
 /* The requests of a message, x, are done with (completed, or cancelled
  * at MDL_End). */
@@ -567,9 +591,9 @@ static void progress(mdl_rt *rt)
             /* completed, the request left for the Wait or Test */
             int flag = 0;
             MPI_Status st;
-            world_errors_returned(rt, 1);
+            mpi_completion_errors_returned(rt, 1);
             int mpirc = MPI_Request_get_status(rq->reqs[k], &flag, &st);
-            world_errors_returned(rt, 0);
+            mpi_completion_errors_returned(rt, 0);
             if (flag && mpirc == MPI_SUCCESS && status_bytes(rt, &st) == MPI_DIRECT_NOTE_BYTES &&
                 mpi_direct_recv(rt, m->fn, m, &st, req_spans(dx, m, k), MPI_DIRECT_EARLY) == 0)
                 dx->early[k] = 1;
@@ -692,15 +716,6 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, int wait, int mpirc)
     return 0;
 }
 
-/* MPICH raises an error that a request's completion finds (a truncated
- * async receive) on MPI_COMM_WORLD's handler, fatal by default, not on
- * the request's communicator: async receives are completed with
- * MPI_ERRORS_RETURN there, and the program's handler is put back. */
-static void world_errors_returned(mdl_rt *rt, int on)
-{
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, on ? MPI_ERRORS_RETURN : rt->job.world_eh);
-}
-
 /* Test or Wait (wait) of receives some of which were completed first
  * (rq->completed_first): request by request, as MPI_Testall /
  * MPI_Waitall report them (MPI_ERR_IN_STATUS, those not done
@@ -733,10 +748,10 @@ static int testall(mdl_rt *rt, const mdl_msg_desc *m, mpi_msg_reqs *rq, int *fla
 {
     if (m->is_send)
         return MPI_Testall(rq->n, rq->reqs, flag, rq->sts);
-    world_errors_returned(rt, 1);
+    mpi_completion_errors_returned(rt, 1);
     int mpirc = rq->completed_first ? complete_each(rq, 0, flag)
                                     : MPI_Testall(rq->n, rq->reqs, flag, rq->sts);
-    world_errors_returned(rt, 0);
+    mpi_completion_errors_returned(rt, 0);
     return mpirc;
 }
 
@@ -750,14 +765,14 @@ static int waitall(mdl_rt *rt, const mdl_msg_desc *m, mpi_msg_reqs *rq)
         rt_block_end();
         return mpirc;
     }
-    world_errors_returned(rt, 1);
+    mpi_completion_errors_returned(rt, 1);
     rt_block_begin();
     int flag;
     mpirc = rq->completed_first ? complete_each(rq, 1, &flag)
           : rq->n == 1 ? MPI_Wait(&rq->reqs[0], &rq->sts[0])
                        : MPI_Waitall(rq->n, rq->reqs, rq->sts);
     rt_block_end();
-    world_errors_returned(rt, 0);
+    mpi_completion_errors_returned(rt, 0);
     return mpirc;
 }
 
@@ -777,7 +792,7 @@ static __attribute__((noinline)) int failed_early(mdl_rt *rt, const mdl_msg_desc
     mpi_msg *x = &rt->msgs[m->index];
     mpi_msg_reqs *rq = &x->reqs;
     int rc = 0;
-    world_errors_returned(rt, 1);     /* a truncation found here is returned */
+    mpi_completion_errors_returned(rt, 1);     /* a truncation found here is returned */
     for (int k = 0; k < rq->n; k++) {
         int done = 0;
         MPI_Status st;
@@ -812,7 +827,7 @@ static __attribute__((noinline)) int failed_early(mdl_rt *rt, const mdl_msg_desc
         keep_pending(rt, m, rq->n);
         break;
     }
-    world_errors_returned(rt, 0);
+    mpi_completion_errors_returned(rt, 0);
     return rc;
 }
 
@@ -885,6 +900,7 @@ static int end_receives(mdl_rt *rt, const char *fn, const mdl_msg_desc *m)
             err = mpirc == MPI_ERR_IN_STATUS ? rq->sts[k].MPI_ERROR : mpirc;
         MPI_Error_class(err, &cls);
         MPI_Test_cancelled(&rq->sts[k], &cancelled);
+        rt->tally.taken -= cancelled;   /* took nothing */
         size_t got = status_bytes(rt, &rq->sts[k]);
         if (!cancelled && err == MPI_SUCCESS && !req_plain(&rt->msgs[m->index], k, got))
             req_odd(rt, fn, m, k, got, MPI_DIRECT_RELEASE);
@@ -905,6 +921,7 @@ static int drop_unreceived(mdl_rt *rt, const mdl_msg_desc *m, MPI_Status *st)
     if (!sink)
         return 0;
     MPI_Recv(sink, bytes, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, rt->job.world, MPI_STATUS_IGNORE);
+    rt->tally.taken++;
     if (m && rt->host.peer_base && bytes == MPI_DIRECT_NOTE_BYTES)
         mpi_direct_recv_small(rt, MDL_FN_NAME(END), m, st, sink, 0, MPI_DIRECT_RELEASE);
     free(sink);
@@ -912,14 +929,14 @@ static int drop_unreceived(mdl_rt *rt, const mdl_msg_desc *m, MPI_Status *st)
 }
 
 /* The messages on this task's receive tags that have reached the
- * process, received and dropped; their number (those of a message in
- * `left` not counted), the first one's receive and sender in *first and
- * *from.  left NULL: none looked at. */
+ * process, received and dropped; their number added to *n (those of a
+ * message in `left` not counted), the first one's receive and sender in
+ * *first and *from.  left NULL: none looked at.  0: out of memory,
+ * the message left where it is. */
 static int probe_unreceived(mdl_rt *rt, const unsigned char *left, const mdl_msg_desc **first,
-                            int *from)
+                            int *from, int *n)
 {
     const mdl_task_desc *d = rt->c.d;
-    int n = 0;
     for (int i = 0; left && i < d->nmsgs; i++) {
         const mdl_msg_desc *m = d->msgs[i];
         int flag = 1;
@@ -927,43 +944,47 @@ static int probe_unreceived(mdl_rt *rt, const unsigned char *left, const mdl_msg
         while (!m->is_send && flag) {
             if (MPI_Iprobe(MPI_ANY_SOURCE, m->channel, rt->job.world, &flag, &st) != MPI_SUCCESS)
                 break;
-            if (flag && !left[i] && !n++) {
+            if (flag && !left[i] && !(*n)++) {
                 *first = m;
                 *from = rt->job.inst_of[st.MPI_SOURCE];
             }
             if (flag && !drop_unreceived(rt, m, &st))
-                break;
+                return 0;
         }
     }
-    return n;
+    return 1;
 }
 
 /* MDL_End, its own sends complete: messages sent to this instance that
  * nothing received are an error, not dropped without a word (MPI asks the
  * same: every message received before MPI_Finalize; MPICH drops them).
- * A first look finds those that have reached the process (and ends a job
- * whose sender would wait for ever in its own MDL_End on a large one);
- * then, once every process has completed its sends (a barrier: MPICH
- * delivers the messages of a pair in order, the barrier's after them), a
- * second look finds the rest.  Those of a message whose async receives
+ * MPI does not say when a message sent has arrived (over TCP an eager one
+ * may still be on its way after a later barrier), so the job adds up what
+ * each process sent to each (tally.sum, begun as MDL_End started), and
+ * this process takes what reaches its receive channels until what it
+ * took, received or dropped, makes up what it is owed.  It takes while
+ * the sum is on its way too: a sender may wait in its own MDL_End for a
+ * large message to be taken (MPI's rendezvous; or the one-copy path's
+ * announcement, then released).  Those of a message whose async receives
  * MDL_End cancelled (left) are dropped, as those receives' own would have
- * been.  left NULL (out of memory): nothing is looked at, but the
- * barrier, which every process's MDL_End makes, is made. */
+ * been.  left NULL, or memory running out for a message to drop: only
+ * the sum, which every process's MDL_End takes part in, is waited for. */
 static int unreceived(mdl_rt *rt, const unsigned char *left)
 {
     const mdl_msg_desc *first = NULL;
-    int from = 0, rc = 0;
-    int n = probe_unreceived(rt, left, &first, &from);
-    if (n)                      /* fatal errors: the job ends here */
-        rc = rt_fail_unreceived(rt, first, from, n);
-    mpi_direct_name_pending(rt);    /* what the barrier waits for */
+    int from = 0, n = 0, summed = 0, mpirc = MPI_SUCCESS, room = 1;
+    mpi_direct_name_pending(rt);    /* what the wait waits for */
     rt_block_begin();
-    int mpirc = MPI_Barrier(rt->job.world);
+    while (mpirc == MPI_SUCCESS && (!summed || (left && room && rt->tally.taken < rt->tally.owed))) {
+        room = room && probe_unreceived(rt, left, &first, &from, &n);
+        if (!summed)
+            mpirc = MPI_Test(&rt->tally.sum, &summed, MPI_STATUS_IGNORE);
+    }
     rt_block_end();
-    if (mpirc != MPI_SUCCESS)
-        return rc ? rc : mpi_fail(rt, MDL_FN_NAME(END), mpirc, "MPI_Barrier");
-    int later = probe_unreceived(rt, left, &first, &from);
-    return rc || !later ? rc : rt_fail_unreceived(rt, first, from, later);
+    int rc = n ? rt_fail_unreceived(rt, first, from, n) : 0;
+    return rc || mpirc == MPI_SUCCESS ? rc
+                                      : mpi_fail(rt, MDL_FN_NAME(END), mpirc,
+                                                 "MPI_Ireduce_scatter_block");
 }
 
 /* MDL_End, about to wait for the async sends of m: the receivers of those
@@ -992,7 +1013,14 @@ static void end_names_receivers(mdl_rt *rt, const mdl_msg_desc *m)
 int mpi_p2p_end(mdl_rt *rt)
 {
     const char *const fn = MDL_FN_NAME(END);
-    int rc = 0;
+    /* every send of the job is made: the sum of what each process is
+     * owed (unreceived) starts */
+    int rc = MPI_Ireduce_scatter_block(rt->tally.sent, &rt->tally.owed, 1, MPI_LONG_LONG, MPI_SUM,
+                                       rt->job.world, &rt->tally.sum);
+    if (rc != MPI_SUCCESS) {
+        rt->tally.sum = MPI_REQUEST_NULL;
+        rc = mpi_fail(rt, fn, rc, "MPI_Ireduce_scatter_block");
+    }
     unsigned char *left = calloc((size_t)rt->c.d->nmsgs + 1, 1);
     for (int i = 0; i < rt->c.d->nmsgs; i++) {
         const mdl_msg_desc *m = rt->c.d->msgs[i];

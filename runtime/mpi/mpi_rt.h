@@ -12,20 +12,28 @@
 
 #include "api/rt_backend.h"
 
-/* Large messages on one host (mpi_direct.c).  Messages of at least
- * MPI_DIRECT_MIN bytes take it: the size above which MPICH's shared-memory
- * path is a rendezvous anyway, so a sync send waits for its receiver as it
- * did.  MPI_DIRECT_SLOTS sends may be announced at once (more go through
- * MPI); a sender withdraws an announcement when its receiver has been
- * blocked in another call for MPI_DIRECT_STUCK_US, or has not taken it
- * for MPI_DIRECT_PATIENCE_US. */
+/* Large messages on one host (mpi_direct.c).  A contiguous message of at
+ * least MPI_DIRECT_MIN bytes takes it: the size above which MPICH's
+ * shared-memory path is a rendezvous anyway, so a sync send waits for its
+ * receiver as it did.  A strided one from MPI_DIRECT_MIN_STRIDED: MPICH
+ * sends a derived datatype by a rendezvous that needs its sender again
+ * after the receiver's request, slower than the receiver's one copy from
+ * there on (docs/performance.md, defect 2).  MPI_DIRECT_SLOTS sends may be
+ * announced at once (more go through MPI).  A sender withdraws an
+ * announcement when its receiver has been blocked in another call for
+ * MPI_DIRECT_STUCK_US of its own time on a CPU, or, whatever it does, has
+ * not taken it for MPI_DIRECT_LAST_RESORT_US (a receiver inside an MPI
+ * call of the program's own shows nothing).  MPI_DIRECT_SPARES buffers of
+ * withdrawn messages are kept for the next ones (mpi_buffered_pool). */
 #define MPI_DIRECT_MIN (64 * 1024)
+#define MPI_DIRECT_MIN_STRIDED (16 * 1024)
 /* The address space after the control page of a task with run-time-sized
  * variables, for their storage (mpi_sized.c): reserved, not committed. */
 #define MPI_SIZED_HEAP ((size_t)64 << 30)
 #define MPI_DIRECT_SLOTS 500
 #define MPI_DIRECT_STUCK_US 100
-#define MPI_DIRECT_PATIENCE_US 10000
+#define MPI_DIRECT_LAST_RESORT_US 1000000
+#define MPI_DIRECT_SPARES 4
 
 /* Per point-to-point message, three concerns (mpi_msg below): its
  * datatype, its requests in flight, its part in the one-copy path. */
@@ -113,8 +121,17 @@ typedef struct mpi_buffered {
     int tag;
     const mdl_msg_desc *m;      /* withdrawn: the message and its receiver's */
     int dest;                   /* world rank, for MDL_End's hang report */
+    size_t cap;                 /* bytes data holds */
     char data[];
 } mpi_buffered;
+
+/* Buffers of completed buffered sends kept for the next ones, so that a
+ * withdrawn message costs no allocation (and no page faults) per message:
+ * at most MPI_DIRECT_SPARES, the largest kept. */
+typedef struct mpi_buffered_pool {
+    int n;
+    mpi_buffered *spare[MPI_DIRECT_SPARES];
+} mpi_buffered_pool;
 
 /* A struct element type built once, found by its descriptor. */
 typedef struct mpi_struct_type {
@@ -127,7 +144,10 @@ typedef struct mpi_job {
     int mpi_ours;               /* we called MPI_Init, so we finalize */
     MPI_Comm world;             /* dup of MPI_COMM_WORLD: p2p traffic */
     MPI_Comm family;            /* this task's instances, ranked by instance */
-    MPI_Errhandler world_eh;    /* MPI_COMM_WORLD's handler (mpi_p2p.c) */
+    /* where MPI raises a completion's error, and the program's handlers
+     * there (mpi_errhandlers.c) */
+    int raised;
+    MPI_Errhandler world_eh, self_eh;
     int world_rank, world_size;
     int *task_of;               /* [world_size] family of each world rank */
     int *inst_of;               /* [world_size] instance number of each */
@@ -135,6 +155,18 @@ typedef struct mpi_job {
     int status_fast;            /* receive counts read from MPICH's status:
                                    0 not probed yet, 1 yes, -1 no (mpi_p2p.c) */
 } mpi_job;
+
+/* What MDL_End's check of messages never received counts on (mpi_p2p.c,
+ * unreceived): the messages this process sent on the channels, per
+ * destination, and those it took off them — received (an async receive
+ * when posted, until MDL_End cancels it), or dropped by MDL_End.  MPI
+ * does not say when a message sent has arrived: these counts do. */
+typedef struct mpi_tally {
+    long long *sent;            /* [world_size] */
+    long long taken;
+    long long owed;             /* MDL_End: what the job sent this process */
+    MPI_Request sum;            /* MDL_End: owed on its way */
+} mpi_tally;
 
 /* The tags above the channels (mpi_init.c, start). */
 typedef struct mpi_tags {
@@ -180,7 +212,13 @@ typedef struct mpi_host {
     int nfree_slots;
     int free_slots[MPI_DIRECT_SLOTS];
     uint64_t slot_gen[MPI_DIRECT_SLOTS];
+    int *peer_sched;            /* [world_size] /proc/<pid>/schedstat of each
+                                   peer, open (-1: unreadable, the wall
+                                   clock counts instead) */
     mpi_buffered *withdrawn;    /* oldest first */
+    mpi_buffered_pool spares;   /* of withdrawn messages sent */
+    char *unpack;               /* a withdrawn message received, before it is */
+    size_t unpack_cap;          /* unpacked: grown, kept until MDL_End */
     int nlarge;                 /* the msgs' direct.nlarge together: none, and a
                                    process waiting or polling has no copy
                                    to make (mpi_p2p.c, progress) */
@@ -203,6 +241,7 @@ struct mdl_rt {
     mpi_job job;
     mpi_tags tags;
     mpi_msg *msgs;              /* [nmsgs] point to point */
+    mpi_tally tally;
     struct {                    /* element types of structs (mpi_types.c) */
         int n;
         mpi_struct_type *all;
@@ -231,6 +270,15 @@ struct mdl_rt {
  * failed). */
 MDL_HIDDEN extern int mpi_exit_armed;
 MDL_HIDDEN extern int mpi_unusable;
+
+/* Where MPI raises the error a request's completion finds (mpi_errhandlers.c):
+ * mpi_errhandlers_probe at MDL_Init (the program's handlers kept), and
+ * mpi_completion_errors_returned(rt, 1) before the runtime completes
+ * async receives, (rt, 0) after: errors returned there, then the
+ * program's handlers back. */
+MDL_HIDDEN int mpi_errhandlers_probe(mdl_rt *rt, const char *fn);
+MDL_HIDDEN void mpi_errhandlers_free(mdl_rt *rt);
+MDL_HIDDEN void mpi_completion_errors_returned(mdl_rt *rt, int on);
 
 /* MPI's errors as MeDLey's (mpi_fail.c): MPI_ERR_TRUNCATE ->
  * MDL_ERR_TRUNCATE, anything else MDL_ERR_INTERN, with MPI's text.
@@ -315,9 +363,14 @@ MDL_HIDDEN void mpi_direct_receives(mdl_rt *rt);
 MDL_HIDDEN int mpi_direct_sends_done(mdl_rt *rt, const mdl_msg_desc *m, int wait, int block,
                                      mpi_progress_fn *progress);
 /* Buffered sends (mpi_buffered.c): x appended to *list; those complete
- * freed. */
+ * kept in pool (NULL: freed); one kept (a buffer not in flight); a buffer
+ * of at least `bytes` from pool, else allocated (NULL: out of memory);
+ * the pool emptied. */
 MDL_HIDDEN void mpi_buffered_append(mpi_buffered **list, mpi_buffered *x);
-MDL_HIDDEN void mpi_buffered_reap(mpi_buffered **list);
+MDL_HIDDEN void mpi_buffered_reap(mpi_buffered **list, mpi_buffered_pool *pool);
+MDL_HIDDEN void mpi_buffered_keep(mpi_buffered_pool *pool, mpi_buffered *x);
+MDL_HIDDEN mpi_buffered *mpi_buffered_get(mpi_buffered_pool *pool, size_t bytes);
+MDL_HIDDEN void mpi_buffered_pool_free(mpi_buffered_pool *pool);
 /* Frees the announcements of the first n requests of a send. */
 MDL_HIDDEN void mpi_direct_release(mpi_msg_direct *dx, int n);
 /* Room for `cap` requests of m in its one-copy arrays (grown with its
@@ -332,6 +385,12 @@ MDL_HIDDEN void mpi_direct_name_pending(mdl_rt *rt);
 /* Size of an announcement: a receive of exactly this many bytes is looked
  * at twice (was it the message, or an announcement of a larger one?). */
 #define MPI_DIRECT_NOTE_BYTES (64 + 16 * MDL_MAX_DIMS)
+
+/* A message sent on a channel to world rank dest (mpi_tally). */
+static inline void mpi_count_sent(mdl_rt *rt, int dest)
+{
+    rt->tally.sent[dest]++;
+}
 
 /* MDL_End: every async send completed, every async receive cancelled,
  * sends to itself not received cancelled. */

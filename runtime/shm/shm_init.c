@@ -104,10 +104,9 @@ static int launch_env(mdl_rt *rt, long *fd, long *slot)
     const char *const fn = MDL_FN_NAME(INIT);
     const char *efd = getenv("MDL_SHM_FD"), *eslot = getenv("MDL_SHM_SLOT");
     if (!efd || !eslot) {
-        int mpi = getenv("PMI_RANK") || getenv("PMI_FD") || getenv("OMPI_COMM_WORLD_RANK");
         return rt_fail(rt, fn, MDL_ERR_LAUNCH,
                        "program built for the shared-memory runtime must be started "
-                       "with mdlrun%s", mpi ? " (it was started by an MPI launcher)" : "");
+                       "with mdlrun%s", rt_launched() ? " (it was started by an MPI launcher)" : "");
     }
     if (parse_int(efd, fd) || parse_int(eslot, slot))
         return rt_fail(rt, fn, MDL_ERR_LAUNCH, "bad MDL_SHM_FD/MDL_SHM_SLOT in the environment");

@@ -82,7 +82,10 @@ int shm_fail_peer(mdl_rt *rt, const char *fn, const char *why)
         fflush(stdout);
         _exit(1);
     }
-    return rt_fail(rt, fn, MDL_ERR_PEER, "%s", why);
+    int rc = rt_fail(rt, fn, MDL_ERR_PEER, "%s", why);
+    /* nor when a binding makes the returned error fatal (mdl_fail_unchecked) */
+    mdl_forget_kept();
+    return rc;
 }
 
 /* ---------------------------------------------------------------- what a wait waits for */

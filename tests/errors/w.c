@@ -135,6 +135,12 @@ int main(int argc, char **argv)
         want(MDL_MyRank(none), MDL_ERR_STATE, "MDL_MyRank before MDL_Init");
         want(MDL_End(none), MDL_ERR_STATE, "MDL_End before MDL_Init");
         want(MDL_Init((struct w **)NULL, &argc, &argv), MDL_ERR_ARG, "MDL_Init(NULL)");
+        /* the Fortran modules' layout check with no runtime: an error, not
+         * a read through the marker of no runtime */
+        void *const addr[] = { NULL };
+        const size_t size[] = { 0 };
+        want(mdl_check_layout(NULL, "0", 1, "w", addr, size), MDL_ERR_STATE,
+             "a layout check before MDL_Init");
         /* the entry of the C++ class's MDL_Init, called from C */
         static struct w small;
         want(w_MDL_Init_at(NULL, sizeof small, &argc, &argv), MDL_ERR_ARG, "MDL_Init_at of NULL");

@@ -24,6 +24,8 @@
 #                      (Open MPI: as root OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM)=1,
 #                      and --oversubscribe: more processes than cores)
 #     RT_CXX           the C++ compiler a user of RT builds with (MPI: its mpicxx)
+#     RT_FC            the Fortran compiler a user of RT builds with (MPI: its
+#                      mpifort, empty when that MPI has none; shm: gfortran)
 #     MPI_NAME         (MPI) mpich, openmpi, …;  MPI_CC its mpicc
 #     MPI_VG           array: (MPI) valgrind's --suppressions for its own leaks
 #     MPI_NET          array: (MPI) VAR=value settings under which the MPI moves
@@ -62,7 +64,7 @@ rt_use() {
     local rt=$1 var
     RT_WHY= RT_LIB=${rt%%-*} MPI_NAME= MPI_CC= MPI_VG=() MPI_NET=()
     if [ "$rt" = shm ]; then
-        RT_STAGE=$MEDLEY_STAGE RT_LAUNCH=("$MEDLEY_STAGE/bin/mdlrun") RT_CXX=g++
+        RT_STAGE=$MEDLEY_STAGE RT_LAUNCH=("$MEDLEY_STAGE/bin/mdlrun") RT_CXX=g++ RT_FC=gfortran
         export PKG_CONFIG_PATH=$RT_STAGE/lib/pkgconfig${MEDLEY_PKG_CONFIG_PATH:+:$MEDLEY_PKG_CONFIG_PATH}
         export ASAN_OPTIONS=$MEDLEY_ASAN_OPTIONS LSAN_OPTIONS=$MEDLEY_LSAN_OPTIONS
         [ -x "${RT_LAUNCH[0]}" ] || { RT_WHY="mdlrun not installed (${RT_LAUNCH[0]})"; return 1; }
@@ -75,6 +77,7 @@ rt_use() {
     export PKG_CONFIG_PATH=$RT_STAGE/lib/pkgconfig${MEDLEY_PKG_CONFIG_PATH:+:$MEDLEY_PKG_CONFIG_PATH}
     MPI_CC=$(pkg-config --variable=mpicc medley-mpi)
     RT_CXX=$(pkg-config --variable=mpicxx medley-mpi)
+    RT_FC=$(pkg-config --variable=mpifort medley-mpi)
     RT_LAUNCH=("$(pkg-config --variable=mpiexec medley-mpi)")
     for var in MPI_CC RT_CXX; do
         [ -x "${!var}" ] || { RT_WHY="$MPI_NAME: $var '${!var}' of medley-mpi.pc is not a program"; return 1; }

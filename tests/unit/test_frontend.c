@@ -100,10 +100,45 @@ static void test_errors(void)
     }
 }
 
+/* A back end's refusals (medleyc --fortran's) go through the spec's
+ * diagnostics: the form of the checks' messages, counted with them. */
+static void test_back_end_errors(void)
+{
+    char path[64], *out = NULL;
+    size_t len = 0;
+    CU_ASSERT_EQUAL_FATAL(write_spec(path, spec_src), 0);
+    FILE *diag = open_memstream(&out, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(diag);
+    mdl_front *f = mdl_front_load(path, NULL, 0, diag);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(mdl_front_check(f), 0);
+    CU_ASSERT_EQUAL(mdl_front_errors(f), 0);
+    const mdl_task *a = mdl_front_spec(f)->tasks.v[0], *b = mdl_front_spec(f)->tasks.v[1];
+    mdl_front_error(f, &b->loc, "task 'b' is refused");
+    mdl_front_note(f, a->loc, "task 'a' is here");
+    mdl_front_error(f, NULL, "no place");
+    CU_ASSERT_EQUAL(mdl_front_errors(f), 2);
+    fclose(diag);
+    char want[128], note[128];
+    snprintf(want, sizeof want, "%s:%d:%d: error: task 'b' is refused", path, b->loc.line,
+             b->loc.col);
+    snprintf(note, sizeof note, "%s:%d:%d: note: task 'a' is here", path, a->loc.line,
+             a->loc.col);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, note));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "medleyc: error: no place"));
+    if (!strstr(out, want))
+        fprintf(stderr, "diagnostics: %s\n", out);
+    unlink(path);
+    mdl_front_free(f);
+    free(out);
+}
+
 static const mdl_unit_test tests[] = {
     { "load_check_query", test_load_check_query },
     { "unreadable", test_unreadable },
     { "errors", test_errors },
+    { "back_end_errors", test_back_end_errors },
     { NULL, NULL },
 };
 MDL_UNIT_SUITE("frontend", tests)

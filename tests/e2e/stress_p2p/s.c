@@ -8,7 +8,8 @@
  * MDL_ANY, completed by Wait, by Test polling (busy or sleeping) or by a
  * Test that happens to find them done, pair Waits over a send and a
  * receive of one name, sends to itself, and compute phases (busy loops,
- * sleeps up to 20 ms: the MPI runtime's 100 µs / 10 ms withdrawals).
+ * sleeps up to 20 ms: a late receiver the MPI runtime waits for, a
+ * blocked one it withdraws from after 100 µs of its time on a CPU).
  * Some rounds are bursts of small messages (the shm runtime's rings
  * overflow), some floods of up to 700 async sends in flight from one
  * instance (more than the MPI runtime's 500 announcement slots).

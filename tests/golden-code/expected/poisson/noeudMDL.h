@@ -11,9 +11,7 @@ struct alignas(4096) noeud {
 #else
 struct noeud {
 #endif
-    int ni;
-    int nj;
-    double *U;  /* [ni + 2][nj + 2], row-major, set by MDL_Allocate */
+    double U[66][66];  /* [N + 2][N + 2] */
     int INFi;
     int SUPi;
     int INFj;
@@ -32,13 +30,11 @@ struct noeud {
     /* C++: this struct is also the class of noeudMDL.hh (methods
        only: the members' layout is the C one).  Variables start at zero. */
     constexpr noeud() noexcept
-        : ni(), nj(), U(), INFi(), SUPi(), INFj(), SUPj(), DIF(), SUM_DIF(), DEV(),
-          MAX_DEV(), North_Neighbor(), South_Neighbor(), East_Neighbor(), West_Neighbor(),
-          mdl_rt_() {}
+        : U(), INFi(), SUPi(), INFj(), SUPj(), DIF(), SUM_DIF(), DEV(), MAX_DEV(),
+          North_Neighbor(), South_Neighbor(), East_Neighbor(), West_Neighbor(), mdl_rt_() {}
     noeud(const noeud &) = delete;
     noeud &operator=(const noeud &) = delete;
     int MDL_Init(int * /*argc*/, char *** /*argv*/);
-    int MDL_Allocate();
     int MDL_End();
     int MDL_MyRank();
     int MDL_FamilySize();
