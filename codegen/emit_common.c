@@ -244,22 +244,12 @@ int cg_expr_names(const mdl_expr *e, const mdl_var *x)
     return e && (e->vref == x || cg_expr_names(e->l, x) || cg_expr_names(e->r, x));
 }
 
-/* Whether a size of a run-time-sized variable of t names x. */
-static int is_extvar(const mdl_task *t, const mdl_var *x)
-{
-    for (int i = 0; i < t->vars.n; i++)
-        for (int d = 0; t->vars.v[i]->rtsized && d < t->vars.v[i]->dims.n; d++)
-            if (cg_expr_names(t->vars.v[i]->dims.v[d], x))
-                return 1;
-    return 0;
-}
-
 int cg_extvar_index(const mdl_task *t, const mdl_var *x)
 {
-    if (!is_extvar(t, x))
+    if (!x || !x->extvar)
         return -1;
     int n = 0;
     for (int i = 0; i < t->vars.n && t->vars.v[i] != x; i++)
-        n += is_extvar(t, t->vars.v[i]);
+        n += t->vars.v[i]->extvar;
     return n;
 }

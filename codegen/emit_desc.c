@@ -505,7 +505,7 @@ void cg_emit_desc(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf, const 
     cg_id(b, t->name);
     int nrt = cg_task_nrtvars(t), next = 0;
     for (int i = 0; i < t->vars.n; i++)
-        next += cg_extvar_index(t, t->vars.v[i]) >= 0;
+        next += t->vars.v[i]->extvar;
     cg_buf_printf(b, "), %d, %d, %s, %d, %s\n};\n", t->single, nrt, nrt ? "mdlg_rtvars" : "NULL",
                   next, next ? "mdlg_extvars" : "NULL");
 }

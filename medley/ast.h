@@ -133,6 +133,8 @@ typedef struct mdl_var {
     int rtsized;                /* sema: an extent names a `uses` variable:
                                    the member is a pointer the runtime sets
                                    (MDL_Allocate) */
+    int extvar;                 /* sema: a size of a variable of its task
+                                   names it (MDL_Allocate records it) */
 } mdl_var;
 
 /* ------------------------------------------------------------------ */

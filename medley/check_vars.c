@@ -41,7 +41,7 @@ static int extent_names_ok(mdl_checker *c, mdl_task *t, const mdl_var *v, const 
         return extent_names_ok(c, t, v, e->l) & extent_names_ok(c, t, v, e->r);
     if (!e->name || mdl_find_const(c, e->name))
         return 1;
-    const mdl_var *x = mdl_find_var(t, e->name);
+    mdl_var *x = mdl_find_var(t, e->name);
     const char *what = NULL;
     if (!x) {
         mdl_error(c->diag, e->loc,
@@ -58,8 +58,10 @@ static int extent_names_ok(mdl_checker *c, mdl_task *t, const mdl_var *v, const 
         what = "an array";
     else if (!mdl_is_int_type(&x->type))
         what = "not of an integer type";
-    if (!what)
+    if (!what) {
+        x->extvar = 1;
         return 1;
+    }
     mdl_error(c->diag, e->loc,
               "size of '%s' names '%s', %s: a size may name only integer scalar variables of its task",
               v->name, x->name, what);
