@@ -41,7 +41,7 @@ static int extent_names_ok(mdl_checker *c, mdl_task *t, const mdl_var *v, const 
         return extent_names_ok(c, t, v, e->l) & extent_names_ok(c, t, v, e->r);
     if (!e->name || mdl_find_const(c, e->name))
         return 1;
-    mdl_var *x = mdl_find_var(t, e->name);
+    mdl_var *x = mdl_find_var(c, t, e->name);
     const char *what = NULL;
     if (!x) {
         mdl_error(c->diag, e->loc,
@@ -71,7 +71,7 @@ static int extent_names_ok(mdl_checker *c, mdl_task *t, const mdl_var *v, const 
 
 static void check_var(mdl_checker *c, mdl_task *t, mdl_var *v)
 {
-    mdl_var *first = mdl_find_var(t, v->name);
+    mdl_var *first = mdl_find_var(c, t, v->name);
     if (first != v) {
         mdl_error(c->diag, v->loc, "duplicate variable '%s' in task '%s'",
                   v->name, t->name ? t->name : "?");
