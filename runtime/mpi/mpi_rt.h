@@ -311,6 +311,9 @@ MDL_HIDDEN void *mpi_direct_alloc(mdl_rt *rt, size_t size);
  * a memfd, when it is whole pages (else it stays as it is, and the host's
  * large messages go through MPI). */
 MDL_HIDDEN void mpi_direct_alias(mdl_rt *rt, void *obj, size_t size);
+/* Collective over the job: in *host the processes that share this
+ * process's host (mpi_host.c), else an error (reported). */
+MDL_HIDDEN int mpi_host_comm(mdl_rt *rt, const char *fn, MPI_Comm *host);
 /* Collective: the host's processes map each other's structs, or none. */
 MDL_HIDDEN int mpi_direct_start(mdl_rt *rt, const char *fn);
 MDL_HIDDEN void mpi_direct_unmap_peers(mdl_rt *rt);
