@@ -57,7 +57,7 @@ void mpi_reqs_free(mdl_rt *rt)
  * and count_hi_and_cancelled >> 1: part of its ABI).  Reading it costs a
  * few instructions, MPI_Get_count ~100 per message.  The decoding is
  * verified once against MPI_Status_set_elements_x; any other MPI, or a
- * layout that does not decode, uses MPI_Get_count. */
+ * layout that does not decode, asks MPI (mpi_status_bytes). */
 #ifdef MPICH_NUMVERSION
 static size_t mpich_count(const MPI_Status *st)
 {
@@ -79,6 +79,20 @@ static __attribute__((noinline)) int probe_status(mdl_rt *rt)
 }
 #endif
 
+/* Bytes a receive got as MPI says them, in 64 bits (MPI_Get_count's int
+ * made a message of 2 GiB or more a size error); SIZE_MAX when MPI cannot
+ * say. */
+static size_t mpi_status_bytes(const MPI_Status *st)
+{
+    MPI_Count got = 0;
+#if MPI_VERSION >= 4
+    MPI_Get_count_c(st, MPI_BYTE, &got);
+#else
+    MPI_Get_elements_x(st, MPI_BYTE, &got);
+#endif
+    return got < 0 ? SIZE_MAX : (size_t)got;
+}
+
 /* Bytes a receive got (SIZE_MAX when MPI cannot say). */
 static size_t status_bytes(mdl_rt *rt, const MPI_Status *st)
 {
@@ -88,9 +102,7 @@ static size_t status_bytes(mdl_rt *rt, const MPI_Status *st)
 #else
     (void)rt;
 #endif
-    int got = 0;
-    MPI_Get_count(st, MPI_BYTE, &got);
-    return got < 0 ? SIZE_MAX : (size_t)got;
+    return mpi_status_bytes(st);
 }
 
 static __attribute__((noinline, cold)) int size_fail(mdl_rt *rt, const char *fn,
@@ -915,8 +927,10 @@ static int end_receives(mdl_rt *rt, const char *fn, const mdl_msg_desc *m)
  * never an announcement).  0: out of memory, left where it is. */
 static int drop_unreceived(mdl_rt *rt, const mdl_msg_desc *m, MPI_Status *st)
 {
-    int bytes = 0;
-    MPI_Get_count(st, MPI_BYTE, &bytes);
+    /* one of 2 GiB or more is dropped by a receive of none: truncated,
+     * it is taken off the queue all the same */
+    size_t got = status_bytes(rt, st);
+    int bytes = got > INT_MAX ? 0 : (int)got;
     void *sink = malloc(bytes > 0 ? (size_t)bytes : 1);
     if (!sink)
         return 0;
