@@ -218,10 +218,13 @@ static __attribute__((cold)) int recv_fail(mdl_rt *rt, const char *fn, const mdl
 /* A sync send to the sending instance itself can complete only once its
  * receive is posted, which comes after the send returns: MPICH's MPI_Send
  * to self then waits for ever (any size).  The message is packed into a
- * buffer of its own and sent from there with MPI_Isend (a message sent as
+ * buffer of its own and sent from there with MPI_Issend (a message sent as
  * MPI_PACKED matches a receive of its datatype), so the send returns at
  * once, as on the shm runtime; the buffer is freed once received, or at
- * MDL_End.
+ * MDL_End.  An async send to itself takes the same path.  Synchronous:
+ * Open MPI 4.1.4 truncates a message a process sends itself with
+ * MPI_Isend into an async receive posted before without saying so (the
+ * receive succeeds, counting what fit); MPI_Issend's is reported.
  *
  * The packing is the layer's gather of the layout's spans whenever every
  * byte of them travels (no struct padding: ty->bytes == lay->bytes), which
@@ -264,11 +267,11 @@ static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m
         }
     }
     if (mpirc == MPI_SUCCESS)
-        mpirc = MPI_Isend(x->data, pos, MPI_PACKED, rt->job.world_rank, m->channel, rt->job.world,
-                          &x->req);
+        mpirc = MPI_Issend(x->data, pos, MPI_PACKED, rt->job.world_rank, m->channel,
+                           rt->job.world, &x->req);
     if (mpirc != MPI_SUCCESS) {
         free(x);
-        return mpi_fail(rt, m->fn, mpirc, "MPI_Pack/MPI_Isend");
+        return mpi_fail(rt, m->fn, mpirc, "MPI_Pack/MPI_Issend");
     }
     mpi_count_sent(rt, rt->job.world_rank);
     x->tag = m->channel;
@@ -300,6 +303,11 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
         if (rc)
             return rc;
         for (int k = 0; k < n && mpirc == MPI_SUCCESS; k++) {
+            if (is_self(rt, m, to[k])) {
+                if ((rc = send_self(rt, m, lay, buf, dt)) < 0)
+                    return rc;
+                continue;
+            }
             if (direct_peer(rt, ty, rank[to[k]]) &&
                 (rc = send_direct(rt, m, lay, rank[to[k]])) != 1) {
                 if (rc < 0)
@@ -488,7 +496,7 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to)
             return MDL_SUCCESS;
         }
         mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
-        if (rq->n < rq->cap) {
+        if (rq->n < rq->cap && dest != rt->job.world_rank) {    /* to itself: buffered */
             int mpirc = MPI_Isend(buf, 1, ty->dt, dest, m->channel, rt->job.world, &rq->reqs[rq->n]);
             if (mpirc != MPI_SUCCESS)
                 return mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
