@@ -54,14 +54,19 @@ void mpi_reqs_free(mdl_rt *rt)
 }
 
 /* MPICH keeps a receive's count in bytes in the status itself (count_lo,
- * and count_hi_and_cancelled >> 1: part of its ABI).  Reading it costs a
- * few instructions, MPI_Get_count ~100 per message.  The decoding is
- * verified once against MPI_Status_set_elements_x; any other MPI, or a
- * layout that does not decode, asks MPI (mpi_status_bytes). */
-#ifdef MPICH_NUMVERSION
-static size_t mpich_count(const MPI_Status *st)
+ * and count_hi_and_cancelled >> 1: part of its ABI), Open MPI in
+ * _ucount (a size_t).  Reading it costs a few instructions, MPI_Get_count
+ * ~100 per message on MPICH, 44 on Open MPI (MPI_Get_elements_x 85).  The
+ * decoding is verified once against MPI_Status_set_elements_x; any other
+ * MPI, or a layout that does not decode, asks MPI (mpi_status_bytes). */
+#if defined(MPICH_NUMVERSION) || defined(OPEN_MPI)
+static size_t status_count(const MPI_Status *st)
 {
+#ifdef MPICH_NUMVERSION
     return ((size_t)((unsigned)st->count_hi_and_cancelled >> 1) << 32) | (unsigned)st->count_lo;
+#else
+    return st->_ucount;
+#endif
 }
 
 static __attribute__((noinline)) int probe_status(mdl_rt *rt)
@@ -72,7 +77,7 @@ static __attribute__((noinline)) int probe_status(mdl_rt *rt)
         MPI_Status st;
         memset(&st, 0, sizeof st);
         ok &= MPI_Status_set_elements_x(&st, MPI_BYTE, probe[i]) == MPI_SUCCESS &&
-              mpich_count(&st) == (size_t)probe[i];
+              status_count(&st) == (size_t)probe[i];
     }
     rt->job.status_fast = ok ? 1 : -1;
     return ok;
@@ -96,9 +101,9 @@ static size_t mpi_status_bytes(const MPI_Status *st)
 /* Bytes a receive got (SIZE_MAX when MPI cannot say). */
 static size_t status_bytes(mdl_rt *rt, const MPI_Status *st)
 {
-#ifdef MPICH_NUMVERSION
+#if defined(MPICH_NUMVERSION) || defined(OPEN_MPI)
     if (rt->job.status_fast > 0 || (rt->job.status_fast == 0 && probe_status(rt)))
-        return mpich_count(st);
+        return status_count(st);
 #else
     (void)rt;
 #endif

@@ -149,8 +149,9 @@ typedef struct mpi_job {
     int *task_of;               /* [world_size] family of each world rank */
     int *inst_of;               /* [world_size] instance number of each */
     int **rank_of;              /* [ntasks][fam_size] world rank of (task, inst) */
-    int status_fast;            /* receive counts read from MPICH's status:
-                                   0 not probed yet, 1 yes, -1 no (mpi_p2p.c) */
+    int status_fast;            /* receive counts read from the MPI's status
+                                   (MPICH, Open MPI): 0 not probed yet,
+                                   1 yes, -1 no (mpi_p2p.c) */
 } mpi_job;
 
 /* What MDL_End's check of messages never received counts on (mpi_p2p.c,
