@@ -289,6 +289,15 @@ static int is_self(const mdl_rt *rt, const mdl_msg_desc *m, int inst)
     return m->peer_task == rt->c.d->self && inst == rt->c.inst;
 }
 
+/* Whether send_self can pack the message: not when only MPI_Pack can
+ * (struct padding) from MPI_BOTTOM (pointer items), which MPICH 4.0's
+ * MPI_Pack refuses ("Null pointer in parameter inbuf").  Such an async
+ * send to itself goes through MPI_Isend as before. */
+static int self_packable(const mpi_msg_types *ty, const rt_layout *lay)
+{
+    return !ty->absolute || ty->bytes == lay->bytes;
+}
+
 /* Every send but the fast ones of be_send. */
 static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc *m,
                                                   const rt_layout *lay, const int *to, int n)
@@ -308,7 +317,7 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
         if (rc)
             return rc;
         for (int k = 0; k < n && mpirc == MPI_SUCCESS; k++) {
-            if (is_self(rt, m, to[k])) {
+            if (is_self(rt, m, to[k]) && self_packable(ty, lay)) {
                 if ((rc = send_self(rt, m, lay, buf, dt)) < 0)
                     return rc;
                 continue;
