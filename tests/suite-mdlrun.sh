@@ -64,9 +64,10 @@ run() {
 }
 
 # start ARGS...: mdlrun in the background with SIGINT at its default (a
-# script's background jobs otherwise ignore it); sets BG.
+# script's background jobs otherwise ignore it) and SIGHUP too (the suite
+# itself may run under nohup, and mdlrun keeps an ignored SIGHUP); sets BG.
 start() {
-    env --default-signal=INT "$MDLRUN" "$@" >"$D/out" 2>"$D/err" &
+    env --default-signal=INT,HUP "$MDLRUN" "$@" >"$D/out" 2>"$D/err" &
     BG=$!
 }
 
