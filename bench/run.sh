@@ -28,7 +28,7 @@
 #                  (tests/lib/mpi.sh; make bench sets them)
 #   BENCH_QUICK=1  smoke run (about a minute): fewer rounds, batches, sizes
 #   BENCH_OUT      where results go (default bench/results)
-#   BENCH_ONLY     "pingpong halo coll oversub stencil transpose vlasov compiler":
+#   BENCH_ONLY     "pingpong halo coll oversub stencil stencil_rt transpose transpose_rt vlasov compiler":
 #                  a subset
 #   BENCH_WORK     build directory (default build/bench)
 #   BENCH_COMPILER_OUT  where medleyc writes during the compiler benchmark
@@ -47,7 +47,7 @@ STAGE=${MEDLEY_STAGE:-$ROOT/build/stage}
 OUT=${BENCH_OUT:-$ROOT/bench/results}
 QUICK=${BENCH_QUICK:-0}
 [ "$QUICK" = 0 ] && QUICK=
-ONLY=${BENCH_ONLY:-pingpong halo coll oversub stencil transpose vlasov compiler}
+ONLY=${BENCH_ONLY:-pingpong halo coll oversub stencil stencil_rt transpose transpose_rt vlasov compiler}
 WORK=${BENCH_WORK:-$ROOT/build/bench}
 CFLAGS_B=(-O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror)
 # shellcheck disable=SC2206
@@ -191,12 +191,29 @@ for np in 2 4; do
             FAILED=1
         fi
     fi
+    # the same with the tile sized at run time: one build for every run
+    if want stencil_rt; then
+        if [ "$np" = 2 ] && ! build stencil_rt stencil_rt stencil; then
+            FAILED=1
+        elif [ -d "$WORK/stencil_rt" ]; then
+            run stencil_rt "$np" "$R_KERN" quiet "$ST_N" "$ST_IT"
+            run stencil_rt "$np" "$R_KERN" loaded "$ST_N" "$ST_IT"
+        fi
+    fi
     if want transpose; then
         if build "transpose-$np" transpose transpose -D "ORDER=$TR_N" -D "ROWS=$((TR_N / np))"; then
             run "transpose-$np" "$np" "$R_KERN" quiet "$TR_N" "$np" "$TR_IT"
             run "transpose-$np" "$np" "$R_KERN" loaded "$TR_N" "$np" "$TR_IT"
         else
             FAILED=1
+        fi
+    fi
+    if want transpose_rt; then
+        if [ "$np" = 2 ] && ! build transpose_rt transpose_rt transpose; then
+            FAILED=1
+        elif [ -d "$WORK/transpose_rt" ]; then
+            run transpose_rt "$np" "$R_KERN" quiet "$TR_N" "$np" "$TR_IT"
+            run transpose_rt "$np" "$R_KERN" loaded "$TR_N" "$np" "$TR_IT"
         fi
     fi
 done
@@ -308,13 +325,13 @@ TARGETS='function tgt(b, sz, np, v) {
         sub(/@.*/, "", v)
         if (v == "mdl-mpi" && b == "pingpong" && sz == 8) return 1.05
         if (v == "mdl-mpi" && b == "pingpong" && sz >= 65536) return 1.0
-        if (v == "mdl-mpi" && (b == "halo" || b == "stencil" || b == "transpose")) return 1.05
-        if (v == "mdl-shm" && (b == "pingpong" || b == "halo" || b == "stencil" || b == "transpose")) return 1.0
+        if (v == "mdl-mpi" && (b == "halo" || b ~ /^stencil/ || b ~ /^transpose/)) return 1.05
+        if (v == "mdl-shm" && (b == "pingpong" || b == "halo" || b ~ /^stencil/ || b ~ /^transpose/)) return 1.0
         if (v == "mdl-shm" && b == "oversub" && np == 8) return 0.05
         return ""
     }'
 # The kernels have a table of their own (best and median, quiet and loaded).
-KERNELS="stencil transpose"
+KERNELS="stencil stencil_rt transpose transpose_rt"
 
 # kernels.csv: per kernel, size, instances, load (quiet, loaded) and
 # variant, the best and the median time over rounds, and against the

@@ -12,7 +12,9 @@
  * of a task module T_mdl; in a type its components (a task's variables
  * and neighbours, a struct's fields); in a task module the names of its
  * functions (emit_api.c's list, as the C header has them).  The prefix
- * mdl_ is reserved in any case, as C reserves mdl_ and MDL_. */
+ * mdl_ is reserved in any case, as C reserves mdl_ and MDL_.  Variables
+ * sized at run time (docs/language.md §5.1) are refused: the modules do
+ * not map them yet. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,6 +200,13 @@ static void task(mdl_front *d, const mdl_task *t)
         v[n] = named(t->vars.v[i]->name, "variable", t->vars.v[i]->loc, 0);
         lone(d, &v[n++], 1);
     }
+    /* (the modules would need a pointer array per such variable, c_f_pointer
+       with its extents reversed: not written yet) */
+    for (int i = 0; i < t->vars.n; i++)
+        if (t->vars.v[i]->rtsized)
+            report(d, &t->vars.v[i]->loc, "variable '%s' of task '%s' is sized at run time: the "
+                      "Fortran modules cannot take it yet (--fortran)", t->vars.v[i]->name,
+                      t->name);
     for (int i = 0; i < nn; i++) {
         /* where the spec first names the neighbour */
         mdl_loc at = t->loc;

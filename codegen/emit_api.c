@@ -154,7 +154,9 @@ static void add_run(api_list *l, const mdl_task *t, int first, int last)
     int na;
     switch (fn_info[first].presence) {
     case MDL_API_GRID:
-        if (t->grid_ndims == 0)
+    case MDL_API_RTSIZED:
+        if (fn_info[first].presence == MDL_API_GRID ? t->grid_ndims == 0
+                                                    : cg_task_nrtvars(t) == 0)
             break;
         /* fall through */
     case MDL_API_ONCE:

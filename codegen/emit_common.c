@@ -220,3 +220,36 @@ int cg_task_async_msgs(const mdl_task *t, const mdl_msg **out, int max)
     }
     return n;
 }
+
+int cg_task_nrtvars(const mdl_task *t)
+{
+    int n = 0;
+    for (int i = 0; i < t->vars.n; i++)
+        n += t->vars.v[i]->rtsized;
+    return n;
+}
+
+int cg_rtvar_index(const mdl_task *t, const mdl_var *v)
+{
+    if (!v || !v->rtsized)
+        return -1;
+    int n = 0;
+    for (int i = 0; i < t->vars.n && t->vars.v[i] != v; i++)
+        n += t->vars.v[i]->rtsized;
+    return n;
+}
+
+int cg_expr_names(const mdl_expr *e, const mdl_var *x)
+{
+    return e && (e->vref == x || cg_expr_names(e->l, x) || cg_expr_names(e->r, x));
+}
+
+int cg_extvar_index(const mdl_task *t, const mdl_var *x)
+{
+    if (!x || !x->extvar)
+        return -1;
+    int n = 0;
+    for (int i = 0; i < t->vars.n && t->vars.v[i] != x; i++)
+        n += t->vars.v[i]->extvar;
+    return n;
+}

@@ -52,6 +52,10 @@ int cg_msg_bounds_fixed(const mdl_msg *m)
         /* a pointer's extent is unknown: only its explicit range counts */
         if (it->var && it->var->form == MDL_V_POINTER && it->idx.n == 0)
             return 0;
+        /* a whole dimension set at MDL_Allocate is read at the call */
+        for (int d = it->idx.n; it->var && it->var->rtsized && d < it->var->dims.n; d++)
+            if (it->var->dimval[d] < 0)
+                return 0;
     }
     return 1;
 }
@@ -89,7 +93,15 @@ void cg_msg_bounds(mdl_buf *b, const mdl_msg *m)
             if (d >= it->idx.n) {
                 /* the whole dimension */
                 long long ext = it->var->form == MDL_V_POINTER ? 0 : it->var->dimval[d];
-                cg_buf_printf(b, "0, %lld", ext - 1);
+                if (ext >= 0) {
+                    cg_buf_printf(b, "0, %lld", ext - 1);
+                    continue;
+                }
+                /* its extent as it is now: a change since MDL_Allocate is
+                   refused by the runtime before the bounds are used */
+                cg_buf_puts(b, "0, ");
+                bound_expr(b, it->var->dims.v[d]);
+                cg_buf_puts(b, " - 1");
                 continue;
             }
             const mdl_index *ix = it->idx.v[d];
@@ -155,11 +167,20 @@ static void mark_msg(struct used *u, const mdl_msg *m)
             mark_type(u, &m->items.v[i]->var->type);
 }
 
+/* The element types of the run-time-sized variables: their table names them. */
+static void mark_rtvars(struct used *u, const mdl_task *t)
+{
+    for (int i = 0; i < t->vars.n; i++)
+        if (t->vars.v[i]->rtsized)
+            mark_type(u, &t->vars.v[i]->type);
+}
+
 static void emit_types(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
 {
     struct used u;
     memset(&u, 0, sizeof u);
     u.structs = cg_xcalloc((size_t)s->structs.n + 1, sizeof *u.structs);
+    mark_rtvars(&u, t);
     for (int i = 0; i < t->sends.n; i++)
         mark_msg(&u, t->sends.v[i]);
     for (int i = 0; i < t->recvs.n; i++)
@@ -225,7 +246,7 @@ static void emit_msg(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int k)
     cg_buf_printf(b, "\n/* %s %s */\n", m->is_send ? "send" : "receive", m->name);
     if (m->items.n) {
         cg_buf_printf(b, "static const mdl_item_desc mdlg_msg_%d_items[] = {\n"
-                         "    /* var, offset, is_pointer, type, ndims, extent, first_pair */\n", k);
+                         "    /* var, offset, is_pointer, type, ndims, extent, first_pair, rtvar */\n", k);
         int pair = 0;
         for (int i = 0; i < m->items.n; i++) {
             const mdl_item *it = m->items.v[i];
@@ -235,13 +256,13 @@ static void emit_msg(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int k)
             cg_id(b, t->name);
             cg_buf_puts(b, ", ");
             cg_id(b, v->name);
-            cg_buf_printf(b, "), %d,\n      &", v->form == MDL_V_POINTER);
+            cg_buf_printf(b, "), %d,\n      &", v->form == MDL_V_POINTER || v->rtsized);
             type_id(b, &v->type);
             cg_buf_printf(b, ", %d, {", nd);
             for (int d = 0; d < nd; d++)
                 cg_buf_printf(b, "%s%lld", d ? ", " : " ",
                               v->form == MDL_V_POINTER ? -1LL : v->dimval[d]);
-            cg_buf_printf(b, "%s}, %d },\n", nd ? " " : " 0 ", pair);
+            cg_buf_printf(b, "%s}, %d, %d },\n", nd ? " " : " 0 ", pair, cg_rtvar_index(t, v));
             pair += nd;
         }
         cg_buf_puts(b, "};\n");
@@ -288,7 +309,8 @@ static void emit_msg(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int k)
     cg_buf_free(&fn);
 }
 
-static void emit_coll(mdl_buf *b, const mdl_coll *c, const mdl_msg *m, int k)
+static void emit_coll(mdl_buf *b, const mdl_task *t, const mdl_coll *c, const mdl_msg *m,
+                      int k)
 {
     const mdl_coll_operands *a = &m->cargs;
     const mdl_item *typed = a->send && a->send->var ? a->send : a->recv;
@@ -297,14 +319,16 @@ static void emit_coll(mdl_buf *b, const mdl_coll *c, const mdl_msg *m, int k)
     cg_buf_printf(b,
                "\n/* collective %s */\n"
                "static const mdl_coll_desc mdlg_coll_%d = {\n"
-               "    /* name, fn, index, kind, root, op, type, send_cap, recv_cap, in_place */\n"
+               "    /* name, fn, index, kind, root, op, type, send_cap, recv_cap, in_place,\n"
+               "       send_rtvar, recv_rtvar */\n"
                "    \"%s\", \"%s\", %d, %s,\n"
                "    %lld, %s, &",
                m->name, k, m->name, fn.s, k, cg_coll_rt_name(c->kind), c->root_val,
                a->op != MDL_OP_NONE ? mdl_op_name(a->op) : "0");
     type_id(b, &typed->var->type);
-    cg_buf_printf(b, ",\n    %lld, %lld, %d\n};\n",
-               a->send->count, a->recv->count, a->in_place);
+    cg_buf_printf(b, ",\n    %lld, %lld, %d,\n    %d, %d\n};\n",
+               a->send->count, a->recv->count, a->in_place, cg_rtvar_index(t, a->send->var),
+               cg_rtvar_index(t, a->recv->var));
     cg_buf_free(&fn);
 }
 
@@ -320,6 +344,75 @@ static void c_string(mdl_buf *b, const char *s)
             cg_buf_printf(b, "%c", *s);
     }
     cg_buf_puts(b, "\"");
+}
+
+/* ---------------------------------------------------------------- run-time sizes */
+
+/* The extent variables (what mdl_allocate records and each call on a
+ * run-time-sized variable compares) and the run-time-sized variables,
+ * each with the extent variables its sizes name; nothing for a task
+ * without them. */
+static int sizes_name(const mdl_var *v, const mdl_var *x)
+{
+    for (int d = 0; d < v->dims.n; d++)
+        if (cg_expr_names(v->dims.v[d], x))
+            return 1;
+    return 0;
+}
+
+static void emit_rtvars(mdl_buf *b, const mdl_task *t)
+{
+    if (!cg_task_nrtvars(t))
+        return;
+    cg_buf_puts(b, "\n/* run-time-sized variables (MDL_Allocate) and the variables their sizes name */\n"
+                   "static const mdl_extvar_desc mdlg_extvars[] = {\n"
+                   "    /* var, offset, base */\n");
+    for (int i = 0; i < t->vars.n; i++) {
+        const mdl_var *x = t->vars.v[i];
+        if (cg_extvar_index(t, x) < 0)
+            continue;
+        cg_buf_printf(b, "    { \"%s\", offsetof(struct ", x->name);
+        cg_id(b, t->name);
+        cg_buf_puts(b, ", ");
+        cg_id(b, x->name);
+        cg_buf_printf(b, "), %s },\n", cg_basic_rt_name(x->type.basic));
+    }
+    cg_buf_puts(b, "};\n");
+    for (int i = 0; i < t->vars.n; i++) {
+        const mdl_var *v = t->vars.v[i];
+        if (!v->rtsized)
+            continue;
+        cg_buf_printf(b, "static const int mdlg_rtvar_%d_deps[] = {", cg_rtvar_index(t, v));
+        int first = 1;
+        for (int j = 0; j < t->vars.n; j++) {
+            if (sizes_name(v, t->vars.v[j])) {
+                cg_buf_printf(b, "%s %d", first ? "" : ",", cg_extvar_index(t, t->vars.v[j]));
+                first = 0;
+            }
+        }
+        cg_buf_puts(b, " };\n");
+    }
+    cg_buf_puts(b, "static const mdl_rtvar_desc mdlg_rtvars[] = {\n"
+                   "    /* var, offset, type, ndims, extent, ndeps, deps */\n");
+    for (int i = 0; i < t->vars.n; i++) {
+        const mdl_var *v = t->vars.v[i];
+        if (!v->rtsized)
+            continue;
+        int ndeps = 0;
+        for (int j = 0; j < t->vars.n; j++)
+            ndeps += sizes_name(v, t->vars.v[j]);
+        cg_buf_printf(b, "    { \"%s\", offsetof(struct ", v->name);
+        cg_id(b, t->name);
+        cg_buf_puts(b, ", ");
+        cg_id(b, v->name);
+        cg_buf_puts(b, "),\n      &");
+        type_id(b, &v->type);
+        cg_buf_printf(b, ", %d, {", v->dims.n);
+        for (int d = 0; d < v->dims.n; d++)
+            cg_buf_printf(b, "%s%lld", d ? ", " : " ", v->dimval[d]);
+        cg_buf_printf(b, " }, %d, mdlg_rtvar_%d_deps },\n", ndeps, cg_rtvar_index(t, v));
+    }
+    cg_buf_puts(b, "};\n");
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -379,8 +472,9 @@ void cg_emit_desc(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf, const 
     int ncolls = 0;
     for (int i = 0; i < t->colls.n; i++)
         for (int k = 0; k < t->colls.v[i]->msgs.n; k++)
-            emit_coll(b, t->colls.v[i], t->colls.v[i]->msgs.v[k], ncolls++);
+            emit_coll(b, t, t->colls.v[i], t->colls.v[i]->msgs.v[k], ncolls++);
 
+    emit_rtvars(b, t);
     emit_task_names(b, s, t);
     if (nmsgs) {
         cg_buf_puts(b, "static const mdl_msg_desc *const mdlg_msgs[] = {");
@@ -403,11 +497,15 @@ void cg_emit_desc(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf, const 
                "    %d, mdlg_task_names, %d, %d, { %d, %d, %d },\n"
                "    /* nchannels, nmsgs, msgs, ncolls, colls */\n"
                "    %d, %d, %s, %d, %s,\n"
-               "    /* struct_size, single */\n"
+               "    /* struct_size, single, nrtvars, rtvars, nextvars, extvars */\n"
                "    sizeof(struct ",
                sf->hash, s->tasks.n, t->index, t->grid_ndims, t->periodic[0],
                t->periodic[1], t->periodic[2], s->nchannels, nmsgs,
                nmsgs ? "mdlg_msgs" : "NULL", ncolls, ncolls ? "mdlg_colls" : "NULL");
     cg_id(b, t->name);
-    cg_buf_printf(b, "), %d\n};\n", t->single);
+    int nrt = cg_task_nrtvars(t), next = 0;
+    for (int i = 0; i < t->vars.n; i++)
+        next += t->vars.v[i]->extvar;
+    cg_buf_printf(b, "), %d, %d, %s, %d, %s\n};\n", t->single, nrt, nrt ? "mdlg_rtvars" : "NULL",
+                  next, next ? "mdlg_extvars" : "NULL");
 }

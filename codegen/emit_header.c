@@ -24,12 +24,12 @@ static void emit_dims(mdl_buf *b, int n, const long long *val)
 
 /* "/​* [N+2][N+2] *​/" when a dimension was not a plain literal, so the
  * reader sees where the evaluated numbers come from. */
-static void emit_dims_comment(mdl_buf *b, int n, mdl_expr *const *dims)
+static void emit_dims_comment(mdl_buf *b, int n, mdl_expr *const *dims, const char *more)
 {
     int literal = 1;
     for (int d = 0; d < n; d++)
         literal &= dims[d]->kind == MDL_E_INT;
-    if (literal || n == 0)
+    if ((literal && !more) || n == 0)
         return;
     cg_buf_puts(b, "  /* ");
     for (int d = 0; d < n; d++) {
@@ -41,7 +41,7 @@ static void emit_dims_comment(mdl_buf *b, int n, mdl_expr *const *dims)
         cg_buf_printf(b, "[%.*s]", (int)(outer ? e.n - 2 : e.n), e.s + outer);
         cg_buf_free(&e);
     }
-    cg_buf_puts(b, " */");
+    cg_buf_printf(b, "%s */", more ? more : "");
 }
 
 static void emit_struct(mdl_buf *b, const mdl_struct *s)
@@ -62,7 +62,7 @@ static void emit_struct(mdl_buf *b, const mdl_struct *s)
         cg_id(b, f->name);
         emit_dims(b, f->dims.n, f->dimval);
         cg_buf_puts(b, ";");
-        emit_dims_comment(b, f->dims.n, f->dims.v);
+        emit_dims_comment(b, f->dims.n, f->dims.v, NULL);
         cg_buf_puts(b, "\n");
     }
     cg_buf_puts(b, "}");
@@ -227,12 +227,13 @@ static void emit_task_struct(mdl_buf *b, const mdl_task *t)
         const mdl_var *v = t->vars.v[i];
         cg_buf_puts(b, "    ");
         cg_typeref_c(b, &v->type);
-        cg_buf_printf(b, " %s", v->form == MDL_V_POINTER ? "*" : "");
+        cg_buf_printf(b, " %s", v->form == MDL_V_POINTER || v->rtsized ? "*" : "");
         cg_id(b, v->name);
-        if (v->form != MDL_V_POINTER)
+        if (v->form != MDL_V_POINTER && !v->rtsized)
             emit_dims(b, v->dims.n, v->dimval);
         cg_buf_puts(b, ";");
-        emit_dims_comment(b, v->dims.n, v->dims.v);
+        emit_dims_comment(b, v->dims.n, v->dims.v,
+                          v->rtsized ? ", row-major, set by MDL_Allocate" : NULL);
         cg_buf_puts(b, "\n");
     }
     const char **nb;

@@ -94,6 +94,16 @@ const char *cg_spec_basename(const mdl_spec *s);
  * up to max message pointers (the first message having each name). */
 int cg_task_async_msgs(const mdl_task *t, const mdl_msg **out, int max);
 
+/* Run-time-sized variables (docs/language.md §5), in declaration order:
+ * how many t has, and v's index among them (-1: not one).  Extent
+ * variables: the int scalars their sizes name, in declaration order; x's
+ * index among them (-1: not one). */
+int cg_task_nrtvars(const mdl_task *t);
+int cg_rtvar_index(const mdl_task *t, const mdl_var *v);
+int cg_extvar_index(const mdl_task *t, const mdl_var *x);
+/* Whether e names the variable x. */
+int cg_expr_names(const mdl_expr *e, const mdl_var *x);
+
 /* ---------------------------------------------------------------- the API */
 
 /* One public function of a task (reference §6, common/mdl_api.h), as

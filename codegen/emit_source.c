@@ -8,6 +8,55 @@
 
 #include "emit_internal.h"
 
+/* Extent d of a variable: its value, or (run-time sized) its expression
+ * over the task's variables as they are now. */
+static void extent_expr(mdl_buf *b, const mdl_var *v, int d)
+{
+    if (v->dimval[d] >= 0) {
+        cg_buf_printf(b, "%lldL", v->dimval[d]);
+        return;
+    }
+    /* operators print their own parentheses */
+    const mdl_expr *e = v->dims.v[d];
+    int bare = e->kind == MDL_E_INT || e->kind == MDL_E_NAME;
+    cg_buf_puts(b, bare ? "(long)(" : "(long)");
+    cg_expr_c(b, e, "t->");
+    cg_buf_puts(b, bare ? ")" : "");
+}
+
+/* A run-time-sized variable's element: the pointer plus the row-major
+ * offset of the indices given (the leading ones; the others 0).  Extents
+ * changed since MDL_Allocate are refused by the runtime before the
+ * address is used. */
+static void rtsized_addr(mdl_buf *b, const mdl_item *it)
+{
+    const mdl_var *v = it->var;
+    cg_buf_puts(b, "t->");
+    cg_id(b, v->name);
+    if (it->idx.n == 0)
+        return;
+    cg_buf_puts(b, " + ");
+    for (int d = 1; d < v->dims.n; d++)
+        cg_buf_puts(b, "(");
+    for (int d = 0; d < v->dims.n; d++) {
+        if (d > 0) {
+            cg_buf_puts(b, " * ");
+            extent_expr(b, v, d);
+            cg_buf_puts(b, " + ");
+        }
+        if (d < it->idx.n && it->idx.v[d]->is_const)
+            cg_buf_printf(b, "%lldL", it->idx.v[d]->lo_val);
+        else if (d < it->idx.n) {
+            cg_buf_puts(b, "(long)(");
+            cg_expr_c(b, it->idx.v[d]->lo, "t->");
+            cg_buf_puts(b, ")");
+        } else
+            cg_buf_puts(b, "0L");
+        if (d > 0)
+            cg_buf_puts(b, ")");
+    }
+}
+
 /* The address of a collective buffer: the start of the variable or of
  * its section; a pointer member's value. */
 static void buffer_addr(mdl_buf *b, const mdl_item *it)
@@ -25,6 +74,10 @@ static void buffer_addr(mdl_buf *b, const mdl_item *it)
             cg_expr_c(b, it->idx.v[0]->lo, "t->");
             cg_buf_puts(b, ")");
         }
+        return;
+    }
+    if (v->rtsized) {
+        rtsized_addr(b, it);
         return;
     }
     cg_buf_puts(b, v->dims.n == 0 || it->idx.n ? "&t->" : "t->");
@@ -155,6 +208,23 @@ static void emit_coll_call(mdl_buf *b, const mdl_task *t, const api_fn *f)
     cg_buf_puts(b, ");\n");
 }
 
+/* The extents set at run time of every run-time-sized variable, in the
+ * order of the descriptors, computed here: the runtime evaluates no
+ * expression. */
+static void emit_allocate(mdl_buf *b, const mdl_task *t)
+{
+    cg_buf_puts(b, "    const long e[] = {");
+    int first = 1;
+    for (int i = 0; i < t->vars.n; i++)
+        for (int d = 0; t->vars.v[i]->rtsized && d < t->vars.v[i]->dims.n; d++)
+            if (t->vars.v[i]->dimval[d] < 0) {
+                cg_buf_puts(b, first ? " " : ", ");
+                first = 0;
+                extent_expr(b, t->vars.v[i], d);
+            }
+    cg_buf_puts(b, " };\n    return mdl_allocate(t->mdl_rt_, t, e);\n");
+}
+
 static void emit_grid_create(mdl_buf *b, const mdl_task *t, int screate)
 {
     cg_buf_printf(b, "    int rc = mdl_grid_create(t->mdl_rt_, dims, %d);\n"
@@ -206,6 +276,9 @@ static void emit_body(mdl_buf *b, const mdl_task *t, const api_fn *f)
                     "    int rc = mdl_init_at(&mdlg_task, argc, argv, t, size, &rt);\n"
                     "    if (rc < 0)\n        return rc;\n"
                     "    t->mdl_rt_ = rt;\n    return MDL_SUCCESS;\n");
+        break;
+    case API_ALLOCATE:
+        emit_allocate(b, t);
         break;
     case API_END:
         cg_buf_puts(b, "    return mdl_end(t->mdl_rt_, t);\n");

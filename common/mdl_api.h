@@ -39,6 +39,7 @@ enum mdl_param_kind {
 enum mdl_api_presence {
     MDL_API_ONCE,               /* every task */
     MDL_API_GRID,               /* a grid task */
+    MDL_API_RTSIZED,            /* a task with run-time-sized variables */
     MDL_API_PER_TASK,           /* one per connected task; part: its name */
     MDL_API_PER_SEND,           /* one per send; parts: peer task, message */
     MDL_API_PER_RECV,           /* one per receive; parts: peer task, message */
@@ -89,6 +90,9 @@ enum mdl_api_returns {
      * name (not in the reference) */                                                             \
     X(INIT_AT,       ONCE,      OBJECT, STATUS, "MDL_Init_at",                                    \
       MDL_P(SIZE, size) MDL_P(ARGC, argc) MDL_P(ARGV, argv))                                      \
+    /* storage for the run-time-sized variables, from their extent                               \
+     * variables' values (docs/language.md §5) */                                                 \
+    X(ALLOCATE,      RTSIZED,   OBJECT, STATUS, "MDL_Allocate", )                                 \
     X(END,           ONCE,      OBJECT, STATUS, "MDL_End", )                                      \
     X(MYRANK,        ONCE,      OBJECT, NUMBER, "MDL_MyRank", )                                   \
     X(FAMILYSIZE,    ONCE,      OBJECT, NUMBER, "MDL_FamilySize", )                               \

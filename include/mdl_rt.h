@@ -25,7 +25,7 @@ extern "C" {
  * generated for another one.  It is also the major number of the
  * libraries' sonames (libmdl_mpi.so.N, libmdl_shm.so.N).  Change it with
  * any incompatible change of this file. */
-#define MDL_ABI_VERSION 1
+#define MDL_ABI_VERSION 2
 #define MDL_ABI_MAGIC   0x4d444c4142490000ULL   /* "MDLABI" in the high bytes */
 #define MDL_ABI         (MDL_ABI_MAGIC | MDL_ABI_VERSION)
 
@@ -60,20 +60,47 @@ typedef struct mdl_type_desc {
     const mdl_field_desc *fields;
 } mdl_type_desc;
 
+/* An integer scalar variable that sizes of run-time-sized variables
+ * name: the runtime reads it at MDL_Allocate and at each call on such a
+ * variable (a changed value without a new MDL_Allocate is an error). */
+typedef struct mdl_extvar_desc {
+    const char *var;            /* its name, for error messages */
+    size_t offset;              /* offsetof(struct T, var) */
+    int base;                   /* MDL_T_CHAR … MDL_T_ULLONG */
+} mdl_extvar_desc;
+
+/* A run-time-sized variable (docs/language.md §5): its member is a
+ * pointer to its first element, row-major, set by mdl_allocate. */
+typedef struct mdl_rtvar_desc {
+    const char *var;
+    size_t offset;              /* offsetof(struct T, var): the pointer */
+    const mdl_type_desc *type;  /* element type */
+    int ndims;
+    long extent[MDL_MAX_DIMS];  /* constant extents; -1: the next entry of
+                                   mdl_allocate's extents (in the order of
+                                   the table, outermost first) */
+    int ndeps;                  /* the variables its sizes name: */
+    const int *deps;            /* indices in mdl_task_desc.extvars */
+} mdl_rtvar_desc;
+
 /* One item of a message's sequence: a variable of the task struct, or a
  * section of it.  Its (lo,hi) bounds per dimension come from the bounds
  * array at the call (see mdl_msg_desc). */
 typedef struct mdl_item_desc {
     const char *var;            /* variable name, for error messages */
     size_t offset;              /* offsetof(struct T, var) */
-    int is_pointer;             /* the member is a pointer to the data
-                                   (user-allocated); ndims == 1, extent -1 */
+    int is_pointer;             /* the member is a pointer to the data:
+                                   user-allocated (rtvar -1: ndims == 1,
+                                   extent -1) or the runtime's (rtvar >= 0) */
     const mdl_type_desc *type;  /* element type */
     int ndims;                  /* 0 for a scalar (no bounds pairs) */
     long extent[MDL_MAX_DIMS];  /* declared extents, outermost first;
-                                   -1 = unknown (pointer) */
+                                   -1 = unknown (pointer) or set at
+                                   MDL_Allocate (rtvar's) */
     int first_pair;             /* index of this item's first (lo,hi) pair in
                                    the bounds array; it has ndims pairs */
+    int rtvar;                  /* index in mdl_task_desc.rtvars of a
+                                   run-time-sized variable, else -1 */
 } mdl_item_desc;
 
 enum mdl_peer {
@@ -123,8 +150,13 @@ typedef struct mdl_coll_desc {
     int op;                     /* MDL_SUM … for reductions, else 0 */
     const mdl_type_desc *type;  /* element type of both buffers */
     long send_cap, recv_cap;    /* elements from the buffer start to the end of
-                                   its variable; -1 = unknown (pointer) */
+                                   its variable; -1 = unknown (pointer, or
+                                   run-time sized: then see below) */
     int in_place;               /* send and recv are the same variable */
+    int send_rtvar, recv_rtvar; /* index in mdl_task_desc.rtvars of a
+                                   run-time-sized buffer's variable (its
+                                   capacity is taken at the call from its
+                                   extents), else -1 */
 } mdl_coll_desc;
 
 /* The whole task, as compiled from one spec. */
@@ -154,6 +186,10 @@ typedef struct mdl_task_desc {
     size_t struct_size;         /* sizeof(struct T) */
     int single;                 /* declared without `(i)`, not a grid and not
                                    connected with itself: exactly one instance */
+    int nrtvars;                /* run-time-sized variables */
+    const mdl_rtvar_desc *rtvars;
+    int nextvars;               /* the variables their sizes name */
+    const mdl_extvar_desc *extvars;
 } mdl_task_desc;
 
 typedef struct mdl_rt mdl_rt;   /* one per instance, opaque */
@@ -187,6 +223,15 @@ int mdl_no_task(const mdl_task_desc *d, const char *fn)
     __attribute__((cold))
 #endif
     ;
+
+/* MDL_Allocate: `extents` holds the run-time extents of every
+ * run-time-sized variable (the -1 entries of d->rtvars, in order), as the
+ * generated code computed them from the task's variables.  Each variable
+ * whose extents differ from those of the last call (or that has none yet)
+ * gets new storage, zeroed, page-aligned, where the runtime's peers reach
+ * it; its member is set.  The others are untouched.  Every change numbers
+ * new layouts for the messages that use them. */
+int mdl_allocate(mdl_rt *rt, void *task, const long *extents);
 
 /* For a binding other than C's (the Fortran modules of medleyc --fortran).
  *

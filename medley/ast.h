@@ -30,8 +30,8 @@ typedef struct mdl_loc {
 
 typedef enum mdl_expr_kind {
     MDL_E_INT,    /* literal: ival */
-    MDL_E_NAME,   /* identifier: a const, a -D name, or (in sections and
-                     counts) an int `uses` variable */
+    MDL_E_NAME,   /* identifier: a const, a -D name, or (in sections,
+                     counts and extents) an int `uses` variable */
     MDL_E_ADD, MDL_E_SUB, MDL_E_MUL, MDL_E_DIV, /* l op r */
     MDL_E_NEG     /* -l */
 } mdl_expr_kind;
@@ -126,9 +126,15 @@ typedef struct mdl_var {
     mdl_typeref type;           /* element type */
     mdl_var_form form;
     MDL_VEC(mdl_expr *) dims;   /* outermost first */
-    long long *dimval;          /* sema: evaluated dims (ndims = dims.n) */
+    long long *dimval;          /* sema: evaluated dims (ndims = dims.n);
+                                   -1: read at MDL_Allocate (run-time sized) */
     long long nelems;           /* sema: product of dims (1 for a scalar,
-                                   -1 for a pointer: unknown) */
+                                   -1 for a pointer or run-time sized: unknown) */
+    int rtsized;                /* sema: an extent names a `uses` variable:
+                                   the member is a pointer the runtime sets
+                                   (MDL_Allocate) */
+    int extvar;                 /* sema: a size of a variable of its task
+                                   names it (MDL_Allocate records it) */
 } mdl_var;
 
 /* ------------------------------------------------------------------ */

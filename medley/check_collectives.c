@@ -251,7 +251,8 @@ static void check_derived_segment(mdl_checker *c, mdl_msg *m)
     mdl_item *part = a->in_place ? a->send
                    : m->coll->kind == MDL_CO_SCATTER ? a->recv : a->send;
     mdl_item *whole = part == a->send ? a->recv : a->send;
-    if (part->count < 0) {
+    /* a run-time-sized variable's capacity is known at the call */
+    if (part->count < 0 && !part->var->rtsized) {
         mdl_error(c->diag, part->loc,
                   "%s '%s' has no count, so its segment is the size of '%s', which is not known at compile time (a pointer or a run-time start)",
                   op_name(m), m->name, part->var->name);
@@ -416,6 +417,12 @@ static void check_coll(mdl_checker *c, mdl_task *t, mdl_coll *co)
                      !(v->form == MDL_V_POINTER || v->dims.n == 1))
                 mdl_error(c->diag, co->table_loc,
                           "Mcast table '%s' must be an int array or int pointer", co->table);
+            else if (v->rtsized)
+                /* the generated code reads it before the runtime could
+                   check its storage and size */
+                mdl_error(c->diag, co->table_loc,
+                          "Mcast table '%s' is sized at run time: give it a constant size",
+                          co->table);
             else
                 co->table_var = v;
         }

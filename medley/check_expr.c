@@ -115,8 +115,8 @@ const char *mdl_suggest_var(mdl_checker *c, mdl_task *t, const char *name)
 
 /* Constants and the int scalar variables of t, for "did you mean" in a
  * bound where both are allowed. */
-static const char *suggest_const_or_var(mdl_checker *c, mdl_task *t,
-                                        const char *name)
+const char *mdl_suggest_const_or_var(mdl_checker *c, mdl_task *t,
+                                     const char *name)
 {
     int nk = c->spec->consts.n, nv = t->vars.n;
     const char **names = mdl_alloc(c->arena,
@@ -217,7 +217,7 @@ static mdl_eval_result eval(mdl_checker *c, mdl_expr *e, mdl_task *task,
             mdl_error(c->diag, e->loc,
                       "unknown identifier '%s' (neither a constant nor a variable of task '%s')%s",
                       e->name, task->name ? task->name : "?",
-                      suggest_const_or_var(c, task, e->name));
+                      mdl_suggest_const_or_var(c, task, e->name));
         else
             mdl_error(c->diag, e->loc, "unknown constant '%s'%s", e->name,
                       mdl_suggest_const(c, e->name));

@@ -82,6 +82,9 @@ const char *mdl_hint(mdl_checker *c, const char *s);
 const char *mdl_suggest_const(mdl_checker *c, const char *name);
 const char *mdl_suggest_task(mdl_checker *c, const char *name);
 const char *mdl_suggest_var(mdl_checker *c, mdl_task *t, const char *name);
+/* Among the consts and the int scalar variables of t: where an expression
+ * may name either (bounds, counts, extents). */
+const char *mdl_suggest_const_or_var(mdl_checker *c, mdl_task *t, const char *name);
 
 /* ---- check_grid.c: neighbour names ---- */
 

@@ -4,7 +4,8 @@
  * gives no index (whole variable) or exactly one per dimension (a pointer:
  * exactly one, a range, since its extent is unknown).  Bounds are
  * expressions of consts and int scalar variables; constant ones are
- * checked against the declared extent here, the others at run time.
+ * checked against a constant extent here (against one set at
+ * MDL_Allocate: only that they are not negative), the others at run time.
  * Fills item->var, item->count (elements selected: a single index, even a
  * run-time one, is one element; -1 when a range has run-time bounds),
  * index sema fields, and numbers the `[..]` ranges of each message in
@@ -49,6 +50,11 @@ static int bound_ok(mdl_checker *c, mdl_var *v, int d, long long b, mdl_loc loc)
         return 0;
     }
     long long ext = v->dimval ? v->dimval[d] : -1;
+    if (ext < 0 && v->rtsized && b < 0) {
+        /* an extent read at MDL_Allocate: only its lower end is known */
+        mdl_error(c->diag, loc, "index %lld of '%s' is negative", b, v->name);
+        return 0;
+    }
     if (ext < 0 || (b >= 0 && b < ext))
         return 1;
     if (v->dims.n == 1)
@@ -75,7 +81,7 @@ int mdl_check_indices(mdl_checker *c, mdl_task *t, mdl_msg *m, mdl_item *it,
             return 0;
         }
         it->count = v->nelems;
-        return v->nelems >= 0;
+        return v->nelems >= 0 || v->rtsized;
     }
     if (ndims == 0) {
         mdl_error(c->diag, it->loc, "'%s' is a scalar and cannot be indexed", v->name);

@@ -1,10 +1,13 @@
 /* check_vars.c — the `uses` variables of each task.
  *
- * Fills dimval and nelems: sizes are constant expressions (consts and -D
- * names only, since the variables become C arrays of fixed size), must be
- * positive, and their product must fit in 64 bits.  The bytes must fit a
- * C object too (PTRDIFF_MAX: larger arrays and structs do not compile):
- * a variable alone, and all of a task's variables, its generated struct. */
+ * Fills dimval, nelems and rtsized: sizes are expressions of consts, -D
+ * names and the task's int scalar variables; a constant size must be
+ * positive, and the product of constant sizes must fit in 64 bits.  The
+ * bytes must fit a C object too (PTRDIFF_MAX: larger arrays and structs
+ * do not compile): a variable alone, and all of a task's variables, its
+ * generated struct.  A size that names a variable is read at
+ * MDL_Allocate (run-time sized: the member is a pointer), and checked
+ * there. */
 #include <stdint.h>
 #include <string.h>
 
@@ -18,13 +21,52 @@
 static long long var_bytes(const mdl_var *v)
 {
     long long bytes, elem = mdl_type_size(&v->type);
-    if (v->form == MDL_V_POINTER)
+    if (v->form == MDL_V_POINTER || v->rtsized)
         return 8;
     if (v->nelems < 0 || elem < 0)
         return 0;
     if (!mdl_mul_size(v->nelems, elem, &bytes) || bytes > PTRDIFF_MAX)
         return -1;
     return bytes;
+}
+
+/* The names of extent e of v: consts, or int scalar variables of t (the
+ * extent is then read at MDL_Allocate).  Each other name is reported
+ * here, in the terms of an extent; 0 when one was. */
+static int extent_names_ok(mdl_checker *c, mdl_task *t, const mdl_var *v, const mdl_expr *e)
+{
+    if (!e)
+        return 1;
+    if (e->kind != MDL_E_NAME)
+        return extent_names_ok(c, t, v, e->l) & extent_names_ok(c, t, v, e->r);
+    if (!e->name || mdl_find_const(c, e->name))
+        return 1;
+    mdl_var *x = mdl_find_var(c, t, e->name);
+    const char *what = NULL;
+    if (!x) {
+        mdl_error(c->diag, e->loc,
+                  "unknown identifier '%s' in a size of '%s' (neither a constant nor a variable of task '%s')%s",
+                  e->name, v->name, t->name ? t->name : "?",
+                  mdl_suggest_const_or_var(c, t, e->name));
+        return 0;
+    }
+    if (x == v)
+        what = "the variable itself";
+    else if (x->form == MDL_V_POINTER)
+        what = "a pointer";
+    else if (x->dims.n)
+        what = "an array";
+    else if (!mdl_is_int_type(&x->type))
+        what = "not of an integer type";
+    if (!what) {
+        x->extvar = 1;
+        return 1;
+    }
+    mdl_error(c->diag, e->loc,
+              "size of '%s' names '%s', %s: a size may name only integer scalar variables of its task",
+              v->name, x->name, what);
+    mdl_note(c->diag, x->loc, "'%s' is declared here", x->name);
+    return 0;
 }
 
 static void check_var(mdl_checker *c, mdl_task *t, mdl_var *v)
@@ -57,11 +99,21 @@ static void check_var(mdl_checker *c, mdl_task *t, mdl_var *v)
                           : NULL;
     long long total = 1;
     int ok = 1, overflow = 0;
+    v->rtsized = 0;
     for (int d = 0; d < v->dims.n; d++) {
         long long n = 0;
         mdl_expr *e = v->dims.v[d];
         v->dimval[d] = -1;
-        if (!mdl_eval_const(c, e, &n)) {
+        if (!extent_names_ok(c, t, v, e)) {
+            ok = 0;
+            continue;
+        }
+        mdl_eval_result r = mdl_eval(c, e, t, &n);
+        if (r == MDL_EV_RUNTIME) {
+            v->rtsized = 1;
+            continue;
+        }
+        if (r != MDL_EV_CONST) {
             ok = 0;
             continue;
         }
@@ -79,7 +131,7 @@ static void check_var(mdl_checker *c, mdl_task *t, mdl_var *v)
                   v->name);
         ok = 0;
     }
-    if (ok)
+    if (ok && !v->rtsized)
         v->nelems = total;
     if (ok && var_bytes(v) < 0) {
         mdl_error(c->diag, v->loc, "'%s' takes more than %lld bytes, too large for a C object",

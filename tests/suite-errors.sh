@@ -8,7 +8,8 @@
 # Fortran module's fatal ones (wf.f90: without ierr, under either policy)
 # the C program's lines of those runs (expected/fatal-*), and its misuses
 # with ierr (wf.f90 all: the codes of w.c's calls) lines the C program
-# printed too (expected/f90-all).  Also: the libraries'
+# printed too (expected/f90-all); r.c makes the misuses of run-time-sized
+# variables (rtsize.mdl).  Also: the libraries'
 # sonames carry the interface version (errors/soname, errors/needed).
 #   PASS: errors/<run>/<rt>   or   FAIL: errors/<run>/<rt>: reason
 # A runtime line ends with "(MDL_ERR_…)"; launcher lines (mpiexec's,
@@ -111,7 +112,9 @@ for rt in "${MPI_RTS[@]}" shm; do
     if ! "$RT_STAGE/bin/medleyc" -o "$d/gen" "$SRC/spec.mdl" > "$d/build.log" 2>&1 ||
        ! "$CC" "${CFLAGS_E[@]}" -I"$d/gen" "$SRC/w.c" "$d/gen/wMDL.c" "${flags[@]}" -o "$d/w" >> "$d/build.log" 2>&1 ||
        ! "$CC" "${CFLAGS_E[@]}" -I"$d/gen" "$SRC/g.c" "$d/gen/gMDL.c" "${flags[@]}" -o "$d/g" >> "$d/build.log" 2>&1 ||
-       ! "$CC" "${CFLAGS_E[@]}" "$SRC/abi.c" "${flags[@]}" -o "$d/abi" >> "$d/build.log" 2>&1; then
+       ! "$CC" "${CFLAGS_E[@]}" "$SRC/abi.c" "${flags[@]}" -o "$d/abi" >> "$d/build.log" 2>&1 ||
+       ! "$RT_STAGE/bin/medleyc" -o "$d/gen" "$SRC/rtsize.mdl" >> "$d/build.log" 2>&1 ||
+       ! "$CC" "${CFLAGS_E[@]}" -I"$d/gen" "$SRC/r.c" "$d/gen/rMDL.c" "${flags[@]}" -o "$d/r" >> "$d/build.log" 2>&1; then
         echo "FAIL: errors/build/$rt: $(head -c 400 "$d/build.log" | tr '\n' ' ')"
         continue
     fi
@@ -195,6 +198,10 @@ for rt in "${MPI_RTS[@]}" shm; do
     go f90-all return,print -n 2 ./wf all
     check f90-all "$rt" $rc 0 ': OK$' 2
     as_c f90-all "$rt" Fortran
+    # run-time-sized variables: before MDL_Allocate, bad sizes, a size
+    # changed without MDL_Allocate, storage still in an async receive
+    go rtsize return,print -n 2 ./r
+    check rtsize "$rt" $rc 0 ': OK$' 2
     go fatal-rank "" -n 2 ./w fatal-rank
     check fatal-rank "$rt" $rc nonzero '' 0
     go fatal-truncate "" -n 2 ./w fatal-truncate

@@ -15,6 +15,8 @@
 #   pair         tests/trace/run/pair: the Wait and the Test of a name that
 #                is both an async send and an async receive are one event
 #                per call
+#   rtsize       tests/trace/run/rtsize: a 2 MiB message from a variable
+#                sized at run time is copied once (copy_us), on MPI too
 #   timing       tests/trace/run/timing: a receive that waits 300 ms and a
 #                sync send that waits 300 ms last at least half that (the
 #                waiting instance may reach its call late); the sends and
@@ -329,6 +331,15 @@ for rt in "${MPI_RTS[@]}" shm; do
             tests/trace/run/timing/timing.c -- -n 2 ./timing; then
         ! grep -qE '"(wait|copy)_us"' "$f" && pass timing_through_mpi_no_copy ||
             fail timing_through_mpi_no_copy "copy_us written with MDL_MPI_DIRECT=0"
+    fi
+
+    # a large message from a variable sized at run time is copied once by
+    # its receiver too (MPI: its storage is in the memfd the host maps)
+    if traced rtsize tests/trace/run/rtsize/spec.mdl tests/trace/run/rtsize/r.c -- -n 2 ./r; then
+        c=$(copy_of "$f" MDL_RecvFrom_r_blk)
+        grep -q '^rtsize: ok' "$W/out" && awk -v c="$c" 'BEGIN { exit !(c != "" && c > 0) }' &&
+            pass rtsize_one_copy ||
+            fail rtsize_one_copy "copy_us of MDL_RecvFrom_r_blk '$c': $(head -c 200 "$W/out" | tr '\n' ' ')"
     fi
 
     # ------------------------------------------------------------ C++

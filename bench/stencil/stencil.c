@@ -10,22 +10,7 @@
 #include "stencilMDL.h"
 #include "../bench.h"
 #include "stencil.h"
-
-static void exchange(struct stencil *t)
-{
-    MDL_RecvFrom_stencil_east(t);
-    MDL_RecvFrom_stencil_west(t);
-    MDL_RecvFrom_stencil_north(t);
-    MDL_RecvFrom_stencil_south(t);
-    MDL_SendTo_stencil_east(t);
-    MDL_SendTo_stencil_west(t);
-    MDL_SendTo_stencil_north(t);
-    MDL_SendTo_stencil_south(t);
-    MDL_eastWait(t);
-    MDL_westWait(t);
-    MDL_northWait(t);
-    MDL_southWait(t);
-}
+#include "exchange.h"
 
 int main(int argc, char **argv)
 {
@@ -43,26 +28,5 @@ int main(int argc, char **argv)
         return 1;
     }
     s.ld = TX + 2 * RADIUS;     /* the spec's row: padded when the tile is narrower */
-    t->X0 = t->Y0 = RADIUS;
-    t->X1 = RADIUS + s.tx - 1;
-    t->Y1 = RADIUS + s.ty - 1;
-    double *in = &t->in[0][0], *out = malloc(sizeof *out * (size_t)s.tx * (size_t)s.ty);
-    if (!out)
-        return 1;
-    st_fill(&s, in, out);
-    for (int k = 0; k <= s.iters; k++) {
-        if (k == 1) {
-            MDL_Barrier(t);
-            t->t = bench_now();
-        }
-        exchange(t);
-        st_step(&s, in, out);
-    }
-    t->t = bench_now() - t->t;
-    MDL_Reduce_slowest(t);
-    int rc = bench_kernel_end("stencil", "points", MDL_MyRank(t), s.n, t->tmax, s.iters,
-                              st_check(&s, out, s.iters + 1));
-    free(out);
-    MDL_End(t);
-    return rc;
+    return st_mdl_run(t, &s, &t->in[0][0], "stencil");
 }

@@ -14,6 +14,11 @@
 #include "../bench.h"
 #include "transpose.h"
 
+/* the name of the results: ../transpose_rt includes this file under its own */
+#ifndef TR_BENCH
+#define TR_BENCH "transpose"
+#endif
+
 /* A block received contiguous (rows bs apart) put in its place, rows ld
  * apart. */
 static void place(const tr_run *s, double *to, const double *from)
@@ -81,7 +86,7 @@ int main(int argc, char **argv)
     }
     double t = bench_now() - t0, tmax;
     MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    int rc = bench_kernel_end("transpose", "elements", me, s.order, tmax, s.iters,
+    int rc = bench_kernel_end(TR_BENCH, "elements", me, s.order, tmax, s.iters,
                               tr_check(&s, b, s.iters + 1));
     free(rq);
     free(st);

@@ -55,16 +55,36 @@ static int desc_ok(const mdl_task_desc *d)
         !d->tasks[d->self] || d->nmsgs < 0 || (!d->msgs && d->nmsgs) || d->ncolls < 0 ||
         (!d->colls && d->ncolls) || d->grid_ndims < 0 || d->grid_ndims > 3)
         return 0;
+    if (d->nrtvars < 0 || (d->nrtvars && !d->rtvars) || d->nextvars < 0 ||
+        (d->nextvars && !d->extvars))
+        return 0;
+    for (int i = 0; i < d->nrtvars; i++) {
+        const mdl_rtvar_desc *r = &d->rtvars[i];
+        if (!r->type || r->ndims < 1 || r->ndims > MDL_MAX_DIMS || r->ndeps < 0 ||
+            (r->ndeps && !r->deps))
+            return 0;
+        for (int k = 0; k < r->ndeps; k++)
+            if (r->deps[k] < 0 || r->deps[k] >= d->nextvars)
+                return 0;
+    }
+    for (int i = 0; i < d->nextvars; i++)
+        if (!mdl_base_size(d->extvars[i].base) || d->extvars[i].base == MDL_T_FLOAT ||
+            d->extvars[i].base == MDL_T_DOUBLE)
+            return 0;
     for (int i = 0; i < d->nmsgs; i++) {
         const mdl_msg_desc *m = d->msgs[i];
         if (!m || m->index != i || m->peer_task < 0 || m->peer_task >= d->ntasks ||
             !d->tasks[m->peer_task] || m->nitems < 0 || (m->nitems && !m->items) || !m->fn)
             return 0;
+        for (int k = 0; k < m->nitems; k++)
+            if (m->items[k].rtvar < -1 || m->items[k].rtvar >= d->nrtvars)
+                return 0;
     }
     for (int i = 0; i < d->ncolls; i++) {
         const mdl_coll_desc *c = d->colls[i];
         if (!c || c->index != i || !c->type || !c->fn || c->kind < MDL_COLL_BCAST ||
-            c->kind > MDL_COLL_ALLREDUCE)
+            c->kind > MDL_COLL_ALLREDUCE || c->send_rtvar < -1 || c->send_rtvar >= d->nrtvars ||
+            c->recv_rtvar < -1 || c->recv_rtvar >= d->nrtvars)
             return 0;
     }
     return 1;
@@ -277,14 +297,14 @@ static int neighbor(mdl_rt *rt, const mdl_msg_desc *m)
 static __attribute__((cold, noinline)) int null_peer(mdl_rt *rt, const mdl_msg_desc *m,
                                                      void *task, const long *bounds)
 {
-    return rt_layout_of(rt, m, task, bounds) ? MDL_PROC_NULL : MDL_ERR_BOUNDS;
+    return rt_layout_of(rt, m, task, bounds) ? MDL_PROC_NULL : rt_layout_error(rt, m);
 }
 
 /* Where the send goes is recorded as the current call (rt_enter*): one
  * instance, a list, or nowhere (a neighbour that is MDL_PROC_NULL); the
  * hang reports and the trace both read it there.  Then the message's
- * layout (rt_layout_of), whose only fault, a bound outside its variable,
- * is reported there: a peer's fault is found first. */
+ * layout (rt_layout_of), whose faults, a bound outside its variable or
+ * a run-time-sized variable without current storage, are reported there: a peer's fault is found first. */
 static inline __attribute__((always_inline)) int send_body(mdl_rt *rt, mdl_rt_common *c, const mdl_msg_desc *m, void *task,
                             int inst, const int *insts, int n, const long *bounds)
 {
@@ -294,7 +314,7 @@ static inline __attribute__((always_inline)) int send_body(mdl_rt *rt, mdl_rt_co
             return rt_fail_instance(rt, m->fn, m->peer_task, inst, -1);
         rt_enter(m->fn, m, inst);
         if (!(lay = rt_layout_of(rt, m, task, bounds)))
-            return MDL_ERR_BOUNDS;
+            return rt_layout_error(rt, m);
         return be_send_one(rt, m, lay, inst);
     }
     switch (m->peer_kind) {
@@ -311,7 +331,7 @@ static inline __attribute__((always_inline)) int send_body(mdl_rt *rt, mdl_rt_co
         }
         rt_enter(m->fn, m, nb);
         if (!(lay = rt_layout_of(rt, m, task, bounds)))
-            return MDL_ERR_BOUNDS;
+            return rt_layout_error(rt, m);
         return be_send_one(rt, m, lay, nb);
     }
     case MDL_PEER_ALL: {
@@ -322,7 +342,7 @@ static inline __attribute__((always_inline)) int send_body(mdl_rt *rt, mdl_rt_co
                 c->list[k++] = i;
         rt_enter_all(m->fn, m, c->list, k);
         if (!(lay = rt_layout_of(rt, m, task, bounds)))
-            return MDL_ERR_BOUNDS;
+            return rt_layout_error(rt, m);
         return be_send(rt, m, lay, c->list, k);
     }
     case MDL_PEER_SUBSET: {
@@ -331,7 +351,7 @@ static inline __attribute__((always_inline)) int send_body(mdl_rt *rt, mdl_rt_co
             return rc;
         rt_enter_list(m->fn, m, insts, n);
         if (!(lay = rt_layout_of(rt, m, task, bounds)))
-            return MDL_ERR_BOUNDS;
+            return rt_layout_error(rt, m);
         return be_send(rt, m, lay, insts, n);
     }
     }
@@ -396,7 +416,7 @@ static inline __attribute__((always_inline)) int recv_body(mdl_rt *rt, mdl_rt_co
     rt_enter(m->fn, m, from);
     const rt_layout *lay = rt_layout_of(rt, m, task, bounds);
     if (!lay)
-        return MDL_ERR_BOUNDS;
+        return rt_layout_error(rt, m);
     return be_recv(rt, m, lay, from);
 }
 

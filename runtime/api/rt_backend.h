@@ -61,6 +61,8 @@ typedef struct mdl_rt_common {
                                    goes to or comes from, or MDL_PROC_NULL */
     struct rt_msg_layout **layouts;     /* [nmsgs] each message's checked
                                    layout, cached (rt_layout.c) */
+    struct rt_sizes *sizes;     /* the run-time-sized variables (rt_sizes.c),
+                                   NULL when the task has none */
     struct rt_tracer *tr;       /* MDL_TRACE: the call recorder (rt_trace.h) */
 } mdl_rt_common;
 
@@ -330,5 +332,13 @@ MDL_HIDDEN int be_test(mdl_rt *rt, const mdl_msg_desc *m);
 MDL_HIDDEN int be_wait(mdl_rt *rt, const mdl_msg_desc *m);
 
 MDL_HIDDEN int be_collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_call *a);
+
+/* Storage for a run-time-sized variable (MDL_Allocate): `bytes` (> 0)
+ * zeroed, page-aligned, where the transport moves data from and to at
+ * full speed (shm: the job's segment).  NULL when there is no room, with
+ * what there is in why. */
+MDL_HIDDEN void *be_sized_alloc(mdl_rt *rt, size_t bytes, char *why, size_t whylen);
+/* Storage of be_sized_alloc given back (a reallocated variable, MDL_End). */
+MDL_HIDDEN void be_sized_free(mdl_rt *rt, void *p, size_t bytes);
 
 #endif

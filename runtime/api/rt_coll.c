@@ -7,10 +7,15 @@
  * checks every capacity whatever its role: with MDL_ERRORS=return either
  * all instances refuse a wrong count or none does, and none is left
  * waiting in a collective the others skipped.  A NULL buffer matters only
- * where the instance uses it. */
+ * where the instance uses it.  The capacity of a run-time-sized buffer is
+ * the instance's own (its extents, from the start given): an instance
+ * that refuses it may be the only one, and the others are told as of any
+ * refused arguments (mdl_coll_call.err: the shm runtime tells them, the
+ * MPI runtime cannot, docs/language.md §11). */
 #include "rt_layer.h"
 #include "mdl_tables.h"
 #include "trace/rt_trace.h"
+#include "rt_sizes.h"
 
 #include <limits.h>
 
@@ -18,6 +23,8 @@ typedef struct coll_check {
     mdl_rt *rt;
     const mdl_coll_desc *c;
     const char *fn;
+    long send_cap, recv_cap;    /* the descriptor's, or a run-time-sized
+                                   buffer's from the call's start */
 } coll_check;
 
 /* `need` elements of the buffer `what` (capacity cap, -1 unknown) at p. */
@@ -101,56 +108,56 @@ static int check_args(const coll_check *k, mdl_coll_call *a, int n, int is_root)
         int receives = c->kind == MDL_COLL_BCAST || a->me > 0 || a->root_listed;
         if (a->count < 0)
             return negative_count(k, a->count);
-        if ((rc = fits(k, "send", s, c->send_cap, a->count, is_root)) ||
-            (rc = fits(k, "receive", r, c->recv_cap, a->count, receives && !(is_root && ip))))
+        if ((rc = fits(k, "send", s, k->send_cap, a->count, is_root)) ||
+            (rc = fits(k, "receive", r, k->recv_cap, a->count, receives && !(is_root && ip))))
             return rc;
         return 0;
     }
     case MDL_COLL_SCATTER:
-        if (a->count < 0 && (rc = derive(k, ip ? c->send_cap : c->recv_cap, n, "segment size",
+        if (a->count < 0 && (rc = derive(k, ip ? k->send_cap : k->recv_cap, n, "segment size",
                                           &a->count)))
             return rc;
-        if ((rc = fits(k, "send", s, c->send_cap, a->count * n, is_root)) ||
-            (rc = fits(k, "receive", r, c->recv_cap, ip ? a->count * n : a->count,
+        if ((rc = fits(k, "send", s, k->send_cap, a->count * n, is_root)) ||
+            (rc = fits(k, "receive", r, k->recv_cap, ip ? a->count * n : a->count,
                        !(is_root && ip))))
             return rc;
         return 0;
     case MDL_COLL_SCATTERV:
-        if ((rc = fits_v(k, "send", s, c->send_cap, a->counts, a->displs, n, is_root, &maxc)))
+        if ((rc = fits_v(k, "send", s, k->send_cap, a->counts, a->displs, n, is_root, &maxc)))
             return rc;
         if (ip)
-            return fits_v(k, "receive", r, c->recv_cap, a->counts, a->displs, n, !is_root, &maxc);
-        return fits(k, "receive", r, c->recv_cap, maxc, 1);
+            return fits_v(k, "receive", r, k->recv_cap, a->counts, a->displs, n, !is_root, &maxc);
+        return fits(k, "receive", r, k->recv_cap, maxc, 1);
     case MDL_COLL_GATHER:
         if (a->count < 0)
             return negative_count(k, a->count);
-        if ((rc = fits(k, "receive", r, c->recv_cap, a->count * n, is_root)) ||
-            (rc = fits(k, "send", s, c->send_cap, ip ? a->count * n : a->count,
+        if ((rc = fits(k, "receive", r, k->recv_cap, a->count * n, is_root)) ||
+            (rc = fits(k, "send", s, k->send_cap, ip ? a->count * n : a->count,
                        !(is_root && ip))))
             return rc;
         return 0;
     case MDL_COLL_GATHERV:
-        if ((rc = fits_v(k, "receive", r, c->recv_cap, a->counts, a->displs, n, is_root, &maxc)))
+        if ((rc = fits_v(k, "receive", r, k->recv_cap, a->counts, a->displs, n, is_root, &maxc)))
             return rc;
         if (ip)
-            return fits_v(k, "send", s, c->send_cap, a->counts, a->displs, n, !is_root, &maxc);
-        return fits(k, "send", s, c->send_cap, maxc, 1);
+            return fits_v(k, "send", s, k->send_cap, a->counts, a->displs, n, !is_root, &maxc);
+        return fits(k, "send", s, k->send_cap, maxc, 1);
     case MDL_COLL_ALLGATHER:
-        if (a->count < 0 && (rc = derive(k, c->send_cap, n, "block size", &a->count)))
+        if (a->count < 0 && (rc = derive(k, k->send_cap, n, "block size", &a->count)))
             return rc;
-        if ((rc = fits(k, "receive", r, c->recv_cap, a->count * n, 1)) ||
-            (!ip && (rc = fits(k, "send", s, c->send_cap, a->count, 1))))
+        if ((rc = fits(k, "receive", r, k->recv_cap, a->count * n, 1)) ||
+            (!ip && (rc = fits(k, "send", s, k->send_cap, a->count, 1))))
             return rc;
         return 0;
     case MDL_COLL_ALLGATHERV:
-        if ((rc = fits_v(k, "receive", r, c->recv_cap, a->counts, a->displs, n, 1, &maxc)))
+        if ((rc = fits_v(k, "receive", r, k->recv_cap, a->counts, a->displs, n, 1, &maxc)))
             return rc;
-        return ip ? 0 : fits(k, "send", s, c->send_cap, maxc, 1);
+        return ip ? 0 : fits(k, "send", s, k->send_cap, maxc, 1);
     case MDL_COLL_ALLTOALL:
         if (a->count < 0)
             return negative_count(k, a->count);
-        if ((rc = fits(k, "receive", r, c->recv_cap, a->count * n, 1)) ||
-            (!ip && (rc = fits(k, "send", s, c->send_cap, a->count * n, 1))))
+        if ((rc = fits(k, "receive", r, k->recv_cap, a->count * n, 1)) ||
+            (!ip && (rc = fits(k, "send", s, k->send_cap, a->count * n, 1))))
             return rc;
         return 0;
     case MDL_COLL_REDUCE:
@@ -162,8 +169,8 @@ static int check_args(const coll_check *k, mdl_coll_call *a, int n, int is_root)
                            c->type->name, c->op);
         if (a->count < 0)
             return negative_count(k, a->count);
-        if ((rc = fits(k, "send", s, c->send_cap, a->count, !(is_root && ip))) ||
-            (rc = fits(k, "receive", r, c->recv_cap, a->count, all || is_root)))
+        if ((rc = fits(k, "send", s, k->send_cap, a->count, !(is_root && ip))) ||
+            (rc = fits(k, "receive", r, k->recv_cap, a->count, all || is_root)))
             return rc;
         return 0;
     }
@@ -196,6 +203,25 @@ static int mcast_members(mdl_rt *rt, const coll_check *k, const int *insts, int 
     return 0;
 }
 
+/* The capacity of a run-time-sized buffer starting at p: the elements
+ * from p to the end of variable v's storage (its sizes current). */
+static int sized_cap(const coll_check *k, const char *what, int v, const void *p, long *cap)
+{
+    const rt_sizes *sz = rt_c(k->rt)->sizes;
+    int rc = rt_sized_check(k->rt, k->fn, v, rt_c(k->rt)->task);
+    if (rc)
+        return rc;
+    const rt_sized_var *s = &sz->var[v];
+    const char *base = s->mem, *at = p;
+    size_t esize = k->c->type->size;
+    if (at < base || at > base + s->bytes || (size_t)(at - base) % esize)
+        return rt_fail(k->rt, k->fn, MDL_ERR_BOUNDS,
+                       "the %s buffer does not start at an element of '%s'", what,
+                       rt_c(k->rt)->d->rtvars[v].var);
+    *cap = (long)((size_t)(base + s->bytes - at) / esize);
+    return 0;
+}
+
 /* Everything after the descriptor's check; *involved: the instance takes
  * part (not a Mcast it is not listed in). */
 static inline int coll_body(mdl_rt *rt, const mdl_coll_desc *c, mdl_coll_call *a,
@@ -203,7 +229,7 @@ static inline int coll_body(mdl_rt *rt, const mdl_coll_desc *c, mdl_coll_call *a
 {
     const mdl_rt_common *rc_ = rt_c(rt);
     const mdl_task_desc *d = rc_->d;
-    coll_check k = { rt, c, c->fn };
+    coll_check k = { rt, c, c->fn, c->send_cap, c->recv_cap };
     int size = rc_->fam_size[d->self];
     if (c->root < 0 || c->root >= size)
         return rt_fail(rt, c->fn, MDL_ERR_RANK, "the root, instance %d of %s, does not exist (0..%d)",
@@ -218,7 +244,15 @@ static inline int coll_body(mdl_rt *rt, const mdl_coll_desc *c, mdl_coll_call *a
         }
     }
     int is_root = c->kind == MDL_COLL_MCAST ? a->me == 0 : rc_->inst == c->root;
-    a->err = check_args(&k, a, size, is_root);
+    /* a fault is this instance's: the others learn it from the backend */
+    int rc = 0;
+    if (__builtin_expect(c->send_rtvar >= 0 || c->recv_rtvar >= 0, 0)) {
+        if (c->send_rtvar >= 0)
+            rc = sized_cap(&k, "send", c->send_rtvar, a->send, &k.send_cap);
+        if (!rc && c->recv_rtvar >= 0)
+            rc = sized_cap(&k, "receive", c->recv_rtvar, a->recv, &k.recv_cap);
+    }
+    a->err = rc ? rc : check_args(&k, a, size, is_root);
     if (a->members)
         rt_enter_list(c->fn, NULL, a->members, a->nmembers);
     else

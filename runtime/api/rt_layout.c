@@ -13,8 +13,22 @@
  * its bounds checked inline, as the MPI runtime's datatype cache did
  * before the layer owned the layout (≈ 30 instructions instead of ≈ 200). */
 #include "rt_layout.h"
+#include "rt_sizes.h"
 
 #include <stdlib.h>
+
+/* The extents of a movable message's variable and the bytes of one index
+ * step in each dimension (those of mdl_item_span). */
+static void set_steps(rt_msg_layout *l, const mdl_item_desc *it, const long *extent)
+{
+    size_t rb = it->type->size;
+    for (int k = it->ndims - 1; k >= 0; k--) {
+        l->extent[k] = extent[k];
+        l->row_bytes[k] = rb;
+        if (extent[k] > 0)
+            rb *= (size_t)extent[k];
+    }
+}
 
 rt_msg_layout **rt_layouts_new(mdl_rt *rt, const mdl_task_desc *d)
 {
@@ -31,35 +45,46 @@ rt_msg_layout **rt_layouts_new(mdl_rt *rt, const mdl_task_desc *d)
         l->m = m;
         l->stale = 1;
         l->nbounds = m->fixed_bounds ? 0 : 2 * m->npairs;
-        for (int k = 0; k < m->nitems; k++)
+        for (int k = 0; k < m->nitems; k++) {
             l->nptr += m->items[k].is_pointer;
+            if (m->items[k].rtvar >= 0)
+                l->nptr += d->rtvars[m->items[k].rtvar].ndeps;
+        }
         const mdl_item_desc *it = m->nitems == 1 ? &m->items[0] : NULL;
-        l->movable = it && !it->is_pointer && !m->fixed_bounds && it->ndims > 0 &&
-                     m->npairs == it->ndims && it->first_pair == 0;
-        l->key = l->movable ? l->move_key
-                            : calloc((size_t)(l->nbounds + l->nptr) + 1, sizeof *l->key);
+        l->movable = it && (!it->is_pointer || it->rtvar >= 0) && !m->fixed_bounds &&
+                     it->ndims > 0 && m->npairs == it->ndims && it->first_pair == 0;
+        l->sized = it && it->rtvar >= 0;
+        l->key = l->movable && !l->sized
+                     ? l->move_key
+                     : calloc((size_t)(l->nbounds + l->nptr) + 1, sizeof *l->key);
         l->ptr_off = calloc((size_t)l->nptr + 1, sizeof *l->ptr_off);
+        l->ptr_mask = calloc((size_t)l->nptr + 1, sizeof *l->ptr_mask);
         l->spans = calloc(n, sizeof *l->spans);
         l->spare = calloc(n, sizeof *l->spare);
-        if (!l->key || !l->ptr_off || !l->spans || !l->spare) {
+        if (!l->key || !l->ptr_off || !l->ptr_mask || !l->spans || !l->spare) {
             rt_layouts_free(d, all);
             return NULL;
         }
-        for (int k = 0, j = 0; k < m->nitems; k++)
-            if (m->items[k].is_pointer)
-                l->ptr_off[j++] = m->items[k].offset;
+        int j = 0;
+        for (int k = 0; k < m->nitems; k++)
+            if (m->items[k].is_pointer) {
+                l->ptr_off[j] = m->items[k].offset;
+                l->ptr_mask[j++] = -1L;
+            }
+        for (int k = 0; k < m->nitems; k++) {
+            const mdl_rtvar_desc *r = m->items[k].rtvar >= 0 ? &d->rtvars[m->items[k].rtvar] : NULL;
+            for (int e = 0; r && e < r->ndeps; e++) {
+                const mdl_extvar_desc *x = &d->extvars[r->deps[e]];
+                size_t bytes = mdl_base_size(x->base);
+                l->ptr_off[j] = x->offset;
+                l->ptr_mask[j++] = bytes >= sizeof(long) ? -1L : (long)((1UL << (8 * bytes)) - 1);
+            }
+        }
         l->out.spans = l->spans;
         if (!l->movable)
             continue;
         l->offset = it->offset;
-        /* the index steps of mdl_item_span */
-        size_t rb = it->type->size;
-        for (int k = it->ndims - 1; k >= 0; k--) {
-            l->extent[k] = it->extent[k];
-            l->row_bytes[k] = rb;
-            if (it->extent[k] > 0)
-                rb *= (size_t)it->extent[k];
-        }
+        set_steps(l, it, it->extent);   /* a run-time-sized one's: at each recompute */
     }
     return all;
 }
@@ -68,9 +93,10 @@ void rt_layouts_free(const mdl_task_desc *d, rt_msg_layout **all)
 {
     for (int i = 0; all && i < d->nmsgs; i++)
         if (all[i]) {
-            if (!all[i]->movable)
+            if (all[i]->key != all[i]->move_key)
                 free(all[i]->key);
             free(all[i]->ptr_off);
+            free(all[i]->ptr_mask);
             free(all[i]->spans);
             free(all[i]->spare);
             free(all[i]);
@@ -99,12 +125,21 @@ static __attribute__((noinline)) const rt_layout *recompute(rt_msg_layout *l, vo
                                                             const long *bounds)
 {
     const mdl_msg_desc *m = l->m;
+    const rt_sizes *sz = rt_c(l->rt)->sizes;
     char why[256];
     size_t bytes;
-    int rc = mdl_msg_spans(m, task, bounds, l->spare, &bytes, why, sizeof why);
+    int rc = sz ? rt_sized_check_msg(l->rt, m, task) : 0;
+    if (rc) {
+        l->stale = 1;
+        l->moves = 0;
+        l->err = rc;
+        return NULL;
+    }
+    rc = mdl_msg_spans(m, task, bounds, sz ? sz->ext : NULL, l->spare, &bytes, why, sizeof why);
     if (rc) {
         l->stale = 1;           /* the key is no layout's: checked again */
         l->moves = 0;
+        l->err = rc;
         rt_fail(l->rt, m->fn, rc, "%s", why);
         return NULL;
     }
@@ -121,10 +156,22 @@ static __attribute__((noinline)) const rt_layout *recompute(rt_msg_layout *l, vo
     for (int i = 0; i < l->nbounds; i++)
         *key++ = bounds[i];
     for (int i = 0; i < l->nptr; i++)
-        *key++ = (long)(intptr_t) * (void *const *)((const char *)task + l->ptr_off[i]);
+        *key++ = rt_key_word(l, task, i);
+    if (l->movable && l->sized)
+        set_steps(l, &m->items[0], sz->ext[m->items[0].rtvar]);
     l->stale = 0;
     l->moves = l->movable;
     return &l->out;
+}
+
+/* Whether a word of the key after the bounds (a pointer, a size variable)
+ * differs from the task's. */
+static int words_changed(const rt_msg_layout *l, const void *task)
+{
+    for (int i = 0; i < l->nptr; i++)
+        if (rt_key_word(l, task, i) != l->key[l->nbounds + i])
+            return 1;
+    return 0;
 }
 
 /* A movable message's section moved, its shape unchanged (hi - lo as in
@@ -136,17 +183,24 @@ static __attribute__((noinline)) const rt_layout *recompute(rt_msg_layout *l, vo
 static __attribute__((noinline)) const rt_layout *moved(rt_msg_layout *l, void *task,
                                                         const long *bounds)
 {
-    size_t off = l->offset;
+    char *var = (char *)task + l->offset;
+    long *key = l->key;
+    if (__builtin_expect(l->sized, 0)) {
+        /* its storage; a size changed since MDL_Allocate is refused there */
+        if (words_changed(l, task))
+            return recompute(l, task, bounds);
+        var = *(char **)var;
+    }
+    size_t off = 0;
     for (size_t i = 0, n = (size_t)l->nbounds; i < n; i += 2) {
         long lo = bounds[i], hi = bounds[i + 1];
-        if (!mdl_bounds_ok(lo, hi, l->extent[i / 2]) ||
-            hi - lo != l->move_key[i + 1] - l->move_key[i])
+        if (!mdl_bounds_ok(lo, hi, l->extent[i / 2]) || hi - lo != key[i + 1] - key[i])
             return recompute(l, task, bounds);
-        l->move_key[i] = lo;
-        l->move_key[i + 1] = hi;
+        key[i] = lo;
+        key[i + 1] = hi;
         off += (size_t)lo * l->row_bytes[i / 2];
     }
-    l->spans[0].base = l->out.base = (char *)task + off;
+    l->spans[0].base = l->out.base = var + off;
     l->out.gen++;
     return &l->out;
 }
@@ -157,6 +211,17 @@ const rt_layout *rt_layout_update(rt_msg_layout *l, void *task, const long *boun
     if (l->moves)
         return moved(l, task, bounds);
     return recompute(l, task, bounds);
+}
+
+void rt_layouts_resized(mdl_rt *rt)
+{
+    const mdl_task_desc *d = rt_c(rt)->d;
+    for (int i = 0; i < d->nmsgs; i++)
+        for (int k = 0; k < d->msgs[i]->nitems; k++)
+            if (d->msgs[i]->items[k].rtvar >= 0) {
+                rt_c(rt)->layouts[i]->stale = 1;
+                rt_c(rt)->layouts[i]->moves = 0;
+            }
 }
 
 const rt_layout *rt_layout_fixed(mdl_rt *rt, const mdl_msg_desc *m)

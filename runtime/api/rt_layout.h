@@ -3,27 +3,36 @@
 #ifndef MDL_RT_LAYOUT_H
 #define MDL_RT_LAYOUT_H
 
+#include <string.h>
+
 #include "rt_backend.h"
 
 /* What the layer keeps per message: the layout it last checked (out) and
  * what that layout depends on besides the descriptor, the key — the
  * call's bounds, then the value of each pointer item (a pointer moved
- * under unchanged bounds is another layout).  Extents are constants of
- * the descriptor today; extents set at run time (issue 27) would be one
- * more thing a layout depends on: their change marks the layouts stale,
- * and the next call computes them again under new numbers, which is all
- * a transport's cache needs to know. */
+ * under unchanged bounds is another layout), then those of the variables
+ * the sizes of its run-time-sized items name (docs/language.md §5): a
+ * size changed without MDL_Allocate takes the slow path, which refuses
+ * it.  MDL_Allocate marks the layouts of those messages stale: the next
+ * call computes them again under new numbers, which is all a transport's
+ * cache needs to know. */
 typedef struct rt_msg_layout {
     rt_layout out;              /* what the transport is handed */
     long stale;                 /* non-zero: out is not the layout of key
                                    (none yet, or the last call's bounds
                                    were refused) */
     int nbounds;                /* bounds in the key: 2 * npairs, 0 when fixed */
-    int nptr;                   /* pointer items: their values follow */
+    int nptr;                   /* words of the task struct in the key:
+                                   pointer items', then extent variables' */
     long *key;                  /* [nbounds + nptr] */
     mdl_rt *rt;                 /* whose (for its reports) */
     const mdl_msg_desc *m;      /* of which message */
-    size_t *ptr_off;            /* [nptr] where the pointer members are */
+    size_t *ptr_off;            /* [nptr] where those words are */
+    long *ptr_mask;             /* [nptr] their bytes (an int extent variable:
+                                   the low 4 of the word read; the word
+                                   never passes the struct's end, which is
+                                   the runtime's handle) */
+    int err;                    /* why the last call got no layout */
     mdl_span *spans, *spare;    /* [nitems] out's spans, and room for the
                                    next ones (compared with out's) */
     /* One section of a declared variable whose bounds all come with the
@@ -34,11 +43,34 @@ typedef struct rt_msg_layout {
      * (rt_layout_update). */
     int movable;
     int moves;                  /* movable, and not stale */
-    long move_key[2 * MDL_MAX_DIMS];    /* movable: the key */
+    int sized;                  /* a run-time-sized variable: its pointer at
+                                   offset, its extents and steps those of the
+                                   last recompute, the key its own array */
+    long move_key[2 * MDL_MAX_DIMS];    /* movable and not sized: the key */
     long extent[MDL_MAX_DIMS];          /* the section's variable's */
     size_t row_bytes[MDL_MAX_DIMS];     /* bytes per index step */
     size_t offset;                      /* the variable's in the task struct */
 } rt_msg_layout;
+
+/* Word i of the key after the bounds as the task struct has it now: a
+ * pointer, or a size variable's bytes (the word may start at an int:
+ * read with memcpy, one unaligned load). */
+static inline long rt_key_word(const rt_msg_layout *l, const void *task, int i)
+{
+    long w;
+    memcpy(&w, (const char *)task + l->ptr_off[i], sizeof w);
+    return w & l->ptr_mask[i];
+}
+
+/* The code of the fault reported when rt_layout_of returned NULL. */
+static inline int rt_layout_error(mdl_rt *rt, const mdl_msg_desc *m)
+{
+    return rt_c(rt)->layouts[m->index]->err;
+}
+
+/* MDL_Allocate changed storage or extents: the layouts of the messages
+ * with run-time-sized items are computed again at their next call. */
+MDL_HIDDEN void rt_layouts_resized(mdl_rt *rt);
 
 /* One per message of rt's descriptor d, stale; NULL when out of memory. */
 MDL_HIDDEN rt_msg_layout **rt_layouts_new(mdl_rt *rt, const mdl_task_desc *d);
@@ -50,8 +82,9 @@ MDL_HIDDEN const rt_layout *rt_layout_update(rt_msg_layout *l, void *task, const
     __attribute__((noinline));
 
 /* The checked layout of m for the call's task struct (the one of
- * MDL_Init) and bounds.  NULL: a bound lies outside its variable, the
- * only fault of a layout, reported as MDL_ERR_BOUNDS under m->fn.  The
+ * MDL_Init) and bounds.  NULL: a bound lies outside its variable,
+ * reported as MDL_ERR_BOUNDS under m->fn, or a run-time-sized variable
+ * has no current storage, MDL_ERR_STATE (rt_layout_error: which).  The
  * path of a call whose key has not changed is inline: one OR of XORs, no
  * branch per bound; the pointer loop is marked unlikely, so that the
  * messages without one pay a test for it and no registers. */
@@ -64,8 +97,7 @@ static inline const rt_layout *rt_layout_of(mdl_rt *rt, const mdl_msg_desc *m, v
     for (int i = 0; i < l->nbounds; i += 2)
         diff |= (bounds[i] ^ key[i]) | (bounds[i + 1] ^ key[i + 1]);
     for (int i = 0; __builtin_expect(i < l->nptr, 0); i++)
-        diff |= (long)(intptr_t) * (void *const *)((const char *)task + l->ptr_off[i]) ^
-                key[l->nbounds + i];
+        diff |= rt_key_word(l, task, i) ^ key[l->nbounds + i];
     if (__builtin_expect(diff == 0, 1))
         return &l->out;
     return rt_layout_update(l, task, bounds);

@@ -5,6 +5,7 @@
  * rt_common_identified. */
 #include "rt_layer.h"
 #include "rt_layout.h"
+#include "rt_sizes.h"
 #include "trace/rt_trace.h"
 
 #include <stdlib.h>
@@ -76,7 +77,10 @@ int rt_common_identified(mdl_rt *rt, int inst)
     c->list = malloc(((size_t)c->maxfam + 1) * sizeof(int));
     c->nb = malloc(((size_t)d->nmsgs + 1) * sizeof(int));
     c->layouts = rt_layouts_new(rt, d);
-    return c->seen && c->list && c->nb && c->layouts ? 0 : rt_fail_oom(rt, MDL_FN_NAME(INIT));
+    int oom;
+    c->sizes = rt_sizes_new(d, &oom);
+    return c->seen && c->list && c->nb && c->layouts && !oom ? 0
+                                                             : rt_fail_oom(rt, MDL_FN_NAME(INIT));
 }
 
 void rt_common_free(mdl_rt *rt)
@@ -88,6 +92,8 @@ void rt_common_free(mdl_rt *rt)
     free(c->list);
     free(c->nb);
     rt_layouts_free(c->d, c->layouts);
+    rt_sizes_free(rt, c->sizes);
     c->fam_size = c->seen = c->list = c->nb = NULL;
     c->layouts = NULL;
+    c->sizes = NULL;
 }

@@ -255,6 +255,17 @@ const char *mdl_base_name(int base)
     return "?";
 }
 
+size_t mdl_base_size(int base)
+{
+    switch (base) {
+#define MDL_X(id, name, c_spelling, short_id, lp64_size, f_type, f_kind) \
+    case MDL_T_##id: return lp64_size;
+    MDL_BASIC_TYPES(MDL_X)
+#undef MDL_X
+    }
+    return 0;
+}
+
 static int span_too_large(const mdl_item_desc *it, long lo, long hi, char *why,
                           size_t whylen)
 {
@@ -265,6 +276,12 @@ static int span_too_large(const mdl_item_desc *it, long lo, long hi, char *why,
 
 int mdl_item_span(const mdl_item_desc *it, const long *pairs, void *task,
                   mdl_span *out, char *why, size_t whylen)
+{
+    return mdl_item_span_ext(it, it->extent, pairs, task, out, why, whylen);
+}
+
+int mdl_item_span_ext(const mdl_item_desc *it, const long *extent, const long *pairs,
+                      void *task, mdl_span *out, char *why, size_t whylen)
 {
     size_t esize = it->type->size;
     char *var = (char *)task + it->offset;
@@ -283,12 +300,12 @@ int mdl_item_span(const mdl_item_desc *it, const long *pairs, void *task,
     size_t rb = esize;
     for (int d = it->ndims - 1; d >= 0; d--) {
         rowbytes[d] = rb;
-        if (it->extent[d] > 0)
-            rb *= (size_t)it->extent[d];
+        if (extent[d] > 0)
+            rb *= (size_t)extent[d];
     }
     for (int d = 0; d < it->ndims; d++) {
         long lo = pairs[2 * d], hi = pairs[2 * d + 1];
-        long ext = it->extent[d];
+        long ext = extent[d];
         if (!mdl_bounds_ok(lo, hi, ext)) {
             if (ext >= 0)
                 snprintf(why, whylen,
@@ -324,7 +341,7 @@ int mdl_item_span(const mdl_item_desc *it, const long *pairs, void *task,
     /* Merge inner dimensions taken whole into one contiguous block. */
     int k = it->ndims - 1;
     size_t block = (size_t)cnt[k] * esize;
-    while (k > 0 && it->extent[k] >= 0 && cnt[k] == it->extent[k]) {
+    while (k > 0 && extent[k] >= 0 && cnt[k] == extent[k]) {
         k--;
         block *= (size_t)cnt[k];
     }
@@ -340,13 +357,16 @@ int mdl_item_span(const mdl_item_desc *it, const long *pairs, void *task,
 }
 
 int mdl_msg_spans(const mdl_msg_desc *m, void *task, const long *bounds,
-                  mdl_span *spans, size_t *total, char *why, size_t whylen)
+                  const long *const *rtext, mdl_span *spans, size_t *total, char *why,
+                  size_t whylen)
 {
     const long *pairs = m->fixed_bounds ? m->fixed_bounds : bounds;
     size_t sum = 0;
     for (int i = 0; i < m->nitems; i++) {
         const mdl_item_desc *it = &m->items[i];
-        int rc = mdl_item_span(it, pairs + 2 * it->first_pair, task, &spans[i], why, whylen);
+        const long *ext = it->rtvar >= 0 && rtext ? rtext[it->rtvar] : it->extent;
+        int rc = mdl_item_span_ext(it, ext, pairs + 2 * it->first_pair, task, &spans[i], why,
+                                   whylen);
         if (rc)
             return rc;
         if (__builtin_add_overflow(sum, spans[i].bytes, &sum) || sum > PTRDIFF_MAX) {

@@ -132,11 +132,18 @@ MDL_HIDDEN int mdl_item_span(const mdl_item_desc *it, const long *pairs,
                              void *task, mdl_span *out,
                              char *why, size_t whylen);
 
+/* The same with the extents given (a run-time-sized variable's, as
+ * MDL_Allocate set them). */
+MDL_HIDDEN int mdl_item_span_ext(const mdl_item_desc *it, const long *extent, const long *pairs,
+                                 void *task, mdl_span *out, char *why, size_t whylen);
+
 /* All items of a message: spans[m->nitems].  bounds may be NULL when the
- * message has fixed_bounds.  *total gets the sum of bytes. */
+ * message has fixed_bounds.  rtext[v]: the extents of run-time-sized
+ * variable v (NULL when the task has none).  *total gets the sum of
+ * bytes. */
 MDL_HIDDEN int mdl_msg_spans(const mdl_msg_desc *m, void *task,
-                             const long *bounds, mdl_span *spans,
-                             size_t *total, char *why, size_t whylen);
+                             const long *bounds, const long *const *rtext,
+                             mdl_span *spans, size_t *total, char *why, size_t whylen);
 
 /* Copy between the layouts of several spans and a contiguous buffer. */
 MDL_HIDDEN void mdl_spans_pack(const mdl_span *spans, int n, void *dst);
@@ -200,5 +207,8 @@ MDL_HIDDEN void mdl_spans_copy(const mdl_span *dst, int ndst,
 
 /* Bytes of a type's element, and the name of a basic type. */
 MDL_HIDDEN const char *mdl_base_name(int base);
+/* Bytes of a basic type's element (LP64, as medleyc laid it out); 0 for
+ * MDL_T_STRUCT or an unknown code. */
+MDL_HIDDEN size_t mdl_base_size(int base);
 
 #endif

@@ -117,9 +117,10 @@ static int disabled_by_env(void)
     return v && *v && strcmp(v, "0") != 0;
 }
 
-/* A memfd of `size` bytes and the control page, mapped whole (NULL:
- * not possible); its descriptor in *fd. */
-static char *task_file(size_t size, int *fd)
+/* A memfd of `size` bytes, the control page and `heap` bytes, mapped
+ * whole (NULL: not possible); its descriptor in *fd.  Sparse: pages cost
+ * memory once written. */
+static char *task_file(size_t size, size_t heap, int *fd)
 {
     *fd = -1;
     if (disabled_by_env())
@@ -128,9 +129,9 @@ static char *task_file(size_t size, int *fd)
     if (f < 0)
         return NULL;
     void *p = MAP_FAILED;
-    if (ftruncate(f, (off_t)(size + CTL_BYTES)) == 0)
-        p = mmap(NULL, size + CTL_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE,
-                 f, 0);
+    if (ftruncate(f, (off_t)(size + CTL_BYTES + heap)) == 0)
+        p = mmap(NULL, size + CTL_BYTES + heap, PROT_READ | PROT_WRITE,
+                 MAP_SHARED | MAP_NORESERVE, f, 0);
     if (p == MAP_FAILED) {
         close(f);
         return NULL;
@@ -141,13 +142,24 @@ static char *task_file(size_t size, int *fd)
 
 void *mpi_direct_alloc(mdl_rt *rt, size_t size)
 {
-    char *p = task_file(size, &rt->mem.fd);
+    /* the storage of run-time-sized variables in the same file, so that
+     * their large messages take this path as the struct's do */
+    size_t heap = rt->c.d->nrtvars > 0 ? MPI_SIZED_HEAP : 0;
+    char *p = task_file(size, heap, &rt->mem.fd);
     if (!p)
         return NULL;
     rt->mem.size = size;
-    rt->mem.mapped = size + CTL_BYTES;
+    rt->mem.heap = heap;
+    rt->mem.heap_lo = (uintptr_t)p + size + CTL_BYTES;
+    rt->mem.mapped = size + CTL_BYTES + heap;
     rt->mem.ctl = ctl_of(p, size);
     return p;
+}
+
+/* The bytes of this process's file an announcement may point into. */
+static size_t own_span(const mdl_rt *rt)
+{
+    return rt->mem.heap ? rt->mem.size + CTL_BYTES + rt->mem.heap : rt->mem.size;
 }
 
 /* The object keeps its address; its pages become the memfd's first ones
@@ -161,7 +173,7 @@ static int alias_object(mdl_rt *rt, void *obj, size_t size)
     if (page <= 0 || size == 0 || (uintptr_t)obj % (size_t)page || size % (size_t)page)
         return 0;
     int fd;
-    char *p = task_file(size, &fd);
+    char *p = task_file(size, 0, &fd);
     if (!p)
         return 0;
     mdl_copy_nonzero_pages(p, obj, size, (size_t)page);
@@ -189,7 +201,7 @@ void mpi_direct_alias(mdl_rt *rt, void *obj, size_t size)
     rt->mem.fd = -1;
     if (alias_object(rt, obj, size))
         return;
-    char *p = task_file(0, &rt->mem.fd);
+    char *p = task_file(0, 0, &rt->mem.fd);
     if (!p)
         return;
     rt->mem.size = 0;
@@ -215,14 +227,15 @@ static void unalias(mdl_rt *rt)
 
 /* Another process's struct, which this process only reads, then its
  * control page, where it takes and releases slots. */
-static void *map_peer(int fd, size_t size)
+static void *map_peer(int fd, size_t size, size_t heap)
 {
-    char *p = mmap(NULL, size + CTL_BYTES, PROT_READ, MAP_SHARED | MAP_NORESERVE, fd, 0);
+    size_t all = size + CTL_BYTES + heap;
+    char *p = mmap(NULL, all, PROT_READ, MAP_SHARED | MAP_NORESERVE, fd, 0);
     if (p == MAP_FAILED)
         return p;
     if (mmap(p + size, CTL_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
              (off_t)size) == MAP_FAILED) {
-        munmap(p, size + CTL_BYTES);
+        munmap(p, all);
         return MAP_FAILED;
     }
     return p;
@@ -236,12 +249,16 @@ static int may_announce(const mdl_msg_desc *m)
     if (!m->is_send || m->nitems != 1)
         return 0;
     const mdl_item_desc *it = &m->items[0];
-    if (it->is_pointer || it->type->base == MDL_T_STRUCT)
+    if ((it->is_pointer && it->rtvar < 0) || it->type->base == MDL_T_STRUCT)
         return 0;
     uint64_t most = it->type->size;
-    for (int d = 0; d < it->ndims; d++)
-        most *= (uint64_t)(m->fixed_bounds ? m->fixed_bounds[2 * d + 1] - m->fixed_bounds[2 * d] + 1
-                                           : it->extent[d]);
+    for (int d = 0; d < it->ndims; d++) {
+        long ext = m->fixed_bounds ? m->fixed_bounds[2 * d + 1] - m->fixed_bounds[2 * d] + 1
+                                   : it->extent[d];
+        if (ext < 0)            /* set at MDL_Allocate: any size */
+            return 1;
+        most *= (uint64_t)ext;
+    }
     return most >= (MPI_DIRECT_MIN < MPI_DIRECT_MIN_STRIDED ? MPI_DIRECT_MIN
                                                             : MPI_DIRECT_MIN_STRIDED);
 }
@@ -274,9 +291,9 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
     int nsize = 0, me = 0, nchan = rt->c.d->nchannels;
     MPI_Comm_size(node, &nsize);
     MPI_Comm_rank(node, &me);
-    enum { OK, PID, FD, SIZE, RANK, N };
+    enum { OK, PID, FD, SIZE, HEAP, RANK, N };
     long long mine[N] = { rt->mem.fd >= 0, (long long)getpid(), rt->mem.fd,
-                          (long long)rt->mem.size, rt->job.world_rank };
+                          (long long)rt->mem.size, (long long)rt->mem.heap, rt->job.world_rank };
     long long *all = malloc(sizeof mine * (size_t)nsize);
     if (!all) {
         MPI_Comm_free(&node);
@@ -290,6 +307,8 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
         ok = 0;
     if (ok && !(rt->host.peer_size = calloc((size_t)rt->job.world_size, sizeof *rt->host.peer_size)))
         ok = 0;
+    if (ok && !(rt->host.peer_span = calloc((size_t)rt->job.world_size, sizeof *rt->host.peer_span)))
+        ok = 0;
     if (ok && !(rt->host.peer_sched = malloc(sizeof *rt->host.peer_sched * (size_t)rt->job.world_size)))
         ok = 0;
     for (int r = 0; ok && r < rt->job.world_size; r++)
@@ -300,13 +319,13 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
         char path[64];
         snprintf(path, sizeof path, "/proc/%lld/fd/%lld", all[N * i + PID], all[N * i + FD]);
         int fd = open(path, O_RDWR | O_CLOEXEC);
-        size_t size = (size_t)all[N * i + SIZE];
+        size_t size = (size_t)all[N * i + SIZE], heap = (size_t)all[N * i + HEAP];
         int peer = (int)all[N * i + RANK];
         /* the file that process said, whole (a reused pid would show) */
         struct stat st;
         void *p = MAP_FAILED;
-        if (fd >= 0 && fstat(fd, &st) == 0 && (size_t)st.st_size == size + CTL_BYTES)
-            p = map_peer(fd, size);
+        if (fd >= 0 && fstat(fd, &st) == 0 && (size_t)st.st_size == size + CTL_BYTES + heap)
+            p = map_peer(fd, size, heap);
         if (fd >= 0)
             close(fd);
         if (p == MAP_FAILED) {
@@ -315,6 +334,7 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
         }
         rt->host.peer_base[peer] = p;
         rt->host.peer_size[peer] = size;
+        rt->host.peer_span[peer] = heap ? size + CTL_BYTES + heap : size;
         snprintf(path, sizeof path, "/proc/%lld/schedstat", all[N * i + PID]);
         rt->host.peer_sched[peer] = open(path, O_RDONLY | O_CLOEXEC);
     }
@@ -422,18 +442,22 @@ static void msgs_free(mdl_rt *rt)
 void mpi_direct_unmap_peers(mdl_rt *rt)
 {
     for (int r = 0; rt->host.peer_base && r < rt->job.world_size; r++)
-        if (rt->host.peer_base[r])
-            munmap(rt->host.peer_base[r], rt->host.peer_size[r] + CTL_BYTES);
+        if (rt->host.peer_base[r]) {
+            size_t all = rt->host.peer_size[r] + CTL_BYTES;
+            munmap(rt->host.peer_base[r], rt->host.peer_span[r] > all ? rt->host.peer_span[r] : all);
+        }
     for (int r = 0; rt->host.peer_sched && r < rt->job.world_size; r++)
         if (rt->host.peer_sched[r] >= 0)
             close(rt->host.peer_sched[r]);
     free(rt->host.peer_base);
     free(rt->host.peer_size);
+    free(rt->host.peer_span);
     free(rt->host.peer_sched);
     rt->host.peer_sched = NULL;
     rt->host.announces = 0;
     rt->host.peer_base = NULL;
     rt->host.peer_size = NULL;
+    rt->host.peer_span = NULL;
 }
 
 void mpi_direct_free(mdl_rt *rt)
@@ -467,10 +491,16 @@ static int make_note(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay,
                      mpi_direct_note *n)
 {
     /* one item of a basic type: its layout has no padding, so the
-     * announcement's bytes are where the receiver's layout begins */
-    if (m->nitems != 1 || m->items[0].is_pointer || m->items[0].type->base == MDL_T_STRUCT)
+     * announcement's bytes are where the receiver's layout begins; a
+     * run-time-sized variable's when its storage is in the file's heap
+     * (mpi_sized.c) */
+    if (m->nitems != 1 || m->items[0].type->base == MDL_T_STRUCT)
         return 0;
     const mdl_span *sp = &lay->spans[0];
+    if (m->items[0].is_pointer &&
+        (m->items[0].rtvar < 0 || !rt->mem.heap || (uintptr_t)sp->base < rt->mem.heap_lo ||
+         (uintptr_t)sp->base - rt->mem.heap_lo >= rt->mem.heap))
+        return 0;
     memset(n, 0, sizeof *n);
     memcpy(n->magic, note_magic, sizeof note_magic);
     n->bytes = lay->bytes;
@@ -532,7 +562,7 @@ static int withdraw(mdl_rt *rt, const mdl_msg_desc *m, int wait, const struct mp
     char fn[160];
     mpi_buffered_reap(&rt->host.withdrawn, &rt->host.spares);
     mdl_span sp;
-    if (!note_span(&o->note, rt->c.task, rt->mem.size, &sp))
+    if (!note_span(&o->note, rt->c.task, own_span(rt), &sp))
         return rt_fail(rt, send_fn(m, wait, fn, sizeof fn), MDL_ERR_INTERN,
                        "a large message's layout was lost");
     mpi_buffered *x = mpi_buffered_get(&rt->host.spares, o->note.bytes);
@@ -814,7 +844,7 @@ static int take(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int src,
 {
     mdl_span from;
     int bad = n->slot >= MPI_DIRECT_SLOTS ||
-              !note_span(n, rt->host.peer_base[src], rt->host.peer_size[src], &from);
+              !note_span(n, rt->host.peer_base[src], rt->host.peer_span[src], &from);
     if (copy == MPI_DIRECT_EARLY && (bad || n->bytes != total))
         return 1;               /* for the receive's own Wait or Test to report */
     if (bad)

@@ -27,6 +27,9 @@
  * withdrawn messages are kept for the next ones (mpi_buffered_pool). */
 #define MPI_DIRECT_MIN (64 * 1024)
 #define MPI_DIRECT_MIN_STRIDED (16 * 1024)
+/* The address space after the control page of a task with run-time-sized
+ * variables, for their storage (mpi_sized.c): reserved, not committed. */
+#define MPI_SIZED_HEAP ((size_t)64 << 30)
 #define MPI_DIRECT_SLOTS 500
 #define MPI_DIRECT_STUCK_US 100
 #define MPI_DIRECT_LAST_RESORT_US 1000000
@@ -50,7 +53,7 @@ typedef struct mpi_msg_types {
     MPI_Datatype dt;            /* MPI_DATATYPE_NULL until first built */
     size_t bytes;               /* payload of dt (struct padding does not
                                    travel) */
-    int absolute;               /* has pointer items */
+    int absolute;               /* has user-allocated pointer items */
     uint64_t gen;               /* absolute: the layout dt is built for */
     int contiguous;             /* relative, one item, one block */
     size_t layout_bytes;        /* the sections in memory, padding
@@ -186,6 +189,11 @@ typedef struct mpi_task_mem {
     size_t user_size;           /* its bytes */
     int fd;
     size_t size, mapped;
+    size_t heap;                /* bytes after the control page for the
+                                   run-time-sized variables (mpi_sized.c),
+                                   0: none (their storage is private then) */
+    size_t heap_used;
+    uintptr_t heap_lo;          /* its addresses, kept after the unmapping */
     struct mpi_direct_ctl *ctl;
     char *alias;
     size_t alias_size;
@@ -200,6 +208,8 @@ typedef struct mpi_host {
     int announces;              /* the struct is shared: large sends may be announced */
     char **peer_base;
     size_t *peer_size;          /* struct bytes, the control page after */
+    size_t *peer_span;          /* bytes an announcement may point into: the
+                                   struct, or (with a heap) the whole file */
     int nfree_slots;
     int free_slots[MPI_DIRECT_SLOTS];
     uint64_t slot_gen[MPI_DIRECT_SLOTS];

@@ -265,11 +265,15 @@ int mpi_types_init(mdl_rt *rt)
     for (int i = 0; i < d->nmsgs; i++) {
         const mdl_msg_desc *m = d->msgs[i];
         mpi_msg_types *ty = &rt->msgs[i].types;
+        int sized = 0;
         for (int k = 0; k < m->nitems; k++) {
             int rc = add_struct(rt, m->items[k].type);
             if (rc)
                 return rc;
-            ty->absolute |= m->items[k].is_pointer;
+            /* a run-time-sized variable's storage moves only with a new
+             * layout shape (rt_layout.c): relative, keyed by shape */
+            ty->absolute |= m->items[k].is_pointer && m->items[k].rtvar < 0;
+            sized |= m->items[k].rtvar >= 0;
         }
         size_t ni = (size_t)(m->nitems ? m->nitems : 1);
         ty->item_bytes = calloc(ni, sizeof *ty->item_bytes);
@@ -278,7 +282,8 @@ int mpi_types_init(mdl_rt *rt)
         ty->types = calloc(ni, sizeof *ty->types);
         if (!ty->item_bytes || !ty->blens || !ty->disps || !ty->types)
             return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_INTERN, "out of memory");
-        if ((m->fixed_bounds || m->npairs == 0) && !ty->absolute) {
+        /* (a run-time-sized variable has no storage yet) */
+        if ((m->fixed_bounds || m->npairs == 0) && !ty->absolute && !sized) {
             const rt_layout *lay = rt_layout_fixed(rt, m);
             int rc = lay ? rebuild(rt, m, ty, lay, MDL_FN_NAME(INIT)) : MDL_ERR_BOUNDS;
             if (rc)

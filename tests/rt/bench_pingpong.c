@@ -26,6 +26,7 @@ static const mdl_msg_desc *const msgp[] = {&msgs[0], &msgs[1]};
 static const char *const tasks[] = {"t"};
 static const mdl_task_desc desc = {
     MDL_ABI, "bench.mdl", 0xbe, 1, tasks, 0, 0, {0, 0, 0}, 1, 2, msgp, 0, NULL, sizeof(T), 0,
+    0, NULL, 0, NULL, /* no run-time-sized variables */
 };
 
 static double now(void)

@@ -36,7 +36,7 @@ static const mdl_msg_desc *const MP[] = { &M[0], &M[1], &M[2], &M[3] };
 int main(int argc, char **argv)
 {
     mdl_task_desc d = { MDL_ABI, "big.mdl", 4096, 1, tasks, 0, 0, { 0, 0, 0 }, 2, NELEM(MP), MP, 0,
-                        NULL, sizeof(T), 0 };
+                        NULL, sizeof(T), 0, 0, NULL, 0, NULL };
     void *mem;
     mdl_rt *rt;
     CHECK_EQ(mdl_init(&d, &argc, &argv, &mem, &rt), 0);

@@ -38,7 +38,7 @@ static const mdl_coll_desc *add(int kind, int root, int op, const mdl_type_desc 
                                 long rcap, int in_place)
 {
     mdl_coll_desc *c = &C[nc];
-    *c = (mdl_coll_desc){ "c", "MDL_coll", nc, kind, root, op, td, scap, rcap, in_place };
+    *c = (mdl_coll_desc){ "c", "MDL_coll", nc, kind, root, op, td, scap, rcap, in_place, -1, -1 };
     CP[nc] = c;
     nc++;
     return c;
@@ -124,7 +124,7 @@ int main(int argc, char **argv)
         }
 
     mdl_task_desc d = { MDL_ABI, "coll.mdl", 77, 1, tasks, 0, 0, { 0, 0, 0 }, 0, 0, NULL,
-                        nc, CP, sizeof(T), 0 };
+                        nc, CP, sizeof(T), 0, 0, NULL, 0, NULL };
     void *mem;
     mdl_rt *rt;
     CHECK_EQ(mdl_init(&d, &argc, &argv, &mem, &rt), 0);

@@ -45,9 +45,9 @@ static const mdl_msg_desc *const MP[] = { &M[0], &M[1], &M[2], &M[3],
                                           &M[4], &M[5], &M[6], &M[7] };
 
 static const mdl_coll_desc C[] = {
-    { "g", "MDL_Gather_g", 0, MDL_COLL_GATHER, 0, 0, &td_int, 16, 16, 0 },
-    { "mc", "MDL_Mcast_mc", 1, MDL_COLL_MCAST, 0, 0, &td_int, 16, 16, 0 },
-    { "sv", "MDL_ScatterV_sv", 2, MDL_COLL_SCATTERV, 1, 0, &td_int, 16, 4, 0 },
+    { "g", "MDL_Gather_g", 0, MDL_COLL_GATHER, 0, 0, &td_int, 16, 16, 0, -1, -1 },
+    { "mc", "MDL_Mcast_mc", 1, MDL_COLL_MCAST, 0, 0, &td_int, 16, 16, 0, -1, -1 },
+    { "sv", "MDL_ScatterV_sv", 2, MDL_COLL_SCATTERV, 1, 0, &td_int, 16, 4, 0, -1, -1 },
 };
 static const mdl_coll_desc *const CP[] = { &C[0], &C[1], &C[2] };
 
@@ -55,7 +55,7 @@ int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "return";
     mdl_task_desc d = { MDL_ABI, "errors.mdl", 5, 2, tasks, 0, 0, { 0, 0, 0 }, 6, NELEM(MP), MP,
-                        NELEM(CP), CP, sizeof(T), 0 };
+                        NELEM(CP), CP, sizeof(T), 0, 0, NULL, 0, NULL };
     void *mem;
     mdl_rt *rt;
     if (strcmp(mode, "launcher") == 0)

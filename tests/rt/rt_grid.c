@@ -50,7 +50,7 @@ static int run(const char *name, int ndims, int p0, int p1, int p2, int screate,
                const int *dims_in, const int *dims_want)
 {
     mdl_task_desc d = { MDL_ABI, "grid.mdl", 99, 1, tasks, 0, ndims, { p0, p1, p2 }, 4,
-                        NELEM(MP), MP, 0, NULL, sizeof(T), 0 };
+                        NELEM(MP), MP, 0, NULL, sizeof(T), 0, 0, NULL, 0, NULL };
     void *mem;
     mdl_rt *rt;
     CHECK_EQ(mdl_init(&d, NULL, NULL, &mem, &rt), 0);
@@ -173,7 +173,7 @@ static int run(const char *name, int ndims, int p0, int p1, int p2, int screate,
 static void errors(void)
 {
     mdl_task_desc d = { MDL_ABI, "grid.mdl", 99, 1, tasks, 0, 3, { 0, 0, 0 }, 4, NELEM(MP), MP, 0,
-                        NULL, sizeof(T), 0 };
+                        NULL, sizeof(T), 0, 0, NULL, 0, NULL };
     void *mem;
     mdl_rt *rt;
     CHECK_EQ(mdl_init(&d, NULL, NULL, &mem, &rt), 0);

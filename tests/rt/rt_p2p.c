@@ -112,7 +112,7 @@ static mdl_task_desc desc(int self)
 {
     mdl_task_desc d = { MDL_ABI, "p2p.mdl", 0x1234abcdULL, 2, tasks, self, 0, { 0, 0, 0 }, 10,
                         self ? NELEM(smsgs) : NELEM(fmsgs), self ? smsgs : fmsgs,
-                        0, NULL, sizeof(T), 0 };
+                        0, NULL, sizeof(T), 0, 0, NULL, 0, NULL };
     return d;
 }
 

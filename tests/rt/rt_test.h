@@ -37,10 +37,10 @@ TYPE(td_float, float, MDL_T_FLOAT);
 TYPE(td_double, double, MDL_T_DOUBLE);
 
 /* Items: variable V of struct S. */
-#define ITEM0(S, V, td) { #V, offsetof(S, V), 0, &td, 0, { 0 }, 0 }
-#define ITEM1(S, V, td, e0, pair) { #V, offsetof(S, V), 0, &td, 1, { e0 }, pair }
-#define ITEM2(S, V, td, e0, e1, pair) { #V, offsetof(S, V), 0, &td, 2, { e0, e1 }, pair }
-#define ITEMP(S, V, td, pair) { #V, offsetof(S, V), 1, &td, 1, { -1 }, pair }
+#define ITEM0(S, V, td) { #V, offsetof(S, V), 0, &td, 0, { 0 }, 0, -1 }
+#define ITEM1(S, V, td, e0, pair) { #V, offsetof(S, V), 0, &td, 1, { e0 }, pair, -1 }
+#define ITEM2(S, V, td, e0, e1, pair) { #V, offsetof(S, V), 0, &td, 2, { e0, e1 }, pair, -1 }
+#define ITEMP(S, V, td, pair) { #V, offsetof(S, V), 1, &td, 1, { -1 }, pair, -1 }
 
 #define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
 

@@ -22,11 +22,12 @@ typedef struct T T;
 
 /* The runtime takes only descriptors of the task's own table: its one
  * entry is filled before each call (coll). */
-static mdl_coll_desc slot = {"Bcast", "Bcast", 0, MDL_COLL_BCAST, 0, 0, &t_double, 0, 0, 0};
+static mdl_coll_desc slot = {"Bcast", "Bcast", 0, MDL_COLL_BCAST, 0, 0, &t_double, 0, 0, 0, -1, -1};
 static const mdl_coll_desc *const collp[] = {&slot};
 static const char *const tasks[] = {"t"};
 static const mdl_task_desc desc = {
     MDL_ABI, "rt_coll.mdl", 0x77, 1, tasks, 0, 0, {0, 0, 0}, 0, 0, NULL, 1, collp, sizeof(T), 0,
+    0, NULL, 0, NULL, /* no run-time-sized variables */
 };
 
 static mdl_coll_desc cd(int kind, int root, int op, const mdl_type_desc *ty, long scap,
@@ -35,7 +36,8 @@ static mdl_coll_desc cd(int kind, int root, int op, const mdl_type_desc *ty, lon
     static const char *const names[] = {"Bcast", "Mcast", "Scatter", "ScatterV", "Gather",
                                         "GatherV", "Allgather", "AllgatherV", "Alltoall",
                                         "Reduce", "Allreduce"};
-    mdl_coll_desc c = {names[kind], names[kind], 0, kind, root, op, ty, scap, rcap, inplace};
+    mdl_coll_desc c = {names[kind], names[kind], 0, kind, root, op, ty, scap, rcap, inplace,
+                       -1, -1};
     return c;
 }
 

@@ -31,6 +31,7 @@ static const mdl_msg_desc *const msgp[] = {&msgs[0], &msgs[1], &msgs[2], &msgs[3
 static const char *const tasks[] = {"noeud"};
 static mdl_task_desc desc = {
     MDL_ABI, "rt_grid.mdl", 0x99, 1, tasks, 0, 2, {0, 0, 0}, 4, 8, msgp, 0, NULL, sizeof(T), 0,
+    0, NULL, 0, NULL, /* no run-time-sized variables */
 };
 
 static double val(int rank, int i, int j)

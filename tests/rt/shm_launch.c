@@ -19,6 +19,7 @@ struct T {
 static const char *const tasks[] = {"t"};
 static const mdl_task_desc desc = {
     MDL_ABI, "shm_launch.mdl", 0xabc, 1, tasks, 0, 0, {0, 0, 0}, 0, 0, NULL, 0, NULL, sizeof(struct T), 0,
+    0, NULL, 0, NULL, /* no run-time-sized variables */
 };
 
 int main(int argc, char **argv)

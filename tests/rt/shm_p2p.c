@@ -63,6 +63,7 @@ static const mdl_msg_desc *const msgp[NMSG] = {
 static const char *const tasks[] = {"t"};
 static const mdl_task_desc desc = {
     MDL_ABI, "rt_p2p.mdl", 0x1234, 1, tasks, 0, 0, {0, 0, 0}, 8, NMSG, msgp, 0, NULL, sizeof(T), 0,
+    0, NULL, 0, NULL, /* no run-time-sized variables */
 };
 
 int main(int argc, char **argv)

@@ -36,12 +36,13 @@ static const mdl_msg_desc msgs[NMSG] = {
 };
 static const mdl_msg_desc *const msgp[NMSG] = {&msgs[0], &msgs[1], &msgs[2]};
 static const mdl_coll_desc bcast = {"b", "MDL_Bcast_b", 0, MDL_COLL_BCAST, 1, 0, &t_double,
-                                     10, 10, 1};
+                                     10, 10, 1, -1, -1};
 static const mdl_coll_desc *const collp[] = {&bcast};
 static const char *const tasks[] = {"t"};
 static const mdl_task_desc desc = {
     MDL_ABI, "shm_rogue.mdl", 0x7e57, 1, tasks, 0, 0, {0, 0, 0}, 3, NMSG, msgp, 1, collp,
     sizeof(T), 0,
+    0, NULL, 0, NULL, /* no run-time-sized variables */
 };
 
 /* Past the end of every mapping of the job. */

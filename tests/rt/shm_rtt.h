@@ -18,8 +18,8 @@ static const mdl_type_desc t_double = {"double", MDL_T_DOUBLE, sizeof(double), 0
 
 /* item: variable `v` of struct S, `nd` dims with extents, first (lo,hi) pair */
 #define ITEM(S, v, ty, nd, first, ...) \
-    {#v, offsetof(S, v), 0, &(ty), nd, {__VA_ARGS__}, first}
-#define PITEM(S, v, ty, first) {#v, offsetof(S, v), 1, &(ty), 1, {-1}, first}
+    {#v, offsetof(S, v), 0, &(ty), nd, {__VA_ARGS__}, first, -1}
+#define PITEM(S, v, ty, first) {#v, offsetof(S, v), 1, &(ty), 1, {-1}, first, -1}
 
 /* message: index, is_send, async, channel, peer task, peer kind, items */
 #define MSG(nm, idx, snd, asy, ch, ptask, kind, its, np, fixed) \

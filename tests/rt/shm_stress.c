@@ -55,14 +55,15 @@ static const mdl_msg_desc msgs[] = {
 static const mdl_msg_desc *const msgp[] = {&msgs[0], &msgs[1], &msgs[2], &msgs[3]};
 /* pointer buffers (outside the segment): caps unknown */
 static const mdl_coll_desc colls[] = {
-    {"ar", "MDL_Allreduce_ar", 0, MDL_COLL_ALLREDUCE, 0, MDL_SUM, &t_double, -1, -1, 0},
-    {"bc", "MDL_Bcast_bc", 1, MDL_COLL_BCAST, 0, 0, &t_int, BIGN, BIGN, 0},
-    {"sum", "MDL_Allreduce_sum", 2, MDL_COLL_ALLREDUCE, 0, MDL_SUM, &t_long, -1, -1, 0},
+    {"ar", "MDL_Allreduce_ar", 0, MDL_COLL_ALLREDUCE, 0, MDL_SUM, &t_double, -1, -1, 0, -1, -1},
+    {"bc", "MDL_Bcast_bc", 1, MDL_COLL_BCAST, 0, 0, &t_int, BIGN, BIGN, 0, -1, -1},
+    {"sum", "MDL_Allreduce_sum", 2, MDL_COLL_ALLREDUCE, 0, MDL_SUM, &t_long, -1, -1, 0, -1, -1},
 };
 static const mdl_coll_desc *const collp[] = {&colls[0], &colls[1], &colls[2]};
 static const char *const tasks[] = {"t"};
 static const mdl_task_desc desc = {
     MDL_ABI, "shm_stress.mdl", 0x5157, 1, tasks, 0, 0, {0, 0, 0}, 2, 4, msgp, 3, collp, sizeof(T), 0,
+    0, NULL, 0, NULL, /* no run-time-sized variables */
 };
 
 static int val(int src, int seq, int k)

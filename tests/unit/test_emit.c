@@ -355,7 +355,7 @@ static void test_source_calls(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "const long b[] = { (long)lo0, (long)hi0 };"));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "mdl_send(t->mdl_rt_, &mdlg_msg_1, t, 0, insts, n, b);"));
     /* positional tables (C++17 has no designated initialisers) */
-    CU_ASSERT_PTR_NOT_NULL(strstr(c, "    sizeof(struct father), 1\n};"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, "    sizeof(struct father), 1, 0, NULL, 0, NULL\n};"));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "    2, mdlg_task_names, 0, 0, { 0, 0, 0 },"));
     /* names of this task and its peers only, at their spec indices, stored
      * by MDL_Init (no array designators in C++) */
@@ -373,7 +373,7 @@ static void test_source_calls(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "{ MDL_T_INT, NULL, 2, offsetof(struct P, k) }"));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "mdl_collective(t->mdl_rt_, &mdlg_coll_0, t->ps, t->all,"));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "\"g\", \"MDL_Gather_g\", 0, MDL_COLL_GATHER,\n    1, 0, &"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(c, ",\n    4, 8, 0\n};"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(c, ",\n    4, 8, 0,\n    -1, -1\n};"));
     CU_ASSERT_PTR_NOT_NULL(strstr(c, "insts, n);"));
     free(c);
     rm_dir(dir);

@@ -59,7 +59,7 @@ static void test_grid_shift(void)
 
 static double U[6][5];
 static const mdl_type_desc dbl = {"double", MDL_T_DOUBLE, sizeof(double), 0, NULL};
-static const mdl_item_desc U_item = {"U", 0, 0, &dbl, 2, {6, 5}, 0};
+static const mdl_item_desc U_item = {"U", 0, 0, &dbl, 2, {6, 5}, 0, -1};
 
 /* A column U[1..4][3] is strided; a block of whole rows is one run. */
 static void test_span_layouts(void)
@@ -117,7 +117,7 @@ static void test_spans_copy(void)
  * byte size or end does not fit is an error, never a wrapped size. */
 static void test_span_overflow(void)
 {
-    static const mdl_item_desc p_item = {"p", 0, 1, &dbl, 1, {-1}, 0};
+    static const mdl_item_desc p_item = {"p", 0, 1, &dbl, 1, {-1}, 0, -1};
     double data[4] = {1, 2, 3, 4}, *p = data;
     mdl_span s;
     static const long bad[][2] = {
@@ -136,14 +136,14 @@ static void test_span_overflow(void)
     CU_ASSERT_PTR_EQUAL(s.base, (char *)&data[1]);
 
     /* two items each under the limit whose sum is not */
-    static const mdl_item_desc two[2] = {{"p", 0, 1, &dbl, 1, {-1}, 0},
-                                         {"p", 0, 1, &dbl, 1, {-1}, 1}};
+    static const mdl_item_desc two[2] = {{"p", 0, 1, &dbl, 1, {-1}, 0, -1},
+                                         {"p", 0, 1, &dbl, 1, {-1}, 1, -1}};
     static const long halves[] = {0, LONG_MAX / 16 + 1, 0, LONG_MAX / 16 + 1};
     mdl_msg_desc m = {.name = "m", .nitems = 2, .items = two, .npairs = 2,
                       .fixed_bounds = halves};
     mdl_span spans[2];
     size_t total;
-    CU_ASSERT_EQUAL(mdl_msg_spans(&m, &p, NULL, spans, &total, why, sizeof why), MDL_ERR_BOUNDS);
+    CU_ASSERT_EQUAL(mdl_msg_spans(&m, &p, NULL, NULL, spans, &total, why, sizeof why), MDL_ERR_BOUNDS);
 }
 
 /* Names come from common/mdl_tables.h, keyed by enumerator. */

@@ -32,8 +32,11 @@ static long long item_max(const mdl_item *it)
     long long n = 1;
     for (int d = 0; d < it->idx.n && d < v->dims.n; d++) {
         const mdl_index *ix = it->idx.v[d];
-        n = mt_mul(n, ix->kind == MDL_IX_SINGLE ? 1
-                      : ix->is_const ? ix->hi_val - ix->lo_val + 1 : v->dimval[d]);
+        long long k = ix->kind == MDL_IX_SINGLE ? 1
+                      : ix->is_const ? ix->hi_val - ix->lo_val + 1 : v->dimval[d];
+        if (k < 0)
+            return -1;          /* an extent set at MDL_Allocate */
+        n = mt_mul(n, k);
     }
     return n;
 }
