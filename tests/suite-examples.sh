@@ -44,7 +44,8 @@
 # its TCP transport only (OMPI_MCA_btl=self,tcp).
 # examples/vlasov/<mpi>/hand-mpi: the benchmark's hand-written MPI Vlasov
 # (bench/vlasov/mpi.c) computes the same W(t) as the MeDLey program on
-# both runtimes, to 1e-12 of max W (2 instances, 60 steps).
+# both runtimes and as the Fortran one on MPI (its --bench mode, the
+# benchmark's Fortran column), to 1e-12 of max W (2 instances, 60 steps).
 #
 # Needs MEDLEY_STAGE (make check / make examples-check set it);
 # MEDLEY_EXAMPLES="nbody vlasov" limits the run to those examples.
@@ -291,16 +292,17 @@ hand_mpi_vlasov() {
     rt_use "$m" || { echo "$RT_WHY"; return 1; }
     "$MPI_CC" "${CFLAGS_EX[@]}" bench/vlasov/mpi.c -lm -o "$w/hand-mpi" > "$w/cc.log" 2>&1 ||
         { echo "build of bench/vlasov/mpi.c failed: $(head -c 400 "$w/cc.log" | tr '\n' ' ')"; return 1; }
-    for v in hand-mpi mdl-mpi mdl-shm; do
+    for v in hand-mpi mdl-mpi f90-mpi mdl-shm; do
         local prog=$w/hand-mpi
         [ "$v" = mdl-mpi ] && prog=$work/vlasov-$m/vlasov
+        [ "$v" = f90-mpi ] && prog=$work/vlasov-$m/vlasov-f90
         [ "$v" = mdl-shm ] && { prog=$work/vlasov-shm/vlasov; rt_use shm; }
         (cd "$w" && exec timeout -k 5 120 "${RT_LAUNCH[@]}" -n 2 "$prog" --bench 60 "$w/W.$v") \
             > "$w/$v.out" 2> "$w/$v.err" < /dev/null ||
             { echo "$v failed: $(tail -c 300 "$w/$v.err" | tr '\n' ' ')"; return 1; }
         sed 's/^/    | /' "$w/$v.out"
     done
-    for v in mdl-mpi mdl-shm; do
+    for v in mdl-mpi f90-mpi mdl-shm; do
         paste "$w/W.hand-mpi" "$w/W.$v" | awk -v v="$v" '
             { d = $2 - $4; if (d < 0) d = -d; if (d > dev) dev = d; if ($2 > wmax) wmax = $2; n++ }
             END { printf "    | %s: max |W - W_hand| / max W = %.1e over %d steps\n", v, (wmax > 0 ? dev / wmax : -1), n
