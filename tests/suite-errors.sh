@@ -7,9 +7,9 @@
 # binding's misuses (wcxx.cc) must print lines of the C program's run; the
 # Fortran module's fatal ones (wf.f90: without ierr, under either policy)
 # the C program's lines of those runs (expected/fatal-*), and its misuses
-# with ierr (wf.f90 all: the codes of w.c's calls) lines the C program
-# printed too (expected/f90-all); r.c makes the misuses of run-time-sized
-# variables (rtsize.mdl).  Also: the libraries'
+# with ierr (wf.f90 all and gf.f90, run as w.c all and g.c are: the codes
+# of their calls) lines the C program printed too (expected/f90-all); r.c
+# makes the misuses of run-time-sized variables (rtsize.mdl).  Also: the libraries'
 # sonames carry the interface version (errors/soname, errors/needed).
 #   PASS: errors/<run>/<rt>   or   FAIL: errors/<run>/<rt>: reason
 # A runtime line ends with "(MDL_ERR_…)"; launcher lines (mpiexec's,
@@ -128,13 +128,15 @@ for rt in "${MPI_RTS[@]}" shm; do
     # (RT_FC: the MPI's mpifort, or gfortran) compiles the modules and the
     # program and links, the C compiler compiles wMDL.c
     mkdir -p "$d/f"
-    wf=$PWD/$SRC/wf.f90
+    wf=$PWD/$SRC/wf.f90 gf=$PWD/$SRC/gf.f90
     fc=${RT_FC:-"no Fortran wrapper of $MPI_NAME"}
     # shellcheck disable=SC2046
     if ! "$RT_STAGE/bin/medleyc" --fortran -o "$d/f" "$SRC/spec.mdl" > "$d/build-f.log" 2>&1 ||
-       ! (cd "$d/f" && "$fc" "${FFLAGS_E[@]}" -c specMDL_common.f90 wMDL.f90 "$wf" &&
+       ! (cd "$d/f" && "$fc" "${FFLAGS_E[@]}" -c specMDL_common.f90 wMDL.f90 "$wf" gMDL.f90 "$gf" &&
           "$CC" "${CFLAGS_E[@]}" -I. -c wMDL.c -o wMDL.c.o $(pkg-config --cflags "medley-$RT_LIB") &&
-          "$fc" "${FFLAGS_E[@]}" wf.o specMDL_common.o wMDL.o wMDL.c.o $(pkg-config --libs "medley-$RT_LIB") -o ../wf) \
+          "$CC" "${CFLAGS_E[@]}" -I. -c gMDL.c -o gMDL.c.o $(pkg-config --cflags "medley-$RT_LIB") &&
+          "$fc" "${FFLAGS_E[@]}" wf.o specMDL_common.o wMDL.o wMDL.c.o $(pkg-config --libs "medley-$RT_LIB") -o ../wf &&
+          "$fc" "${FFLAGS_E[@]}" gf.o specMDL_common.o gMDL.o gMDL.c.o $(pkg-config --libs "medley-$RT_LIB") -o ../gf) \
             >> "$d/build-f.log" 2>&1; then
         echo "FAIL: errors/build-fortran/$rt: $(head -c 400 "$d/build-f.log" | tr '\n' ' ')"
         continue
@@ -193,10 +195,10 @@ for rt in "${MPI_RTS[@]}" shm; do
     go cxx return,print -n 2 ./wcxx
     check cxx "$rt" $rc 0 ': OK$' 2
     as_c cxx "$rt" C++
-    # the Fortran module's misuses, each with ierr: the C call's code, and
-    # its lines (expected/f90-all) the C program's
-    go f90-all return,print -n 2 ./wf all
-    check f90-all "$rt" $rc 0 ': OK$' 2
+    # the Fortran modules' misuses, each with ierr: the C call's code, and
+    # its lines (expected/f90-all) the C program's; the same job as `all`
+    go f90-all return,print -n 2 ./wf all : -n 2 ./gf
+    check f90-all "$rt" $rc 0 ': OK$' 4
     as_c f90-all "$rt" Fortran
     # run-time-sized variables: before MDL_Allocate, bad sizes, a size
     # changed without MDL_Allocate, storage still in an async receive
