@@ -11,10 +11,9 @@
  * that module uses, nor an intrinsic type's name for a type, nor the name
  * of a task module T_mdl; in a type its components (a task's variables
  * and neighbours, a struct's fields); in a task module the names of its
- * functions (emit_api.c's list, as the C header has them).  The prefix
- * mdl_ is reserved in any case, as C reserves mdl_ and MDL_.  Variables
- * sized at run time (docs/language.md §5.1) are refused: the modules do
- * not map them yet. */
+ * functions (emit_api.c's list, as the C header has them) and the view
+ * MDL_View_<v> of each variable sized at run time.  The prefix mdl_ is
+ * reserved in any case, as C reserves mdl_ and MDL_. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
