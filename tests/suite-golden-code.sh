@@ -5,7 +5,9 @@
 # spec of each example (examples/<dir>/<dir>.mdl, case <dir>, generated
 # with --fortran: the C files and the Fortran modules), the spec of
 # e2e/fortran_types with --fortran (case fortran_types: every mapping of
-# the Fortran modules) and every
+# the Fortran modules), that of e2e/rtsize_fortran with --fortran (case
+# rtsize_fortran: run-time-sized variables, MDL_Allocate and the views)
+# and every
 # tests/golden-code/<name>.mdl (case <name>; an optional first line
 # `// ARGS: <arguments>` gives medleyc arguments).  Each is run as
 #     cd <spec's directory> && medleyc -o <out> --dot <out>/graph.dot <ARGS> <spec>
@@ -60,6 +62,7 @@ for spec in examples/*/*.mdl; do
     golden_code "$(basename "$spec" .mdl)" "$spec" --fortran
 done
 golden_code fortran_types tests/e2e/fortran_types/spec.mdl --fortran
+golden_code rtsize_fortran tests/e2e/rtsize_fortran/spec.mdl --fortran
 for spec in tests/golden-code/*.mdl; do
     golden_code "$(basename "$spec" .mdl)" "$spec"
 done
