@@ -4,6 +4,7 @@
 #   make check           every test; ends with "N passed, N failed, N skipped"
 #   make examples-check  the example programs on both runtimes, with their figures
 #   make demo            set-up on a fresh machine, then the Monte Carlo example
+#                        (MPI=openmpi or MPI=mpich: only that MPI installed)
 #   make install PREFIX=dir
 #   make MPICC=mpicc.openmpi BUILD=build-openmpi   the MPI runtime with another MPI
 #                        (default: the mpicc on the PATH; one tree and prefix per MPI)
@@ -260,7 +261,7 @@ examples-check: all
 	@$(TEST_ENV) MEDLEY_SUITES=examples tests/run.sh
 
 demo:
-	@tools/setup.sh
+	@MPI='$(MPI)' tools/setup.sh
 	@$(MAKE) --no-print-directory all
 	@tools/demo.sh
 
