@@ -1,0 +1,292 @@
+#!/usr/bin/env bash
+# MeDLey programs across test hosts (tests/hosts/, README.md there), on
+# every MPI of tests/lib/mpi.sh (Open MPI, MPICH), built as users build
+# them (medleyc, then the MPI's staged medley-mpi.pc).  A bed of 2 hosts:
+#   examples/<ex>        the four examples, ranks round-robin over the
+#                        hosts, their own physics checks and final line
+#   unreceived/<k>       a message sent across hosts and never received:
+#                        MDL_End's report line, exactly (2 runs)
+#   hang                 a deadlock across hosts: MDL_HANG_SECONDS=1 reports
+#                        from every instance, then Ctrl-C (SIGINT to the
+#                        launcher) ends the job
+#   recover-host         mdltrace --recover on one host writes what that
+#                        host's /dev/shm holds, names the processes left out
+#   recover-gathered     the other hosts' parts copied to one host: the
+#                        whole trace, every process's open receive
+#   one-copy             64 KiB messages between instances of one host have
+#                        copy_us (the one-copy path), between hosts never
+# and a bed of 3 hosts:
+#   stress/<test>/<k>    tests/e2e/stress_p2p, stress_coll, stress_grid,
+#                        ranks round-robin over the 3 hosts, seeds below
+# Test names: hosts-mdl/<mpi>/<name>.  MPICH 4.0.2's MPI_Finalize over
+# UCX/TCP hangs at random across hosts (openucx/ucx#8738): a job whose
+# output is complete and right and which then hung is a SKIP saying so,
+# never a PASS (tests/hosts/README.md); wrong output is a FAIL.  Without
+# root the suite is skipped with the reason.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+: "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
+. tests/lib/mpi.sh
+. tests/hosts/lib.sh
+CC=${CC:-cc}
+CFLAGS_H=(-std=c11 -Wall -Wextra -Werror -O2 -g -ffp-contract=off)
+[ "${SANITIZE:-}" = 1 ] && CFLAGS_H+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+T=$MEDLEY_STAGE/bin/mdltrace
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/medley-hosts-mdl.XXXXXX")
+cleanup() { hosts_down; rm -rf "$work"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# The stress runs: "test|launch" (3 hosts, round-robin; seeds: first count)
+STRESS=(
+"stress_p2p|-n 3 s 101 10"
+"stress_p2p|-n 3 s 7001 10"
+"stress_coll|-n 3 s 101 8"
+"stress_coll|-n 4 s 7001 6"
+"stress_grid|-n 4 g 101 8 4 0 0"
+"stress_grid|-n 1 g 301 8 1 2 1 : -n 2 h 301 8 1 2 1 : -n 1 m 301 8 1 2 1"
+)
+tests_2=(examples/montecarlo examples/nbody examples/poisson examples/vlasov
+    unreceived/1 unreceived/2 hang recover-host recover-gathered one-copy)
+
+skip_all() {    # skip_all REASON
+    local rt t
+    for rt in "${MPI_RTS[@]}"; do
+        for t in "${tests_2[@]}"; do echo "SKIP: hosts-mdl/${rt#mpi-}/$t: $1"; done
+        for t in "${!STRESS[@]}"; do echo "SKIP: hosts-mdl/${rt#mpi-}/stress/${STRESS[$t]%%|*}/$t: $1"; done
+    done
+}
+why=$(hosts_why_not)
+if [ -n "$why" ]; then skip_all "$why"; exit 0; fi
+
+# build DIR SPEC PROG.c…: the programs in DIR for the runtime rt_use chose;
+# prints why not and returns 1 on failure
+build() {
+    local dir=$1 spec=$2 src p
+    shift 2
+    mkdir -p "$dir/gen"
+    "$RT_STAGE/bin/medleyc" -o "$dir/gen" "$spec" > "$dir/medleyc.log" 2>&1 ||
+        { echo "medleyc $spec failed: $(head -c 300 "$dir/medleyc.log" | tr '\n' ' ')"; return 1; }
+    for src in "$@"; do
+        p=$(basename "$src" .c)
+        # shellcheck disable=SC2046
+        "$CC" "${CFLAGS_H[@]}" -I"$dir/gen" "$src" "$dir/gen/${p}MDL.c" \
+            $(pkg-config --cflags --libs medley-mpi) -lm -o "$dir/$p" > "$dir/cc.log" 2>&1 ||
+            { echo "build of $src failed: $(head -c 300 "$dir/cc.log" | tr '\n' ' ')"; return 1; }
+    done
+}
+
+# launch FLAVOR DIR [hosts_mpi_cmd options] -- LAUNCH: HOSTS_CMD for launch
+# line LAUNCH (launcher syntax, program names of DIR).  Open MPI's -x
+# applies to its own program of an MPMD line: each gets the --env ones.
+launch() {
+    local f=$1 dir=$2 w
+    local -a opts=() envs=()
+    shift 2
+    while [ "$1" != -- ]; do
+        [ "$1" = --env ] && envs+=(-x "$2")
+        opts+=("$1" "$2")
+        shift 2
+    done
+    shift
+    hosts_mpi_cmd "$f" --mpmd "${opts[@]}" || return
+    for w in $1; do
+        if [[ $w != -* ]] && [ -x "$dir/$w" ]; then HOSTS_CMD+=("$dir/$w")
+        else HOSTS_CMD+=("$w")
+        fi
+        [ "$f" = openmpi ] && [ "$w" = : ] && HOSTS_CMD+=("${envs[@]}")
+    done
+}
+
+# job OUT DONE: the job of HOSTS_CMD watched (hosts_watch), 120 s at most;
+# 10 s (MPICH; Open MPI 30 s) after DONE to end, as tests/suite-hosts.sh.
+rc=0
+job() {
+    local grace=30
+    [ "$f" = mpich ] && grace=10
+    hosts_watch "$1" "$2" "$grace" hosts_cmd_run 120
+    rc=$?
+}
+
+# ------------------------------------------------------------ examples
+# run_example EX LAUNCH OKLINE: 2 hosts, round-robin
+run_example() {
+    local ex=$1 name=$f/examples/$1 out=$work/$f.$1.out err='' d=$work/$f/$1
+    local why
+    if ! why=$(build "$d" examples/"$ex"/*.mdl examples/"$ex"/*.c); then
+        echo "FAIL: hosts-mdl/$name: $why"
+        return
+    fi
+    launch "$f" "$d" -- "$2"
+    job "$out" "$3"
+    grep -Eq "$3" "$out" || err="no line matching /$3/"
+    hosts_verdict "hosts-mdl/$name" "$f" "$rc" "$err" "$out"
+    grep -E "$4" "$out" | sed 's/^/    | /'
+}
+
+# ------------------------------------------------- the unreceived message
+# tests/e2e/unreceived_net: r[0] on mdlh1, s[0], s[2] on mdlh2, s[1] on
+# mdlh1; r receives none of the 20 messages of each: MDL_End says so, once.
+run_unreceived() {
+    local k=$1 name=$f/unreceived/$1 out=$work/$f.unreceived.$1 err='' d=$work/$f/unreceived why n
+    if [ ! -x "$d/r" ] && ! why=$(build "$d" tests/e2e/unreceived_net/spec.mdl tests/e2e/unreceived_net/[rs].c); then
+        echo "FAIL: hosts-mdl/$name: $why"
+        return
+    fi
+    launch "$f" "$d" --env MDL_ERRORS=return,print -- "-n 1 r : -n 3 s 20"
+    job "$out" '^r: end '
+    n=$(grep -c 'never received' "$out")
+    if ! grep -qx 'r: end -106' "$out"; then
+        err="no 'r: end -106'"
+    elif ! grep -Eqx 'r\[0\]: MDL_End: 60 messages sent to this instance were never received, the first m from s\[[012]\] \(MDL_RecvFrom_s_m\) \(MDL_ERR_STATE\)' "$out"; then
+        err="no report of the 60 messages"
+    elif [ "$n" != 1 ]; then
+        err="$n reports, 1 expected"
+    fi
+    hosts_verdict "hosts-mdl/$name" "$f" "$rc" "$err" "$out"
+}
+
+# ---------------------------------------------- a deadlock across hosts
+# tests/trace/run/hang: d[0] on mdlh1 and d[1] on mdlh2 each receive
+# first.  MDL_HANG_SECONDS=1: each reports its wait (1 s, 2 s, 4 s …);
+# SIGINT to the launcher after 12 s is Ctrl-C.  Then the trace: each
+# process's part is in its own host's private /dev/shm.
+run_hang() {
+    local name=$f/hang out=$work/$f.hang err='' d=$work/$f/hang why i tr=$work/$f-hang.json
+    if ! why=$(build "$d" tests/trace/run/hang/spec.mdl tests/trace/run/hang/d.c); then
+        for i in hang recover-host recover-gathered; do echo "FAIL: hosts-mdl/$f/$i: $why"; done
+        return
+    fi
+    launch "$f" "$d" --env MDL_HANG_SECONDS=1 --env MDL_TRACE="$tr" -- "-n 2 d"
+    (cd "$d" && hosts_run 1 timeout -s INT -k 10 12 "${HOSTS_CMD[@]}") > "$out" 2>&1 < /dev/null
+    rc=$?
+    hosts_reap
+    for i in 0 1; do
+        grep -Eq "^d\[$i\]: waiting [0-9.]+ s in MDL_RecvFrom_d_r for d\[$((1 - i))\]" "$out" ||
+            err+="no hang report of d[$i]; "
+    done
+    [ "$rc" = 0 ] && err+="the launcher's status is 0 after Ctrl-C; "
+    if [ -z "$err" ]; then echo "PASS: hosts-mdl/$name"
+    else echo "FAIL: hosts-mdl/$name: ${err%; }: $(tail -c 300 "$out" | tr '\n' ' ')"
+    fi
+    grep -E '^d\[[01]\]: waiting' "$out" | sort | uniq -c | sed 's/^/    | /'
+
+    # each host holds its own process's part; mdlh2's kept aside first
+    local parts2=$work/$f-parts.tar
+    hosts_run 2 tar -C /dev/shm/medley-0 -cf - . > "$parts2" 2> "$work/tar.err"
+    err=''
+    for i in 1 2; do
+        [ "$(hosts_run "$i" sh -c 'ls /dev/shm/medley-0 | grep -c "^trace\."')" = 1 ] ||
+            err+="mdlh$i does not hold 1 part; "
+    done
+    # recover-host: mdltrace --recover on mdlh2 writes what mdlh2 has
+    hosts_run 2 "$T" --recover "$tr" > "$work/rec2" 2>&1
+    grep -qxF "wrote $tr: 1 of 2 processes recovered" "$work/rec2" ||
+        err+="mdlh2 did not recover 1 of 2; "
+    grep -qxF "mdltrace: process 0 is left out: no buffer of it on this host" "$work/rec2" ||
+        err+="mdlh2 did not name process 0 as left out; "
+    grep -qF '"error":"d[1]: MDL_RecvFrom_d_r: had not returned when the job ended (waiting for d[0])"' "$tr" ||
+        err+="no open receive of d[1] in mdlh2's trace; "
+    if [ -z "$err" ]; then echo "PASS: hosts-mdl/$f/recover-host"
+    else echo "FAIL: hosts-mdl/$f/recover-host: ${err%; }: $(tr '\n' '|' < "$work/rec2")"
+    fi
+    # recover-gathered: mdlh2's part copied into mdlh1's directory (as a
+    # user copies them with scp), then one --recover on mdlh1
+    err=''
+    hosts_run 1 tar -C /dev/shm/medley-0 -xpf "$parts2" 2>> "$work/tar.err" || err+="cannot copy the part; "
+    hosts_run 1 "$T" --recover "$tr" > "$work/rec1" 2>&1
+    grep -qxF "wrote $tr: 2 of 2 processes recovered" "$work/rec1" || err+="not 2 of 2 recovered; "
+    for i in 0 1; do
+        grep -qF "\"error\":\"d[$i]: MDL_RecvFrom_d_r: had not returned when the job ended (waiting for d[$((1 - i))])\"" "$tr" ||
+            err+="no open receive of d[$i]; "
+    done
+    "$T" --check "$tr" > "$work/check" 2>&1 || err+="mdltrace --check: $(head -c 200 "$work/check"); "
+    for i in 1 2; do
+        [ -z "$(hosts_run "$i" ls /dev/shm/medley-0)" ] || err+="parts left on mdlh$i; "
+    done
+    if [ -z "$err" ]; then echo "PASS: hosts-mdl/$f/recover-gathered"
+    else echo "FAIL: hosts-mdl/$f/recover-gathered: ${err%; }: $(tr '\n' '|' < "$work/rec1")"
+    fi
+}
+
+# ------------------------------------------------------ the one-copy path
+# tests/hosts/ring: 4 instances, 2 a host (block): p[0], p[1] on mdlh1,
+# p[2], p[3] on mdlh2; the receives from p[0] (by p[1]) and from p[2] (by
+# p[3]) stay on a host and take the one-copy path (copy_us); those from
+# p[1] and p[3] cross between hosts and never do.
+run_one_copy() {
+    local name=$f/one-copy out=$work/$f.one-copy err='' d=$work/$f/ring why tr=$work/$f-ring.json p n
+    if ! why=$(build "$d" tests/hosts/ring/spec.mdl tests/hosts/ring/p.c); then
+        echo "FAIL: hosts-mdl/$name: $why"
+        return
+    fi
+    hosts_mpi_cmd "$f" -n 2 --map block --env MDL_TRACE="$tr"
+    HOSTS_CMD+=("$d/p")
+    job "$out" '^p\[3\]: '
+    for p in 0 1 2 3; do grep -qx "p\[$p\]: ok" "$out" || err+="no 'p[$p]: ok'; "; done
+    if [ -z "$err" ] && [ "$rc" = 0 ]; then
+        for p in 0 1 2 3; do
+            n=$(grep -oE '"name":"MDL_RecvFrom_p_big"[^}]*"peer":"p\['$p'\]"[^}]*' "$tr" | grep -c '"copy_us"')
+            if [ $((p % 2)) = 0 ] && [ "$n" != 3 ]; then
+                err+="$n of 3 receives from p[$p] (same host) have copy_us; "
+            elif [ $((p % 2)) = 1 ] && [ "$n" != 0 ]; then
+                err+="$n receives from p[$p] (another host) have copy_us; "
+            fi
+        done
+        [ "$(grep -c '"name":"MDL_RecvFrom_p_big"' "$tr")" -ge 1 ] || err+="no receive in the trace; "
+    fi
+    hosts_verdict "hosts-mdl/$name" "$f" "$rc" "$err" "$out"
+}
+
+# ------------------------------------------------------------ stress
+# run_stress K: STRESS[K] on the 3 hosts, round-robin
+run_stress() {
+    local t=${STRESS[$1]%%|*} l=${STRESS[$1]#*|} name=$f/stress/${STRESS[$1]%%|*}/$1
+    local out=$work/$f.stress.$1 d=$work/$f/$t why err='' ok='s\[0\] ok: '
+    [ "$t" = stress_grid ] && ok='\[0\] ok: '
+    if [ ! -f "$d/built" ]; then
+        # shellcheck disable=SC2046 # the programs of the test
+        why=$(build "$d" tests/e2e/$t/spec.mdl $(ls tests/e2e/$t/*.c)) && touch "$d/built" ||
+            { echo "FAIL: hosts-mdl/$name: $why"; return; }
+    fi
+    launch "$f" "$d" -- "$l"
+    job "$out" "$ok"
+    grep -Eq "$ok" "$out" || err="no line matching /$ok/"
+    hosts_verdict "hosts-mdl/$name" "$f" "$rc" "$err" "$out"
+}
+
+# ------------------------------------------------------------ the beds
+for h in 2 3; do
+    if ! hosts_up "$h"; then
+        why=${HOSTS_SKIP:-$HOSTS_ERROR}
+        for rt in "${MPI_RTS[@]}"; do
+            if [ "$h" = 2 ]; then tests=("${tests_2[@]}")
+            else tests=(); for k in "${!STRESS[@]}"; do tests+=("stress/${STRESS[$k]%%|*}/$k"); done
+            fi
+            for t in "${tests[@]}"; do
+                if [ -n "$HOSTS_SKIP" ]; then echo "SKIP: hosts-mdl/${rt#mpi-}/$t: $why"
+                else echo "FAIL: hosts-mdl/${rt#mpi-}/$t: $why"; fi
+            done
+        done
+        continue
+    fi
+    for rt in "${MPI_RTS[@]}"; do
+        f=${rt#mpi-}
+        rt_use "$rt" || { echo "FAIL: hosts-mdl/$f: $RT_WHY"; continue; }
+        if [ "$h" = 2 ]; then
+            run_example montecarlo "-n 1 father 20000 : -n 2 son" '^pi = 3\.1[3-5]' 'absolute error'
+            run_example nbody "-n 2 body" '^nbody: ok' 'rel.diff'
+            run_example poisson "-n 4 noeud 24 2 2 1e-9 30" '^poisson: ok' 'error|serial'
+            run_example vlasov "-n 2 vlasov 20" '^vlasov: ok' 'serial|gamma|omega'
+            run_unreceived 1
+            run_unreceived 2
+            run_hang
+            run_one_copy
+        else
+            for k in "${!STRESS[@]}"; do run_stress "$k"; done
+        fi
+    done
+    hosts_down
+done
+exit 0
