@@ -227,7 +227,8 @@ UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(BUILD)/tests/unit_tests
 # runtime/core/rt_common.c is tested here too: plain C with no runtime
 # behind it (the validation layer needs a backend: tests/rt, tests/e2e).
-$(UNIT_BIN): $(UNIT_SRC) $(CODEGEN_OBJ) $(FRONT_LIB) $(COMMON_OBJ) $(BUILD)/shm/runtime/core/rt_common.o
+$(UNIT_BIN): $(UNIT_SRC) $(CODEGEN_OBJ) $(FRONT_LIB) $(COMMON_OBJ) $(BUILD)/shm/runtime/core/rt_common.o \
+    $(TRACEFILE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Imedley -Igrammar -Icodegen -Iinclude -Icommon -Iruntime -I$(BUILD)/grammar $(LDFLAGS) -o $@ $(filter %.c %.o %.a,$^) $(shell pkg-config --libs cunit)
 

@@ -402,14 +402,20 @@ hosts_mpirun_watch() {
 }
 
 # hosts_watch OUT DONE GRACE command…: the same for any command running a
-# job on the bed (hosts_mpirun, hosts_cmd_run).
+# job on the bed (hosts_mpirun, hosts_cmd_run); DONE may also be @FILE: the
+# job's work is done once FILE exists (a program whose last line comes
+# after MPI_Finalize: MDL_End writes MDL_TRACE's file before it).
 hosts_watch() {
     local out=$1 done_re=$2 grace=$3 pid rc seen=''
     shift 3
     "$@" > "$out" 2>&1 &
     pid=$!
     while kill -0 "$pid" 2> /dev/null; do
-        if [ -z "$seen" ] && grep -qE -- "$done_re" "$out"; then seen=$SECONDS; fi
+        if [ -z "$seen" ]; then
+            if [[ $done_re == @* ]]; then [ -e "${done_re#@}" ] && seen=$SECONDS
+            elif grep -qE -- "$done_re" "$out"; then seen=$SECONDS
+            fi
+        fi
         if [ -n "$seen" ] && [ $((SECONDS - seen)) -ge "$grace" ]; then
             hosts_reap
             wait "$pid"
