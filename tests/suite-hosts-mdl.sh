@@ -127,8 +127,10 @@ run_example() {
 }
 
 # ------------------------------------------------- the unreceived message
-# tests/e2e/unreceived_net: r[0] on mdlh1, s[0], s[2] on mdlh2, s[1] on
-# mdlh1; r receives none of the 20 messages of each: MDL_End says so, once.
+# tests/e2e/unreceived_net: r[0] on mdlh1, the senders on both hosts
+# (MPICH: s[0], s[2] on mdlh2; Open MPI, which maps each program of an MPMD
+# line by itself: s[1], s[2]); r receives none of the 20 messages of each:
+# MDL_End says so, once.
 run_unreceived() {
     local k=$1 name=$f/unreceived/$1 out=$work/$f.unreceived.$1 err='' d=$work/$f/unreceived why n
     if [ ! -x "$d/r" ] && ! why=$(build "$d" tests/e2e/unreceived_net/spec.mdl tests/e2e/unreceived_net/[rs].c); then
