@@ -298,6 +298,7 @@ typedef struct mdl_task {
     MDL_VEC(mdl_coll *) colls;
     /* sema */
     int index;                  /* position in the spec, 0-based */
+    struct mdl_symtab *var_index; /* name -> first variable (mdl_find_var) */
     int grid_ndims;             /* 0 unless GRID */
     int periodic[3];
     MDL_VEC(struct mdl_task *) connected; /* symmetric closure, incl. self

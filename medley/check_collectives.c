@@ -270,7 +270,7 @@ static void check_derived_segment(mdl_checker *c, mdl_msg *m)
 static int names_an_operator(mdl_checker *c, mdl_task *t, const mdl_item *it)
 {
     return it && it->kind == MDL_IT_REF && it->name && it->idx.n == 0 &&
-           !mdl_find_var(t, it->name) && !mdl_find_const(c, it->name);
+           !mdl_find_var(c, t, it->name) && !mdl_find_const(c, it->name);
 }
 
 /* The count a reduction without one has: 1, as if written. */
@@ -407,7 +407,7 @@ static void check_coll(mdl_checker *c, mdl_task *t, mdl_coll *co)
         if (co->table && co->kind != MDL_CO_MCAST) {
             mdl_error(c->diag, co->table_loc, "only Mcast takes a table of instances");
         } else if (co->table) {
-            mdl_var *v = mdl_find_var(t, co->table);
+            mdl_var *v = mdl_find_var(c, t, co->table);
             if (!v)
                 mdl_error(c->diag, co->table_loc,
                           "unknown variable '%s' as Mcast table of task '%s'%s",

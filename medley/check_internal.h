@@ -71,7 +71,7 @@ int mdl_const_value(mdl_checker *c, mdl_const *k, const mdl_expr *use,
 
 mdl_const *mdl_find_const(mdl_checker *c, const char *name);
 mdl_task *mdl_find_task(mdl_checker *c, const char *name);
-mdl_var *mdl_find_var(mdl_task *t, const char *name);
+mdl_var *mdl_find_var(mdl_checker *c, mdl_task *t, const char *name);
 
 /* " ; did you mean 'X'?" or "" — for the tail of an error message.
  * names: n strings (NULL entries are skipped). */

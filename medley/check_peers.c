@@ -48,7 +48,7 @@ static void named_neighbor(mdl_checker *c, mdl_task *t, mdl_msg *m)
         return;
     }
     /* The generated task struct gets an int member of that name. */
-    mdl_var *v = mdl_find_var(t, m->peer);
+    mdl_var *v = mdl_find_var(c, t, m->peer);
     if (v) {
         mdl_error(c->diag, v->loc,
                   "variable '%s' of task '%s' has the name of a neighbour; the neighbour's rank is a member of that name",

@@ -22,7 +22,7 @@ mdl_var *mdl_item_var(mdl_checker *c, mdl_task *t, mdl_msg *m, mdl_item *it)
     }
     if (!it->name)
         return NULL;
-    mdl_var *v = mdl_find_var(t, it->name);
+    mdl_var *v = mdl_find_var(c, t, it->name);
     if (!v) {
         mdl_const *k = mdl_find_const(c, it->name);
         if (k)

@@ -29,7 +29,7 @@ static long long var_bytes(const mdl_var *v)
 
 static void check_var(mdl_checker *c, mdl_task *t, mdl_var *v)
 {
-    mdl_var *first = mdl_find_var(t, v->name);
+    mdl_var *first = mdl_find_var(c, t, v->name);
     if (first != v) {
         mdl_error(c->diag, v->loc, "duplicate variable '%s' in task '%s'",
                   v->name, t->name ? t->name : "?");

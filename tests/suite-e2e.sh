@@ -25,6 +25,8 @@
 #   medleyc-args   optional: extra medleyc arguments, e.g. "-D N=8"
 #   env            optional: VAR=value lines exported for the runs
 #                  (e.g. MDL_ERRORS=return)
+#   alone          optional: no other test runs beside this one (memory:
+#                  huge moves 2 GiB, and each process holds it)
 #   net            optional: the MPI runs move messages as between hosts
 #                  (MPI_NET of tests/lib/mpi.sh: MPICH's every process a
 #                  node, Open MPI's TCP only)
@@ -52,7 +54,8 @@
 #   PASS: e2e/<name>/<rt>/<n>    or    FAIL: e2e/<name>/<rt>/<n>: reason
 # A launcher or runtime library that is not installed is a FAIL, never a skip.
 # MEDLEY_E2E="ping ring" limits the run to those tests. At most 2 (test, runtime)
-# jobs run at a time: the machine has 2 cores and MPI busy-waits.
+# jobs run at a time: the machine has 2 cores and MPI busy-waits; one of a
+# test marked `alone` runs by itself.
 set -u
 cd "$(dirname "$0")/.."
 : "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
@@ -234,12 +237,15 @@ for dir in tests/e2e/*/; do
     [ -f "$dir/runtimes" ] && rts=$(grep -v '^#' "$dir/runtimes" | tr '\n' ' ')
     rts=" $rts "
     rts=${rts/ mpi / ${MPI_RTS[*]} }
+    limit=2
+    [ -f "$dir/alone" ] && limit=1
     for rt in $rts; do
-        if [ $running -ge 2 ]; then wait -n; running=$((running - 1)); fi
+        while [ $running -ge $limit ]; do wait -n; running=$((running - 1)); done
         out=$work/result-$name-$rt
         jobs_out+=("$out")
         run_one "$dir" "$rt" > "$out" 2>&1 &
         running=$((running + 1))
+        [ $limit = 1 ] && { wait; running=0; }
     done
 done
 wait

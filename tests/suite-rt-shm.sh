@@ -134,6 +134,7 @@ run rogue-eager 1 "t\[1\] wrote an eager message of 18446744073709551599 bytes" 
 run rogue-node 1 "t\[1\] wrote an overflow record at offset" "$MDLRUN" -n 2 ./shm_rogue node
 run rogue-rdv 1 "t\[1\] wrote a rendezvous record at offset" "$MDLRUN" -n 2 ./shm_rogue rdv
 run rogue-span 1 "t\[1\] wrote a rendezvous span at offset" "$MDLRUN" -n 2 ./shm_rogue span
+run rogue-coll 1 "t\[1\] wrote a collective's buffer at offset" "$MDLRUN" -n 2 ./shm_rogue coll
 unset MDL_ERRORS
 run fatal-teardown 1 "the receive holds 80: the sections of the send and the receive differ (MDL_ERR_TRUNCATE)" "$MDLRUN" -n 3 ./shm_p2p
 exit 0

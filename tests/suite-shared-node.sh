@@ -98,6 +98,11 @@ as() {
     shift
     runuser -u "$u" -- env HOME="$W/home-$u" "$@"
 }
+# The second users run the staged tools from the work tree: a private
+# directory above it (mktemp -d makes them 0700) keeps them out.
+if [ -z "$users_why" ] && ! as "$VICTIM" test -x "$ROOT" -a -x "$S/bin/mdlrun"; then
+    users_why="another user cannot reach the work tree $ROOT (a directory above it is private): clone it under a searchable directory to run these"
+fi
 if [ -z "$users_why" ]; then
     VUID=$(id -u "$VICTIM") AUID=$(id -u "$ATTACKER")
     for u in "$VICTIM" "$ATTACKER"; do

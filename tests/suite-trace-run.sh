@@ -9,6 +9,9 @@
 #                Allreduce, Grid_Create
 #   async_many, ref_mcast   (tests/e2e) async receives from MDL_ANY polled
 #                with Test, Mcast members, Scatter, subset barriers
+#   hosts        tests/trace/run/hosts (MPI): large messages take the
+#                one-copy path within a host, never between (a second
+#                "host" by MDL_MPI_HOST)
 #   pair         tests/trace/run/pair: the Wait and the Test of a name that
 #                is both an async send and an async receive are one event
 #                per call
@@ -360,6 +363,18 @@ for rt in "${MPI_RTS[@]}" shm; do
         grep -q '^cxx_direct: ok' "$W/out" && awk -v c="$c" 'BEGIN { exit !(c != "" && c > 0) }' &&
             { [ "$rt" = shm ] || [ "$n" = 0 ]; } && pass cxx_unaligned_one_copy ||
             fail cxx_unaligned_one_copy "copy_us of d[1]'s MDL_RecvFrom_d_blk '$c', of d[0]'s: $n: $(head -c 200 "$W/out" | tr '\n' ' ')"
+    fi
+
+    # the one-copy path between the processes of one host only: with p[2]
+    # on a "host" of its own (MDL_MPI_HOST), p[1]'s receive from p[0]
+    # is copied once, p[2]'s from p[1] and p[0]'s from p[2] go through
+    # MPI (MPI_COMM_TYPE_SHARED alone grouped all three)
+    if [ "$RT_LIB" = mpi ] && traced hosts tests/trace/run/hosts/spec.mdl tests/trace/run/hosts/hosts.c \
+            -- -n 2 ./hosts : -n 1 env MDL_MPI_HOST=second ./hosts; then
+        copied() { grep -o '"name":"MDL_RecvFrom_p_big"[^}]*"peer":"p\['"$1"'\]"[^}]*"copy_us"' "$f" | wc -l; }
+        n0=$(copied 0) n1=$(copied 1) n2=$(copied 2)
+        [ "$n0" = 1 ] && [ "$n1" = 0 ] && [ "$n2" = 0 ] && pass hosts_one_copy_within ||
+            fail hosts_one_copy_within "receives copied once from p[0] (same host) $n0 (1), from p[1] $n1 (0), from p[2] $n2 (0)"
     fi
 
     # ------------------------------------------------------------ pair

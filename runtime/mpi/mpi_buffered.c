@@ -1,5 +1,5 @@
 /* mpi_buffered.c — messages in flight from a buffer of their own
- * (mpi_buffered): sync sends to the sending instance itself (mpi_p2p.c)
+ * (mpi_buffered): sends to the sending instance itself (mpi_p2p.c)
  * and withdrawn large messages (mpi_direct.c), freed once MPI is done with
  * them, or kept for the next ones (mpi_buffered_pool). */
 #include <stdlib.h>

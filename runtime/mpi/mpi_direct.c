@@ -268,9 +268,9 @@ static unsigned char *announcing_channels(mdl_rt *rt)
 int mpi_direct_start(mdl_rt *rt, const char *fn)
 {
     MPI_Comm node;
-    int rc = MPI_Comm_split_type(rt->job.world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    if (rc != MPI_SUCCESS)
-        return mpi_fail(rt, fn, rc, "MPI_Comm_split_type");
+    int rc = mpi_host_comm(rt, fn, &node);
+    if (rc)
+        return rc;
     int nsize = 0, me = 0, nchan = rt->c.d->nchannels;
     MPI_Comm_size(node, &nsize);
     MPI_Comm_rank(node, &me);

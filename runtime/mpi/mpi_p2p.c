@@ -54,14 +54,19 @@ void mpi_reqs_free(mdl_rt *rt)
 }
 
 /* MPICH keeps a receive's count in bytes in the status itself (count_lo,
- * and count_hi_and_cancelled >> 1: part of its ABI).  Reading it costs a
- * few instructions, MPI_Get_count ~100 per message.  The decoding is
- * verified once against MPI_Status_set_elements_x; any other MPI, or a
- * layout that does not decode, uses MPI_Get_count. */
-#ifdef MPICH_NUMVERSION
-static size_t mpich_count(const MPI_Status *st)
+ * and count_hi_and_cancelled >> 1: part of its ABI), Open MPI in
+ * _ucount (a size_t).  Reading it costs a few instructions, MPI_Get_count
+ * ~100 per message on MPICH, 44 on Open MPI (MPI_Get_elements_x 85).  The
+ * decoding is verified once against MPI_Status_set_elements_x; any other
+ * MPI, or a layout that does not decode, asks MPI (mpi_status_bytes). */
+#if defined(MPICH_NUMVERSION) || defined(OPEN_MPI)
+static size_t status_count(const MPI_Status *st)
 {
+#ifdef MPICH_NUMVERSION
     return ((size_t)((unsigned)st->count_hi_and_cancelled >> 1) << 32) | (unsigned)st->count_lo;
+#else
+    return st->_ucount;
+#endif
 }
 
 static __attribute__((noinline)) int probe_status(mdl_rt *rt)
@@ -72,25 +77,37 @@ static __attribute__((noinline)) int probe_status(mdl_rt *rt)
         MPI_Status st;
         memset(&st, 0, sizeof st);
         ok &= MPI_Status_set_elements_x(&st, MPI_BYTE, probe[i]) == MPI_SUCCESS &&
-              mpich_count(&st) == (size_t)probe[i];
+              status_count(&st) == (size_t)probe[i];
     }
     rt->job.status_fast = ok ? 1 : -1;
     return ok;
 }
 #endif
 
+/* Bytes a receive got as MPI says them, in 64 bits (MPI_Get_count's int
+ * made a message of 2 GiB or more a size error); SIZE_MAX when MPI cannot
+ * say. */
+static size_t mpi_status_bytes(const MPI_Status *st)
+{
+    MPI_Count got = 0;
+#if MPI_VERSION >= 4
+    MPI_Get_count_c(st, MPI_BYTE, &got);
+#else
+    MPI_Get_elements_x(st, MPI_BYTE, &got);
+#endif
+    return got < 0 ? SIZE_MAX : (size_t)got;
+}
+
 /* Bytes a receive got (SIZE_MAX when MPI cannot say). */
 static size_t status_bytes(mdl_rt *rt, const MPI_Status *st)
 {
-#ifdef MPICH_NUMVERSION
+#if defined(MPICH_NUMVERSION) || defined(OPEN_MPI)
     if (rt->job.status_fast > 0 || (rt->job.status_fast == 0 && probe_status(rt)))
-        return mpich_count(st);
+        return status_count(st);
 #else
     (void)rt;
 #endif
-    int got = 0;
-    MPI_Get_count(st, MPI_BYTE, &got);
-    return got < 0 ? SIZE_MAX : (size_t)got;
+    return mpi_status_bytes(st);
 }
 
 static __attribute__((noinline, cold)) int size_fail(mdl_rt *rt, const char *fn,
@@ -206,10 +223,13 @@ static __attribute__((cold)) int recv_fail(mdl_rt *rt, const char *fn, const mdl
 /* A sync send to the sending instance itself can complete only once its
  * receive is posted, which comes after the send returns: MPICH's MPI_Send
  * to self then waits for ever (any size).  The message is packed into a
- * buffer of its own and sent from there with MPI_Isend (a message sent as
+ * buffer of its own and sent from there with MPI_Issend (a message sent as
  * MPI_PACKED matches a receive of its datatype), so the send returns at
  * once, as on the shm runtime; the buffer is freed once received, or at
- * MDL_End.
+ * MDL_End.  An async send to itself takes the same path.  Synchronous:
+ * Open MPI 4.1.4 truncates a message a process sends itself with
+ * MPI_Isend into an async receive posted before without saying so (the
+ * receive succeeds, counting what fit); MPI_Issend's is reported.
  *
  * The packing is the layer's gather of the layout's spans whenever every
  * byte of them travels (no struct padding: ty->bytes == lay->bytes), which
@@ -252,11 +272,11 @@ static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m
         }
     }
     if (mpirc == MPI_SUCCESS)
-        mpirc = MPI_Isend(x->data, pos, MPI_PACKED, rt->job.world_rank, m->channel, rt->job.world,
-                          &x->req);
+        mpirc = MPI_Issend(x->data, pos, MPI_PACKED, rt->job.world_rank, m->channel,
+                           rt->job.world, &x->req);
     if (mpirc != MPI_SUCCESS) {
         free(x);
-        return mpi_fail(rt, m->fn, mpirc, "MPI_Pack/MPI_Isend");
+        return mpi_fail(rt, m->fn, mpirc, "MPI_Pack/MPI_Issend");
     }
     mpi_count_sent(rt, rt->job.world_rank);
     x->tag = m->channel;
@@ -267,6 +287,15 @@ static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m
 static int is_self(const mdl_rt *rt, const mdl_msg_desc *m, int inst)
 {
     return m->peer_task == rt->c.d->self && inst == rt->c.inst;
+}
+
+/* Whether send_self can pack the message: not when only MPI_Pack can
+ * (struct padding) from MPI_BOTTOM (pointer items), which MPICH 4.0's
+ * MPI_Pack refuses ("Null pointer in parameter inbuf").  Such an async
+ * send to itself goes through MPI_Isend as before. */
+static int self_packable(const mpi_msg_types *ty, const rt_layout *lay)
+{
+    return !ty->absolute || ty->bytes == lay->bytes;
 }
 
 /* Every send but the fast ones of be_send. */
@@ -288,6 +317,11 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
         if (rc)
             return rc;
         for (int k = 0; k < n && mpirc == MPI_SUCCESS; k++) {
+            if (is_self(rt, m, to[k]) && self_packable(ty, lay)) {
+                if ((rc = send_self(rt, m, lay, buf, dt)) < 0)
+                    return rc;
+                continue;
+            }
             if (direct_peer(rt, ty, rank[to[k]]) &&
                 (rc = send_direct(rt, m, lay, rank[to[k]])) != 1) {
                 if (rc < 0)
@@ -476,7 +510,7 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to)
             return MDL_SUCCESS;
         }
         mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
-        if (rq->n < rq->cap) {
+        if (rq->n < rq->cap && dest != rt->job.world_rank) {    /* to itself: buffered */
             int mpirc = MPI_Isend(buf, 1, ty->dt, dest, m->channel, rt->job.world, &rq->reqs[rq->n]);
             if (mpirc != MPI_SUCCESS)
                 return mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
@@ -915,8 +949,10 @@ static int end_receives(mdl_rt *rt, const char *fn, const mdl_msg_desc *m)
  * never an announcement).  0: out of memory, left where it is. */
 static int drop_unreceived(mdl_rt *rt, const mdl_msg_desc *m, MPI_Status *st)
 {
-    int bytes = 0;
-    MPI_Get_count(st, MPI_BYTE, &bytes);
+    /* one of 2 GiB or more is dropped by a receive of none: truncated,
+     * it is taken off the queue all the same */
+    size_t got = status_bytes(rt, st);
+    int bytes = got > INT_MAX ? 0 : (int)got;
     void *sink = malloc(bytes > 0 ? (size_t)bytes : 1);
     if (!sink)
         return 0;

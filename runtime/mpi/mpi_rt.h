@@ -149,8 +149,9 @@ typedef struct mpi_job {
     int *task_of;               /* [world_size] family of each world rank */
     int *inst_of;               /* [world_size] instance number of each */
     int **rank_of;              /* [ntasks][fam_size] world rank of (task, inst) */
-    int status_fast;            /* receive counts read from MPICH's status:
-                                   0 not probed yet, 1 yes, -1 no (mpi_p2p.c) */
+    int status_fast;            /* receive counts read from the MPI's status
+                                   (MPICH, Open MPI): 0 not probed yet,
+                                   1 yes, -1 no (mpi_p2p.c) */
 } mpi_job;
 
 /* What MDL_End's check of messages never received counts on (mpi_p2p.c,
@@ -311,6 +312,9 @@ MDL_HIDDEN void *mpi_direct_alloc(mdl_rt *rt, size_t size);
  * a memfd, when it is whole pages (else it stays as it is, and the host's
  * large messages go through MPI). */
 MDL_HIDDEN void mpi_direct_alias(mdl_rt *rt, void *obj, size_t size);
+/* Collective over the job: in *host the processes that share this
+ * process's host (mpi_host.c), else an error (reported). */
+MDL_HIDDEN int mpi_host_comm(mdl_rt *rt, const char *fn, MPI_Comm *host);
 /* Collective: the host's processes map each other's structs, or none. */
 MDL_HIDDEN int mpi_direct_start(mdl_rt *rt, const char *fn);
 MDL_HIDDEN void mpi_direct_unmap_peers(mdl_rt *rt);

@@ -1,13 +1,14 @@
 /* A peer that writes into the segment what the library never writes
  * (issue 30: bounds on what peers write, checked on the cold path).  Two
  * instances: t[1] forges a record in its ring to t[0], then sends t[0] a
- * real message; t[0] receives it.  t[0] must end with one line naming
+ * real message; t[0] receives it (coll: t[1] plays the root of a Bcast).  t[0] must end with one line naming
  * the forger — never a crash, a hang or an allocation of a forged size.
  *   shm_rogue eager   an eager message of 2^64 - 16 bytes, unexpected
  *                     (its size once wrapped the allocation: SIGSEGV)
  *   shm_rogue node    an overflow record outside the segment (SIGSEGV)
  *   shm_rogue rdv     a rendezvous record outside the segment (SIGSEGV)
  *   shm_rogue span    a rendezvous record whose span is outside (SIGSEGV)
+ *   shm_rogue coll    the root of a Bcast publishes a buffer outside
  * Built from the library's sources (tests/suite-rt-shm.sh): it reaches
  * into the rings as a misbehaving process of the same user could. */
 #include "shm_rtt.h"
@@ -34,9 +35,12 @@ static const mdl_msg_desc msgs[NMSG] = {
     MSG("stop", M_STOP_R, 0, 0, 2, 0, MDL_PEER_ONE, i_stop, 0, NULL),
 };
 static const mdl_msg_desc *const msgp[NMSG] = {&msgs[0], &msgs[1], &msgs[2]};
+static const mdl_coll_desc bcast = {"b", "MDL_Bcast_b", 0, MDL_COLL_BCAST, 1, 0, &t_double,
+                                     10, 10, 1};
+static const mdl_coll_desc *const collp[] = {&bcast};
 static const char *const tasks[] = {"t"};
 static const mdl_task_desc desc = {
-    MDL_ABI, "shm_rogue.mdl", 0x7e57, 1, tasks, 0, 0, {0, 0, 0}, 3, NMSG, msgp, 0, NULL,
+    MDL_ABI, "shm_rogue.mdl", 0x7e57, 1, tasks, 0, 0, {0, 0, 0}, 3, NMSG, msgp, 1, collp,
     sizeof(T), 0,
 };
 
@@ -79,8 +83,17 @@ static void forge(mdl_rt *rt, const char *mode)
         r->spans[0].s = (mdl_span){(char *)(uintptr_t)outside(rt), 80, 0, {0}, {0}, 80};
         r->spans[0].remote = 0;
         forge_cell(rt, 1, CELL_RDV, 80, off);
+    } else if (strcmp(mode, "coll") == 0) {
+        /* the collective's protocol (shm_coll.c), its publication forged */
+        shm_info *mine = &rt->info[rt->me];
+        mine->c_count = 10;
+        mine->c_src = outside(rt);
+        mine->c_err = 0;
+        shm_family_barrier(rt, "rogue");               /* published */
+        shm_family_barrier(rt, "rogue");               /* stopped by t[0]'s end */
+        exit(4);
     } else {
-        CHECK(!"mode: eager, node, rdv or span");
+        CHECK(!"mode: eager, node, rdv, span or coll");
     }
     shm_notify(rt, 0);
 }
@@ -99,7 +112,10 @@ int main(int argc, char **argv)
         mdl_recv(rt, &msgs[M_STOP_R], t, 0, NULL);     /* stopped by t[0]'s end */
         return 4;
     }
-    mdl_recv(rt, &msgs[M_V_R], t, 1, NULL);
+    if (strcmp(argv[1], "coll") == 0)
+        mdl_collective(rt, &bcast, t->v, t->v, 10, NULL, NULL, NULL, 0);
+    else
+        mdl_recv(rt, &msgs[M_V_R], t, 1, NULL);
     puts("t[0] received the message: the forged record went unnoticed");
     return 5;
 }
