@@ -48,6 +48,20 @@ static char *part_path(const char *file, uint64_t job, int rank, int create, cha
     return p;
 }
 
+/* Where a part is made, under a name no listing takes for a part
+ * (parse_id), until its image is whole (rt_trace_part_publish). */
+static char *unpublished_path(const char *file, uint64_t job, int rank, int create, char *why,
+                              size_t len)
+{
+    char *part = part_path(file, job, rank, create, why, len), *p = NULL;
+    if (part && asprintf(&p, "%s.new", part) < 0) {
+        p = NULL;
+        snprintf(why, len, "out of memory");
+    }
+    free(part);
+    return p;
+}
+
 int rt_trace_parts_usable(char *why, size_t len)
 {
     char *dir = mdl_private_dir(1, why, len);
@@ -76,7 +90,7 @@ int rt_trace_part_create(const char *file, uint64_t job, int rank, int size, siz
         snprintf(why, len, "the trace's path is longer than %d bytes", PATH_BYTES - 1);
         return -1;
     }
-    char *path = part_path(file, job, rank, 1, why, len);
+    char *path = unpublished_path(file, job, rank, 1, why, len);
     if (!path)
         return -1;
     int fd = mdl_create_private(path, O_RDWR, why, len);
@@ -107,12 +121,28 @@ int rt_trace_part_create(const char *file, uint64_t job, int rank, int size, siz
     return p == MAP_FAILED ? -1 : 0;
 }
 
+int rt_trace_part_publish(const char *file, uint64_t job, int rank, char *why, size_t len)
+{
+    char *from = unpublished_path(file, job, rank, 0, why, len);
+    char *to = part_path(file, job, rank, 0, why, len);
+    int rc = from && to ? rename(from, to) : -1;
+    if (rc && from && to)
+        snprintf(why, len, "cannot rename %s to %s: %s", from, to, strerror(errno));
+    free(from);
+    free(to);
+    return rc;
+}
+
 int rt_trace_part_remove(const char *file, uint64_t job, int rank)
 {
     char why[256];
     char *part = part_path(file, job, rank, 0, why, sizeof why);
+    char *unpublished = unpublished_path(file, job, rank, 0, why, sizeof why);
     int rc = part ? unlink(part) : -1;
+    if (rc && unpublished)
+        rc = unlink(unpublished);
     free(part);
+    free(unpublished);
     return rc;
 }
 
