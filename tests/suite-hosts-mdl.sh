@@ -16,6 +16,16 @@
 #                        host it ran on can read its clock
 #   one-copy             64 KiB messages between instances of one host have
 #                        copy_us (the one-copy path), between hosts never
+#   fault-kill           every process of mdlh2 (the launcher's proxy or
+#                        daemon, its 2 instances) killed with SIGKILL
+#                        mid-run: the job ends within 30 s, non-zero, and
+#                        nothing is left on the hosts (processes, /dev/shm)
+#   fault-link           mdlh2's link taken down mid-run: neither MPI ends
+#                        the job by itself; MDL_HANG_SECONDS=2 names the call
+#                        each instance of mdlh1 waits in, the launcher's
+#                        timeout (Open MPI --timeout, MPICH -timeout: what
+#                        a user sets, docs/runtime-mpi.md) ends it, non-zero,
+#                        nothing left
 # and a bed of 3 hosts:
 #   stress/<test>/<k>    tests/e2e/stress_p2p, stress_coll, stress_grid,
 #                        ranks round-robin over the 3 hosts, seeds below
@@ -49,7 +59,7 @@ STRESS=(
 "stress_grid|-n 1 g 301 8 1 2 1 : -n 2 h 301 8 1 2 1 : -n 1 m 301 8 1 2 1"
 )
 tests_2=(examples/montecarlo examples/nbody examples/poisson examples/vlasov
-    unreceived/1 unreceived/2 hang recover-host recover-copied one-copy)
+    unreceived/1 unreceived/2 hang recover-host recover-copied one-copy fault-kill fault-link)
 
 skip_all() {    # skip_all REASON
     local rt t
@@ -243,6 +253,62 @@ run_one_copy() {
     hosts_verdict "hosts-mdl/$name" "$f" "$rc" "$err" "$out"
 }
 
+# ------------------------------------------------------------ faults
+# tests/hosts/fault: a ring of 4 for ever, 2 a host (block): f[0], f[1]
+# on mdlh1 (the launcher's), f[2], f[3] on mdlh2.  run_fault kill|link
+run_fault() {
+    local how=$1 name=$f/fault-$1 out=$work/$f.fault-$1 err='' d=$work/$f/fault why
+    local bound=15 ns pids t0 i
+    if [ ! -x "$d/f" ] && ! why=$(build "$d" tests/hosts/fault/spec.mdl tests/hosts/fault/f.c); then
+        echo "FAIL: hosts-mdl/$name: $why"
+        return
+    fi
+    # MPIEXEC_TIMEOUT: the job's time limit, read by both launchers
+    hosts_mpi_cmd "$f" -n 2 --map block --env MDL_HANG_SECONDS=2
+    HOSTS_CMD=(env MPIEXEC_TIMEOUT=$bound "${HOSTS_CMD[@]}" "$d/f")
+    hosts_cmd_run 120 > "$out" 2>&1 &
+    local job_pid=$!
+    for _ in $(seq 150); do [ "$(grep -c ': running$' "$out")" = 4 ] && break; sleep 0.1; done
+    ns=$HOSTS_PREFIX-${HOSTS_BED##*/}-h2
+    pids=$(hosts_procs 2)
+    t0=$SECONDS
+    if [ "$how" = kill ]; then
+        # shellcheck disable=SC2086
+        kill -KILL $pids
+    else
+        ip -n "$ns" link set eth0 down
+    fi
+    wait "$job_pid"
+    rc=$?
+    local took=$((SECONDS - t0))
+    [ "$how" = link ] && ip -n "$ns" link set eth0 up
+    [ "$(grep -c ': running$' "$out")" = 4 ] || err+="not all 4 instances ran; "
+    [ "$rc" = 0 ] && err+="exit status 0; "
+    [ "$took" -le 30 ] || err+="ended $took s after the fault; "
+    if [ "$how" = link ]; then
+        for i in 0 1; do
+            grep -Eq "^f\[$i\]: waiting [0-9.]+ s in MDL_(RecvFrom|SendTo)_f_m for f\[[0-9]\]" "$out" ||
+                err+="no report of the call f[$i] waits in; "
+        done
+    fi
+    # what the launcher leaves is left: a few seconds for its daemons to go
+    for _ in $(seq 50); do [ -z "$(hosts_procs)" ] && break; sleep 0.1; done
+    [ -z "$(hosts_procs)" ] || err+="left running:$(ps -o comm= -p "$(hosts_procs | sed 's/^ //; s/ /,/g')" | tr '\n' ' '); "
+    hosts_reap
+    # mdlh1's /dev/shm as it was; on mdlh2 Open MPI's shared-memory
+    # segments stay (vader_segment.*: their processes were killed), removed
+    # here, as a rebooted host would
+    [ -z "$(hosts_run 1 sh -c 'ls -A /dev/shm | grep -v "^medley-0$"; ls -A /dev/shm/medley-0 2>/dev/null')" ] ||
+        err+="files left in mdlh1's /dev/shm: $(hosts_run 1 ls -A /dev/shm | tr '\n' ' '); "
+    [ -z "$(hosts_run 2 sh -c 'ls -A /dev/shm | grep -v "^medley-0$\|^vader_segment\."; ls -A /dev/shm/medley-0 2>/dev/null')" ] ||
+        err+="files left in mdlh2's /dev/shm: $(hosts_run 2 ls -A /dev/shm | tr '\n' ' '); "
+    hosts_run 2 sh -c 'rm -f /dev/shm/vader_segment.*'
+
+    if [ -z "$err" ]; then echo "PASS: hosts-mdl/$name"
+    else echo "FAIL: hosts-mdl/$name: ${err%; }: $(tail -c 300 "$out" | tr '\n' ' ')"
+    fi
+}
+
 # ------------------------------------------------------------ stress
 # run_stress K: STRESS[K] on the 3 hosts, round-robin
 run_stress() {
@@ -288,6 +354,8 @@ for h in 2 3; do
             run_unreceived 2
             run_hang
             run_one_copy
+            run_fault kill
+            run_fault link
         else
             for k in "${!STRESS[@]}"; do run_stress "$k"; done
         fi

@@ -355,19 +355,26 @@ hosts_cmd_run() {
     return $rc
 }
 
+# hosts_procs [I]: the processes on the hosts (on host I only) but the
+# holders, " pid pid…", or nothing.
+hosts_procs() {
+    local i ns p keep pids=''
+    keep=" $(cat "$HOSTS_BED"/h*.pid 2>/dev/null | tr '\n' ' ') "
+    for ((i = ${1:-1}; i <= ${1:-$HOSTS_N}; i++)); do
+        ns=$HOSTS_PREFIX-${HOSTS_BED##*/}-h$i
+        for p in $(ip netns pids "$ns" 2>/dev/null); do
+            [[ $keep == *" $p "* ]] || pids+=" $p"
+        done
+    done
+    echo "$pids"
+}
+
 # hosts_reap: end every process on the hosts but the holders (what a
 # killed job left), TERM then KILL; returns once none is left.
 hosts_reap() {
-    local i ns pids keep try
-    keep=" $(cat "$HOSTS_BED"/h*.pid 2>/dev/null | tr '\n' ' ') "
+    local pids try
     for try in $(seq 1 30); do
-        pids=''
-        for ((i = 1; i <= HOSTS_N; i++)); do
-            ns=$HOSTS_PREFIX-${HOSTS_BED##*/}-h$i
-            for p in $(ip netns pids "$ns" 2>/dev/null); do
-                [[ $keep == *" $p "* ]] || pids+=" $p"
-            done
-        done
+        pids=$(hosts_procs)
         [ -z "$pids" ] && return 0
         # shellcheck disable=SC2086
         if [ "$try" -eq 1 ]; then kill -TERM $pids 2>/dev/null
