@@ -189,7 +189,7 @@ $(MDLTRACE): $(MDLTRACE_OBJ) $(FRONT_LIB) $(TRACEFILE_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
 # ---------------------------------------------------------------- top level
-.PHONY: all install check demo examples-check clean unit
+.PHONY: all install check check-hosts demo examples-check clean unit
 all: $(MEDLEYC) $(LIBS) $(if $(MDLRUN_SRC),$(MDLRUN)) $(MDLTRACE)
 
 # The installed pkg-config and CMake files: @NAME@ in pkgconfig/*.pc.in and
@@ -253,6 +253,12 @@ endef
 check: all $(UNIT_BIN)
 	$(stage_all)
 	@$(TEST_ENV) tests/run.sh
+
+# The suites of the test hosts alone (tests/hosts/README.md; also part
+# of make check): needs root, else they are skipped with the reason.
+check-hosts: all
+	$(stage_all)
+	@$(TEST_ENV) MEDLEY_SUITES="hosts hosts-mdl" tests/run.sh
 
 # The example programs on both runtimes, each checking its own result
 # (also part of make check).

@@ -265,7 +265,7 @@ run_fault() {
     fi
     # MPIEXEC_TIMEOUT: the job's time limit, read by both launchers
     hosts_mpi_cmd "$f" -n 2 --map block --env MDL_HANG_SECONDS=2
-    HOSTS_CMD=(env MPIEXEC_TIMEOUT=$bound "${HOSTS_CMD[@]}" "$d/f")
+    HOSTS_CMD=(env "MPIEXEC_TIMEOUT=$bound" "${HOSTS_CMD[@]}" "$d/f")
     hosts_cmd_run 120 > "$out" 2>&1 &
     local job_pid=$!
     for _ in $(seq 150); do [ "$(grep -c ': running$' "$out")" = 4 ] && break; sleep 0.1; done
