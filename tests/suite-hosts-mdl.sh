@@ -357,7 +357,16 @@ for h in 2 3; do
             run_fault kill
             run_fault link
         else
-            for k in "${!STRESS[@]}"; do run_stress "$k"; done
+            for k in "${!STRESS[@]}"; do
+                # Under ASan, MPICH's UCX over TCP hung before any output in
+                # stress_grid/5 (2 runs of 2); without ASan its stress runs
+                # print their result, then hang in MPI_Finalize (a SKIP).
+                if [ "${SANITIZE:-}" = 1 ] && [ "$f" = mpich ]; then
+                    echo "SKIP: hosts-mdl/$f/stress/${STRESS[$k]%%|*}/$k: MPICH 4.0.2 + UCX over TCP hangs across hosts (openucx/ucx#8738), under ASan also before the result; run without SANITIZE and on Open MPI"
+                    continue
+                fi
+                run_stress "$k"
+            done
         fi
     done
     hosts_down
