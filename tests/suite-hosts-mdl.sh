@@ -297,10 +297,16 @@ run_fault() {
     hosts_reap
     # mdlh1's /dev/shm as it was; on mdlh2 Open MPI's shared-memory
     # segments stay (vader_segment.*: their processes were killed), removed
-    # here, as a rebooted host would
-    [ -z "$(hosts_run 1 sh -c 'ls -A /dev/shm | grep -v "^medley-0$"; ls -A /dev/shm/medley-0 2>/dev/null')" ] ||
-        err+="files left in mdlh1's /dev/shm: $(hosts_run 1 ls -A /dev/shm | tr '\n' ' '); "
-    [ -z "$(hosts_run 2 sh -c 'ls -A /dev/shm | grep -v "^medley-0$\|^vader_segment\."; ls -A /dev/shm/medley-0 2>/dev/null')" ] ||
+    # here, as a rebooted host would.  Open MPI makes the harness's scratch
+    # directory (tests/lib/ompi-scratch.sh) in each host's /dev/shm: it may
+    # stay, without a segment on mdlh1.
+    local scratch=${OMPI_MCA_btl_vader_backing_directory#/dev/shm/}
+    scratch=${scratch%%/*}
+    local left1="ls -A /dev/shm | grep -v '^medley-0\$' | grep -vxF '$scratch'; ls -A /dev/shm/medley-0 2>/dev/null"
+    [ -z "$scratch" ] || left1+="; find '/dev/shm/$scratch' -name 'vader_segment.*' 2>/dev/null"
+    [ -z "$(hosts_run 1 sh -c "$left1")" ] ||
+        err+="files left in mdlh1's /dev/shm: $(hosts_run 1 sh -c "$left1" | tr '\n' ' '); "
+    [ -z "$(hosts_run 2 sh -c "ls -A /dev/shm | grep -v '^medley-0\$\|^vader_segment\.' | grep -vxF '$scratch'; ls -A /dev/shm/medley-0 2>/dev/null")" ] ||
         err+="files left in mdlh2's /dev/shm: $(hosts_run 2 ls -A /dev/shm | tr '\n' ' '); "
     hosts_run 2 sh -c 'rm -f /dev/shm/vader_segment.*'
 
