@@ -225,7 +225,10 @@ static void emit_view(mdl_buf *b, const char *mod, const mdl_task *t, const mdl_
         cg_buf_puts(&type, "type(mdl_elem)");
     else
         cg_f_type(&type, &v->type);
+    /* the element's kind, unless the import below names it already */
     const char *kind = v->type.basic == MDL_B_NONE ? "" : mdl_basic_f_kind(v->type.basic);
+    if (!strcmp(kind, "c_int") || !strcmp(kind, "c_long"))
+        kind = "";
     int n = v->dims.n;
     for (int d = 0; d < n; d++) {
         cg_buf_puts(&rank, d ? ", :" : ":");
@@ -238,8 +241,7 @@ static void emit_view(mdl_buf *b, const char *mod, const mdl_task *t, const mdl_
     if (v->type.basic == MDL_B_NONE)
         cg_f_stmt(b, 4, "use %s, only: mdl_elem => %s", mod, cg_f_struct_name(v->type.resolved));
     cg_buf_printf(b, "    use, intrinsic :: iso_c_binding, only: c_int, c_ptr, c_long, c_f_pointer%s%s\n",
-                  *kind && strcmp(kind, "c_int") && strcmp(kind, "c_long") ? ", " : "",
-                  *kind && strcmp(kind, "c_int") && strcmp(kind, "c_long") ? kind : "");
+                  *kind ? ", " : "", kind);
     cg_buf_puts(b, "    type(mdl_task), pointer, intent(in), asynchronous :: t\n");
     cg_f_stmt(b, 4, "%s, pointer, intent(out) :: view(%s)", type.s, rank.s);
     cg_buf_puts(b, "    interface\n"
