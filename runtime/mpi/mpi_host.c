@@ -64,6 +64,7 @@ int mpi_host_comm(mdl_rt *rt, const char *fn, MPI_Comm *host)
     free(all);
     if (rc != MPI_SUCCESS)
         return mpi_fail(rt, fn, rc, "MPI_Allgather");
+    rt->job.host_leader = color;
     MPI_Comm same;
     rc = MPI_Comm_split(rt->job.world, color, me, &same);
     if (rc != MPI_SUCCESS)

@@ -149,6 +149,7 @@ typedef struct mpi_job {
     int raised;
     MPI_Errhandler world_eh, self_eh;
     int world_rank, world_size;
+    int host_leader;            /* the lowest world rank of this host (mpi_host.c) */
     int *task_of;               /* [world_size] family of each world rank */
     int *inst_of;               /* [world_size] instance number of each */
     int **rank_of;              /* [ntasks][fam_size] world rank of (task, inst) */
@@ -235,6 +236,10 @@ typedef struct mpi_trace_state {
     uint64_t slots;
     size_t size;                /* bytes of the image's mapping */
     char why[512];              /* why this process cannot trace */
+    /* rank 0, on a job that spans hosts: each host's clock (mpi_clock.c) */
+    struct mpi_clock_host *hosts;
+    int nhosts;
+    int *host_of;               /* [world_size] index in hosts, -1: rank 0's host */
 } mpi_trace_state;
 
 struct mdl_rt {
@@ -443,6 +448,16 @@ MDL_HIDDEN int mpi_trace_agree(mdl_rt *rt, const unsigned long long *all, int st
 MDL_HIDDEN int mpi_trace_start(mdl_rt *rt);
 MDL_HIDDEN int mpi_trace_collect(mdl_rt *rt);
 MDL_HIDDEN void mpi_trace_free(mdl_rt *rt);
+/* Each host's clock against world rank 0's (mpi_clock.c), when the job
+ * spans hosts: collective, at MDL_Init (end = 0) and MDL_End (end = 1);
+ * rank 0 keeps the offsets.  0, or an error (reported). */
+MDL_HIDDEN int mpi_clock_measure(mdl_rt *rt, int end);
+/* Rank 0: the images' clocks moved onto its own (heads[world rank]);
+ * 1 when they were (the job spans hosts), 0 when the barrier of MDL_Init
+ * aligns them.  *text: what was measured, for otherData (malloc'd, or
+ * NULL). */
+MDL_HIDDEN int mpi_clock_apply(mdl_rt *rt, struct rt_trace_img **heads, char **text);
+MDL_HIDDEN void mpi_clock_free(mdl_rt *rt);
 /* The job as the trace file describes it (mpi_trace_job.c): insts, one per
  * world rank, with no image yet. */
 struct rt_trace_job;

@@ -107,7 +107,7 @@ int mpi_trace_start(mdl_rt *rt)
     if (mpirc != MPI_SUCCESS)
         return mpi_fail(rt, MDL_FN_NAME(INIT), mpirc, "MPI_Barrier");
     rt_trace_clock(rt->c.tr, 0);
-    return 0;
+    return mpi_clock_measure(rt, 0);
 }
 
 void mpi_trace_free(mdl_rt *rt)
@@ -115,6 +115,7 @@ void mpi_trace_free(mdl_rt *rt)
     if (rt->trace.img)
         munmap(rt->trace.img, rt->trace.size);
     free(rt->trace.path);
+    mpi_clock_free(rt);
     rt->trace.img = NULL;
     rt->trace.path = NULL;
     rt->trace.on = 0;
@@ -195,8 +196,12 @@ static int gather_and_write(mdl_rt *rt, rt_trace_img **heads, uint64_t *recbytes
     for (int r = 0; r < n; r++)
         insts[r].head = heads[r];
     rt_trace_out *o = NULL;
+    char *host_clocks = NULL;
     if (!*why) {
-        rt_trace_set_clocks(&job, heads[0]);
+        /* hosts measured: every clock is on rank 0's already */
+        int aligned = mpi_clock_apply(rt, heads, &host_clocks);
+        job.host_clocks = host_clocks;
+        rt_trace_set_clocks(&job, aligned ? NULL : heads[0]);
         o = rt_trace_out_open(rt->trace.path, why, sizeof why);
     }
     if (o)
@@ -215,10 +220,12 @@ static int gather_and_write(mdl_rt *rt, rt_trace_img **heads, uint64_t *recbytes
     if (mpirc != MPI_SUCCESS) {
         if (o)
             rt_trace_out_abandon(o, &job);
+        free(host_clocks);
         return mpi_fail(rt, fn, mpirc, "receiving the traces");
     }
     if (!o || rt_trace_out_close(o, &job, why, sizeof why) < 0)
         warn(rt, why);
+    free(host_clocks);
     return 0;
 }
 
@@ -228,6 +235,9 @@ int mpi_trace_collect(mdl_rt *rt)
 {
     const char *const fn = MDL_FN_NAME(END);
     int tag = rt->tags.trace, n = rt->job.world_size;
+    int rc = mpi_clock_measure(rt, 1);
+    if (rc)
+        return rc;
     if (rt->job.world_rank != 0) {
         uint64_t sizes[2];
         rt_trace_img *img = rt_trace_snapshot(rt->c.tr, &sizes[0], &sizes[1]);
@@ -249,8 +259,8 @@ int mpi_trace_collect(mdl_rt *rt)
     rt_trace_inst *insts = calloc((size_t)n, sizeof *insts);
     rt_trace_img **heads = calloc((size_t)n, sizeof *heads);
     uint64_t *recbytes = calloc((size_t)n, sizeof *recbytes);
-    int rc = insts && heads && recbytes ? gather_and_write(rt, heads, recbytes, insts)
-                                        : rt_fail_oom(rt, fn);
+    rc = insts && heads && recbytes ? gather_and_write(rt, heads, recbytes, insts)
+                                    : rt_fail_oom(rt, fn);
     if (!rc)
         rt_trace_part_remove(rt->trace.path, rt->trace.job, 0);
     for (int r = 0; heads && r < n; r++)

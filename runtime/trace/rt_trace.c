@@ -14,6 +14,55 @@
 
 int rt_trace_tsc;
 
+/* MDL_TEST_CLOCK_SKEW=HOST:OFFSET_US[:DRIFT_PPM[:raw]] (test only,
+ * docs/tracing.md §5.4): the processes on host HOST read the trace's
+ * clock OFFSET_US µs ahead, drifting DRIFT_PPM µs per second from their
+ * first reading — a cluster's clocks, on hosts that share one; "raw":
+ * world rank 0 merges the hosts' clocks as read (no alignment), so that
+ * a test can show what the alignment corrects.  Parsed once. */
+static struct {
+    int parsed, here, raw;
+    double off_ns, ppm;
+    uint64_t from;
+} skew;
+
+static void skew_parse(void)
+{
+    skew.parsed = 1;
+    const char *v = getenv("MDL_TEST_CLOCK_SKEW");
+    char host[64] = "", flag[8] = "";
+    if (!v || sscanf(v, "%63[^:]:%lf:%lf:%7s", host, &skew.off_ns, &skew.ppm, flag) < 2)
+        return;
+    char me[64] = "";
+    gethostname(me, sizeof me - 1);
+    skew.here = strcmp(host, me) == 0;
+    skew.raw = strcmp(flag, "raw") == 0;
+    skew.off_ns *= 1e3;
+    skew.from = rt_mono_ns();
+}
+
+/* A reading of CLOCK_MONOTONIC as the trace's clock. */
+static uint64_t skewed(uint64_t ns)
+{
+    if (!skew.parsed)
+        skew_parse();
+    if (__builtin_expect(!skew.here, 1))
+        return ns;
+    return (uint64_t)((double)ns + skew.off_ns + (double)(ns - skew.from) * skew.ppm * 1e-6);
+}
+
+uint64_t rt_trace_host_ns(void)
+{
+    return skewed(rt_mono_ns());
+}
+
+int rt_trace_test_unaligned(void)
+{
+    if (!skew.parsed)
+        skew_parse();
+    return skew.raw;
+}
+
 void rt_trace_clock(rt_tracer *t, int end)
 {
     rt_trace_img *img = t->img;
@@ -26,10 +75,11 @@ void rt_trace_clock(rt_tracer *t, int end)
     ns = (ns + rt_mono_ns()) / 2;
     if (end) {
         img->tick1 = tick;
-        img->ns1 = ns;
+        img->ns1 = skewed(ns);
     } else {
         img->tick0 = tick;
-        img->ns0 = t->ns0 = ns;
+        img->ns0 = skewed(ns);
+        t->ns0 = ns;
     }
 }
 

@@ -382,6 +382,12 @@ MDL_HIDDEN int rt_trace_attach(mdl_rt *rt, uint64_t slots, int slot, int clock, 
                                void *arg, char *why, size_t whylen);
 /* Frees what rt_trace_attach allocated besides the image (rt_common_free). */
 MDL_HIDDEN void rt_trace_detach(mdl_rt *rt);
+/* CLOCK_MONOTONIC in ns as the trace reads it: with MDL_TEST_CLOCK_SKEW
+ * naming this host, skewed as it says (test only). */
+MDL_HIDDEN uint64_t rt_trace_host_ns(void);
+/* MDL_TEST_CLOCK_SKEW asks world rank 0 to merge the hosts' clocks
+ * unaligned (test only: shows what the alignment corrects). */
+MDL_HIDDEN int rt_trace_test_unaligned(void);
 /* Samples the clock pair of the image: at the start (end = 0: MPI after a
  * barrier) or at the end (at least a millisecond after the start). */
 MDL_HIDDEN void rt_trace_clock(rt_tracer *t, int end);

@@ -55,6 +55,7 @@
 #define RT_TF_KEY_RUNTIME       "runtime"
 #define RT_TF_KEY_COMMAND       "command"
 #define RT_TF_KEY_CLOCK         "clock"
+#define RT_TF_KEY_HOST_CLOCKS   "host_clocks"   /* MPI across hosts: each host's offset */
 #define RT_TF_KEY_BUFFER_EVENTS "buffer_events"
 #define RT_TF_KEY_END           "end"
 #define RT_TF_KEY_INSTANCES     "instances"

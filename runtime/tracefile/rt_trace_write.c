@@ -805,6 +805,10 @@ static void other_data(rt_trace_out *o, const rt_trace_job *job)
         puts_(o, "," KEY(CLOCK));
         put_str(o, job->clock);
     }
+    if (job->host_clocks) {
+        puts_(o, "," KEY(HOST_CLOCKS));
+        put_str(o, job->host_clocks);
+    }
     puts_(o, "," KEY(BUFFER_EVENTS));
     put_u64(o, job->buffer_events);
     puts_(o, job->ended_by_error ? "," KEY(END) STR(RT_TF_END_ERROR) "," KEY(ERROR)

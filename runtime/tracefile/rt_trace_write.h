@@ -49,6 +49,8 @@ typedef struct rt_trace_job {
     const char *runtime;        /* "mpi" or "shm" */
     const char *command;        /* how the job was started, or NULL */
     const char *clock;          /* the clock and its origin, or NULL */
+    const char *host_clocks;    /* the hosts' clocks as measured (MPI across
+                                   hosts), or NULL */
     uint64_t buffer_events;
     int ended_by_error;
     const char *error;          /* the first error reported (ended_by_error) */

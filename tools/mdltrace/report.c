@@ -113,6 +113,8 @@ void mt_report_header(const mt_trace *t, FILE *out)
         fprintf(out, "    and %zu more\n", more);
     if (t->command >= 0)
         fprintf(out, "  started as: %s\n", mt_s(t, t->command));
+    if (t->host_clocks >= 0)
+        fprintf(out, "  hosts' clocks against rank 0's: %s\n", mt_s(t, t->host_clocks));
     if (t->any_lost) {
         fputs("  no data from: ", out);
         list_where(t, out, lost);

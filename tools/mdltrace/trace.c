@@ -728,6 +728,8 @@ static int read_other(mt_trace *t, mt_json *j)
             other_str(t, j, &t->runtime, KEY(RUNTIME));
         else if (strcmp(k, KEY(COMMAND)) == 0)
             other_str(t, j, &t->command, KEY(COMMAND));
+        else if (strcmp(k, KEY(HOST_CLOCKS)) == 0)
+            other_str(t, j, &t->host_clocks, KEY(HOST_CLOCKS));
         else if (strcmp(k, KEY(END)) == 0)
             other_str(t, j, &t->end, KEY(END));
         else if (strcmp(k, KEY(ERROR)) == 0)
@@ -784,7 +786,7 @@ int mt_trace_read(mt_trace *t, const char *path, int check)
     memset(t, 0, sizeof *t);
     t->path = path;
     t->check = check;
-    t->format = t->spec = t->spec_hash = t->runtime = t->end = t->error = t->command = -1;
+    t->format = t->spec = t->spec_hash = t->runtime = t->end = t->error = t->command = t->host_clocks = -1;
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) {
         fprintf(stderr, "mdltrace: error: cannot open '%s': %s\n", path, strerror(errno));

@@ -153,7 +153,7 @@ typedef struct mt_trace {
 
     /* otherData */
     int has_other;
-    int format, spec, spec_hash, runtime, end, error, command; /* interned, -1 */
+    int format, spec, spec_hash, runtime, end, error, command, host_clocks; /* interned, -1 */
     long long version;
     long long buffer_events;
 
