@@ -26,6 +26,13 @@
 #                        timeout (Open MPI --timeout, MPICH -timeout: what
 #                        a user sets, docs/runtime-mpi.md) ends it, non-zero,
 #                        nothing left
+#   clock/<case>         tests/hosts/ring traced, 2 instances a host,
+#                        mdlh2's clock skewed by the test-only
+#                        MDL_TEST_CLOCK_SKEW (CLOCKS below): the merged
+#                        trace is JSON, mdltrace reads it and prints the
+#                        offset measured, every flow goes forward and each
+#                        instance's calls keep their order; `unaligned`
+#                        merges the clocks as read: its flows go backwards
 # and a bed of 3 hosts:
 #   stress/<test>/<k>    tests/e2e/stress_p2p, stress_coll, stress_grid,
 #                        ranks round-robin over the 3 hosts, seeds below
@@ -39,6 +46,7 @@ cd "$(dirname "$0")/.." || exit 1
 : "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
 . tests/lib/mpi.sh
 . tests/hosts/lib.sh
+. tests/trace/flows.sh
 CC=${CC:-cc}
 CFLAGS_H=(-std=c11 -Wall -Wextra -Werror -O2 -g -ffp-contract=off)
 [ "${SANITIZE:-}" = 1 ] && CFLAGS_H+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
@@ -58,8 +66,18 @@ STRESS=(
 "stress_grid|-n 4 g 101 8 4 0 0"
 "stress_grid|-n 1 g 301 8 1 2 1 : -n 2 h 301 8 1 2 1 : -n 1 m 301 8 1 2 1"
 )
+# The skews of mdlh2's clock: "case|MDL_TEST_CLOCK_SKEW after mdlh2:"
+# (µs ahead[:µs per s of drift[:raw]]), then the offset rank 0 must
+# measure at MDL_Init (µs, within 10 ms: the skew starts at the first
+# reading of the clock, the drift runs from there).
+CLOCKS=(
+"ahead|2000000|2000000"
+"behind-drifting|-2000000:20000|-2000000"
+"unaligned|2000000:0:raw|"
+)
 tests_2=(examples/montecarlo examples/nbody examples/poisson examples/vlasov
     unreceived/1 unreceived/2 hang recover-host recover-copied one-copy fault-kill fault-link)
+for c in "${CLOCKS[@]}"; do tests_2+=("clock/${c%%|*}"); done
 
 skip_all() {    # skip_all REASON
     local rt t
@@ -253,6 +271,44 @@ run_one_copy() {
     hosts_verdict "hosts-mdl/$name" "$f" "$rc" "$err" "$out"
 }
 
+# ------------------------------------------------------------ clocks
+# run_clock K: CLOCKS[K] on tests/hosts/ring, p[0], p[1] on mdlh1 (rank
+# 0's clock), p[2], p[3] on mdlh2 (skewed)
+run_clock() {
+    local c=${CLOCKS[$1]} case skew want name out d=$work/$f/ring why err='' tr p got
+    case=${c%%|*}; c=${c#*|}; skew=${c%%|*}; want=${c#*|}
+    name=$f/clock/$case out=$work/$f.clock.$case tr=$work/$f-clock-$case.json
+    if [ ! -x "$d/p" ] && ! why=$(build "$d" tests/hosts/ring/spec.mdl tests/hosts/ring/p.c); then
+        echo "FAIL: hosts-mdl/$name: $why"
+        return
+    fi
+    hosts_mpi_cmd "$f" -n 2 --map block --env MDL_TRACE="$tr" --env MDL_TEST_CLOCK_SKEW="mdlh2:$skew"
+    HOSTS_CMD+=("$d/p")
+    job "$out" "@$tr"
+    for p in 0 1 2 3; do grep -qx "p\[$p\]: ok" "$out" || err+="no 'p[$p]: ok'; "; done
+    if [ -z "$err" ] && [ ! -f "$tr" ]; then
+        err+="no trace; "
+    elif [ -z "$err" ]; then
+        python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tr" 2> "$out.json" ||
+            err+="not JSON: $(tail -1 "$out.json"); "
+        "$T" "$tr" > "$out.report" 2>&1 || err+="mdltrace: $(head -c 200 "$out.report"); "
+        events_ordered "$tr" || err+="an instance's calls out of order; "
+        got=$(sed -n "s/^  hosts' clocks against rank 0's: mdlh2 (from rank 2): \([-+][0-9]*\)\.[0-9] us +- [0-9.]* us at MDL_Init, .*/\1/p" "$out.report")
+        if [ -z "$want" ]; then
+            # merged as read: the flows between the hosts go back 2 s
+            flows_forward "$tr" && err+="the flows go forward unaligned: the check cannot fail; "
+            [ -z "$got" ] || err+="an offset said, none applied; "
+        else
+            flows_forward "$tr" || err+="a flow goes backwards: $(grep "hosts' clocks" "$out.report"); "
+            if [ -z "$got" ]; then err+="no offset of mdlh2 in mdltrace's report; "
+            elif [ $((got - want)) -gt 10000 ] || [ $((want - got)) -gt 10000 ]; then
+                err+="mdlh2's offset measured $got us, skewed $want us; "
+            fi
+        fi
+    fi
+    hosts_verdict "hosts-mdl/$name" "$f" "$rc" "$err" "$out"
+}
+
 # ------------------------------------------------------------ faults
 # tests/hosts/fault: a ring of 4 for ever, 2 a host (block): f[0], f[1]
 # on mdlh1 (the launcher's), f[2], f[3] on mdlh2.  run_fault kill|link
@@ -360,6 +416,7 @@ for h in 2 3; do
             run_unreceived 2
             run_hang
             run_one_copy
+            for k in "${!CLOCKS[@]}"; do run_clock "$k"; done
             run_fault kill
             run_fault link
         else

@@ -132,15 +132,6 @@ count() { grep -cE -- "$2" "$1"; }
 WAIT='(,"wait_us":[0-9.]+)?'
 # dur_of FILE NAME: the duration (µs) of the complete event NAME.
 dur_of() { sed -n "s/.*\"dur\":\([0-9.]*\),\"pid\":[0-9]*,\"tid\":[0-9]*,\"name\":\"$2\".*/\1/p" "$1" | head -1; }
-# flows_forward FILE: no flow points back in time by more than 20 µs (the
-# receive's end of a message that it waited for is not drawn before the
-# send, which put it 50 ms back).  The slack is docs/tracing.md §2.4's:
-# a small message's ends are read each side of its passage, and a
-# sanitizer's checks between them made that 3.5 µs once.
-flows_forward() {
-    awk -F'"ts":|,"pid"|"id":"|"}|","bp"' '/"ph":"s"/ { s[$4] = $2 } /"ph":"f"/ { f[$4] = $2 }
-        END { n = 0; for (id in f) { n++; if (!(id in s) || f[id] + 20 <= s[id] + 0) exit 1 } exit n == 0 }' "$1"
-}
 # wait_of / copy_of FILE NAME: its wait_us / copy_us (empty: none written).
 wait_of() { sed -n "s/.*\"name\":\"$2\".*\"wait_us\":\([0-9.]*\).*/\1/p" "$1" | head -1; }
 copy_of() { sed -n "s/.*\"name\":\"$2\".*\"copy_us\":\([0-9.]*\).*/\1/p" "$1" | head -1; }
@@ -162,6 +153,7 @@ instance() {
 }
 
 . tests/trace/svg_ok.sh
+. tests/trace/flows.sh
 
 for rt in "${MPI_RTS[@]}" shm; do
     if ! rt_use "$rt"; then
