@@ -11,11 +11,11 @@ struct alignas(4096) noeud {
 #else
 struct noeud {
 #endif
-    double U[66][66];  /* [N + 2][N + 2] */
     int INFi;
     int SUPi;
     int INFj;
     int SUPj;
+    double *U;  /* [SUPi + 2][SUPj + 2], row-major, set by MDL_Allocate */
     double DIF;
     double SUM_DIF;
     double DEV;
@@ -30,11 +30,12 @@ struct noeud {
     /* C++: this struct is also the class of noeudMDL.hh (methods
        only: the members' layout is the C one).  Variables start at zero. */
     constexpr noeud() noexcept
-        : U(), INFi(), SUPi(), INFj(), SUPj(), DIF(), SUM_DIF(), DEV(), MAX_DEV(),
+        : INFi(), SUPi(), INFj(), SUPj(), U(), DIF(), SUM_DIF(), DEV(), MAX_DEV(),
           North_Neighbor(), South_Neighbor(), East_Neighbor(), West_Neighbor(), mdl_rt_() {}
     noeud(const noeud &) = delete;
     noeud &operator=(const noeud &) = delete;
     int MDL_Init(int * /*argc*/, char *** /*argv*/);
+    int MDL_Allocate();
     int MDL_End();
     int MDL_MyRank();
     int MDL_FamilySize();

@@ -13,6 +13,7 @@
 #include "noeudMDL.h"
 
 inline int noeud::MDL_Init(int *mdl_argc, char ***mdl_argv) { return noeud_MDL_Init_at(this, sizeof *this, mdl_argc, mdl_argv); }
+inline int noeud::MDL_Allocate() { return noeud_MDL_Allocate(mdl_rt_ ? this : nullptr); }
 inline int noeud::MDL_End() { return noeud_MDL_End(mdl_rt_ ? this : nullptr); }
 inline int noeud::MDL_MyRank() { return noeud_MDL_MyRank(mdl_rt_ ? this : nullptr); }
 inline int noeud::MDL_FamilySize() { return noeud_MDL_FamilySize(mdl_rt_ ? this : nullptr); }
