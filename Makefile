@@ -4,6 +4,7 @@
 #   make check           every test; ends with "N passed, N failed, N skipped"
 #   make examples-check  the example programs on both runtimes, with their figures
 #   make demo            set-up on a fresh machine, then the Monte Carlo example
+#                        (MPI=openmpi or MPI=mpich: only that MPI installed)
 #   make install PREFIX=dir
 #   make MPICC=mpicc.openmpi BUILD=build-openmpi   the MPI runtime with another MPI
 #                        (default: the mpicc on the PATH; one tree and prefix per MPI)
@@ -189,7 +190,7 @@ $(MDLTRACE): $(MDLTRACE_OBJ) $(FRONT_LIB) $(TRACEFILE_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
 # ---------------------------------------------------------------- top level
-.PHONY: all install check demo examples-check clean unit
+.PHONY: all install check check-hosts demo examples-check clean unit
 all: $(MEDLEYC) $(LIBS) $(if $(MDLRUN_SRC),$(MDLRUN)) $(MDLTRACE)
 
 # The installed pkg-config and CMake files: @NAME@ in pkgconfig/*.pc.in and
@@ -227,7 +228,8 @@ UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(BUILD)/tests/unit_tests
 # runtime/core/rt_common.c is tested here too: plain C with no runtime
 # behind it (the validation layer needs a backend: tests/rt, tests/e2e).
-$(UNIT_BIN): $(UNIT_SRC) $(CODEGEN_OBJ) $(FRONT_LIB) $(COMMON_OBJ) $(BUILD)/shm/runtime/core/rt_common.o
+$(UNIT_BIN): $(UNIT_SRC) $(CODEGEN_OBJ) $(FRONT_LIB) $(COMMON_OBJ) $(BUILD)/shm/runtime/core/rt_common.o \
+    $(TRACEFILE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Imedley -Igrammar -Icodegen -Iinclude -Icommon -Iruntime -I$(BUILD)/grammar $(LDFLAGS) -o $@ $(filter %.c %.o %.a,$^) $(shell pkg-config --libs cunit)
 
@@ -253,6 +255,12 @@ check: all $(UNIT_BIN)
 	$(stage_all)
 	@$(TEST_ENV) tests/run.sh
 
+# The suites of the test hosts alone (tests/hosts/README.md; also part
+# of make check): needs root, else they are skipped with the reason.
+check-hosts: all
+	$(stage_all)
+	@$(TEST_ENV) MEDLEY_SUITES="hosts hosts-mdl" tests/run.sh
+
 # The example programs on both runtimes, each checking its own result
 # (also part of make check).
 examples-check: all
@@ -260,7 +268,7 @@ examples-check: all
 	@$(TEST_ENV) MEDLEY_SUITES=examples tests/run.sh
 
 demo:
-	@tools/setup.sh
+	@MPI='$(MPI)' tools/setup.sh
 	@$(MAKE) --no-print-directory all
 	@tools/demo.sh
 

@@ -275,7 +275,8 @@ if want compiler; then
             if [ ${#timer[@]} -gt 0 ]; then
                 read -r secs kb < "$cw/time"
             else
-                secs=$(echo "$s1 - $s0" | bc) kb=
+                # awk: bc is not on every machine (a minimal Debian has neither it nor time)
+                secs=$(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.2f", b - a }') kb=
             fi
             echo "$m,$t,$sbytes,$mode,$secs,$kb,$obytes" >> "$COMP"
         done

@@ -11,10 +11,9 @@
  * that module uses, nor an intrinsic type's name for a type, nor the name
  * of a task module T_mdl; in a type its components (a task's variables
  * and neighbours, a struct's fields); in a task module the names of its
- * functions (emit_api.c's list, as the C header has them).  The prefix
- * mdl_ is reserved in any case, as C reserves mdl_ and MDL_.  Variables
- * sized at run time (docs/language.md §5.1) are refused: the modules do
- * not map them yet. */
+ * functions (emit_api.c's list, as the C header has them) and the view
+ * MDL_View_<v> of each variable sized at run time.  The prefix mdl_ is
+ * reserved in any case, as C reserves mdl_ and MDL_. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,13 +199,6 @@ static void task(mdl_front *d, const mdl_task *t)
         v[n] = named(t->vars.v[i]->name, "variable", t->vars.v[i]->loc, 0);
         lone(d, &v[n++], 1);
     }
-    /* (the modules would need a pointer array per such variable, c_f_pointer
-       with its extents reversed: not written yet) */
-    for (int i = 0; i < t->vars.n; i++)
-        if (t->vars.v[i]->rtsized)
-            report(d, &t->vars.v[i]->loc, "variable '%s' of task '%s' is sized at run time: the "
-                      "Fortran modules cannot take it yet (--fortran)", t->vars.v[i]->name,
-                      t->name);
     for (int i = 0; i < nn; i++) {
         /* where the spec first names the neighbour */
         mdl_loc at = t->loc;
@@ -231,8 +223,21 @@ static void task(mdl_front *d, const mdl_task *t)
 
     api_list l = { 0 };
     cg_task_api(t, &l);
-    f_name *fn = cg_xcalloc((size_t)l.n + 1, sizeof *fn);
+    f_name *fn = cg_xcalloc((size_t)(l.n + t->vars.n) + 1, sizeof *fn);
     int nf = 0;
+    /* the view of each run-time-sized variable is one more procedure */
+    mdl_buf *views = cg_xcalloc((size_t)t->vars.n + 1, sizeof *views);
+    for (int i = 0; i < t->vars.n; i++) {
+        const mdl_var *v = t->vars.v[i];
+        if (!v->rtsized)
+            continue;
+        cg_f_view_name(&views[i], v);
+        if (views[i].n > F_NAME_MAX)
+            report(d, &v->loc, "variable '%s' of task '%s' makes the name of its Fortran view "
+                      "'%s' of %zu characters: Fortran names have at most 63 (--fortran)",
+                      v->name, t->name, views[i].s, views[i].n);
+        fn[nf++] = named(views[i].s, "function", v->loc, 0);
+    }
     for (int i = 0; i < l.n; i++) {
         const api_fn *f = &l.v[i];
         if (f->kind == API_INIT_AT)
@@ -255,6 +260,9 @@ static void task(mdl_front *d, const mdl_task *t)
     }
     distinct(d, fn, nf);
     free(fn);
+    for (int i = 0; i < t->vars.n; i++)
+        cg_buf_free(&views[i]);
+    free(views);
     cg_api_free(&l);
 }
 

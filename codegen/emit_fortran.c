@@ -208,6 +208,67 @@ static void emit_proc(mdl_buf *b, const char *mod, const mdl_task *t, const api_
     cg_buf_free(&pass);
 }
 
+/* ---------------------------------------------------------------- views */
+
+/* `call MDL_View_U(t, view)`: view a pointer array on run-time-sized
+ * variable U with the extents of its storage (the runtime's, recorded by
+ * the last MDL_Allocate, not the size variables as they are now),
+ * reversed and 0-based as a constant-size U's component is; disassociated
+ * while U has no storage.  A subroutine rather than a function returning a
+ * pointer: `view = f(t)` (an assignment, not `=>`) would copy. */
+static void emit_view(mdl_buf *b, const char *mod, const mdl_task *t, const mdl_var *v)
+{
+    mdl_buf name = { 0 }, type = { 0 }, rank = { 0 }, shape = { 0 }, lower = { 0 };
+    cg_f_view_name(&name, v);
+    /* a struct element type under a reserved name, as the task's type */
+    if (v->type.basic == MDL_B_NONE)
+        cg_buf_puts(&type, "type(mdl_elem)");
+    else
+        cg_f_type(&type, &v->type);
+    /* the element's kind, unless the import below names it already */
+    const char *kind = v->type.basic == MDL_B_NONE ? "" : mdl_basic_f_kind(v->type.basic);
+    if (!strcmp(kind, "c_int") || !strcmp(kind, "c_long"))
+        kind = "";
+    int n = v->dims.n;
+    for (int d = 0; d < n; d++) {
+        cg_buf_puts(&rank, d ? ", :" : ":");
+        cg_buf_printf(&shape, "%smdl_e(%d)", d ? ", " : "", n - d);
+        cg_buf_puts(&lower, d ? ", 0:" : "0:");
+    }
+    cg_buf_puts(b, "\n");
+    cg_f_stmt(b, 2, "subroutine %s(t, view)", name.s);
+    task_alias(b, mod, t);
+    if (v->type.basic == MDL_B_NONE)
+        cg_f_stmt(b, 4, "use %s, only: mdl_elem => %s", mod, cg_f_struct_name(v->type.resolved));
+    cg_buf_printf(b, "    use, intrinsic :: iso_c_binding, only: c_int, c_ptr, c_long, c_f_pointer%s%s\n",
+                  *kind ? ", " : "", kind);
+    cg_buf_puts(b, "    type(mdl_task), pointer, intent(in), asynchronous :: t\n");
+    cg_f_stmt(b, 4, "%s, pointer, intent(out) :: view(%s)", type.s, rank.s);
+    cg_buf_puts(b, "    interface\n"
+                "      function mdl_c(task, rtvar, extents) bind(C, name=\"mdl_sized_extents\") &\n"
+                "          result(mdl_r)\n"
+                "        import :: c_int, c_ptr, c_long\n"
+                "        type(c_ptr), value :: task\n"
+                "        integer(c_int), value :: rtvar\n"
+                "        integer(c_long), intent(out) :: extents(*)\n"
+                "        integer(c_int) :: mdl_r\n"
+                "      end function mdl_c\n"
+                "    end interface\n");
+    cg_buf_printf(b, "    integer(c_long) :: mdl_e(%d)\n", n);
+    cg_f_stmt(b, 4, "%s, pointer :: mdl_p(%s)", type.s, rank.s);
+    cg_buf_puts(b, "    nullify(view)\n");
+    cg_buf_printf(b, "    if (mdl_c(mdl_ref(t), %d_c_int, mdl_e) /= %d) return\n",
+                  cg_rtvar_index(t, v), n);
+    cg_f_stmt(b, 4, "call c_f_pointer(t%%%s, mdl_p, [%s])", v->name, shape.s);
+    cg_buf_printf(b, "    view(%s) => mdl_p\n", lower.s);
+    cg_buf_printf(b, "  end subroutine %s\n", name.s);
+    cg_buf_free(&name);
+    cg_buf_free(&type);
+    cg_buf_free(&rank);
+    cg_buf_free(&shape);
+    cg_buf_free(&lower);
+}
+
 /* ---------------------------------------------------------------- helpers */
 
 static const char ref_head[] =
@@ -305,11 +366,23 @@ static void emit_layout(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf,
     f_probe *pr = cg_xcalloc((size_t)s->structs.n + 1, sizeof *pr);
     for (int i = 0; i < t->vars.n; i++) {
         const mdl_var *v = t->vars.v[i];
-        if (v->type.basic != MDL_B_NONE || v->form == MDL_V_POINTER)
+        if (v->type.basic != MDL_B_NONE || v->form == MDL_V_POINTER || v->rtsized)
             continue;
         mdl_buf path = { 0 };
         cg_buf_printf(&path, "mdl_t%%%s", v->name);
         element(&path, v->dims.n);
+        probe(pr, &nprobe, v->type.resolved, path.s);
+        cg_buf_free(&path);
+    }
+    /* the struct types only run-time-sized variables hold (no element in
+     * the object before MDL_Allocate): probed on a local of the type */
+    int first_local = nprobe;
+    for (int i = 0; i < t->vars.n; i++) {
+        const mdl_var *v = t->vars.v[i];
+        if (v->type.basic != MDL_B_NONE || !v->rtsized)
+            continue;
+        mdl_buf path = { 0 };
+        cg_buf_printf(&path, "mdl_o%d", i);
         probe(pr, &nprobe, v->type.resolved, path.s);
         cg_buf_free(&path);
     }
@@ -357,6 +430,10 @@ static void emit_layout(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf,
                   "    type(c_ptr) :: mdl_addr(%d)\n"
                   "    integer(c_size_t) :: mdl_size(%d)\n",
                   len, n, n);
+    for (int i = first_local; i < nprobe; i++)
+        if (!strchr(pr[i].path, '%'))
+            cg_buf_printf(b, "    type(%s), target :: %s\n", cg_f_struct_name(pr[i].st),
+                          pr[i].path);
     size_t at = 0;
     int k = 1;
     entry(b, k++, &at, t->name, "mdl_t", "mdl_t");
@@ -365,7 +442,7 @@ static void emit_layout(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf,
         mdl_buf name = { 0 }, first = { 0 };
         cg_buf_printf(&name, "%s%%%s", t->name, v->name);
         cg_buf_printf(&first, "mdl_t%%%s", v->name);
-        if (v->form != MDL_V_POINTER)
+        if (v->form != MDL_V_POINTER && !v->rtsized)
             element(&first, v->dims.n);
         entry(b, k++, &at, name.s, first.s, first.s);
         cg_buf_free(&name);
@@ -404,6 +481,13 @@ static void emit_layout(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf,
 
 /* ---------------------------------------------------------------- the module */
 
+/* A procedure that is also a generic name of itself (see the top). */
+static void generic(mdl_buf *b, const char *name)
+{
+    cg_buf_printf(b, "\n  interface %s\n    module procedure %s\n  end interface %s\n", name, name,
+                  name);
+}
+
 void cg_emit_fortran_task(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf,
                           const mdl_task *t)
 {
@@ -424,12 +508,21 @@ void cg_emit_fortran_task(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf
     cg_task_api(t, &l);
     for (int i = 0; i < l.n; i++)
         if (l.v[i].kind != API_INIT_AT)
-            cg_buf_printf(b, "\n  interface %s\n    module procedure %s\n  end interface %s\n",
-                          l.v[i].name, l.v[i].name, l.v[i].name);
+            generic(b, l.v[i].name);
+    for (int i = 0; i < t->vars.n; i++)
+        if (t->vars.v[i]->rtsized) {
+            mdl_buf name = { 0 };
+            cg_f_view_name(&name, t->vars.v[i]);
+            generic(b, name.s);
+            cg_buf_free(&name);
+        }
     cg_buf_puts(b, "\ncontains\n");
     for (int i = 0; i < l.n; i++)
         if (l.v[i].kind != API_INIT_AT)
             emit_proc(b, mod.s, t, &l.v[i]);
+    for (int i = 0; i < t->vars.n; i++)
+        if (t->vars.v[i]->rtsized)
+            emit_view(b, mod.s, t, t->vars.v[i]);
     cg_buf_puts(b, ref_head);
     task_alias(b, mod.s, t);
     cg_buf_puts(b, helpers);

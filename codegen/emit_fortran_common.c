@@ -101,16 +101,10 @@ void cg_f_dims(mdl_buf *b, int n, const long long *val)
         cg_buf_printf(b, "0:%lld%s", val[d] - 1, d ? ", " : ")");
 }
 
-/* "  ! [N+2][M]": the dimensions as the spec writes them, when they were
- * not plain numbers (in the spec's order, as C declares them). */
-static void dims_comment(mdl_buf *b, int n, mdl_expr *const *dims)
+/* "[N+2][M]": the dimensions as the spec writes them (in the spec's
+ * order, as C declares them). */
+static void dims_text(mdl_buf *b, int n, mdl_expr *const *dims)
 {
-    int literal = 1;
-    for (int d = 0; d < n; d++)
-        literal &= dims[d]->kind == MDL_E_INT;
-    if (literal || n == 0)
-        return;
-    cg_buf_puts(b, "  ! ");
     for (int d = 0; d < n; d++) {
         mdl_buf e = { 0 };
         cg_expr_c(&e, dims[d], "");
@@ -121,7 +115,26 @@ static void dims_comment(mdl_buf *b, int n, mdl_expr *const *dims)
     }
 }
 
-/* One component: `real(c_double) :: U(0:65, 0:65)  ! [N+2][N+2]`. */
+/* "  ! [N+2][M]": the dimensions, when they were not plain numbers. */
+static void dims_comment(mdl_buf *b, int n, mdl_expr *const *dims)
+{
+    int literal = 1;
+    for (int d = 0; d < n; d++)
+        literal &= dims[d]->kind == MDL_E_INT;
+    if (literal || n == 0)
+        return;
+    cg_buf_puts(b, "  ! ");
+    dims_text(b, n, dims);
+}
+
+void cg_f_view_name(mdl_buf *b, const mdl_var *v)
+{
+    cg_buf_printf(b, "MDL_View_%s", v->name);
+}
+
+/* One component: `real(c_double) :: U(0:65, 0:65)  ! [N+2][N+2]`; a
+ * pointer (a pointer item, or a run-time-sized variable: `type(c_ptr) ::
+ * U  ! double * [ny+2][nx+2]`, its dimensions then in the comment). */
 static void component(mdl_buf *b, const mdl_typeref *type, int pointer, const char *name,
                       int ndims, const long long *dimval, mdl_expr *const *dims)
 {
@@ -130,6 +143,11 @@ static void component(mdl_buf *b, const mdl_typeref *type, int pointer, const ch
         cg_buf_printf(&line, "type(c_ptr) :: %s  ! %s *", name,
                       type->basic == MDL_B_NONE ? cg_f_struct_name(type->resolved)
                                                 : mdl_basic_name(type->basic));
+        if (ndims) {
+            cg_buf_puts(&line, " ");
+            dims_text(&line, ndims, dims);
+            cg_buf_puts(&line, ", set by MDL_Allocate");
+        }
     } else {
         cg_f_type(&line, type);
         cg_buf_printf(&line, " :: %s", name);
@@ -156,8 +174,9 @@ static void emit_task_type(mdl_buf *b, const mdl_task *t)
                   "  type, bind(C) :: %s\n", t->name, t->name);
     for (int i = 0; i < t->vars.n; i++) {
         const mdl_var *v = t->vars.v[i];
-        int pointer = v->form == MDL_V_POINTER;
-        component(b, &v->type, pointer, v->name, pointer ? 0 : v->dims.n, v->dimval, v->dims.v);
+        int pointer = v->form == MDL_V_POINTER || v->rtsized;
+        component(b, &v->type, pointer, v->name, v->form == MDL_V_POINTER ? 0 : v->dims.n,
+                  v->dimval, v->dims.v);
     }
     const char **nb;
     int nn = cg_task_neighbor_names(t, &nb);

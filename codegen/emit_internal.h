@@ -237,5 +237,8 @@ void cg_f_type(mdl_buf *b, const mdl_typeref *t);
 /* "(0:M-1, 0:N+1)" for C's [N+2][M] (as numbers): the index order
  * reversed, 0-based; nothing for a scalar. */
 void cg_f_dims(mdl_buf *b, int n, const long long *val);
+/* "MDL_View_u": the procedure of T_mdl that gives the Fortran view of
+ * run-time-sized variable u (docs/generated-code.md, Fortran). */
+void cg_f_view_name(mdl_buf *b, const mdl_var *v);
 
 #endif

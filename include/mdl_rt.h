@@ -251,9 +251,17 @@ int mdl_allocate(mdl_rt *rt, void *task, const long *extents);
  * mdl_fail_unchecked: a call whose caller does not take the error code
  * (a Fortran call without ierr) returned `code` because errors are
  * returned (MDL_ERRORS): ends the job as the default policy would have,
- * with the call's line if it was not printed.  Does not return. */
+ * with the call's line if it was not printed.  Does not return.
+ *
+ * mdl_sized_extents: the extents (outermost first, into extents[ndims])
+ * the storage of run-time-sized variable `rtvar` (its index in the task's
+ * rtvars) has since the last MDL_Allocate, the ones the runtime checks
+ * sections against: the binding's view of it has that shape whatever the
+ * size variables say now.  Returns ndims, or 0 when it has no storage yet
+ * (or task_object is not this process's task). */
 int mdl_check_layout(const void *task_object, const char *spec_hash, int n,
                      const char *names, void *const *addr, const size_t *size);
+int mdl_sized_extents(const void *task_object, int rtvar, long *extents);
 void mdl_fail_unchecked(int code)
 #if defined(__GNUC__)
     __attribute__((noreturn, cold))

@@ -16,9 +16,15 @@ suites=${MEDLEY_SUITES:-$(ls tests/suite-*.sh | sed 's|tests/suite-||; s|\.sh$||
 # it empty; parts left there are leftovers worth seeing, so it then stays.
 trace_dir=/dev/shm/medley-$(id -u)
 [ -e "$trace_dir" ] && trace_dir_was_there=1 || trace_dir_was_there=0
+# Open MPI's files of each suite's jobs: a directory of the suite's own,
+# removed when it ends (tests/lib/ompi-scratch.sh)
+. tests/lib/ompi-scratch.sh
+ompi_scratch=$(mktemp -d /dev/shm/medley-check.XXXXXX)
+trap 'rm -rf "$ompi_scratch"' EXIT
 for s in $suites; do
     echo "== suite $s"
     start=$(date +%s)
+    scratch_begin "$ompi_scratch" "$s"
     while IFS= read -r line; do
         echo "$line"
         case "$line" in
@@ -27,6 +33,7 @@ for s in $suites; do
             SKIP:*) skip=$((skip + 1)); skipped+=("$line") ;;
         esac
     done < <(bash "tests/suite-$s.sh" 2>&1; rc=$?; [ $rc -eq 0 ] || echo "FAIL: suite $s exited with status $rc")
+    scratch_end "$ompi_scratch" "$s"
     echo "== suite $s: $(( $(date +%s) - start )) s"
 done
 [ "$trace_dir_was_there" = 1 ] || rmdir "$trace_dir" 2>/dev/null

@@ -69,20 +69,21 @@ else
 fi
 
 # vlasov: the CSV's exact columns, and every (N, instances) of every round
-# with its four variants (hand-mpi, mdl-mpi, mdl-shm, compute), positive
+# with its five variants (hand-mpi, mdl-mpi, f90-mpi, mdl-shm, compute), positive
 vl=$tmp/out/vlasov.csv
 if [ "$(head -1 "$vl" 2>/dev/null)" != "N,instances,variant,round,seconds" ]; then
     echo "FAIL: bench/vlasov: no vlasov.csv with columns N,instances,variant,round,seconds"
 else
     bad=$(awk -F, 'NR > 1 { k = $1 "," $2 "," $4; n[k]++; v[k] = v[k] " " $3; if (!($5 > 0)) z[k] = 1
                             if (!(($1 "," $2) in s)) { s[$1 "," $2] = 1; cases++ } }
-        END { for (k in n) if (n[k] != 4 || (k in z) || v[k] !~ /hand-mpi/ || v[k] !~ /mdl-mpi/ || v[k] !~ /mdl-shm/ || v[k] !~ /compute/) print k
+        END { for (k in n) if (n[k] != 5 || (k in z) || v[k] !~ /hand-mpi/ || v[k] !~ /mdl-mpi/ || v[k] !~ /f90-mpi/ || v[k] !~ /mdl-shm/ || v[k] !~ /compute/) print k
               if (cases != 6) print "expected 6 cases (N 256 512 x instances 1 2 4), got " cases + 0 }' "$vl")
     if [ -n "$bad" ]; then
         echo "FAIL: bench/vlasov: incomplete rounds: $(echo "$bad" | tr '\n' ' ')"
     elif ! grep -q '^mdl-mpi <= 1.05 x hand-mpi' "$tmp/out/vlasov.txt"; then
         echo "FAIL: bench/vlasov: no target lines in vlasov.txt"
-    elif ! grep -q '^| 2 | Compute |' "$tmp/out/vlasov.md" || ! grep -q 'thesis, 4 processors' "$tmp/out/vlasov.md"; then
+    elif ! grep -q '^| 2 | Compute |' "$tmp/out/vlasov.md" || ! grep -q 'thesis, 4 processors' "$tmp/out/vlasov.md" ||
+         ! grep -q '^| MDL(MPI), Fortran / MDL(MPI) | ours, 1 instance | [0-9]' "$tmp/out/vlasov.md"; then
         echo "FAIL: bench/vlasov: vlasov.md lacks the tables"
     else
         echo "PASS: bench/vlasov ($(($(wc -l < "$vl") - 1)) rows)"

@@ -139,8 +139,7 @@ fi
 # each in its target's directory), built with -std=f2018 -Werror.
 src=$work/src-f b=$work/build-f
 mkdir -p "$src"
-# fortran/poisson.mdl: noeud.f90's constant-size spec (examples/poisson)
-cp examples/poisson/fortran/poisson.mdl examples/poisson/noeud.f90 "$src/"
+cp examples/poisson/poisson.mdl examples/poisson/noeud.f90 "$src/"
 cat > "$src/CMakeLists.txt" <<'EOF'
 cmake_minimum_required(VERSION 3.13)
 project(poisson_f C Fortran)

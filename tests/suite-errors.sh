@@ -7,9 +7,11 @@
 # binding's misuses (wcxx.cc) must print lines of the C program's run; the
 # Fortran module's fatal ones (wf.f90: without ierr, under either policy)
 # the C program's lines of those runs (expected/fatal-*), and its misuses
-# with ierr (wf.f90 all: the codes of w.c's calls) lines the C program
-# printed too (expected/f90-all); r.c makes the misuses of run-time-sized
-# variables (rtsize.mdl).  Also: the libraries'
+# with ierr (wf.f90 all and gf.f90, run as w.c all and g.c are: the codes
+# of their calls) lines the C program printed too (expected/f90-all); r.c
+# makes the misuses of run-time-sized variables (rtsize.mdl), rf.f90 the
+# same through the Fortran module (expected/rtsize-f90, each line one r.c
+# prints).  Also: the libraries'
 # sonames carry the interface version (errors/soname, errors/needed).
 #   PASS: errors/<run>/<rt>   or   FAIL: errors/<run>/<rt>: reason
 # A runtime line ends with "(MDL_ERR_…)"; launcher lines (mpiexec's,
@@ -70,11 +72,12 @@ check() {
     fi
 }
 
-# as_c RUN RT WHAT: each runtime line of run RUN (of another binding than
-# C's: WHAT) is a line the C program printed in its run `all`
+# as_c RUN RT WHAT [C-RUN]: each runtime line of run RUN (of another
+# binding than C's: WHAT) is a line the C program printed in its run
+# C-RUN (default `all`)
 as_c() {
     local run=$1 rt=$2 what=$3 d=$work/$2 foreign
-    if [ -s "$d/$run.lines" ] && foreign=$(grep -vxFf "$d/all.lines" "$d/$run.lines"); then
+    if [ -s "$d/$run.lines" ] && foreign=$(grep -vxFf "$d/${4:-all}.lines" "$d/$run.lines"); then
         echo "FAIL: errors/$run-as-c/$rt: lines the C program does not print: $(echo "$foreign" | head -c 400 | tr '\n' ' ')"
     elif [ -s "$d/$run.lines" ]; then
         echo "PASS: errors/$run-as-c/$rt"
@@ -128,15 +131,29 @@ for rt in "${MPI_RTS[@]}" shm; do
     # (RT_FC: the MPI's mpifort, or gfortran) compiles the modules and the
     # program and links, the C compiler compiles wMDL.c
     mkdir -p "$d/f"
-    wf=$PWD/$SRC/wf.f90
+    wf=$PWD/$SRC/wf.f90 gf=$PWD/$SRC/gf.f90
     fc=${RT_FC:-"no Fortran wrapper of $MPI_NAME"}
     # shellcheck disable=SC2046
     if ! "$RT_STAGE/bin/medleyc" --fortran -o "$d/f" "$SRC/spec.mdl" > "$d/build-f.log" 2>&1 ||
-       ! (cd "$d/f" && "$fc" "${FFLAGS_E[@]}" -c specMDL_common.f90 wMDL.f90 "$wf" &&
+       ! (cd "$d/f" && "$fc" "${FFLAGS_E[@]}" -c specMDL_common.f90 wMDL.f90 "$wf" gMDL.f90 "$gf" &&
           "$CC" "${CFLAGS_E[@]}" -I. -c wMDL.c -o wMDL.c.o $(pkg-config --cflags "medley-$RT_LIB") &&
-          "$fc" "${FFLAGS_E[@]}" wf.o specMDL_common.o wMDL.o wMDL.c.o $(pkg-config --libs "medley-$RT_LIB") -o ../wf) \
+          "$CC" "${CFLAGS_E[@]}" -I. -c gMDL.c -o gMDL.c.o $(pkg-config --cflags "medley-$RT_LIB") &&
+          "$fc" "${FFLAGS_E[@]}" wf.o specMDL_common.o wMDL.o wMDL.c.o $(pkg-config --libs "medley-$RT_LIB") -o ../wf &&
+          "$fc" "${FFLAGS_E[@]}" gf.o specMDL_common.o gMDL.o gMDL.c.o $(pkg-config --libs "medley-$RT_LIB") -o ../gf) \
             >> "$d/build-f.log" 2>&1; then
         echo "FAIL: errors/build-fortran/$rt: $(head -c 400 "$d/build-f.log" | tr '\n' ' ')"
+        continue
+    fi
+    # the misuses of run-time-sized variables through the Fortran module
+    mkdir -p "$d/rfgen"
+    rf=$PWD/$SRC/rf.f90
+    # shellcheck disable=SC2046
+    if ! "$RT_STAGE/bin/medleyc" --fortran -o "$d/rfgen" "$SRC/rtsize.mdl" > "$d/build-rf.log" 2>&1 ||
+       ! (cd "$d/rfgen" && "$fc" "${FFLAGS_E[@]}" -c rtsizeMDL_common.f90 rMDL.f90 "$rf" &&
+          "$CC" "${CFLAGS_E[@]}" -I. -c rMDL.c -o rMDL.c.o $(pkg-config --cflags "medley-$RT_LIB") &&
+          "$fc" "${FFLAGS_E[@]}" rf.o rtsizeMDL_common.o rMDL.o rMDL.c.o $(pkg-config --libs "medley-$RT_LIB") -o ../rf) \
+            >> "$d/build-rf.log" 2>&1; then
+        echo "FAIL: errors/build-fortran-rtsize/$rt: $(head -c 400 "$d/build-rf.log" | tr '\n' ' ')"
         continue
     fi
     # a Fortran type laid out otherwise than the C struct (a longer V, so
@@ -193,15 +210,19 @@ for rt in "${MPI_RTS[@]}" shm; do
     go cxx return,print -n 2 ./wcxx
     check cxx "$rt" $rc 0 ': OK$' 2
     as_c cxx "$rt" C++
-    # the Fortran module's misuses, each with ierr: the C call's code, and
-    # its lines (expected/f90-all) the C program's
-    go f90-all return,print -n 2 ./wf all
-    check f90-all "$rt" $rc 0 ': OK$' 2
+    # the Fortran modules' misuses, each with ierr: the C call's code, and
+    # its lines (expected/f90-all) the C program's; the same job as `all`
+    go f90-all return,print -n 2 ./wf all : -n 2 ./gf
+    check f90-all "$rt" $rc 0 ': OK$' 4
     as_c f90-all "$rt" Fortran
     # run-time-sized variables: before MDL_Allocate, bad sizes, a size
     # changed without MDL_Allocate, storage still in an async receive
     go rtsize return,print -n 2 ./r
     check rtsize "$rt" $rc 0 ': OK$' 2
+    # the same through the Fortran module, with ierr: r.c's lines
+    go rtsize-f90 return,print -n 2 ./rf
+    check rtsize-f90 "$rt" $rc 0 ': OK$' 2
+    as_c rtsize-f90 "$rt" Fortran rtsize
     go fatal-rank "" -n 2 ./w fatal-rank
     check fatal-rank "$rt" $rc nonzero '' 0
     go fatal-truncate "" -n 2 ./w fatal-truncate

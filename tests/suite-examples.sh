@@ -14,22 +14,23 @@
 # <name>-f90 from the modules of medleyc --fortran (the MPI's mpifort, or
 # gfortran for shm: -std=f2018 -Wall -Wextra -Werror -pedantic),
 # <name>MDL.c compiled by the C compiler;
-# when <example>/fortran/ holds a spec, the Fortran programs are
-# generated from it (poisson: the constant-size twin of its spec sized at
-# run time, which the Fortran modules cannot take yet; so no poisson job
-# mixes C and Fortran instances: their specs differ);
 # every program is built with -ffp-contract=off, and a run whose program is
 # Fortran, or C and Fortran instances in one job, must print the "bits:"
 # line of the C run with the same instance count and arguments: the same
 # numbers, bit for bit (poisson: the last update, the error and the
 # deviation; vlasov: every step's W).
+# The Fortran programs run with 1 instance and with the most the examples
+# allow on every runtime and MPI (poisson: 5 on shm, blocks of uneven
+# width, and 6 on MPI; vlasov: instance counts divide its power-of-two
+# mesh, 64 x 128, so 8 rather than 5 or 6).
 #
 # One result line per run:  PASS: examples/<name>/<rt>/<n>  (<n>: instances;
 # poisson adds the process grid, e.g. examples/poisson/shm/4 (1x4)), then
 # the run's figures, indented.  Runs are sequential: MPICH busy-waits, and
 # with more processes than the 2 cores each blocking exchange costs a time
-# slice, so the MPI runs with 4 processes are kept short (poisson: 30
-# iterations, compared with the serial iterate only; vlasov: t = 0..20).
+# slice, so the MPI runs with 4 processes or more are kept short (poisson:
+# 30 iterations, compared with the serial iterate only; vlasov: t = 0..20,
+# with 8 processes t = 0..5).
 # The MPI runs are made on every MPI of tests/lib/mpi.sh (runtime
 # mpi-<name>: mpi-mpich, mpi-openmpi), with its own mpicxx and launcher.
 # Runtime `mpi-<name>-net` is that MPI build again, moving messages as
@@ -43,7 +44,8 @@
 # its TCP transport only (OMPI_MCA_btl=self,tcp).
 # examples/vlasov/<mpi>/hand-mpi: the benchmark's hand-written MPI Vlasov
 # (bench/vlasov/mpi.c) computes the same W(t) as the MeDLey program on
-# both runtimes, to 1e-12 of max W (2 instances, 60 steps).
+# both runtimes and as the Fortran one on MPI (its --bench mode, the
+# benchmark's Fortran column), to 1e-12 of max W (2 instances, 60 steps).
 #
 # Needs MEDLEY_STAGE (make check / make examples-check set it);
 # MEDLEY_EXAMPLES="nbody vlasov" limits the run to those examples.
@@ -77,26 +79,42 @@ RUNS=(
 "nbody mpi 2 |-n 2 body|rel.diff|drift"
 "nbody mpi 4 |-n 4 body 5|rel.diff|drift"
 "nbody mpi-net 2 |-n 2 body 5|rel.diff|drift"
+"poisson shm 1 (1x1)|-n 1 noeud 24 1 1|iterations|error|serial"
 "poisson shm 2 (2x1)|-n 2 noeud 24 2 1|iterations|error|serial"
 "poisson shm 4 (1x4)|-n 4 noeud 24 1 4|iterations|error|serial"
 "poisson shm 4 (2x2)|-n 4 noeud 24 2 2|iterations|error|serial"
+"poisson shm 5 (5x1)|-n 5 noeud 24 5 1|iterations|error|serial"
 "poisson shm 6 (3x2)|-n 6 noeud 24 3 2|iterations|error|serial"
+"poisson mpi 1 (1x1)|-n 1 noeud 24 1 1|iterations|error|serial"
 "poisson mpi 2 (1x2)|-n 2 noeud 24 1 2|iterations|error|serial"
 "poisson mpi 4 (2x2)|-n 4 noeud 24 2 2 1e-9 30|iterations|error|serial"
+"poisson mpi 6 (2x3)|-n 6 noeud 24 2 3 1e-9 30|iterations|error|serial"
 "poisson mpi-net 2 (1x2)|-n 2 noeud 24 1 2 1e-9 30|iterations|error|serial"
+"poisson shm 1 (1x1, Fortran)|-n 1 noeud-f90 24 1 1|iterations|bits"
 "poisson shm 2 (2x1, Fortran)|-n 2 noeud-f90 24 2 1|iterations|bits"
-"poisson shm 4 (2x2, Fortran)|-n 4 noeud-f90 24 2 2|iterations|bits"
+"poisson shm 4 (2x2, C and Fortran)|-n 2 noeud 24 2 2 : -n 2 noeud-f90 24 2 2|iterations|bits"
+"poisson shm 5 (5x1, Fortran)|-n 5 noeud-f90 24 5 1|iterations|bits"
+"poisson mpi 1 (1x1, Fortran)|-n 1 noeud-f90 24 1 1|iterations|bits"
 "poisson mpi 2 (1x2, Fortran)|-n 2 noeud-f90 24 1 2|iterations|bits"
-"poisson mpi 4 (2x2, Fortran)|-n 4 noeud-f90 24 2 2 1e-9 30|iterations|bits"
+"poisson mpi 4 (2x2, C and Fortran)|-n 1 noeud-f90 24 2 2 1e-9 30 : -n 3 noeud 24 2 2 1e-9 30|iterations|bits"
+"poisson mpi 6 (2x3, Fortran)|-n 6 noeud-f90 24 2 3 1e-9 30|iterations|bits"
+"vlasov shm 1 |-n 1 vlasov|^time|serial|gamma|omega"
 "vlasov shm 2 |-n 2 vlasov|^time|serial|gamma|omega"
 "vlasov shm 4 |-n 4 vlasov|^time|serial|gamma|omega"
+"vlasov shm 8 |-n 8 vlasov 20|^time|serial|gamma|omega"
+"vlasov mpi 1 |-n 1 vlasov|^time|serial|gamma|omega"
 "vlasov mpi 2 |-n 2 vlasov|^time|serial|gamma|omega"
 "vlasov mpi 4 |-n 4 vlasov 20|^time|serial|gamma|omega"
+"vlasov mpi 8 |-n 8 vlasov 5|^time|serial|gamma|omega"
 "vlasov mpi-net 2 |-n 2 vlasov 20|^time|serial|gamma|omega"
+"vlasov shm 1 (Fortran)|-n 1 vlasov-f90|^time|bits"
 "vlasov shm 2 (Fortran)|-n 2 vlasov-f90|^time|bits"
 "vlasov shm 4 (C and Fortran)|-n 2 vlasov-f90 : -n 2 vlasov|^time|bits"
+"vlasov shm 8 (Fortran)|-n 8 vlasov-f90 20|^time|bits"
+"vlasov mpi 1 (Fortran)|-n 1 vlasov-f90|^time|bits"
 "vlasov mpi 2 (Fortran)|-n 2 vlasov-f90|^time|bits"
 "vlasov mpi 4 (C and Fortran)|-n 1 vlasov 20 : -n 3 vlasov-f90 20|^time|bits"
+"vlasov mpi 8 (C and Fortran)|-n 4 vlasov-f90 5 : -n 4 vlasov 5|^time|bits"
 "tutorial shm 3 |-n 1 master : -n 2 worker|workers:"
 "tutorial shm 5 |-n 1 master : -n 4 worker|workers:"
 "tutorial mpi 2 |-n 1 master : -n 1 worker|workers:"
@@ -143,19 +161,8 @@ build() {
         fi
         return 0
     fi
-    # the Fortran programs' spec: <example>/fortran/ when the example's
-    # own spec is one the Fortran modules cannot take (poisson: sized at
-    # run time), else the example's
-    local fortran=() fgen=$out/gen
-    if [ -d "$dir/fortran" ]; then
-        fgen=$out/gen-f
-        if ! "$RT_STAGE/bin/medleyc" --fortran -o "$fgen" "$dir"/fortran/*.mdl > "$out/medleyc.log" 2>&1; then
-            echo "medleyc --fortran failed: $(head -c 300 "$out/medleyc.log" | tr '\n' ' ')"
-            return 1
-        fi
-    elif compgen -G "$dir/*.f90" > /dev/null; then
-        fortran=(--fortran)
-    fi
+    local fortran=()
+    compgen -G "$dir/*.f90" > /dev/null && fortran=(--fortran)
     if ! "$RT_STAGE/bin/medleyc" "${fortran[@]}" -o "$out/gen" "$dir"/*.mdl > "$out/medleyc.log" 2>&1; then
         echo "medleyc failed: $(head -c 300 "$out/medleyc.log" | tr '\n' ' ')"
         return 1
@@ -177,9 +184,9 @@ build() {
         p=$(basename "$src" .f90)
         mkdir -p "$out/f-$p"
         # shellcheck disable=SC2046
-        if ! (cd "$out/f-$p" && "$fc" "${FFLAGS_EX[@]}" -c "$fgen"/*MDL_common.f90 \
-                  "$fgen/${p}MDL.f90" "$OLDPWD/$src" &&
-              "$CC" "${CFLAGS_EX[@]}" -I"$fgen" -c "$fgen/${p}MDL.c" -o "${p}MDL.c.o" \
+        if ! (cd "$out/f-$p" && "$fc" "${FFLAGS_EX[@]}" -c "$out"/gen/*MDL_common.f90 \
+                  "$out/gen/${p}MDL.f90" "$OLDPWD/$src" &&
+              "$CC" "${CFLAGS_EX[@]}" -I"$out/gen" -c "$out/gen/${p}MDL.c" -o "${p}MDL.c.o" \
                   $(pkg-config --cflags "medley-$RT_LIB") &&
               "$fc" "${FFLAGS_EX[@]}" ./*.o $(pkg-config --libs "medley-$RT_LIB") -o "$out/$p-f90") \
                 > "$out/f90.log" 2>&1; then
@@ -285,16 +292,17 @@ hand_mpi_vlasov() {
     rt_use "$m" || { echo "$RT_WHY"; return 1; }
     "$MPI_CC" "${CFLAGS_EX[@]}" bench/vlasov/mpi.c -lm -o "$w/hand-mpi" > "$w/cc.log" 2>&1 ||
         { echo "build of bench/vlasov/mpi.c failed: $(head -c 400 "$w/cc.log" | tr '\n' ' ')"; return 1; }
-    for v in hand-mpi mdl-mpi mdl-shm; do
+    for v in hand-mpi mdl-mpi f90-mpi mdl-shm; do
         local prog=$w/hand-mpi
         [ "$v" = mdl-mpi ] && prog=$work/vlasov-$m/vlasov
+        [ "$v" = f90-mpi ] && prog=$work/vlasov-$m/vlasov-f90
         [ "$v" = mdl-shm ] && { prog=$work/vlasov-shm/vlasov; rt_use shm; }
         (cd "$w" && exec timeout -k 5 120 "${RT_LAUNCH[@]}" -n 2 "$prog" --bench 60 "$w/W.$v") \
             > "$w/$v.out" 2> "$w/$v.err" < /dev/null ||
             { echo "$v failed: $(tail -c 300 "$w/$v.err" | tr '\n' ' ')"; return 1; }
         sed 's/^/    | /' "$w/$v.out"
     done
-    for v in mdl-mpi mdl-shm; do
+    for v in mdl-mpi f90-mpi mdl-shm; do
         paste "$w/W.hand-mpi" "$w/W.$v" | awk -v v="$v" '
             { d = $2 - $4; if (d < 0) d = -d; if (d > dev) dev = d; if ($2 > wmax) wmax = $2; n++ }
             END { printf "    | %s: max |W - W_hand| / max W = %.1e over %d steps\n", v, (wmax > 0 ? dev / wmax : -1), n

@@ -3,11 +3,11 @@
 #
 # Every change of what users compile is then a reviewed diff.  Cases: the
 # spec of each example (examples/<dir>/<dir>.mdl, case <dir>, generated
-# with --fortran: the C files and the Fortran modules; an example with a
-# fortran/ spec, poisson, has its own without --fortran and that one as
-# case <dir>-fortran), the spec of
+# with --fortran: the C files and the Fortran modules), the spec of
 # e2e/fortran_types with --fortran (case fortran_types: every mapping of
-# the Fortran modules) and every
+# the Fortran modules), that of e2e/rtsize_fortran with --fortran (case
+# rtsize_fortran: run-time-sized variables, MDL_Allocate and the views)
+# and every
 # tests/golden-code/<name>.mdl (case <name>; an optional first line
 # `// ARGS: <arguments>` gives medleyc arguments).  Each is run as
 #     cd <spec's directory> && medleyc -o <out> --dot <out>/graph.dot <ARGS> <spec>
@@ -58,19 +58,11 @@ golden_code() {    # golden_code CASE SPEC [medleyc arguments…]
     echo "PASS: $name"
 }
 
-# an example with a fortran/ spec (its Fortran programs' constant-size
-# twin, suite-examples.sh) has its own spec generated for C and C++ only
 for spec in examples/*/*.mdl; do
-    if [ -d "$(dirname "$spec")/fortran" ]; then
-        golden_code "$(basename "$spec" .mdl)" "$spec"
-    else
-        golden_code "$(basename "$spec" .mdl)" "$spec" --fortran
-    fi
-done
-for spec in examples/*/fortran/*.mdl; do
-    golden_code "$(basename "$spec" .mdl)-fortran" "$spec" --fortran
+    golden_code "$(basename "$spec" .mdl)" "$spec" --fortran
 done
 golden_code fortran_types tests/e2e/fortran_types/spec.mdl --fortran
+golden_code rtsize_fortran tests/e2e/rtsize_fortran/spec.mdl --fortran
 for spec in tests/golden-code/*.mdl; do
     golden_code "$(basename "$spec" .mdl)" "$spec"
 done

@@ -91,24 +91,6 @@ done
 # users' files may come and go meanwhile: only names with a bed host name).
 shm_snapshot() { find /dev/shm -maxdepth 1 -name '*mdlh*' 2>/dev/null | sort; }
 
-# verdict NAME FLAVOR RC CHECK-ERROR OUTFILE: one line for a job whose
-# output was checked (CHECK-ERROR empty: output right).
-verdict() {
-    local name=$1 f=$2 rc=$3 err=$4 out=$5
-    if [ -n "$err" ]; then
-        if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then err="timed out; $err"; fi
-        echo "FAIL: hosts/$name: $err: $(tail -c 300 "$out" | tr '\n' ' ')"
-    elif [ "$rc" -eq 0 ]; then
-        echo "PASS: hosts/$name"
-    elif [ "$f" = mpich ] && [ "$rc" -eq 200 ]; then
-        echo "SKIP: hosts/$name: output right, then MPI_Finalize hung (MPICH 4.0.2 + UCX over TCP, openucx/ucx#8738; tests/hosts/README.md)"
-    elif [ "$rc" -eq 200 ]; then
-        echo "FAIL: hosts/$name: output right, then the job did not end"
-    else
-        echo "FAIL: hosts/$name: exit status $rc: $(tail -c 300 "$out" | tr '\n' ' ')"
-    fi
-}
-
 # job OUT DONE FLAVOR [hosts_mpirun options] -- prog args: status in rc.
 # Grace after the last line: MPICH's that end take well under a second
 # here, so 10 s tells a hang; Open MPI's never hung, 30 s leaves it room.
@@ -137,7 +119,7 @@ run_where() {
         esac
     done
     [ -z "$err" ] && ! grep -qx "where: ok $h hosts" "$out" && err="no 'where: ok $h hosts'"
-    verdict "$name" "$f" "$rc" "$err" "$out"
+    hosts_verdict "hosts/$name" "$f" "$rc" "$err" "$out"
 }
 
 run_pingpong() {
@@ -146,7 +128,7 @@ run_pingpong() {
     for s in 8 65536 1048576; do
         grep -q "^pingpong $s B: 30 iters, .*, ok$" "$out" || { err="size $s not ok"; break; }
     done
-    verdict "$name" "$f" "$rc" "$err" "$out"
+    hosts_verdict "hosts/$name" "$f" "$rc" "$err" "$out"
 }
 
 # A file in one host's /dev/shm is in no other host's and not the machine's.

@@ -72,4 +72,22 @@ install mpich 40
 install openmpi 50
 restore_mpi_alternatives <<< "$saved" > "$T/out" 2>&1
 check none-before "openmpi openmpi openmpi"
+
+# MPI=<name> (make demo MPI=openmpi): that MPI's packages only, on a machine
+# with nothing (a PATH of bash and pkg-config, and pkg-config finding no .pc)
+mkdir -p "$T/bare" "$T/nopc"
+ln -sf "$(command -v bash)" "$T/bare/bash"
+ln -sf "$(command -v pkg-config)" "$T/bare/pkg-config"
+listed() { env -i PATH="$T/bare" PKG_CONFIG_LIBDIR="$T/nopc" "$@" bash tools/setup.sh --list 2>&1; }
+want_list() {    # want_list CASE WANT ENV…
+    local case=$1 want=$2 got
+    shift 2
+    got=$(listed "$@")
+    if [ "$got" = "$want" ]; then echo "PASS: setup/$case"; else echo "FAIL: setup/$case: '$got', want '$want'"; fi
+}
+rest="libcunit1-dev gcc g++ cmake make libxml2-utils spin iproute2 util-linux"
+want_list list-both "flex bison mpich libmpich-dev openmpi-bin libopenmpi-dev $rest"
+want_list list-openmpi "flex bison openmpi-bin libopenmpi-dev $rest" MPI=openmpi
+want_list list-mpich "flex bison mpich libmpich-dev $rest" MPI=mpich
+want_list list-unknown "tools/setup.sh: MPI=lam: want mpich or openmpi (or neither: both)" MPI=lam
 exit 0

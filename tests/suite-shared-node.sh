@@ -152,9 +152,10 @@ mpi_job() {
     rc=$?
     return $rc
 }
-# await_parts FILE N: waits (15 s at most) until FILE has N parts.
+# await_parts FILE N: waits until FILE has N parts, 55 s at most: within
+# the job's own 60 s (under a load of 10 an MPI job took over 15 s to start).
 await_parts() {
-    for _ in $(seq 300); do [ "$(parts "$1" | wc -l)" = "$2" ] && return 0; sleep 0.05; done
+    for _ in $(seq 1100); do [ "$(parts "$1" | wc -l)" = "$2" ] && return 0; sleep 0.05; done
     return 1
 }
 # valid FILE: mdltrace --check accepts it.

@@ -1,16 +1,32 @@
 #!/usr/bin/env bash
 # Installs the Debian packages medley needs, when they are missing.
 # As root it runs apt-get; otherwise it prints the exact command and stops.
-# Both MPIs are installed (make check tests the MPI runtime on each); the
-# system's default MPI (what plain mpicc and mpiexec are) stays as it was.
+# Both MPIs are installed (make check tests the MPI runtime on each), or
+# only the one MPI=mpich|openmpi names (make demo MPI=openmpi: a machine
+# that is to have no MPICH); the system's default MPI (what plain mpicc and
+# mpiexec are) stays as it was.
+#   tools/setup.sh [--list] [fuzz]   --list: print the missing packages, install nothing
 set -eu
+list=0
+[ "${1:-}" = --list ] && { list=1; shift; }
+case ${MPI:-both} in
+    both) mpis="mpich openmpi" ;;
+    mpich|openmpi) mpis=$MPI ;;
+    *) echo "tools/setup.sh: MPI=$MPI: want mpich or openmpi (or neither: both)" >&2; exit 2 ;;
+esac
 need=()
 command -v flex >/dev/null || need+=(flex)
 command -v bison >/dev/null || need+=(bison)
-command -v mpicc.mpich >/dev/null || need+=(mpich)
-pkg-config --exists mpich 2>/dev/null || need+=(libmpich-dev)
-command -v mpicc.openmpi >/dev/null || need+=(openmpi-bin)
-pkg-config --exists ompi-c 2>/dev/null || need+=(libopenmpi-dev)
+for mpi in $mpis; do
+    case $mpi in
+        mpich)
+            command -v mpicc.mpich >/dev/null || need+=(mpich)
+            pkg-config --exists mpich 2>/dev/null || need+=(libmpich-dev) ;;
+        openmpi)
+            command -v mpicc.openmpi >/dev/null || need+=(openmpi-bin)
+            pkg-config --exists ompi-c 2>/dev/null || need+=(libopenmpi-dev) ;;
+    esac
+done
 pkg-config --exists cunit 2>/dev/null || need+=(libcunit1-dev)
 command -v pkg-config >/dev/null || need+=(pkg-config)
 command -v cc >/dev/null || need+=(gcc)
@@ -29,6 +45,7 @@ if [ "${1:-}" = fuzz ]; then
     ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
         need+=(libclang-rt-14-dev)
 fi
+[ "$list" = 1 ] && { echo "${need[*]}"; exit 0; }
 [ ${#need[@]} -eq 0 ] && exit 0
 cmd="apt-get install -y ${need[*]}"
 if [ "$(id -u)" -ne 0 ]; then

@@ -5,18 +5,22 @@
 # and against its own computation time.  Run by bench/run.sh (make bench,
 # BENCH_ONLY=vlasov); docs/performance.md explains the method.
 #
-# For every round, mesh size N (N x N) and instance count, the three
+# For every round, mesh size N (N x N) and instance count, the four
 # programs run one after the other:
 #   hand-mpi  bench/vlasov/mpi.c, with the MPI's mpicc and launcher
 #   mdl-mpi   examples/vlasov/vlasov.c + generated code on libmdl_mpi, that launcher
-#   mdl-shm   the same program on libmdl_shm, mdlrun
+#   f90-mpi   examples/vlasov/vlasov.f90 (the same program in Fortran, the
+#             MPI's mpifort, modules of medleyc --fortran) on libmdl_mpi
+#   mdl-shm   vlasov.c on libmdl_shm, mdlrun
 # each for STEPS steps (`--bench STEPS`); each prints its run time and its
 # computation time (time outside MDL/MPI calls), both the largest over the
 # instances.  The round's `compute` is the smallest computation time of
-# its three runs: the three compute exactly the same thing, so the
-# smallest is the one least disturbed by the machine.  Each run also
-# writes W(t); the MeDLey runs must equal the hand-written one to 1e-12 of
-# max W, or the run counts as failed (a fast wrong exchange wins nothing).
+# its three C runs: the three compute exactly the same thing, so the
+# smallest is the one least disturbed by the machine (the Fortran
+# program's kernels are other code: it is compared with mdl-mpi, the same
+# messages, and with hand-mpi).  Each run also writes W(t); the MeDLey runs
+# must equal the hand-written one to 1e-12 of max W, or the run counts as
+# failed (a fast wrong exchange wins nothing).
 #
 # Environment (set by bench/run.sh; defaults for a standalone run):
 #   MEDLEY_STAGE, BENCH_OUT, BENCH_WORK, BENCH_QUICK, BENCH_CFLAGS as in bench/run.sh
@@ -48,7 +52,10 @@ NPS=${BENCH_VLASOV_NP:-1 2 4}
 CFLAGS_V=(-O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror)
 # shellcheck disable=SC2206
 CFLAGS_V+=(${BENCH_CFLAGS:-})
-VARIANTS="hand-mpi mdl-mpi mdl-shm"
+FFLAGS_V=(-O2 -std=f2018 -Wall -Wextra -Werror -pedantic)
+# shellcheck disable=SC2206
+FFLAGS_V+=(${BENCH_CFLAGS:-})
+VARIANTS="hand-mpi mdl-mpi f90-mpi mdl-shm"
 
 die() { echo "bench/vlasov: $*" >&2; exit 1; }
 CSV=$OUT/vlasov.csv RUNS=$OUT/vlasov-runs.csv TXT=$OUT/vlasov.txt
@@ -58,7 +65,7 @@ report_only=
 export MEDLEY_STAGE=$STAGE
 . tests/lib/mpi.sh
 rt_use "${MPI_RTS[0]}" || die "$RT_WHY"
-MPI_LAUNCH=("${RT_LAUNCH[@]}")
+MPI_LAUNCH=("${RT_LAUNCH[@]}") MPI_FC=$RT_FC
 mkdir -p "$OUT" "$WORK"
 [ -n "$report_only" ] && ROUNDS=$(awk -F, 'NR > 1 && $4 > r { r = $4 } END { print r + 0 }' "$CSV")
 [ -n "$report_only" ] || echo "N,instances,variant,round,seconds" > "$CSV"
@@ -66,11 +73,11 @@ mkdir -p "$OUT" "$WORK"
 FAILED=0
 start=$(date +%s)
 
-# build N: $WORK/N/{hand-mpi,mdl-mpi,mdl-shm}
+# build N: $WORK/N/{hand-mpi,mdl-mpi,f90-mpi,mdl-shm}
 build() {
     local n=$1 w=$WORK/$1 ok=1 rt
-    rm -rf "$w" && mkdir -p "$w/gen"
-    "$STAGE/bin/medleyc" -D "NX=$n" -D "NV=$n" -o "$w/gen" examples/vlasov/vlasov.mdl > "$w/log" 2>&1 || ok=0
+    rm -rf "$w" && mkdir -p "$w/gen" "$w/f90"
+    "$STAGE/bin/medleyc" --fortran -D "NX=$n" -D "NV=$n" -o "$w/gen" examples/vlasov/vlasov.mdl > "$w/log" 2>&1 || ok=0
     [ $ok = 1 ] && { "$MPI_CC" "${CFLAGS_V[@]}" -DNX="$n" -DNV="$n" bench/vlasov/mpi.c -lm \
         -o "$w/hand-mpi" >> "$w/log" 2>&1 || ok=0; }
     for rt in mpi shm; do
@@ -78,6 +85,11 @@ build() {
         [ $ok = 1 ] && { cc "${CFLAGS_V[@]}" -I"$w/gen" examples/vlasov/vlasov.c "$w/gen/vlasovMDL.c" \
             $(pkg-config --cflags --libs medley-$rt) -lm -o "$w/mdl-$rt" >> "$w/log" 2>&1 || ok=0; }
     done
+    # shellcheck disable=SC2046
+    [ $ok = 1 ] && { (cd "$w/f90" && "${MPI_FC:?no Fortran wrapper of the MPI}" "${FFLAGS_V[@]}" -c \
+            ../gen/vlasovMDL_common.f90 ../gen/vlasovMDL.f90 "$ROOT/examples/vlasov/vlasov.f90" &&
+        cc "${CFLAGS_V[@]}" -I../gen -c ../gen/vlasovMDL.c -o vlasovMDL.c.o $(pkg-config --cflags medley-mpi) &&
+        "$MPI_FC" "${FFLAGS_V[@]}" ./*.o $(pkg-config --libs medley-mpi) -o ../f90-mpi) >> "$w/log" 2>&1 || ok=0; }
     if [ $ok = 0 ]; then
         echo "bench/vlasov: build at N=$n failed:" >&2
         cat "$w/log" >&2
@@ -120,15 +132,15 @@ for ((r = 1; r <= ROUNDS && !report_only; r++)); do
             (( n % np == 0 )) || continue
             ok=1
             for v in $VARIANTS; do run "$n" "$np" "$r" "$v" || { ok=0; FAILED=1; }; done
-            for v in mdl-mpi mdl-shm; do
+            for v in mdl-mpi f90-mpi mdl-shm; do
                 [ $ok = 1 ] || break
                 why=$(same_w "$n" "$v") || { echo "bench/vlasov: N=$n -n $np round $r: $v differs from hand-mpi: $why" >&2; ok=0; FAILED=1; }
             done
-            # the round counts only when all three ran and agreed
+            # the round counts only when all four ran and agreed
             [ $ok = 1 ] || continue
             awk -F, -v n="$n" -v np="$np" -v r="$r" '
                 $1 == n && $2 == np && $4 == r { print n "," np "," $3 "," r "," $5
-                                                  if (c == "" || $6 + 0 < c + 0) c = $6 }
+                                                  if ($3 != "f90-mpi" && (c == "" || $6 + 0 < c + 0)) c = $6 }
                 END { print n "," np ",compute," r "," c }' "$RUNS" >> "$CSV"
         done
     done
@@ -147,8 +159,8 @@ done
     END {
         sort(ns, nn); sort(ps, np)
         printf "%-9s %-9s", "instances", "variant"; for (i = 1; i <= nn; i++) printf " %19s", "N=" ns[i]; printf "\n"
-        split("mdl-mpi mdl-shm hand-mpi compute", vs, " ")
-        for (p = 1; p <= np; p++) for (j = 1; j <= 4; j++) {
+        split("mdl-mpi f90-mpi mdl-shm hand-mpi compute", vs, " ")
+        for (p = 1; p <= np; p++) for (j = 1; j <= 5; j++) {
             printf "%-9s %-9s", ps[p], vs[j]
             for (i = 1; i <= nn; i++) {
                 k = ns[i] SUBSEP ps[p] SUBSEP vs[j]
@@ -160,6 +172,7 @@ done
     }' "$CSV"
     echo
     echo "# ratios of the best times: overhead = time / compute - 1; mdl / hand-mpi; mdl-mpi / mdl-shm;"
+    echo "# f90: the Fortran program (f90-mpi) / the C one on the same runtime (mdl-mpi), and / hand-mpi"
     echo "# (med): median over rounds of the same ratio within each round (runs seconds apart: drift cancels)"
     echo "# (instances 4: two per core; MPICH busy-waits, so its exchanges wait for the scheduler)"
     awk -F, -v nmax="$(echo "$SIZES" | tr ' ' '\n' | sort -n | tail -1)" -v quick="$QUICK" '
@@ -174,14 +187,14 @@ done
         return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
     }
     END {
-        printf "%-6s %-9s %10s %10s %10s %11s %11s %11s %11s %14s\n", "N", "instances", "mpi ovh", "shm ovh", "hand ovh",
-               "mpi/hand", "(med)", "shm/hand", "(med)", "mdl mpi/shm"
+        printf "%-6s %-9s %10s %10s %10s %11s %11s %11s %11s %14s %11s %11s\n", "N", "instances", "mpi ovh", "shm ovh", "hand ovh",
+               "mpi/hand", "(med)", "shm/hand", "(med)", "mdl mpi/shm", "f90/mpi", "f90/hand"
         for (i = 1; i <= nk; i++) {
             split(key[i], f, SUBSEP); n = f[1]; p = f[2]
-            C = b[n, p, "compute"]; H = b[n, p, "hand-mpi"]; M = b[n, p, "mdl-mpi"]; S = b[n, p, "mdl-shm"]
-            if (!(C > 0 && H > 0 && M > 0 && S > 0)) continue
-            printf "%-6s %-9s %10s %10s %10s %11.3f %11.3f %11.3f %11.3f %14.3f\n", n, p, pct(M / C), pct(S / C), pct(H / C),
-                   M / H, medratio(n, p, "mdl-mpi"), S / H, medratio(n, p, "mdl-shm"), M / S
+            C = b[n, p, "compute"]; H = b[n, p, "hand-mpi"]; M = b[n, p, "mdl-mpi"]; S = b[n, p, "mdl-shm"]; F = b[n, p, "f90-mpi"]
+            if (!(C > 0 && H > 0 && M > 0 && S > 0 && F > 0)) continue
+            printf "%-6s %-9s %10s %10s %10s %11.3f %11.3f %11.3f %11.3f %14.3f %11.3f %11.3f\n", n, p, pct(M / C), pct(S / C), pct(H / C),
+                   M / H, medratio(n, p, "mdl-mpi"), S / H, medratio(n, p, "mdl-shm"), M / S, F / M, F / H
         }
         n = nmax; p = 2
         C = b[n, p, "compute"]; H = b[n, p, "hand-mpi"]; M = b[n, p, "mdl-mpi"]; S = b[n, p, "mdl-shm"]
@@ -206,7 +219,7 @@ BEGIN {
           "8 MPI 2.062 7.986 32.021 269.331;8 SHM 2.173 8.225 33.932 211.876;8 C 1.964 7.506 30.175 175.304;" \
           "16 MPI 1.296 4.489 16.138 78.733;16 C 1.095 4.385 15.084 66.805", rows, ";")
     for (i in rows) { split(rows[i], f, " "); for (j = 0; j < 4; j++) th[f[1], f[2], 256 * 2 ^ j] = f[3 + j] }
-    name["mdl-mpi"] = "MDL(MPI)"; name["mdl-shm"] = "MDL(SHM)"; name["hand-mpi"] = "hand-written MPI"; name["compute"] = "Compute"
+    name["mdl-mpi"] = "MDL(MPI)"; name["f90-mpi"] = "MDL(MPI), Fortran"; name["mdl-shm"] = "MDL(SHM)"; name["hand-mpi"] = "hand-written MPI"; name["compute"] = "Compute"
 }
 NR > 1 { k = $1 SUBSEP $2 SUBSEP $3; if (!(k in b) || $5 + 0 < b[k]) b[k] = $5 + 0
          t[$1, $2, $3, $4] = $5 + 0; if ($4 > nr) nr = $4
@@ -253,8 +266,8 @@ END {
     sort(ns, nn); sort(ps, np)
     printf "Seconds for %d steps of an N × N mesh, best of %d rounds (%s):\n\n", steps, rounds, when
     head("instances | version")
-    split("mdl-mpi mdl-shm hand-mpi compute", vs, " ")
-    for (p = 1; p <= np; p++) for (j = 1; j <= 4; j++) {
+    split("mdl-mpi f90-mpi mdl-shm hand-mpi compute", vs, " ")
+    for (p = 1; p <= np; p++) for (j = 1; j <= 5; j++) {
         printf "| %s | %s |", ps[p], name[vs[j]]
         for (i = 1; i <= nn; i++) { x = b[ns[i], ps[p], vs[j]]; printf " %s |", (x > 0 ? sprintf("%.4f", x) : "–") }
         printf "\n"
@@ -267,6 +280,8 @@ END {
     ours(thesis("MDL(MPI) / MDL(SHM)", "MPI", "SHM", "rat"), "mdl-mpi", "mdl-shm", "rat", 1)
     ours("MDL(MPI) / hand-written MPI", "mdl-mpi", "hand-mpi", "rat", 1)
     ours("MDL(SHM) / hand-written MPI", "mdl-shm", "hand-mpi", "rat", 1)
+    ours("MDL(MPI), Fortran / MDL(MPI)", "f90-mpi", "mdl-mpi", "rat", 1)
+    ours("MDL(MPI), Fortran / hand-written MPI", "f90-mpi", "hand-mpi", "rat", 1)
 }' "$CSV" > "$OUT/vlasov.md"
 echo "bench/vlasov: $(( $(date +%s) - start )) s" >&2
 exit $FAILED

@@ -18,8 +18,7 @@
  *       A run stopped by MAXIT checks only parallel = serial, not the error
  *       (short runs for oversubscribed MPI, where each iteration is slow).
  *
- * noeud.f90 is this program in Fortran (built from fortran/poisson.mdl, a
- * constant-size spec): with -ffp-contract=off on both,
+ * noeud.f90 is this program in Fortran: with -ffp-contract=off on both,
  * its "bits:" line is this one's (tests/suite-examples.sh compares them).
  */
 #include <math.h>

@@ -5,7 +5,9 @@
 ! tests/suite-examples.sh compares them), alone or with C instances in one
 ! job.  C's f[v][x] is t%f(x, v) here; indices are 0-based as in C.
 !
-!   vlasov [TMAX [ALPHA]]        as vlasov.c (no --bench)
+!   vlasov [TMAX [ALPHA]]        as vlasov.c
+!   vlasov --bench STEPS [WFILE] as vlasov.c: the same "bench:" line and W
+!                                file, for bench/vlasov's Fortran column
 module vlasov_numerics
   use mdl_vlasov, only: NX, NV
   use, intrinsic :: iso_c_binding, only: dp => c_double
@@ -311,17 +313,26 @@ program vlasov_f
   real(dp) :: tmax, alpha, dev, drift, t_ser, t0, gamma_fit
   real(dp), allocatable :: W(:), Etot(:), Ws(:), tp(:), lnp(:), idx(:)
   integer(int64) :: wbits
-  logical :: ok
+  logical :: ok, bench_mode
+  character(len=4096) :: arg
 
   call MDL_Init(t)
   me = MDL_MyRank(t)
   np = MDL_FamilySize(t)
-  tmax = real_arg(1, 40.0_dp)
-  alpha = real_arg(2, 0.01_dp)
-  steps = int(tmax / DT + 0.5_dp)
-  if (mod(NX, np) /= 0 .or. mod(NV, np) /= 0 .or. steps < 3) then
+  call get_command_argument(1, arg)
+  bench_mode = arg == "--bench"
+  tmax = 40
+  alpha = 0.01_dp
+  if (bench_mode) then
+    steps = int_arg(2, 0)
+  else
+    tmax = real_arg(1, tmax)
+    alpha = real_arg(2, alpha)
+    steps = int(tmax / DT + 0.5_dp)
+  end if
+  if (mod(NX, np) /= 0 .or. mod(NV, np) /= 0 .or. steps < merge(1, 3, bench_mode)) then
     if (me == 0) write (error_unit, '(a, i0, a, i0, a, i0, a)') "vlasov: ", np, &
-        " instances must divide NX=", NX, " and NV=", NV, "; TMAX >= 0.3"
+        " instances must divide NX=", NX, " and NV=", NV, "; TMAX >= 0.3, --bench STEPS >= 1"
     call MDL_Barrier(t)
     call MDL_End(t)
     error stop 2
@@ -329,7 +340,11 @@ program vlasov_f
   allocate(W(0:steps - 1), Etot(0:steps - 1))
   call run_parallel(steps, alpha)
   ok = .true.
-  if (me == 0) then
+  if (bench_mode) then
+    arg = ""
+    if (command_argument_count() >= 3) call get_command_argument(3, arg)
+    if (me == 0) ok = bench_report(trim(arg))
+  else if (me == 0) then
     allocate(Ws(0:steps - 1))
     t0 = now()
     call run_serial(steps, alpha)
@@ -389,6 +404,15 @@ contains
     now = real(count, dp) / real(rate, dp)
   end function now
 
+  integer function int_arg(kk, default)
+    integer, intent(in) :: kk, default
+    character(len=64) :: a
+    int_arg = default
+    if (command_argument_count() < kk) return
+    call get_command_argument(kk, a)
+    read (a, *) int_arg
+  end function int_arg
+
   real(dp) function real_arg(kk, default)
     integer, intent(in) :: kk
     real(dp), intent(in) :: default
@@ -398,6 +422,48 @@ contains
     call get_command_argument(kk, a)
     read (a, *) real_arg
   end function real_arg
+
+  ! vlasov_numerics.h's bench_report: the run's time and its computation
+  ! time, the slowest instance's each, and W of every step into path
+  ! (none if empty); .false. if the file cannot be written
+  logical function bench_report(path)
+    character(len=*), intent(in) :: path
+    character(len=256) :: msg
+    integer :: u, kk, st
+    print '(a)', "bench: NX="//str(NX)//" NV="//str(NV)//" instances="//str(np)//" steps="// &
+        str(steps)//" total="//fixed6(t%slowest(0))//" compute="//fixed6(t%slowest(1))
+    bench_report = .true.
+    if (path == "") return
+    open (newunit=u, file=path, status="replace", action="write", iostat=st, iomsg=msg)
+    if (st == 0) then
+      do kk = 0, steps - 1
+        write (u, '(i0, 1x, es0.17e2)', iostat=st, iomsg=msg) kk, W(kk)
+        if (st /= 0) exit
+      end do
+      close (u)
+    end if
+    if (st /= 0) then
+      write (error_unit, '(3a)') path, ": ", trim(msg)
+      bench_report = .false.
+    end if
+  end function bench_report
+
+  function str(i)
+    integer, intent(in) :: i
+    character(len=:), allocatable :: str
+    character(len=16) :: b
+    write (b, '(i0)') i
+    str = trim(b)
+  end function str
+
+  ! C's %.6f: with the leading zero that f0.6 leaves out
+  function fixed6(x)
+    real(dp), intent(in) :: x
+    character(len=:), allocatable :: fixed6
+    character(len=32) :: b
+    write (b, '(f32.6)') x
+    fixed6 = trim(adjustl(b))
+  end function fixed6
 
   ! vlasov.c's to_vslabs and to_xslabs: the blocks where my rows cross the
   ! others' columns, receives posted first, partners from my successor on

@@ -2,8 +2,10 @@
  * Fortran modules of medleyc --fortran, docs/generated-code.md): the
  * check, at MDL_Init, that the binding lays out the task struct and its
  * struct types as the C code does, and the end of the job on an error
- * whose code its caller did not take. */
+ * whose code its caller did not take, and the extents a view of a
+ * run-time-sized variable takes. */
 #include "rt_layer.h"
+#include "rt_sizes.h"
 #include "trace/rt_trace.h"
 
 #include <stdio.h>
@@ -149,4 +151,17 @@ MDL_API void mdl_fail_unchecked(int code)
     }
     mdl_print_kept(code);
     be_abort(code);
+}
+
+MDL_API int mdl_sized_extents(const void *task_object, int rtvar, long *extents)
+{
+    if (!rt_active())
+        return 0;
+    const mdl_rt_common *c = rt_c(rt_live);
+    if (task_object != c->task || !c->sizes || rtvar < 0 || rtvar >= c->d->nrtvars ||
+        !c->sizes->var[rtvar].mem)
+        return 0;
+    int n = c->d->rtvars[rtvar].ndims;
+    memcpy(extents, c->sizes->var[rtvar].ext, (size_t)n * sizeof *extents);
+    return n;
 }

@@ -32,7 +32,9 @@
  * that MPI runs (the receiver blocked in another call, a barrier, a
  * receive of something the sender sends next) would hang.  The control
  * page publishes which blocking call its process is in (rt_block_shared);
- * a sender whose receiver has been blocked in one call for
+ * a receiver blocked in a receive that this sender's announcement matches
+ * (mpi_recv_shared) will get it and is waited for; a sender whose
+ * receiver has been blocked in another call for
  * MPI_DIRECT_STUCK_US of the receiver's own time on a CPU (so that a
  * receiver waiting for a CPU is not taken for a stuck one), or has not
  * taken the slot for MPI_DIRECT_LAST_RESORT_US whatever it does, withdraws
@@ -54,6 +56,8 @@
 #include "mpi_rt.h"
 #include "trace/rt_trace.h"
 
+mpi_recv_blocked *mpi_recv_shared;
+
 static const uint64_t note_magic[2] = { 0x6d646c2d64697265ULL, 0x63742d6e6f746532ULL };
 
 /* A slot word: generation << 2 | state. */
@@ -65,7 +69,8 @@ enum { SLOT_POSTED, SLOT_COPYING, SLOT_DONE, SLOT_WITHDRAWN };
 #define CTL_BYTES 4096
 typedef struct mpi_direct_ctl {
     unsigned long blocked;      /* rt_block_shared */
-    char pad[64 - sizeof(unsigned long)];
+    mpi_recv_blocked receiving; /* mpi_recv_shared */
+    char pad[64 - sizeof(unsigned long) - sizeof(mpi_recv_blocked)];
     uint64_t slot[MPI_DIRECT_SLOTS];
 } mpi_direct_ctl;
 _Static_assert(sizeof(mpi_direct_ctl) <= CTL_BYTES, "control page");
@@ -365,6 +370,7 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
         for (int k = MPI_DIRECT_SLOTS - 1; k >= 0; k--)
             rt->host.free_slots[rt->host.nfree_slots++] = k;
         rt_block_shared = &ctl->blocked;
+        mpi_recv_shared = &ctl->receiving;
         rt->host.announces = rt->mem.size > 0;
     }
     if (rc != MPI_SUCCESS)
@@ -464,6 +470,7 @@ void mpi_direct_free(mdl_rt *rt)
 {
     msgs_free(rt);
     rt_block_shared = NULL;
+    mpi_recv_shared = NULL;
     if (rt->mem.fd >= 0)       /* MDL_Init failed before the host mapped it */
         close(rt->mem.fd);
     rt->mem.fd = -1;
@@ -606,7 +613,9 @@ static int peer_cpu_seconds(mdl_rt *rt, int rank, double *s)
 }
 
 /* Whether o is to be withdrawn: its receiver has been blocked in one call
- * for MPI_DIRECT_STUCK_US of its own time on a CPU (a receiver spinning in
+ * other than a receive the announcement matches (that one completes when
+ * MPI delivers it, however long MPI takes: a first connection, a busy
+ * machine) for MPI_DIRECT_STUCK_US of its own time on a CPU (a receiver spinning in
  * MPI runs; one that waits for a CPU does not, and is only late), or has
  * not taken the slot for MPI_DIRECT_LAST_RESORT_US whatever it does: it
  * may be inside an MPI call of the program's own, waiting for what this
@@ -623,6 +632,14 @@ static int receiver_stuck(mdl_rt *rt, struct mpi_direct_out *o)
         &ctl_of(rt->host.peer_base[o->dest], rt->host.peer_size[o->dest])->blocked, __ATOMIC_RELAXED);
     if (b == 0) {
         o->seen = 0;
+        return 0;
+    }
+    const mpi_recv_blocked *r = &ctl_of(rt->host.peer_base[o->dest],
+                                        rt->host.peer_size[o->dest])->receiving;
+    if (__atomic_load_n(&r->block, __ATOMIC_ACQUIRE) == b &&
+        mpi_recv_awaits(__atomic_load_n(&r->from, __ATOMIC_RELAXED), rt->job.world_rank,
+                        o->channel)) {
+        o->seen = 0;    /* in the receive this announcement completes: it will copy */
         return 0;
     }
     double clock = t;

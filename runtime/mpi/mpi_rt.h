@@ -286,6 +286,38 @@ MDL_HIDDEN void mpi_completion_errors_returned(mdl_rt *rt, int on);
  * what: the call that failed. */
 MDL_HIDDEN int mpi_fail(mdl_rt *rt, const char *fn, int mpirc, const char *what);
 
+/* The sync receive a process is blocked in, for its host peers' senders
+ * (mpi_direct.c): `block` is its rt_block_begin number while `from`
+ * (source << 32 | channel; MPI_ANY_SOURCE as source) is valid. */
+typedef struct mpi_recv_blocked {
+    uint64_t block;
+    uint64_t from;
+} mpi_recv_blocked;
+MDL_HIDDEN extern mpi_recv_blocked *mpi_recv_shared;
+
+static inline uint64_t mpi_recv_word(int src, int channel)
+{
+    return (uint64_t)(uint32_t)src << 32 | (uint32_t)channel;
+}
+
+/* Whether a receive published as `from` matches a message of `rank` on
+ * `channel`. */
+static inline int mpi_recv_awaits(uint64_t from, int rank, int channel)
+{
+    return from == mpi_recv_word(rank, channel) || from == mpi_recv_word(MPI_ANY_SOURCE, channel);
+}
+
+/* rt_block_begin for a sync receive from src on channel: a host peer's
+ * announcement that it matches is waited for, not withdrawn (two stores). */
+static inline void mpi_block_recv_begin(int src, int channel)
+{
+    if (mpi_recv_shared) {
+        __atomic_store_n(&mpi_recv_shared->from, mpi_recv_word(src, channel), __ATOMIC_RELAXED);
+        __atomic_store_n(&mpi_recv_shared->block, rt_nblocks + 1, __ATOMIC_RELEASE);
+    }
+    rt_block_begin();
+}
+
 /* Datatypes (mpi_types.c): the element types of structs, and per message
  * its datatype (rt->msgs, allocated by be_init).  mpi_types_init: the
  * elements, and the datatype of each message with constant bounds;

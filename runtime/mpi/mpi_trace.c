@@ -94,8 +94,12 @@ int mpi_trace_start(mdl_rt *rt)
     char why[512];
     int rc = rt_trace_attach(rt, rt->trace.slots, rt->job.world_rank, clock, 0, trace_alloc, NULL,
                              why, sizeof why);
-    if (rc)
+    if (!rc && rt_trace_part_publish(rt->trace.path, job, rt->job.world_rank, why, sizeof why))
+        rc = MDL_ERR_LAUNCH;
+    if (rc) {
+        rt_trace_part_remove(rt->trace.path, job, rt->job.world_rank);
         return rt_fail(rt, MDL_FN_NAME(INIT), rc, "%s", why);
+    }
     rt->trace.img = rt->c.tr->img;
     /* One moment every process agrees on, for processes on other hosts,
      * whose CLOCK_MONOTONIC has another origin. */

@@ -48,6 +48,19 @@ static char *part_path(const char *file, uint64_t job, int rank, int create, cha
     return p;
 }
 
+/* Where the part at path `part` is made, under a name no listing takes
+ * for a part (parse_id), until its image is whole
+ * (rt_trace_part_publish); malloc'd, or NULL with why. */
+static char *unpublished_path(const char *part, char *why, size_t len)
+{
+    char *p = NULL;
+    if (part && asprintf(&p, "%s.new", part) < 0) {
+        p = NULL;
+        snprintf(why, len, "out of memory");
+    }
+    return p;
+}
+
 int rt_trace_parts_usable(char *why, size_t len)
 {
     char *dir = mdl_private_dir(1, why, len);
@@ -76,12 +89,13 @@ int rt_trace_part_create(const char *file, uint64_t job, int rank, int size, siz
         snprintf(why, len, "the trace's path is longer than %d bytes", PATH_BYTES - 1);
         return -1;
     }
+    /* messages name the part (path); it is made as `made` */
     char *path = part_path(file, job, rank, 1, why, len);
-    if (!path)
-        return -1;
-    int fd = mdl_create_private(path, O_RDWR, why, len);
+    char *made = unpublished_path(path, why, len);
+    int fd = made ? mdl_create_private(made, O_RDWR, why, len) : -1;
     if (fd < 0) {
         free(path);
+        free(made);
         return -1;
     }
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -101,18 +115,35 @@ int rt_trace_part_create(const char *file, uint64_t job, int rank, int size, siz
         snprintf(why, len, "cannot map %s: %s", path, strerror(errno));
     close(fd);
     if (p == MAP_FAILED)
-        unlink(path);
+        unlink(made);
     free(path);
+    free(made);
     *img = p == MAP_FAILED ? NULL : p;
     return p == MAP_FAILED ? -1 : 0;
+}
+
+int rt_trace_part_publish(const char *file, uint64_t job, int rank, char *why, size_t len)
+{
+    char *to = part_path(file, job, rank, 0, why, len);
+    char *from = unpublished_path(to, why, len);
+    int rc = from && to ? rename(from, to) : -1;
+    if (rc && from && to)
+        snprintf(why, len, "cannot rename %s to %s: %s", from, to, strerror(errno));
+    free(from);
+    free(to);
+    return rc;
 }
 
 int rt_trace_part_remove(const char *file, uint64_t job, int rank)
 {
     char why[256];
     char *part = part_path(file, job, rank, 0, why, sizeof why);
+    char *unpublished = unpublished_path(part, why, sizeof why);
     int rc = part ? unlink(part) : -1;
+    if (rc && unpublished)
+        rc = unlink(unpublished);
     free(part);
+    free(unpublished);
     return rc;
 }
 

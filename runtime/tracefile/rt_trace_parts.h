@@ -59,7 +59,13 @@ uint64_t rt_trace_part_new_job(void);
 int rt_trace_part_create(const char *file, uint64_t job, int rank, int size, size_t image_size,
                          void **img, char *why, size_t len);
 
-/* Removes the part of `rank` of job `job`.  0, or -1. */
+/* Gives the part made by rt_trace_part_create the name readers list,
+ * once its image is whole: a reader (mdltrace --recover while the job
+ * starts) never meets a part whose image is still being written.  0, or
+ * -1 with the reason in why. */
+int rt_trace_part_publish(const char *file, uint64_t job, int rank, char *why, size_t len);
+
+/* Removes the part of `rank` of job `job`, published or not.  0, or -1. */
 int rt_trace_part_remove(const char *file, uint64_t job, int rank);
 
 typedef struct rt_trace_part_id {

@@ -78,6 +78,10 @@ uint64_t rt_trace_proc_start(int pid)
     buf[n] = '\0';
     /* after the command's ")": state is field 3, starttime field 22 */
     const char *p = strrchr(buf, ')');
+    /* a zombie has ended: only its parent has not collected its status
+     * yet (a launcher killed with its job leaves them to init a while) */
+    if (p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X'))
+        return 0;
     for (int field = 2; p && field < 22; field++)
         p = strchr(p + 1, ' ');
     return p ? strtoull(p + 1, NULL, 10) : 0;

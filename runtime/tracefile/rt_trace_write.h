@@ -79,7 +79,7 @@ uint64_t rt_trace_read_clock(uint32_t clock);
 const char *rt_trace_first_error(rt_trace_img *const *imgs, int n);
 
 /* When process pid started (clock ticks after boot), 0 if unknown (it
- * does not exist, or no /proc). */
+ * does not exist or is a zombie, or no /proc). */
 uint64_t rt_trace_proc_start(int pid);
 
 /* The id of the function called `name` in img, or -1. */

@@ -2,8 +2,12 @@
 ! Mode all (errors returned, MDL_ERRORS=return,print): the calls of w.c
 ! that Fortran can make, each with ierr, which must hold the C call's code;
 ! the lines printed are expected/f90-all, and each is a line the C program
-! printed in its run `all` (not covered: C's NULL lists and NULL MDL_Init
-! argument, MDL_Init_at, the runtime's own mdl_* calls, and task g).
+! printed in its run `all` (task g's: gf.f90, in the same job).  Not
+! covered, as Fortran cannot make them (docs/generated-code.md, Fortran):
+! C's NULL lists and NULL MDL_Init argument, MDL_Init_at (the C++ class's
+! entry), and the runtime's own mdl_* calls (a grid call on task w, a task
+! index out of range, a copy as the runtime handle, a layout check before
+! MDL_Init).
 ! The fatal ones: the lines must be the C program's (expected/fatal-rank,
 ! expected/fatal-truncate), whether the job ends in the C call (MDL_ERRORS
 ! unset) or, errors being returned, in the module because the call has no
