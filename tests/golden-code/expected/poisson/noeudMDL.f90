@@ -5,7 +5,7 @@
 module noeud_mdl
   use mdl_poisson
   implicit none
-  private :: mdl_ref, mdl_status, mdl_layout
+  private :: mdl_ref, mdl_status, mdl_layout, mdl_sized_extents
 
   interface MDL_Init
     module procedure MDL_Init
@@ -704,23 +704,13 @@ contains
 
   subroutine MDL_View_U(t, view)
     use mdl_poisson, only: mdl_task => noeud
-    use, intrinsic :: iso_c_binding, only: c_int, c_ptr, c_long, c_f_pointer, c_double
+    use, intrinsic :: iso_c_binding, only: c_int, c_long, c_f_pointer, c_double
     type(mdl_task), pointer, intent(in), asynchronous :: t
     real(c_double), pointer, intent(out) :: view(:, :)
-    interface
-      function mdl_c(task, rtvar, extents) bind(C, name="mdl_sized_extents") &
-          result(mdl_r)
-        import :: c_int, c_ptr, c_long
-        type(c_ptr), value :: task
-        integer(c_int), value :: rtvar
-        integer(c_long), intent(out) :: extents(*)
-        integer(c_int) :: mdl_r
-      end function mdl_c
-    end interface
     integer(c_long) :: mdl_e(2)
     real(c_double), pointer :: mdl_p(:, :)
     nullify(view)
-    if (mdl_c(mdl_ref(t), 0_c_int, mdl_e) /= 2) return
+    if (mdl_sized_extents(mdl_ref(t), 0_c_int, mdl_e) /= 2) return
     call c_f_pointer(t%U, mdl_p, [mdl_e(2), mdl_e(1)])
     view(0:, 0:) => mdl_p
   end subroutine MDL_View_U
