@@ -67,8 +67,15 @@ struct noeud {
     int MDL_Grid_Coords(int /*rank*/, int * /*coords*/);
     int MDL_Grid_Mycoords(int * /*coords*/);
     int MDL_Get_Neighbors(int /*direction*/, int /*disp*/, int * /*source*/, int * /*dest*/);
+    mdl_view<double, 2> MDL_View_U() const noexcept;
 #endif
 };
+
+#ifndef __cplusplus
+/* Each run-time-sized variable as an array of its shape (a pointer to
+   its rows; extents from the size variables, as MDL_Allocate took them). */
+#define MDL_View_U(mdl_t) ((double (*)[((mdl_t)->SUPj + 2)])(void *)(mdl_t)->U)
+#endif
 
 #ifdef __cplusplus
 #include "noeudMDL.hh"  /* the methods of the class */
