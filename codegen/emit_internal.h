@@ -240,5 +240,10 @@ void cg_f_dims(mdl_buf *b, int n, const long long *val);
 /* "MDL_View_u": the procedure of T_mdl that gives the Fortran view of
  * run-time-sized variable u (docs/generated-code.md, Fortran). */
 void cg_f_view_name(mdl_buf *b, const mdl_var *v);
+/* Whether a task of s has a run-time-sized variable: then the spec-wide
+ * module declares, once, the C function its views take the extents
+ * from (cg_f_sized_extents), and each task module keeps it private. */
+int cg_f_spec_sizes_at_run_time(const mdl_spec *s);
+extern const char cg_f_sized_extents[];
 
 #endif
