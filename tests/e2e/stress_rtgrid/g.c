@@ -18,6 +18,9 @@
  * Checked against a model: every element of every variable a message or
  * collective writes, and that nothing else was written.
  *
+ * Two instances at least (Scatter's root is 1); the blocks travel only
+ * between diagonal neighbours (four instances, 2 x 2).
+ *
  * Seeds: "first count" on the command line (default 1 4), or
  * MDL_STRESS_SEEDS="first count"; phases per seed MDL_STRESS_ROUNDS
  * (default 8).  A failure names the seed, phase and step, so that
