@@ -230,12 +230,23 @@ static int stale_size(struct g *t)
     return rc == MDL_ERR_STATE ? 0 : fail("stale size", "call not refused");
 }
 
+static int zeroed(const double *x, long n)
+{
+    for (long k = 0; k < n; k++)
+        if (x[k] != 0)
+            return 0;
+    return 1;
+}
+
 /* Shapes of this phase, drawn or kept, then MDL_Allocate; storage kept
  * when its shape is, new storage zeroed. */
 static int allocate(struct g *t)
 {
     int was[4] = { t->a, t->b, t->av, t->bv };
     void *u = t->U, *v = t->V;
+    double before[14 * 14];     /* U as the last phase left it (a, b <= 12) */
+    long un = u ? (long)(t->a + 2) * (t->b + 2) : 0;
+    memcpy(before, t->U, sizeof(double) * (size_t)un);
     if (t->U == NULL || below(3)) {
         t->a = 1 + below(below(3) ? 12 : 2);
         t->b = 1 + below(below(3) ? 12 : 2);
@@ -250,16 +261,15 @@ static int allocate(struct g *t)
         return fail("MDL_Allocate", "refused");
     if ((same_tile && t->U != u) || (same_blk && t->V != v))
         return fail("MDL_Allocate", "storage moved though its shape did not change");
+    if (same_tile && memcmp(before, t->U, sizeof(double) * (size_t)un) != 0)
+        return fail("MDL_Allocate", "contents lost though the shape did not change");
     if (((uintptr_t)t->U | (uintptr_t)t->M | (uintptr_t)t->G | (uintptr_t)t->V) & 4095)
         return fail("MDL_Allocate", "storage not page-aligned");
-    if (!same_tile)
-        for (long k = 0; k < (long)(t->a + 2) * (t->b + 2); k++)
-            if (t->U[k] != 0)
-                return fail("MDL_Allocate", "new storage not zeroed");
-    if (!same_blk)
-        for (long k = 0; k < (long)t->av * t->bv; k++)
-            if (t->W[k] != 0)
-                return fail("MDL_Allocate", "new storage not zeroed");
+    long ab = (long)t->a * t->b, vb = (long)t->av * t->bv;
+    if ((!same_tile && !(zeroed(t->U, (long)(t->a + 2) * (t->b + 2)) && zeroed(t->M, ab) &&
+                         zeroed(t->S, ab) && zeroed(t->G, np * ab))) ||
+        (!same_blk && !(zeroed(t->V, vb) && zeroed(t->W, vb))))
+        return fail("MDL_Allocate", "new storage not zeroed");
     return 0;
 }
 
