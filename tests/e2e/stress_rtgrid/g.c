@@ -239,19 +239,21 @@ static int zeroed(const double *x, long n)
 }
 
 /* Shapes of this phase, drawn or kept, then MDL_Allocate; storage kept
- * when its shape is, new storage zeroed. */
+ * when its shape is, new storage zeroed.  Phase 0 draws them all, so that
+ * a seed run alone replays what it did after others. */
 static int allocate(struct g *t)
 {
     int was[4] = { t->a, t->b, t->av, t->bv };
     void *u = t->U, *v = t->V;
     double before[14 * 14];     /* U as the last phase left it (a, b <= 12) */
     long un = u ? (long)(t->a + 2) * (t->b + 2) : 0;
-    memcpy(before, t->U, sizeof(double) * (size_t)un);
-    if (t->U == NULL || below(3)) {
+    if (u)
+        memcpy(before, u, sizeof(double) * (size_t)un);
+    if (phase == 0 || below(3)) {
         t->a = 1 + below(below(3) ? 12 : 2);
         t->b = 1 + below(below(3) ? 12 : 2);
     }
-    if (t->V == NULL || below(2)) {
+    if (phase == 0 || below(2)) {
         t->av = 1 + below(12);
         t->bv = 1 + below(12);
     }
