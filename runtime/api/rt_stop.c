@@ -9,7 +9,8 @@
  * It reads the current call (rt_now, rt_call.c, as the hang reports do),
  * builds its line without stdio or malloc and writes it with one write(2),
  * then lets the signal do what it did before: the previous handler, or the
- * default action (the process ends by SIGTERM, as without medley).  The
+ * default action (the process ends by SIGTERM, as without medley, 100 ms
+ * later: see on_term).  The
  * host of every instance comes from the transport (rt_stop_hosts), copied
  * before the handler exists: the handler only reads. */
 #include "rt_layer.h"
@@ -18,9 +19,11 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { HOST_CHARS = 64 };
+#define STOP_PAUSE_NS 100000000L    /* 100 ms, on_term */
 
 static struct {
     int installed;
@@ -87,6 +90,12 @@ static void on_term(int sig, siginfo_t *info, void *ctx)
     } else if (stop.before.sa_handler != SIG_DFL) {
         stop.before.sa_handler(sig);
     } else {
+        /* Open MPI's daemon sends SIGKILL to all its processes as soon as
+         * the first one has died of its SIGTERM (measured: 1-2 ms later):
+         * a pause before dying leaves the others of the host, not yet
+         * scheduled on a loaded machine, the time to write their line. */
+        struct timespec pause = { 0, STOP_PAUSE_NS };
+        nanosleep(&pause, NULL);
         /* the default action, once this handler returns (SIGTERM is
          * blocked until then) */
         sigaction(SIGTERM, &stop.before, NULL);
