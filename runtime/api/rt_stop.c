@@ -146,8 +146,9 @@ void rt_stop_start(const mdl_task_desc *d, mdl_who who)
     stop.before = was;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_term;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
-    sigemptyset(&sa.sa_mask);
+    /* a handler chained to keeps the flags and mask it was set with */
+    sa.sa_flags = SA_SIGINFO | (was.sa_flags & SA_RESTART);
+    sa.sa_mask = was.sa_mask;
     stop.installed = sigaction(SIGTERM, &sa, NULL) == 0;
 }
 
