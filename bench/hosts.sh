@@ -26,7 +26,7 @@
 # Environment: MEDLEY_STAGE, MEDLEY_BUILD, MEDLEY_MPIS (tests/lib/mpi.sh),
 # BENCH_QUICK, BENCH_OUT, BENCH_WORK, BENCH_CFLAGS as for bench/run.sh;
 #   BENCH_HOSTS_HALO    halo sizes       (default "64 256 1024"; quick "256")
-#   BENCH_HOSTS_VLASOV  Vlasov mesh sizes (default "256 1024"; quick "256")
+#   BENCH_HOSTS_VLASOV  Vlasov mesh sizes (default "256 512"; quick "256")
 #   BENCH_HOSTS_ROUNDS  rounds            (default 5; quick 1)
 #   BENCH_HOSTS_GRACE   seconds a job may take to end after its result (5)
 # Output: $BENCH_OUT/hosts.csv (bench,case,size,procs,variant,round,seconds,
@@ -45,7 +45,7 @@ QUICK=${BENCH_QUICK:-0}
 if [ -n "$QUICK" ]; then
     HALO_N=${BENCH_HOSTS_HALO:-256} VLASOV_N=${BENCH_HOSTS_VLASOV:-256} ROUNDS=${BENCH_HOSTS_ROUNDS:-1} STEPS=5
 else
-    HALO_N=${BENCH_HOSTS_HALO:-64 256 1024} VLASOV_N=${BENCH_HOSTS_VLASOV:-256 1024} ROUNDS=${BENCH_HOSTS_ROUNDS:-5} STEPS=20
+    HALO_N=${BENCH_HOSTS_HALO:-64 256 1024} VLASOV_N=${BENCH_HOSTS_VLASOV:-256 512} ROUNDS=${BENCH_HOSTS_ROUNDS:-5} STEPS=20
 fi
 GRACE=${BENCH_HOSTS_GRACE:-5}
 CFLAGS_B=(-O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror)
