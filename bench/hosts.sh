@@ -95,6 +95,12 @@ build() {
     return 1
 }
 
+# What every rank needs: the ssh stand-in gives another host's ranks a
+# fresh environment (Open MPI forwards nothing), and under SANITIZE the
+# sanitizers' settings (LSAN_OPTIONS: the MPI's leak suppressions) too.
+ENVS=(--env "BENCH_QUICK=${QUICK:-0}")
+for e in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do [ -n "${!e:-}" ] && ENVS+=(--env "$e"); done
+
 # run MPI BENCH N PER-HOST ROUND VARIANT: one watched job on both hosts;
 # appends its time to $CSV, counts a Finalize hang in HUNG[MPI]; 1 on failure
 declare -A HUNG RUNS
@@ -106,7 +112,7 @@ run() {
         vlasov) done_re='^bench: ' args=(--bench "$STEPS" "$w/W.$v") ;;
     esac
     rm -f "$w/W.$v"  # same_w must not read an earlier round's
-    hosts_mpirun_watch "$w/out" "$done_re" "$grace" "$m" -n "$k" --map block --env "BENCH_QUICK=${QUICK:-0}" \
+    hosts_mpirun_watch "$w/out" "$done_re" "$grace" "$m" -n "$k" --map block "${ENVS[@]}" \
         --timeout 300 -- "$w/$v" "${args[@]}"
     rc=$?
     RUNS[$m]=$((${RUNS[$m]:-0} + 1))
