@@ -95,24 +95,23 @@ build() {
     return 1
 }
 
-# What every rank needs: the ssh stand-in gives another host's ranks a
-# fresh environment (Open MPI forwards nothing), and under SANITIZE the
-# sanitizers' settings (LSAN_OPTIONS: the MPI's leak suppressions) too.
-ENVS=(--env "BENCH_QUICK=${QUICK:-0}")
-for e in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do [ -n "${!e:-}" ] && ENVS+=(--env "$e"); done
-
 # run MPI BENCH N PER-HOST ROUND VARIANT: one watched job on both hosts;
 # appends its time to $CSV, counts a Finalize hang in HUNG[MPI]; 1 on failure
 declare -A HUNG RUNS
 run() {
-    local m=$1 b=$2 n=$3 k=$4 r=$5 v=$6 w=$WORK/$1/$2-$3 done_re args=() rc secs grace=$GRACE
+    local m=$1 b=$2 n=$3 k=$4 r=$5 v=$6 w=$WORK/$1/$2-$3 done_re args=() rc secs grace=$GRACE e
+    # What every rank needs: the ssh stand-in gives another host's ranks a
+    # fresh environment (Open MPI forwards nothing); under SANITIZE the
+    # sanitizers' settings too (LSAN_OPTIONS: this MPI's leak suppressions).
+    local envs=(--env "BENCH_QUICK=${QUICK:-0}")
+    for e in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do [ -n "${!e:-}" ] && envs+=(--env "$e"); done
     [ "$m" = mpich ] || grace=30
     case $b in
         halo) done_re='^halo exchange ' ;;
         vlasov) done_re='^bench: ' args=(--bench "$STEPS" "$w/W.$v") ;;
     esac
     rm -f "$w/W.$v"  # same_w must not read an earlier round's
-    hosts_mpirun_watch "$w/out" "$done_re" "$grace" "$m" -n "$k" --map block "${ENVS[@]}" \
+    hosts_mpirun_watch "$w/out" "$done_re" "$grace" "$m" -n "$k" --map block "${envs[@]}" \
         --timeout 300 -- "$w/$v" "${args[@]}"
     rc=$?
     RUNS[$m]=$((${RUNS[$m]:-0} + 1))
