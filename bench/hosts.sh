@@ -63,6 +63,12 @@ mkdir -p "$OUT"
 trap hosts_down EXIT
 trap 'exit 130' INT TERM
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+if [ "${SANITIZE:-}" = 1 ]; then
+    # the sanitized check runs the build's MPI only, MPICH here, whose jobs
+    # across hosts hung under ASan before their result (hosts-mdl's stress)
+    echo "# across 2 test hosts: skipped: not under SANITIZE (MPICH + UCX across hosts hangs under ASan before the result, openucx/ucx#8738); run make bench without it" | tee "$TXT"
+    exit 0
+fi
 if ! hosts_up 2; then
     [ -n "$HOSTS_SKIP" ] || die "${HOSTS_ERROR:-no test hosts}"
     echo "# across 2 test hosts: skipped: $HOSTS_SKIP" | tee "$TXT"
