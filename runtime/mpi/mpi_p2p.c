@@ -391,9 +391,7 @@ static __attribute__((noinline)) int recv_small(mdl_rt *rt, const mdl_msg_desc *
 {
     unsigned char own[MPI_DIRECT_NOTE_BYTES];
     MPI_Status st;
-    mpi_block_recv_begin(src, m->channel);
-    int mpirc = MPI_Recv(own, sizeof own, MPI_PACKED, src, m->channel, rt->job.world, &st);
-    rt_block_end();
+    int mpirc = mpi_recv_sync(rt, own, sizeof own, MPI_PACKED, src, m->channel, &st);
     if (mpirc != MPI_SUCCESS)
         return recv_fail(rt, m->fn, m, mpirc, &st);
     rt->tally.taken++;
@@ -469,9 +467,7 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
     if (small_receive(rt, m, ty))
         return recv_small(rt, m, src, buf, dt);
     MPI_Status st;
-    mpi_block_recv_begin(src, m->channel);
-    mpirc = MPI_Recv(buf, 1, dt, src, m->channel, rt->job.world, &st);
-    rt_block_end();
+    mpirc = mpi_recv_sync(rt, buf, 1, dt, src, m->channel, &st);
     if (mpirc != MPI_SUCCESS)
         return recv_fail(rt, fn, m, mpirc, &st);
     rt->tally.taken++;
@@ -531,9 +527,7 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
             return recv_small(rt, m, rt->job.rank_of[m->peer_task][from], buf, ty->dt);
         MPI_Status st;
         int src = rt->job.rank_of[m->peer_task][from];
-        mpi_block_recv_begin(src, m->channel);
-        int mpirc = MPI_Recv(buf, 1, ty->dt, src, m->channel, rt->job.world, &st);
-        rt_block_end();
+        int mpirc = mpi_recv_sync(rt, buf, 1, ty->dt, src, m->channel, &st);
         if (mpirc != MPI_SUCCESS)
             return recv_fail(rt, m->fn, m, mpirc, &st);
         rt->tally.taken++;
