@@ -135,12 +135,16 @@ static void view_method(mdl_buf *b, const mdl_var *v, const char *cls)
     if (!cls) {
         cg_buf_puts(b, "    ");
         view_type(b, v);
-        cg_buf_printf(b, " MDL_View_%s() const noexcept;\n", v->name);
+        cg_buf_puts(b, " ");
+        cg_view_name(b, v);
+        cg_buf_puts(b, "() const noexcept;\n");
         return;
     }
     cg_buf_puts(b, "inline ");
     view_type(b, v);
-    cg_buf_printf(b, " %s::MDL_View_%s() const noexcept { return ", cls, v->name);
+    cg_buf_printf(b, " %s::", cls);
+    cg_view_name(b, v);
+    cg_buf_puts(b, "() const noexcept { return ");
     view_type(b, v);
     cg_buf_puts(b, "(this->");
     cg_id(b, v->name);

@@ -219,7 +219,7 @@ static void emit_proc(mdl_buf *b, const char *mod, const mdl_task *t, const api_
 static void emit_view(mdl_buf *b, const char *mod, const mdl_task *t, const mdl_var *v)
 {
     mdl_buf name = { 0 }, type = { 0 }, rank = { 0 }, shape = { 0 }, lower = { 0 };
-    cg_f_view_name(&name, v);
+    cg_view_name(&name, v);
     /* a struct element type under a reserved name, as the task's type */
     if (v->type.basic == MDL_B_NONE)
         cg_buf_puts(&type, "type(mdl_elem)");
@@ -503,7 +503,7 @@ void cg_emit_fortran_task(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf
     for (int i = 0; i < t->vars.n; i++)
         if (t->vars.v[i]->rtsized) {
             mdl_buf name = { 0 };
-            cg_f_view_name(&name, t->vars.v[i]);
+            cg_view_name(&name, t->vars.v[i]);
             generic(b, name.s);
             cg_buf_free(&name);
         }

@@ -157,11 +157,6 @@ static void dims_comment(mdl_buf *b, int n, mdl_expr *const *dims)
     dims_text(b, n, dims);
 }
 
-void cg_f_view_name(mdl_buf *b, const mdl_var *v)
-{
-    cg_buf_printf(b, "MDL_View_%s", v->name);
-}
-
 /* One component: `real(c_double) :: U(0:65, 0:65)  ! [N+2][N+2]`; a
  * pointer (a pointer item, or a run-time-sized variable: `type(c_ptr) ::
  * U  ! double * [ny+2][nx+2]`, its dimensions then in the comment). */

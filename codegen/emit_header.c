@@ -263,7 +263,9 @@ static void emit_views(mdl_buf *b, const mdl_task *t)
         const mdl_var *v = t->vars.v[i];
         if (!v->rtsized)
             continue;
-        cg_buf_printf(b, "#define MDL_View_%s(mdl_t) ((", v->name);
+        cg_buf_puts(b, "#define ");
+        cg_view_name(b, v);
+        cg_buf_puts(b, "(mdl_t) ((");
         cg_typeref_c(b, &v->type);
         cg_buf_puts(b, v->dims.n > 1 ? " (*)" : " *");
         for (int d = 1; d < v->dims.n; d++) {

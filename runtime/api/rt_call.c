@@ -25,6 +25,20 @@ const char *rt_call_fn(const rt_call *k, char *buf, size_t len)
     return rt_completion_fn(k->wait, 1, buf, len);
 }
 
+void rt_call_now(rt_call *k, int shown[RT_LIST_SHOWN])
+{
+    *k = (rt_call){ RT_GET(fn), RT_GET(m), RT_GET(peer), RT_GET(nlist), NULL, RT_GET(wait),
+                    RT_GET(blocked) };
+    if (k->peer == RT_PEER_LIST) {
+        const int *list = RT_GET(list);
+        if (k->nlist > RT_LIST_SHOWN)
+            k->nlist = RT_LIST_SHOWN;
+        for (int i = 0; i < k->nlist; i++)
+            shown[i] = list[i];
+        k->list = shown;
+    }
+}
+
 void rt_text_str(rt_text *t, const char *s)
 {
     for (; *s && t->at + 1 < t->len; s++)

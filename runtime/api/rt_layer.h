@@ -48,6 +48,11 @@ typedef struct rt_text {
 MDL_HIDDEN void rt_text_str(rt_text *t, const char *s);
 MDL_HIDDEN void rt_text_int(rt_text *t, long v);
 
+/* A copy of rt_now in k, its list's first RT_LIST_SHOWN entries copied
+ * to shown (signal-safe: loads only), for a report from another thread
+ * (rt_watch.c) or a signal handler (rt_stop.c). */
+MDL_HIDDEN void rt_call_now(rt_call *k, int shown[RT_LIST_SHOWN]);
+
 /* The instance the call k waits for (rt_call_peer names it), or an
  * RT_PEER_* or MDL_ANY; *task: its task. */
 MDL_HIDDEN int rt_call_peer_inst(const rt_call *k, const mdl_task_desc *d, const int *fam_size,

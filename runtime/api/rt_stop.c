@@ -57,10 +57,9 @@ static void add_host(rt_text *t, int task, int inst)
 static void on_term(int sig, siginfo_t *info, void *ctx)
 {
     int saved = errno;
-    rt_call k = { RT_GET(fn), RT_GET(m), RT_GET(peer), RT_GET(nlist), RT_GET(list), RT_GET(wait),
-                  RT_GET(blocked) };
-    if (k.nlist > RT_LIST_SHOWN)
-        k.nlist = RT_LIST_SHOWN;
+    int shown[RT_LIST_SHOWN];
+    rt_call k;
+    rt_call_now(&k, shown);
     char line[1024], fn[160], peer[256];
     rt_text t = { line, sizeof line - 1, 0 };
     rt_text_str(&t, stop.who.task);
