@@ -19,6 +19,8 @@
 # case recorded as iteration+load.  Then the thesis's application
 # experiment, the Vlasov code of examples/vlasov against the same code in
 # hand-written MPI and against its own computation time (bench/vlasov/run.sh).
+# Then the halo and the Vlasov code across 2 test hosts, on every MPI
+# (bench/hosts.sh; skipped, with the reason, without the privileges).
 # Then the compiler: time and peak memory of medleyc on generated specs of
 # growing size.
 #
@@ -28,7 +30,7 @@
 #                  (tests/lib/mpi.sh; make bench sets them)
 #   BENCH_QUICK=1  smoke run (about a minute): fewer rounds, batches, sizes
 #   BENCH_OUT      where results go (default bench/results)
-#   BENCH_ONLY     "pingpong halo coll oversub stencil stencil_rt transpose transpose_rt vlasov compiler":
+#   BENCH_ONLY     "pingpong halo coll oversub stencil stencil_rt transpose transpose_rt vlasov hosts compiler":
 #                  a subset
 #   BENCH_WORK     build directory (default build/bench)
 #   BENCH_COMPILER_OUT  where medleyc writes during the compiler benchmark
@@ -47,7 +49,7 @@ STAGE=${MEDLEY_STAGE:-$ROOT/build/stage}
 OUT=${BENCH_OUT:-$ROOT/bench/results}
 QUICK=${BENCH_QUICK:-0}
 [ "$QUICK" = 0 ] && QUICK=
-ONLY=${BENCH_ONLY:-pingpong halo coll oversub stencil stencil_rt transpose transpose_rt vlasov compiler}
+ONLY=${BENCH_ONLY:-pingpong halo coll oversub stencil stencil_rt transpose transpose_rt vlasov hosts compiler}
 WORK=${BENCH_WORK:-$ROOT/build/bench}
 CFLAGS_B=(-O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror)
 # shellcheck disable=SC2206
@@ -222,6 +224,12 @@ done
 if want vlasov; then
     MEDLEY_STAGE=$STAGE BENCH_OUT=$OUT BENCH_WORK=$WORK bench/vlasov/run.sh > /dev/null || FAILED=1
     echo "bench: vlasov done ($(( $(date +%s) - start_all )) s)" >&2
+fi
+
+# ---------------------------------------------------------------- hosts
+if want hosts; then
+    MEDLEY_STAGE=$STAGE BENCH_OUT=$OUT BENCH_WORK=$WORK bench/hosts.sh > /dev/null || FAILED=1
+    echo "bench: hosts done ($(( $(date +%s) - start_all )) s)" >&2
 fi
 
 # ---------------------------------------------------------------- compiler
@@ -490,6 +498,10 @@ TXT=$OUT/summary.txt
     if [ -f "$OUT/vlasov.txt" ] && want vlasov; then
         echo
         cat "$OUT/vlasov.txt"
+    fi
+    if [ -f "$OUT/hosts.txt" ] && want hosts; then
+        echo
+        cat "$OUT/hosts.txt"
     fi
     if [ -f "$COMP" ] && want compiler; then
         echo

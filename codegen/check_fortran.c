@@ -231,7 +231,7 @@ static void task(mdl_front *d, const mdl_task *t)
         const mdl_var *v = t->vars.v[i];
         if (!v->rtsized)
             continue;
-        cg_f_view_name(&views[i], v);
+        cg_view_name(&views[i], v);
         if (views[i].n > F_NAME_MAX)
             report(d, &v->loc, "variable '%s' of task '%s' makes the name of its Fortran view "
                       "'%s' of %zu characters: Fortran names have at most 63 (--fortran)",

@@ -50,6 +50,11 @@ int cg_cxx_keyword(const char *name)
     return 0;
 }
 
+void cg_view_name(mdl_buf *b, const mdl_var *v)
+{
+    cg_buf_printf(b, "MDL_View_%s", v->name);
+}
+
 void cg_id(mdl_buf *b, const char *name)
 {
     if (cg_cxx_keyword(name))

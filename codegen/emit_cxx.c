@@ -119,6 +119,43 @@ static int var_named_like_task(const mdl_task *t)
     return 0;
 }
 
+/* The view of run-time-sized v, mdl_view<T, rank> of mdl.h: its type,
+ * and its method MDL_View_<v>() declared in the class (decl) or defined
+ * in TMDL.hh, the extents from the size variables as MDL_Allocate took
+ * them (the C macro of TMDL.h, the Fortran MDL_View_<v> likewise). */
+static void view_type(mdl_buf *b, const mdl_var *v)
+{
+    cg_buf_puts(b, "mdl_view<");
+    cg_typeref_c(b, &v->type);
+    cg_buf_printf(b, ", %d>", v->dims.n);
+}
+
+static void view_method(mdl_buf *b, const mdl_var *v, const char *cls)
+{
+    if (!cls) {
+        cg_buf_puts(b, "    ");
+        view_type(b, v);
+        cg_buf_puts(b, " ");
+        cg_view_name(b, v);
+        cg_buf_puts(b, "() const noexcept;\n");
+        return;
+    }
+    cg_buf_puts(b, "inline ");
+    view_type(b, v);
+    cg_buf_printf(b, " %s::", cls);
+    cg_view_name(b, v);
+    cg_buf_puts(b, "() const noexcept { return ");
+    view_type(b, v);
+    cg_buf_puts(b, "(this->");
+    cg_id(b, v->name);
+    cg_buf_puts(b, ", {");
+    for (int d = 0; d < v->dims.n; d++) {
+        cg_buf_puts(b, d ? ", (long)" : "(long)");
+        cg_expr_c(b, v->dims.v[d], "this->");
+    }
+    cg_buf_puts(b, "}); }\n");
+}
+
 void cg_emit_cxx_members(mdl_buf *b, const mdl_task *t)
 {
     cg_buf_puts(b, "#ifdef __cplusplus\n");
@@ -162,6 +199,9 @@ void cg_emit_cxx_members(mdl_buf *b, const mdl_task *t)
                      "    %s &operator=(const %s &) = delete;\n",
                   cls.s, cls.s, cls.s, cls.s);
     each_method(b, t, cls.s, declare_method);
+    for (int i = 0; i < t->vars.n; i++)
+        if (t->vars.v[i]->rtsized)
+            view_method(b, t->vars.v[i], NULL);
     cg_buf_free(&cls);
     cg_buf_puts(b, "#endif\n");
 }
@@ -201,6 +241,9 @@ void cg_emit_cxx_header(mdl_buf *b, const mdl_spec *s, const mdl_task *t)
     cg_cxx_id(&cls, n);
     cg_buf_puts(b, "\n");
     each_method(b, t, cls.s, define_method);
+    for (int i = 0; i < t->vars.n; i++)
+        if (t->vars.v[i]->rtsized)
+            view_method(b, t->vars.v[i], cls.s);
     cg_buf_free(&cls);
     cg_buf_printf(b, "\n#endif /* MDL_TASK_%s_HH */\n", n);
 }

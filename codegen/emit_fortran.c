@@ -219,7 +219,7 @@ static void emit_proc(mdl_buf *b, const char *mod, const mdl_task *t, const api_
 static void emit_view(mdl_buf *b, const char *mod, const mdl_task *t, const mdl_var *v)
 {
     mdl_buf name = { 0 }, type = { 0 }, rank = { 0 }, shape = { 0 }, lower = { 0 };
-    cg_f_view_name(&name, v);
+    cg_view_name(&name, v);
     /* a struct element type under a reserved name, as the task's type */
     if (v->type.basic == MDL_B_NONE)
         cg_buf_puts(&type, "type(mdl_elem)");
@@ -240,25 +240,15 @@ static void emit_view(mdl_buf *b, const char *mod, const mdl_task *t, const mdl_
     task_alias(b, mod, t);
     if (v->type.basic == MDL_B_NONE)
         cg_f_stmt(b, 4, "use %s, only: mdl_elem => %s", mod, cg_f_struct_name(v->type.resolved));
-    cg_buf_printf(b, "    use, intrinsic :: iso_c_binding, only: c_int, c_ptr, c_long, c_f_pointer%s%s\n",
+    cg_buf_printf(b, "    use, intrinsic :: iso_c_binding, only: c_int, c_long, c_f_pointer%s%s\n",
                   *kind ? ", " : "", kind);
     cg_buf_puts(b, "    type(mdl_task), pointer, intent(in), asynchronous :: t\n");
     cg_f_stmt(b, 4, "%s, pointer, intent(out) :: view(%s)", type.s, rank.s);
-    cg_buf_puts(b, "    interface\n"
-                "      function mdl_c(task, rtvar, extents) bind(C, name=\"mdl_sized_extents\") &\n"
-                "          result(mdl_r)\n"
-                "        import :: c_int, c_ptr, c_long\n"
-                "        type(c_ptr), value :: task\n"
-                "        integer(c_int), value :: rtvar\n"
-                "        integer(c_long), intent(out) :: extents(*)\n"
-                "        integer(c_int) :: mdl_r\n"
-                "      end function mdl_c\n"
-                "    end interface\n");
     cg_buf_printf(b, "    integer(c_long) :: mdl_e(%d)\n", n);
     cg_f_stmt(b, 4, "%s, pointer :: mdl_p(%s)", type.s, rank.s);
     cg_buf_puts(b, "    nullify(view)\n");
-    cg_buf_printf(b, "    if (mdl_c(mdl_ref(t), %d_c_int, mdl_e) /= %d) return\n",
-                  cg_rtvar_index(t, v), n);
+    cg_buf_printf(b, "    if (%s(mdl_ref(t), %d_c_int, mdl_e) /= %d) return\n",
+                  cg_f_sized_extents, cg_rtvar_index(t, v), n);
     cg_f_stmt(b, 4, "call c_f_pointer(t%%%s, mdl_p, [%s])", v->name, shape.s);
     cg_buf_printf(b, "    view(%s) => mdl_p\n", lower.s);
     cg_buf_printf(b, "  end subroutine %s\n", name.s);
@@ -501,9 +491,10 @@ void cg_emit_fortran_task(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf
                   "module %s_mdl\n"
                   "  use %s\n"
                   "  implicit none\n"
-                  "  private :: mdl_ref, mdl_status, mdl_layout\n",
+                  "  private :: mdl_ref, mdl_status, mdl_layout%s%s\n",
                   t->name, cg_spec_basename(s), t->name, t->name, t->name, stem.s, t->name,
-                  t->name, mod.s);
+                  t->name, mod.s, cg_f_spec_sizes_at_run_time(s) ? ", " : "",
+                  cg_f_spec_sizes_at_run_time(s) ? cg_f_sized_extents : "");
     api_list l = { 0 };
     cg_task_api(t, &l);
     for (int i = 0; i < l.n; i++)
@@ -512,7 +503,7 @@ void cg_emit_fortran_task(mdl_buf *b, const mdl_spec *s, const cg_spec_facts *sf
     for (int i = 0; i < t->vars.n; i++)
         if (t->vars.v[i]->rtsized) {
             mdl_buf name = { 0 };
-            cg_f_view_name(&name, t->vars.v[i]);
+            cg_view_name(&name, t->vars.v[i]);
             generic(b, name.s);
             cg_buf_free(&name);
         }

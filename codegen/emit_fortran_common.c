@@ -77,6 +77,36 @@ void cg_f_common_module(mdl_buf *b, const mdl_spec *s)
     cg_buf_free(&stem);
 }
 
+int cg_f_spec_sizes_at_run_time(const mdl_spec *s)
+{
+    for (int i = 0; i < s->tasks.n; i++)
+        if (cg_task_nrtvars(s->tasks.v[i]))
+            return 1;
+    return 0;
+}
+
+/* rt_binding.c's mdl_sized_extents: the extents of a run-time-sized
+ * variable's storage, for the task modules' views (MDL_View_<v>); the
+ * interface named as the C function, so a view calls it by that name. */
+const char cg_f_sized_extents[] = "mdl_sized_extents";
+
+static void emit_sized_extents(mdl_buf *b)
+{
+    cg_buf_printf(b, "  ! The extents of a run-time-sized variable's storage (runtime), for the\n"
+                  "  ! views of the task modules (MDL_View_<v>), not for programs.\n"
+                  "  interface\n"
+                  "    function %s(task, rtvar, extents) bind(C, name=\"%s\") &\n"
+                  "        result(mdl_r)\n"
+                  "      import :: c_int, c_ptr, c_long\n"
+                  "      type(c_ptr), value :: task\n"
+                  "      integer(c_int), value :: rtvar\n"
+                  "      integer(c_long), intent(out) :: extents(*)\n"
+                  "      integer(c_int) :: mdl_r\n"
+                  "    end function %s\n"
+                  "  end interface\n\n",
+                  cg_f_sized_extents, cg_f_sized_extents, cg_f_sized_extents);
+}
+
 const char *cg_f_struct_name(const mdl_struct *st)
 {
     return st->typedef_name ? st->typedef_name : st->tag;
@@ -125,11 +155,6 @@ static void dims_comment(mdl_buf *b, int n, mdl_expr *const *dims)
         return;
     cg_buf_puts(b, "  ! ");
     dims_text(b, n, dims);
-}
-
-void cg_f_view_name(mdl_buf *b, const mdl_var *v)
-{
-    cg_buf_printf(b, "MDL_View_%s", v->name);
 }
 
 /* One component: `real(c_double) :: U(0:65, 0:65)  ! [N+2][N+2]`; a
@@ -280,6 +305,8 @@ void cg_emit_fortran_common(mdl_buf *b, const mdl_spec *s)
         emit_struct(b, s->struct_order.v[i]);
     for (int i = 0; i < s->tasks.n; i++)
         emit_task_type(b, s->tasks.v[i]);
+    if (cg_f_spec_sizes_at_run_time(s))
+        emit_sized_extents(b);
     cg_buf_printf(b, "contains\n\n%s\nend module %s\n", error_string, mod.s);
     cg_buf_free(&file);
     cg_buf_free(&mod);

@@ -103,6 +103,10 @@ int cg_rtvar_index(const mdl_task *t, const mdl_var *v);
 int cg_extvar_index(const mdl_task *t, const mdl_var *x);
 /* Whether e names the variable x. */
 int cg_expr_names(const mdl_expr *e, const mdl_var *x);
+/* "MDL_View_u": the view of run-time-sized variable u, one name in C
+ * (TMDL.h's macro), C++ (the method) and Fortran (the procedure of T_mdl)
+ * (docs/generated-code.md). */
+void cg_view_name(mdl_buf *b, const mdl_var *v);
 
 /* ---------------------------------------------------------------- the API */
 
@@ -237,8 +241,10 @@ void cg_f_type(mdl_buf *b, const mdl_typeref *t);
 /* "(0:M-1, 0:N+1)" for C's [N+2][M] (as numbers): the index order
  * reversed, 0-based; nothing for a scalar. */
 void cg_f_dims(mdl_buf *b, int n, const long long *val);
-/* "MDL_View_u": the procedure of T_mdl that gives the Fortran view of
- * run-time-sized variable u (docs/generated-code.md, Fortran). */
-void cg_f_view_name(mdl_buf *b, const mdl_var *v);
+/* Whether a task of s has a run-time-sized variable: then the spec-wide
+ * module declares, once, the C function its views take the extents
+ * from (cg_f_sized_extents), and each task module keeps it private. */
+int cg_f_spec_sizes_at_run_time(const mdl_spec *s);
+extern const char cg_f_sized_extents[];
 
 #endif

@@ -41,6 +41,38 @@ const char *MDL_Error_string(int code);
 
 #ifdef __cplusplus
 }
+
+/* C++: a run-time-sized variable seen with its shape, as the method
+   MDL_View_<v>() of a task's class gives it (docs/generated-code.md):
+   v(i, j) is C's v[i][j] of the row-major storage, extent(d) the d-th
+   extent as MDL_Allocate took it, data() the first element.  It holds the
+   pointer and the extents only, so at -O2 an access costs what indexing
+   the pointer by hand does.  Take it again after an MDL_Allocate that may
+   change the variable's extents (new storage). */
+template <class T, int N>
+class mdl_view {
+    static_assert(N >= 1, "a view has one extent per dimension");
+    T *data_;
+    long ext_[N];
+
+public:
+    mdl_view(T *data, const long (&extents)[N]) noexcept : data_(data), ext_()
+    {
+        for (int d = 0; d < N; d++)
+            ext_[d] = extents[d];
+    }
+    template <class... I>
+    T &operator()(I... i) const noexcept
+    {
+        static_assert(sizeof...(I) == N, "one index per dimension");
+        long at = 0;
+        int d = 0;
+        ((at = at * ext_[d++] + static_cast<long>(i)), ...);
+        return data_[at];
+    }
+    long extent(int d) const noexcept { return ext_[d]; }
+    T *data() const noexcept { return data_; }
+};
 #endif
 
 #endif

@@ -3,7 +3,8 @@
 # must build and run every benchmark on the three variants (and the two of
 # each other MPI of tests/lib/mpi.sh: mpi@<name>, mdl-mpi@<name>) and print every
 # ratio (the kernels quiet and loaded, in their table; vlasov: its CSV
-# complete, with the computation time); and
+# complete, with the computation time; across 2 test hosts, bench/hosts.sh:
+# its ratio lines, or SKIP without root); and
 # bench/cxx.sh (the C++ binding's cost) must print every row.  No timing is
 # asserted: this machine is shared, times mean nothing here.  PASS: bench/<benchmark>; the ratio table is printed as it comes.
 set -u
@@ -87,6 +88,21 @@ else
         echo "FAIL: bench/vlasov: vlasov.md lacks the tables"
     else
         echo "PASS: bench/vlasov ($(($(wc -l < "$vl") - 1)) rows)"
+    fi
+fi
+
+# across hosts (bench/hosts.sh): the halo and the Vlasov code, one then two
+# instances per host, a row each with the hand-written time and the best /
+# median ratio of every MPI; without root the test hosts cannot be made: SKIP
+ht=$tmp/out/hosts.txt
+if grep -q '^# across 2 test hosts: skipped: ' "$ht" 2>/dev/null; then
+    echo "SKIP: bench/hosts: $(sed -n 's/^# across 2 test hosts: skipped: //p' "$ht")"
+else
+    rows=$(grep -cE "^(halo|vlasov) +2x[12] +N=256 +[24]( +[0-9.]+e[-+][0-9]+ +[0-9]+\.[0-9]{3} / [0-9]+\.[0-9]{3} (ok|MISSED)<=1\.05){${#MPI_RTS[@]}} *\$" "$ht" 2>/dev/null)
+    if [ "$rows" = 4 ]; then
+        echo "PASS: bench/hosts (2 hosts, ${#MPI_RTS[@]} MPI(s), 4 cases)"
+    else
+        echo "FAIL: bench/hosts: $rows of 4 rows (halo, vlasov x 2x1, 2x2) with a ratio for each of the ${#MPI_RTS[@]} MPI(s) in hosts.txt"
     fi
 fi
 

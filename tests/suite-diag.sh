@@ -13,6 +13,8 @@
 #         is then stopped here with timeout(1): MPI cannot end it); a call
 #         before MDL_Init ends the whole job (the others in MDL_Init), and
 #         only the process itself when started without mpiexec;
+#         a job stuck in a receive stopped with SIGTERM: each process
+#         names its call, whom it waits for and their host (sigterm);
 #   both  no report while an instance computes, sleeps or does I/O (the
 #         other instances waiting), hang lines for a long wait and for an
 #         MDL_End delivering to a late receiver, sync sends to oneself of
@@ -242,5 +244,17 @@ for c in cycle wait endwait anyone; do
     elif [ "$got" != "${HANG[$c]}" ]; then fail "hang-$c/$rt" "lines differ: $(tr '\n' '|' <<< "$got")"
     else pass "hang-$c/$rt"; fi
 done
+
+# A job stuck in a receive, stopped with SIGTERM (timeout(1) to the
+# launcher, which signals its processes, as when a host is lost): every
+# process says the call it was in, whom it waited for, and their host.
+run "$rt" sigterm 6 -- -n 2 ./d cycle
+h=$(hostname)
+want="d[0] ($h): stopped by SIGTERM in MDL_RecvFrom_d_r, waiting for d[1] ($h)
+d[1] ($h): stopped by SIGTERM in MDL_RecvFrom_d_r, waiting for d[0] ($h)"
+got=$(grep ': stopped by SIGTERM ' "$ERR" | sort)
+if [ $RC -ne 124 ]; then fail "sigterm/$rt" "exit $RC, expected 124 (stopped by timeout)"
+elif [ "$got" != "$want" ]; then fail "sigterm/$rt" "lines differ: $(tr '\n' '|' <<< "$got")"
+else pass "sigterm/$rt"; fi
 done
 exit 0

@@ -5,7 +5,8 @@
 # non-zero when a check fails; this suite also requires its final
 # "<example>: ok" line (montecarlo: a plausible pi).  The tutorial's program
 # (docs/tutorial.md) is built from the page and run too, as examples/tutorial
-# (section 9: its C master with Fortran workers).
+# (section 9: its C master with Fortran workers; section 10: blocks sized at
+# run time, block and block-f90, alone and in one job).
 # A C++ program <name>.cc of an example (montecarlo: the thesis's Annex A) is
 # built as <name>-cxx in one command, as a C++ user would:
 #   g++ (shm) or mpicxx (mpi) -std=c++17 … <name>.cc gen/<name>MDL.c $(pkg-config …)
@@ -122,6 +123,9 @@ RUNS=(
 "tutorial mpi-net 2 |-n 1 master : -n 1 worker|workers:"
 "tutorial shm 4 (C master, Fortran workers)|-n 1 master : -n 3 worker-f90|workers:"
 "tutorial mpi 3 (C master, Fortran workers)|-n 1 master : -n 2 worker-f90|workers:"
+"tutorial shm 3 (sizes at run time)|-n 3 block 5|column sums"
+"tutorial shm 4 (sizes at run time, C and Fortran)|-n 2 block 5 : -n 2 block-f90 5|column sums"
+"tutorial mpi 3 (sizes at run time, C and Fortran)|-n 1 block-f90 5 : -n 2 block 5|column sums"
 )
 
 # extract_tutorial: the tutorial's files
@@ -157,6 +161,21 @@ build() {
               "$fc" "${FFLAGS_EX[@]}" gen-f/sumsqMDL_common.f90 gen-f/workerMDL.f90 worker.f90 \
                   workerMDL.c.o $(pkg-config --libs "medley-$RT_LIB") -o worker-f90) > "$out/f90.log" 2>&1; then
             echo "build of worker.f90 failed: $(tail -c 400 "$out/f90.log" | tr '\n' ' ')"
+            return 1
+        fi
+        # section 10: sizes known at run time, block and block-f90 as the page shows
+        for f in blocks.mdl blocks.c blocks.f90; do
+            [ -s "$out/$f" ] || { echo "docs/tutorial.md: no $f block"; return 1; }
+        done
+        # shellcheck disable=SC2046
+        if ! (cd "$out" && "$RT_STAGE/bin/medleyc" --fortran -o gen-b blocks.mdl &&
+              "$CC" "${CFLAGS_EX[@]}" -Igen-b blocks.c gen-b/blockMDL.c \
+                  $(pkg-config --cflags --libs "medley-$RT_LIB") -o block &&
+              "$CC" "${CFLAGS_EX[@]}" -Igen-b -c gen-b/blockMDL.c -o blockMDL.c.o \
+                  $(pkg-config --cflags "medley-$RT_LIB") &&
+              "$fc" "${FFLAGS_EX[@]}" gen-b/blocksMDL_common.f90 gen-b/blockMDL.f90 blocks.f90 \
+                  blockMDL.c.o $(pkg-config --libs "medley-$RT_LIB") -o block-f90) > "$out/blocks.log" 2>&1; then
+            echo "build of section 10 (blocks) failed: $(tail -c 400 "$out/blocks.log" | tr '\n' ' ')"
             return 1
         fi
         return 0
@@ -246,7 +265,8 @@ for run in "${EXPANDED[@]}"; do
     if [ "$ex" = montecarlo ]; then
         okline='^pi = 3\.1[3-5]'
     elif [ "$ex" = tutorial ]; then
-        okline='sum of squares = [0-9]+ \(right\)'
+        # the sum of squares (sections 1-9), the column sums (section 10)
+        okline='sum of squares = [0-9]+ \(right\)|column sums \(right\)'
     else
         okline="^$ex: ok"
     fi

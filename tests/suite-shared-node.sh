@@ -191,10 +191,10 @@ wait $BG
 rc=$?
 BG=
 want="700 $(id -u), 600 $(id -u) 1, 600 $(id -u) 1"
-if [ "$modes" = "$want" ] && [ $rc = 0 ] && valid "$f" && [ -z "$(parts "$f")" ]; then
+if [ "$modes" = "$want" ] && [ $rc = 0 ] && valid "$f" && [ -z "$(parts_left "$f")" ]; then
     pass private_dir
 else
-    fail private_dir "status $rc, modes '$modes' (want '$want'), parts left: $(parts "$f" | wc -l): $(one_line "$W/err")"
+    fail private_dir "status $rc, modes '$modes' (want '$want'), parts left: $(parts_left "$f" | wc -l): $(one_line "$W/err")"
 fi
 
 # ---------------------------------------------------------------- planted
@@ -267,7 +267,7 @@ rewritten() {
 rewritten rewritten_texts texts=2147483640
 if [ $edited = 1 ] && [ $rc = 0 ] && clean &&
    grep -qxF "p[0]: MDL_End: the trace was not written: the trace of process 0 is damaged: its areas lie outside it or over one another" "$W/err" &&
-   [ -z "$(parts "$f")" ]; then
+   [ -z "$(parts_left "$f")" ]; then
     pass parts_rewritten_texts
 else
     fail parts_rewritten_texts "edited $edited, status $rc: $(one_line "$W/err")"
@@ -327,7 +327,7 @@ fi
 # restore: the templates back in place (a recovery removes them)
 restore() {
     rm -f "$f"
-    parts "$f" | xargs -r rm -f
+    parts_left "$f" | xargs -r rm -f
     cp -p "$W/tpl"/* "$(parts_dir)/"
 }
 part_of() { printf '%s/%s' "$(parts_dir)" "$(ls "$W/tpl" | grep "\.$1\$")"; }

@@ -176,7 +176,7 @@ for rt in "${MPI_RTS[@]}" shm; do
     fi
     # MPI keeps each process's buffer in a part file while the job runs:
     # a job that ends leaves none
-    [ -n "$(parts "$f")" ] && fail montecarlo_no_parts "$(parts "$f" | tr '\n' ' ')" ||
+    [ -n "$(parts_left "$f")" ] && fail montecarlo_no_parts "$(parts_left "$f" | tr '\n' ' ')" ||
         pass montecarlo_no_parts
     if valid montecarlo_check "$f"; then
         for i in 'father[0]' 'son[0]' 'son[1]' 'son[2]'; do
@@ -421,7 +421,7 @@ for rt in "${MPI_RTS[@]}" shm; do
         else
             fail error_content "no job error, failing call or instance ends as expected: son[1] $(instance "$f" 'son\[1\]')"
         fi
-        [ -n "$(parts "$f")" ] && fail error_parts "parts left: $(parts "$f" | tr '\n' ' ')" ||
+        [ -n "$(parts_left "$f")" ] && fail error_parts "parts left: $(parts_left "$f" | tr '\n' ' ')" ||
             pass error_parts
         "$T" "$f" > "$W/report" 2>&1
         grep -qF "ended by an error:" "$W/report" && grep -qF "(MDL_ERR_TRUNCATE)" "$W/report" &&
@@ -470,10 +470,10 @@ for rt in "${MPI_RTS[@]}" shm; do
                grep -qxE 'not in an MDL call when the job ended: (son\[[01]\], )*son\[2\]' "$W/out" &&
                [ "$(count "$f" '"pid":2,"tid":[0-9]+,"name":"MDL_SendTo_father_res"')" -ge 15 ] &&
                [ "$(count "$f" '"name":"MDL_RecvFrom_son_res"')" -ge 1 ] &&
-               [ -z "$(parts "$f")" ]; then
+               [ -z "$(parts_left "$f")" ]; then
                 pass killed_content
             else
-                fail killed_content "son[2] $(instance "$f" 'son\[2\]'), parts $(parts "$f" | wc -l): $(tail -c 400 "$f" | tr '\n' '|')"
+                fail killed_content "son[2] $(instance "$f" 'son\[2\]'), parts $(parts_left "$f" | wc -l): $(tail -c 400 "$f" | tr '\n' '|')"
             fi
         fi
         "$T" --recover "$f" > "$W/out" 2>&1

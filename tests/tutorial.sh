@@ -1,6 +1,6 @@
 # Sourced by the suites that build docs/tutorial.md's programs
-# (suite-examples.sh: the C program and its Makefile; suite-cmake.sh: the
-# C++ master and the CMakeLists.txt).
+# (suite-examples.sh: the C program and its Makefile, section 10's blocks;
+# suite-cmake.sh: the C++ master and the CMakeLists.txt).
 
 # extract_tutorial DIR: every fenced block right after a line "`name`:"
 # of docs/tutorial.md, written to DIR/name.

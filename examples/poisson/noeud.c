@@ -13,6 +13,8 @@
  *       G×G interior points (default 24), a PX×PY process grid (default 0 0:
  *       chosen by MDL_Grid_Create), stop when the l2 norm of an update is
  *       below TOL (default 1e-9) or after MAXIT iterations (default 200000).
+ *       U is sized at run time to the instance's block (SUPi+2 by SUPj+2,
+ *       poisson.mdl), so G has no upper bound but memory.
  *       A run stopped by MAXIT checks only parallel = serial, not the error
  *       (short runs for oversubscribed MPI, where each iteration is slow).
  *
@@ -101,10 +103,10 @@ int main(int argc, char **argv)
     int oi, oj, ni, nj;                         /* global offset and size of my block */
     cut(G, dims[0], c[0], &oi, &ni);
     cut(G, dims[1], c[1], &oj, &nj);
-    if (G < 1 || ni < 1 || nj < 1 || ni > N || nj > N) {
+    if (G < 1 || ni < 1 || nj < 1) {
         if (me == 0)
-            fprintf(stderr, "noeud: G=%d on %d x %d instances: blocks must be 1..%d wide\n",
-                    G, dims[0], dims[1], N);
+            fprintf(stderr, "noeud: G=%d on %d x %d instances: every block needs a point\n",
+                    G, dims[0], dims[1]);
         MDL_Barrier(t);                 /* let 0 print before anyone exits */
         MDL_End(t);
         return 2;
@@ -113,9 +115,17 @@ int main(int argc, char **argv)
     t->INFi = t->INFj = 1;
     t->SUPi = ni;
     t->SUPj = nj;
-    /* U starts at 0, which is also the boundary value: halo cells facing
-     * the boundary (MDL_PROC_NULL neighbours) are never written. */
-    static double V[N + 2][N + 2];
+    /* U, (ni+2) x (nj+2), starts at 0 (MDL_Allocate zeroes it), which is
+     * also the boundary value: halo cells facing the boundary
+     * (MDL_PROC_NULL neighbours) are never written. */
+    if (MDL_Allocate(t) != MDL_SUCCESS)
+        return 1;
+    double (*U)[nj + 2] = MDL_View_U(t);    /* U[i][j], noeudMDL.h */
+    double (*V)[nj + 2] = calloc((size_t)(ni + 2), sizeof *V);
+    if (!V) {
+        perror("calloc");
+        return 1;
+    }
 
     int iter = 0;
     do {
@@ -124,18 +134,19 @@ int main(int argc, char **argv)
         double dif = 0;
         for (int i = 1; i <= ni; i++)
             for (int j = 1; j <= nj; j++) {
-                V[i][j] = 0.25 * (t->U[i - 1][j] + t->U[i + 1][j] +
-                                  t->U[i][j - 1] + t->U[i][j + 1] + h2f(oi + i, oj + j, h));
-                dif += (V[i][j] - t->U[i][j]) * (V[i][j] - t->U[i][j]);
+                V[i][j] = 0.25 * (U[i - 1][j] + U[i + 1][j] +
+                                  U[i][j - 1] + U[i][j + 1] + h2f(oi + i, oj + j, h));
+                dif += (V[i][j] - U[i][j]) * (V[i][j] - U[i][j]);
             }
         for (int i = 1; i <= ni; i++)
             for (int j = 1; j <= nj; j++)
-                t->U[i][j] = V[i][j];
+                U[i][j] = V[i][j];
         t->DIF = dif;
         MDL_Allreduce_m9(t);
         iter++;
     } while (sqrt(t->SUM_DIF) >= tol && iter < max_iter);
     double t_par = now() - t0;
+    free(V);
 
     /* The serial run, the same number of iterations. */
     int w = G + 2;
@@ -154,8 +165,8 @@ int main(int argc, char **argv)
     for (int i = 1; i <= ni; i++)
         for (int j = 1; j <= nj; j++) {
             double exact = sin(PI * (oi + i) * h) * sin(PI * (oj + j) * h);
-            dev = fmax(dev, fabs(t->U[i][j] - u[(oi + i) * w + oj + j]));
-            err = fmax(err, fabs(t->U[i][j] - exact));
+            dev = fmax(dev, fabs(U[i][j] - u[(oi + i) * w + oj + j]));
+            err = fmax(err, fabs(U[i][j] - exact));
         }
     free(u);
     free(v);

@@ -2,7 +2,9 @@
 ! iterations with the same arithmetic in the same order, so that built
 ! with -ffp-contract=off on both sides it prints the same numbers as the
 ! C program, bit for bit (its "bits:" line; tests/suite-examples.sh
-! compares them).  C's U[i][j] is t%U(j, i) here.
+! compares them).  U is sized at run time (poisson.mdl): set the block's
+! extents, MDL_Allocate, then MDL_View_U gives the storage as the pointer
+! array U(0:SUPj+1, 0:SUPi+1); C's U[i][j] is U(j, i) here.
 !
 !   noeud [G [PX PY [TOL [MAXIT]]]]      as noeud.c
 program noeud_f
@@ -15,8 +17,9 @@ program noeud_f
   integer(c_int) :: me, dims(0:1), c(0:1)
   integer :: G, max_iter, oi, oj, ni, nj, iter, i, j, k, w
   real(c_double) :: tol, h, dif, dev, err, exact, max_dev, max_err, s, lambda, umax, predicted
-  real(c_double), save :: V(0:N + 1, 0:N + 1)
-  real(c_double), allocatable :: u(:, :), v2(:, :), swap(:, :)
+  ! asynchronous: the sends of halo_exchange read U until their waits
+  real(c_double), pointer, asynchronous :: U(:, :)
+  real(c_double), allocatable :: V(:, :), us(:, :), vs(:, :), swap(:, :)
   integer(int64) :: t0, t1, rate
   logical :: converged, err_ok, ok
 
@@ -31,9 +34,9 @@ program noeud_f
   call MDL_Grid_Mycoords(t, c)
   call cut(G, dims(0), c(0), oi, ni)
   call cut(G, dims(1), c(1), oj, nj)
-  if (G < 1 .or. ni < 1 .or. nj < 1 .or. ni > N .or. nj > N) then
-    if (me == 0) write (error_unit, '(a, i0, a, i0, a, i0, a, i0, a)') "noeud: G=", G, " on ", &
-        dims(0), " x ", dims(1), " instances: blocks must be 1..", N, " wide"
+  if (G < 1 .or. ni < 1 .or. nj < 1) then
+    if (me == 0) write (error_unit, '(a, i0, a, i0, a, i0, a)') "noeud: G=", G, " on ", &
+        dims(0), " x ", dims(1), " instances: every block needs a point"
     call MDL_Barrier(t)
     call MDL_End(t)
     error stop 2
@@ -44,6 +47,12 @@ program noeud_f
   t%INFj = 1
   t%SUPi = ni
   t%SUPj = nj
+  ! U, (ni+2) x (nj+2), starts at 0 (MDL_Allocate zeroes it), which is
+  ! also the boundary value: halo cells facing the boundary
+  ! (MDL_PROC_NULL neighbours) are never written.
+  call MDL_Allocate(t)
+  call MDL_View_U(t, U)
+  allocate(V(0:nj + 1, 0:ni + 1))
 
   iter = 0
   do
@@ -51,14 +60,14 @@ program noeud_f
     dif = 0
     do i = 1, ni
       do j = 1, nj
-        V(j, i) = 0.25_c_double * (t%U(j, i - 1) + t%U(j, i + 1) + &
-            t%U(j - 1, i) + t%U(j + 1, i) + h2f(oi + i, oj + j, h))
-        dif = dif + (V(j, i) - t%U(j, i)) * (V(j, i) - t%U(j, i))
+        V(j, i) = 0.25_c_double * (U(j, i - 1) + U(j, i + 1) + &
+            U(j - 1, i) + U(j + 1, i) + h2f(oi + i, oj + j, h))
+        dif = dif + (V(j, i) - U(j, i)) * (V(j, i) - U(j, i))
       end do
     end do
     do i = 1, ni
       do j = 1, nj
-        t%U(j, i) = V(j, i)
+        U(j, i) = V(j, i)
       end do
     end do
     t%DIF = dif
@@ -67,26 +76,27 @@ program noeud_f
     if (.not. (sqrt(t%SUM_DIF) >= tol .and. iter < max_iter)) exit
   end do
   call system_clock(t1)
+  deallocate(V)
 
   ! the serial run, the same number of iterations
   w = G + 2
-  allocate(u(0:w - 1, 0:w - 1), v2(0:w - 1, 0:w - 1), source=0.0_c_double)
+  allocate(us(0:w - 1, 0:w - 1), vs(0:w - 1, 0:w - 1), source=0.0_c_double)
   do k = 1, iter
-    call serial_sweep(u, v2)
-    call move_alloc(u, swap)
-    call move_alloc(v2, u)
-    call move_alloc(swap, v2)
+    call serial_sweep(us, vs)
+    call move_alloc(us, swap)
+    call move_alloc(vs, us)
+    call move_alloc(swap, vs)
   end do
   dev = 0
   err = 0
   do i = 1, ni
     do j = 1, nj
       exact = sin(PI * (oi + i) * h) * sin(PI * (oj + j) * h)
-      dev = max(dev, abs(t%U(j, i) - u(oj + j, oi + i)))
-      err = max(err, abs(t%U(j, i) - exact))
+      dev = max(dev, abs(U(j, i) - us(oj + j, oi + i)))
+      err = max(err, abs(U(j, i) - exact))
     end do
   end do
-  deallocate(u, v2)       ! (a main program's arrays live to its end: leak checkers count them)
+  deallocate(us, vs)       ! (a main program's arrays live to its end: leak checkers count them)
   t%DEV = dev
   call MDL_Allreduce_m10(t)
   max_dev = t%MAX_DEV

@@ -187,6 +187,19 @@ MDL_HIDDEN const char *rt_call_fn(const rt_call *k, char *buf, size_t len);
 MDL_HIDDEN const char *rt_call_peer(const rt_call *k, const mdl_task_desc *d,
                                    const int *fam_size, char *buf, size_t len);
 
+/* The line of a process stopped by SIGTERM (rt_stop.c), for a transport
+ * whose launcher signals the survivors of a lost host.  rt_stop_hosts: the
+ * host of every process (world rank r is instance inst_of[r] of task
+ * task_of[r]; its host name the first line of ids + r * stride), copied.
+ * rt_stop_start: the handler installed, once MDL_Init has succeeded (not
+ * over an ignored SIGTERM; chained to a handler found).  rt_stop_end:
+ * removed (a handler the program set since stays) and the copy freed. */
+MDL_HIDDEN void rt_stop_hosts(const mdl_task_desc *d, const int *fam_size, int n,
+                              const int *task_of, const int *inst_of, const char *ids,
+                              size_t stride);
+MDL_HIDDEN void rt_stop_start(const mdl_task_desc *d, mdl_who who);
+MDL_HIDDEN void rt_stop_end(void);
+
 /* For be_init.  rt_common_start: d and the task name, fam_size zeroed
  * (an error is reported).  rt_common_identified: fam_size is filled and
  * the own instance known; checks what only the layer checks (a task

@@ -1,11 +1,10 @@
 /* rt_call.c — the call this process is in (rt_backend.h, rt_call: rt_now),
  * which the layer records at the entry of every call that may block and a
  * backend marks where it blocks, and its names as the hang reports print
- * them (rt_watch.c); the names of Test and Wait, which error lines and
- * traces print too. */
+ * them (rt_watch.c, and rt_stop.c's signal handler: so no stdio here); the
+ * names of Test and Wait, which error lines and traces print too. */
 #include "rt_layer.h"
 
-#include <stdio.h>
 #include <string.h>
 
 rt_call rt_now;
@@ -26,8 +25,42 @@ const char *rt_call_fn(const rt_call *k, char *buf, size_t len)
     return rt_completion_fn(k->wait, 1, buf, len);
 }
 
-const char *rt_call_peer(const rt_call *k, const mdl_task_desc *d, const int *fam_size,
-                         char *buf, size_t len)
+void rt_call_now(rt_call *k, int shown[RT_LIST_SHOWN])
+{
+    *k = (rt_call){ RT_GET(fn), RT_GET(m), RT_GET(peer), RT_GET(nlist), NULL, RT_GET(wait),
+                    RT_GET(blocked) };
+    if (k->peer == RT_PEER_LIST) {
+        const int *list = RT_GET(list);
+        if (k->nlist > RT_LIST_SHOWN)
+            k->nlist = RT_LIST_SHOWN;
+        for (int i = 0; i < k->nlist; i++)
+            shown[i] = list[i];
+        k->list = shown;
+    }
+}
+
+void rt_text_str(rt_text *t, const char *s)
+{
+    for (; *s && t->at + 1 < t->len; s++)
+        t->buf[t->at++] = *s;
+    t->buf[t->at] = 0;
+}
+
+void rt_text_int(rt_text *t, long v)
+{
+    char digits[24];
+    int n = 0;
+    unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+    do
+        digits[sizeof digits - 1 - ++n] = (char)('0' + u % 10);
+    while ((u /= 10) && n < (int)sizeof digits - 2);
+    if (v < 0)
+        digits[sizeof digits - 1 - ++n] = '-';
+    digits[sizeof digits - 1] = 0;
+    rt_text_str(t, digits + sizeof digits - 1 - n);
+}
+
+int rt_call_peer_inst(const rt_call *k, const mdl_task_desc *d, const int *fam_size, int *task)
 {
     const mdl_msg_desc *m = k->fn ? k->m : k->wait;
     int peer = k->peer;
@@ -36,35 +69,43 @@ const char *rt_call_peer(const rt_call *k, const mdl_task_desc *d, const int *fa
      * one pair (one channel) in a family connected with itself. */
     if (!k->fn && !(m && k->m && (k->m == m || k->m->channel == m->channel)))
         peer = RT_PEER_PENDING;
-    int task = m ? m->peer_task : d->self;
+    *task = m ? m->peer_task : d->self;
+    /* a family of one has one instance to wait for: named as such */
+    if (peer == MDL_ANY && fam_size && *task >= 0 && *task < d->ntasks && fam_size[*task] == 1)
+        return 0;
+    return peer;
+}
+
+const char *rt_call_peer(const rt_call *k, const mdl_task_desc *d, const int *fam_size,
+                         char *buf, size_t len)
+{
+    rt_text t = { buf, len, 0 };
+    int task, peer = rt_call_peer_inst(k, d, fam_size, &task);
     const char *name = task >= 0 && task < d->ntasks && d->tasks[task] ? d->tasks[task] : "?";
     buf[0] = 0;
+    if (peer == RT_PEER_NONE)
+        return buf;
+    rt_text_str(&t, name);
     switch (peer) {
-    case RT_PEER_NONE:
+    case RT_PEER_PENDING:
         break;
     case MDL_ANY:
-        /* a family of one has one instance to wait for: named as such */
-        if (fam_size && task >= 0 && task < d->ntasks && fam_size[task] == 1)
-            snprintf(buf, len, "%s[0]", name);
-        else
-            snprintf(buf, len, "%s[any]", name);
+        rt_text_str(&t, "[any]");
         break;
     case RT_PEER_ALL:
-        snprintf(buf, len, "%s[all]", name);
+        rt_text_str(&t, "[all]");
         break;
-    case RT_PEER_PENDING:
-        snprintf(buf, len, "%s", name);
+    case RT_PEER_LIST:
+        for (int i = 0; i < k->nlist; i++) {
+            rt_text_str(&t, i ? "," : "[");
+            rt_text_int(&t, k->list[i]);
+        }
+        rt_text_str(&t, k->nlist ? "]" : "[]");
         break;
-    case RT_PEER_LIST: {
-        size_t at = (size_t)snprintf(buf, len, "%s[", name);
-        for (int i = 0; i < k->nlist && at < len; i++)
-            at += (size_t)snprintf(buf + at, len - at, i ? ",%d" : "%d", k->list[i]);
-        if (at < len)
-            snprintf(buf + at, len - at, "]");
-        break;
-    }
     default:
-        snprintf(buf, len, "%s[%d]", name, peer);
+        rt_text_str(&t, "[");
+        rt_text_int(&t, peer);
+        rt_text_str(&t, "]");
     }
     return buf;
 }

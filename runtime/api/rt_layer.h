@@ -38,6 +38,26 @@ MDL_HIDDEN int rt_need_grid(mdl_rt *rt, const char *fn);
 /* Entries of an instance list a hang report shows (rt_call.c, rt_watch.c). */
 #define RT_LIST_SHOWN 8
 
+/* Text built without stdio, for a signal handler (rt_stop.c) and what it
+ * shares with the hang reports (rt_call.c): appended to buf[0..len-1],
+ * always NUL-terminated, cut at the end. */
+typedef struct rt_text {
+    char *buf;
+    size_t len, at;
+} rt_text;
+MDL_HIDDEN void rt_text_str(rt_text *t, const char *s);
+MDL_HIDDEN void rt_text_int(rt_text *t, long v);
+
+/* A copy of rt_now in k, its list's first RT_LIST_SHOWN entries copied
+ * to shown (signal-safe: loads only), for a report from another thread
+ * (rt_watch.c) or a signal handler (rt_stop.c). */
+MDL_HIDDEN void rt_call_now(rt_call *k, int shown[RT_LIST_SHOWN]);
+
+/* The instance the call k waits for (rt_call_peer names it), or an
+ * RT_PEER_* or MDL_ANY; *task: its task. */
+MDL_HIDDEN int rt_call_peer_inst(const rt_call *k, const mdl_task_desc *d, const int *fam_size,
+                                 int *task);
+
 /* The hang watchdog (rt_watch.c): started by MDL_Init when MDL_HANG_SECONDS
  * is set, stopped by MDL_End once the backend has finished. */
 MDL_HIDDEN void rt_watch_start(const mdl_task_desc *d, mdl_who who, const int *fam_size);

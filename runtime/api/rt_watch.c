@@ -52,16 +52,9 @@ static void say(const char *line)
 static void report(unsigned long b, double after)
 {
     int shown[RT_LIST_SHOWN];
-    rt_call k = { RT_GET(fn), RT_GET(m), RT_GET(peer), RT_GET(nlist), NULL, RT_GET(wait), b };
-    const int *list = RT_GET(list);
-    if (k.peer == RT_PEER_LIST) {
-        if (k.nlist > RT_LIST_SHOWN)
-            k.nlist = RT_LIST_SHOWN;
-        for (int i = 0; i < k.nlist; i++)
-            shown[i] = list[i];
-        k.list = shown;
-    }
-    if (RT_GET(blocked) != b)
+    rt_call k;
+    rt_call_now(&k, shown);
+    if (k.blocked != b || RT_GET(blocked) != b)
         return;
     char fn[160], peer[256], msg[256] = "", line[768];
     const char *name = rt_call_fn(&k, fn, sizeof fn);

@@ -13,7 +13,10 @@
  * partner process (world ranks 2k and 2k+1; the last of an odd world
  * from itself): Open MPI 4.1 does not report the truncation of a message
  * a process sent itself at all, and MPICH 4.0 raises only when given a
- * status, as the runtime gives. */
+ * status, as the runtime gives.  Where it raises depends on the MPI
+ * library only, so the probe runs at the first MDL_Init of the process;
+ * a program that calls MDL_Init again after MDL_End (MPI initialised by
+ * the program) reuses its answer. */
 #include "mpi_rt.h"
 
 enum { RAISED_WORLD = 1, RAISED_SELF = 2 };
@@ -35,7 +38,9 @@ static void raised_on_self(MPI_Comm *comm, int *code, ...)
     raised |= RAISED_SELF;
 }
 
-int mpi_errhandlers_probe(mdl_rt *rt, const char *fn)
+/* The truncated receive of the probe: where MPI raised its error
+ * (RAISED_*), or a negative error code. */
+static int probe_raised(mdl_rt *rt, const char *fn)
 {
     MPI_Comm comms[2] = { MPI_COMM_WORLD, MPI_COMM_SELF };
     MPI_Comm_errhandler_function *record[2] = { raised_on_world, raised_on_self };
@@ -64,11 +69,25 @@ int mpi_errhandlers_probe(mdl_rt *rt, const char *fn)
     for (int i = 0; i < 2; i++) {
         MPI_Comm_set_errhandler(comms[i], program[i]);
         MPI_Errhandler_free(&probe[i]);
+        MPI_Errhandler_free(&program[i]);   /* the get's reference */
     }
-    rt->job.world_eh = program[0];
-    rt->job.self_eh = program[1];
-    rt->job.raised = raised;
-    return rc == MPI_SUCCESS ? 0 : mpi_fail(rt, fn, rc, "MPI_Isend/MPI_Irecv to itself");
+    return rc == MPI_SUCCESS ? raised : mpi_fail(rt, fn, rc, "MPI_Isend/MPI_Irecv to itself");
+}
+
+int mpi_errhandlers_probe(mdl_rt *rt, const char *fn)
+{
+    static int probed, where;
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &rt->job.world_eh);
+    MPI_Comm_get_errhandler(MPI_COMM_SELF, &rt->job.self_eh);
+    if (!probed) {
+        int rc = probe_raised(rt, fn);
+        if (rc < 0)
+            return rc;
+        where = rc;
+        probed = 1;
+    }
+    rt->job.raised = where;
+    return 0;
 }
 
 void mpi_errhandlers_free(mdl_rt *rt)

@@ -54,6 +54,9 @@ int mpi_host_comm(mdl_rt *rt, const char *fn, MPI_Comm *host)
         return rt_fail_oom(rt, fn);
     int rc = MPI_Allgather(mine, IDENTITY_BYTES, MPI_CHAR, all, IDENTITY_BYTES, MPI_CHAR,
                            rt->job.world);
+    if (rc == MPI_SUCCESS)      /* the hosts a SIGTERM's line names */
+        rt_stop_hosts(rt->c.d, rt->c.fam_size, n, rt->job.task_of, rt->job.inst_of, all,
+                      IDENTITY_BYTES);
     /* the lowest world rank of this identity names the host */
     int color = me;
     for (int r = 0; known && rc == MPI_SUCCESS && r < me; r++)

@@ -257,10 +257,12 @@ int be_init(const mdl_task_desc *d, int *argc, char ***argv, void *user, size_t 
     rc = start(rt, fn);
     if (rc < 0) {
         teardown(rt);
+        rt_stop_end();
         if (rt->job.mpi_ours)
             MPI_Finalize();
         return rc;
     }
+    rt_stop_start(d, rt->c.who);
     static int hooked;
     if (!hooked)
         hooked = atexit(exit_hook) == 0;
@@ -291,6 +293,7 @@ int be_end(mdl_rt *rt)
         MPI_Finalize();
         rt_block_end();
     }
+    rt_stop_end();
     return rc;
 }
 

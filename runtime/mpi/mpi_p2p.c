@@ -98,8 +98,9 @@ static size_t mpi_status_bytes(const MPI_Status *st)
     return got < 0 ? SIZE_MAX : (size_t)got;
 }
 
-/* Bytes a receive got (SIZE_MAX when MPI cannot say). */
-static size_t status_bytes(mdl_rt *rt, const MPI_Status *st)
+/* Bytes a receive got (SIZE_MAX when MPI cannot say).  Inline: on every
+ * receive's path, a call cost more than the read. */
+static inline __attribute__((always_inline)) size_t status_bytes(mdl_rt *rt, const MPI_Status *st)
 {
 #if defined(MPICH_NUMVERSION) || defined(OPEN_MPI)
     if (rt->job.status_fast > 0 || (rt->job.status_fast == 0 && probe_status(rt)))
@@ -167,8 +168,10 @@ static __attribute__((noinline, cold)) int recv_own(mdl_rt *rt, const char *fn,
 /* The message a receive got whole in its own buffer, put in its place
  * (buf, dt: the receive's for its bounds): a contiguous section copied,
  * anything else unpacked by MPI. */
-static int place_own(mdl_rt *rt, const char *fn, const mpi_msg_types *ty,
-                     const unsigned char *own, size_t got, void *buf, MPI_Datatype dt)
+static inline __attribute__((always_inline)) int place_own(mdl_rt *rt, const char *fn,
+                                                           const mpi_msg_types *ty,
+                                                           const unsigned char *own, size_t got,
+                                                           void *buf, MPI_Datatype dt)
 {
     if (ty->contiguous) {
         memcpy(buf, own, got);
@@ -391,9 +394,7 @@ static __attribute__((noinline)) int recv_small(mdl_rt *rt, const mdl_msg_desc *
 {
     unsigned char own[MPI_DIRECT_NOTE_BYTES];
     MPI_Status st;
-    mpi_block_recv_begin(src, m->channel);
-    int mpirc = MPI_Recv(own, sizeof own, MPI_PACKED, src, m->channel, rt->job.world, &st);
-    rt_block_end();
+    int mpirc = mpi_recv_sync(rt, own, sizeof own, MPI_PACKED, src, m->channel, &st);
     if (mpirc != MPI_SUCCESS)
         return recv_fail(rt, m->fn, m, mpirc, &st);
     rt->tally.taken++;
@@ -469,9 +470,7 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
     if (small_receive(rt, m, ty))
         return recv_small(rt, m, src, buf, dt);
     MPI_Status st;
-    mpi_block_recv_begin(src, m->channel);
-    mpirc = MPI_Recv(buf, 1, dt, src, m->channel, rt->job.world, &st);
-    rt_block_end();
+    mpirc = mpi_recv_sync(rt, buf, 1, dt, src, m->channel, &st);
     if (mpirc != MPI_SUCCESS)
         return recv_fail(rt, fn, m, mpirc, &st);
     rt->tally.taken++;
@@ -531,9 +530,7 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
             return recv_small(rt, m, rt->job.rank_of[m->peer_task][from], buf, ty->dt);
         MPI_Status st;
         int src = rt->job.rank_of[m->peer_task][from];
-        mpi_block_recv_begin(src, m->channel);
-        int mpirc = MPI_Recv(buf, 1, ty->dt, src, m->channel, rt->job.world, &st);
-        rt_block_end();
+        int mpirc = mpi_recv_sync(rt, buf, 1, ty->dt, src, m->channel, &st);
         if (mpirc != MPI_SUCCESS)
             return recv_fail(rt, m->fn, m, mpirc, &st);
         rt->tally.taken++;

@@ -278,7 +278,8 @@ MDL_HIDDEN extern int mpi_exit_armed;
 MDL_HIDDEN extern int mpi_unusable;
 
 /* Where MPI raises the error a request's completion finds (mpi_errhandlers.c):
- * mpi_errhandlers_probe at MDL_Init (the program's handlers kept), and
+ * mpi_errhandlers_probe at MDL_Init (the program's handlers kept; the
+ * probe itself at the first MDL_Init of the process only), and
  * mpi_completion_errors_returned(rt, 1) before the runtime completes
  * async receives, (rt, 0) after: errors returned there, then the
  * program's handlers back. */
@@ -312,15 +313,23 @@ static inline int mpi_recv_awaits(uint64_t from, int rank, int channel)
     return from == mpi_recv_word(rank, channel) || from == mpi_recv_word(MPI_ANY_SOURCE, channel);
 }
 
-/* rt_block_begin for a sync receive from src on channel: a host peer's
- * announcement that it matches is waited for, not withdrawn (two stores). */
-static inline void mpi_block_recv_begin(int src, int channel)
+/* A sync receive of a message, from src on channel of the runtime's
+ * communicator, marked blocked (rt_block_begin/_end) and published to
+ * the host's peers: an announcement of theirs that it matches is waited
+ * for, not withdrawn (two stores).  Every sync receive of a message goes
+ * through it. */
+static inline __attribute__((always_inline)) int mpi_recv_sync(mdl_rt *rt, void *buf, int count,
+                                                               MPI_Datatype dt, int src,
+                                                               int channel, MPI_Status *st)
 {
     if (mpi_recv_shared) {
         __atomic_store_n(&mpi_recv_shared->from, mpi_recv_word(src, channel), __ATOMIC_RELAXED);
         __atomic_store_n(&mpi_recv_shared->block, rt_nblocks + 1, __ATOMIC_RELEASE);
     }
     rt_block_begin();
+    int mpirc = MPI_Recv(buf, count, dt, src, channel, rt->job.world, st);
+    rt_block_end();
+    return mpirc;
 }
 
 /* Datatypes (mpi_types.c): the element types of structs, and per message

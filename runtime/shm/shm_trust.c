@@ -15,7 +15,8 @@ static const char *task_of(const mdl_rt *rt, int s)
     return t >= 0 && t < rt->c.d->ntasks ? rt->c.d->tasks[t] : "?";
 }
 
-static void corrupt(mdl_rt *rt, int s, const char *what, uint64_t off, uint64_t len)
+static __attribute__((noreturn, cold)) void corrupt(mdl_rt *rt, int s, const char *what,
+                                                   uint64_t off, uint64_t len)
 {
     rt_fail_corrupt(rt,
                     "%s[%d] wrote %s at offset %#llx (%llu bytes) outside the job's heap "

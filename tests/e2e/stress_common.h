@@ -1,5 +1,6 @@
 /* stress_common.h — what the randomized stress tests share (stress_p2p,
- * stress_coll, stress_grid): the hash their values are derived from, the
+ * stress_coll, stress_grid, and on run-time-sized variables stress_rtsize
+ * and stress_rtgrid): the hash their values are derived from, the
  * random stream their schedules are drawn from, and the seeds given in
  * the environment.  Included as "../stress_common.h". */
 #include <errno.h>

@@ -415,6 +415,10 @@ hosts_mpirun_watch() {
 hosts_watch() {
     local out=$1 done_re=$2 grace=$3 pid rc seen=''
     shift 3
+    # Emptied here, not by the job's redirection: that one runs in the
+    # background child, and until the child is scheduled the loop below
+    # would find the DONE line of an earlier job written to OUT.
+    : > "$out"
     "$@" > "$out" 2>&1 &
     pid=$!
     while kill -0 "$pid" 2> /dev/null; do

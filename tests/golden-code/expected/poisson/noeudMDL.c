@@ -3,14 +3,6 @@
 #include "mdl_rt.h"
 #include "noeudMDL.h"
 
-#ifdef __cplusplus
-#define MDL_STATIC_ASSERT_ static_assert
-#else
-#define MDL_STATIC_ASSERT_ _Static_assert
-#endif
-MDL_STATIC_ASSERT_((N) == 64, "constant N differs from the value medleyc used: regenerate with medleyc -D N=...");
-#undef N
-
 /* ---------------------------------------------------------------- descriptors */
 
 #if !defined(MDL_ABI) || MDL_ABI != 0x4d444c4142490002ULL
@@ -23,8 +15,8 @@ static const mdl_type_desc mdlg_type_double =
 /* send m1 */
 static const mdl_item_desc mdlg_msg_0_items[] = {
     /* var, offset, is_pointer, type, ndims, extent, first_pair, rtvar */
-    { "U", offsetof(struct noeud, U), 0,
-      &mdlg_type_double, 2, { 66, 66 }, 0, -1 },
+    { "U", offsetof(struct noeud, U), 1,
+      &mdlg_type_double, 2, { -1, -1 }, 0, 0 },
 };
 static const mdl_msg_desc mdlg_msg_0 = {
     /* name, fn, index, is_send, async */
@@ -38,8 +30,8 @@ static const mdl_msg_desc mdlg_msg_0 = {
 /* send m2 */
 static const mdl_item_desc mdlg_msg_1_items[] = {
     /* var, offset, is_pointer, type, ndims, extent, first_pair, rtvar */
-    { "U", offsetof(struct noeud, U), 0,
-      &mdlg_type_double, 2, { 66, 66 }, 0, -1 },
+    { "U", offsetof(struct noeud, U), 1,
+      &mdlg_type_double, 2, { -1, -1 }, 0, 0 },
 };
 static const mdl_msg_desc mdlg_msg_1 = {
     /* name, fn, index, is_send, async */
@@ -53,8 +45,8 @@ static const mdl_msg_desc mdlg_msg_1 = {
 /* send m3 */
 static const mdl_item_desc mdlg_msg_2_items[] = {
     /* var, offset, is_pointer, type, ndims, extent, first_pair, rtvar */
-    { "U", offsetof(struct noeud, U), 0,
-      &mdlg_type_double, 2, { 66, 66 }, 0, -1 },
+    { "U", offsetof(struct noeud, U), 1,
+      &mdlg_type_double, 2, { -1, -1 }, 0, 0 },
 };
 static const mdl_msg_desc mdlg_msg_2 = {
     /* name, fn, index, is_send, async */
@@ -68,8 +60,8 @@ static const mdl_msg_desc mdlg_msg_2 = {
 /* send m4 */
 static const mdl_item_desc mdlg_msg_3_items[] = {
     /* var, offset, is_pointer, type, ndims, extent, first_pair, rtvar */
-    { "U", offsetof(struct noeud, U), 0,
-      &mdlg_type_double, 2, { 66, 66 }, 0, -1 },
+    { "U", offsetof(struct noeud, U), 1,
+      &mdlg_type_double, 2, { -1, -1 }, 0, 0 },
 };
 static const mdl_msg_desc mdlg_msg_3 = {
     /* name, fn, index, is_send, async */
@@ -83,8 +75,8 @@ static const mdl_msg_desc mdlg_msg_3 = {
 /* receive m5 */
 static const mdl_item_desc mdlg_msg_4_items[] = {
     /* var, offset, is_pointer, type, ndims, extent, first_pair, rtvar */
-    { "U", offsetof(struct noeud, U), 0,
-      &mdlg_type_double, 2, { 66, 66 }, 0, -1 },
+    { "U", offsetof(struct noeud, U), 1,
+      &mdlg_type_double, 2, { -1, -1 }, 0, 0 },
 };
 static const mdl_msg_desc mdlg_msg_4 = {
     /* name, fn, index, is_send, async */
@@ -98,8 +90,8 @@ static const mdl_msg_desc mdlg_msg_4 = {
 /* receive m6 */
 static const mdl_item_desc mdlg_msg_5_items[] = {
     /* var, offset, is_pointer, type, ndims, extent, first_pair, rtvar */
-    { "U", offsetof(struct noeud, U), 0,
-      &mdlg_type_double, 2, { 66, 66 }, 0, -1 },
+    { "U", offsetof(struct noeud, U), 1,
+      &mdlg_type_double, 2, { -1, -1 }, 0, 0 },
 };
 static const mdl_msg_desc mdlg_msg_5 = {
     /* name, fn, index, is_send, async */
@@ -113,8 +105,8 @@ static const mdl_msg_desc mdlg_msg_5 = {
 /* receive m7 */
 static const mdl_item_desc mdlg_msg_6_items[] = {
     /* var, offset, is_pointer, type, ndims, extent, first_pair, rtvar */
-    { "U", offsetof(struct noeud, U), 0,
-      &mdlg_type_double, 2, { 66, 66 }, 0, -1 },
+    { "U", offsetof(struct noeud, U), 1,
+      &mdlg_type_double, 2, { -1, -1 }, 0, 0 },
 };
 static const mdl_msg_desc mdlg_msg_6 = {
     /* name, fn, index, is_send, async */
@@ -128,8 +120,8 @@ static const mdl_msg_desc mdlg_msg_6 = {
 /* receive m8 */
 static const mdl_item_desc mdlg_msg_7_items[] = {
     /* var, offset, is_pointer, type, ndims, extent, first_pair, rtvar */
-    { "U", offsetof(struct noeud, U), 0,
-      &mdlg_type_double, 2, { 66, 66 }, 0, -1 },
+    { "U", offsetof(struct noeud, U), 1,
+      &mdlg_type_double, 2, { -1, -1 }, 0, 0 },
 };
 static const mdl_msg_desc mdlg_msg_7 = {
     /* name, fn, index, is_send, async */
@@ -160,6 +152,19 @@ static const mdl_coll_desc mdlg_coll_1 = {
     -1, -1
 };
 
+/* run-time-sized variables (MDL_Allocate) and the variables their sizes name */
+static const mdl_extvar_desc mdlg_extvars[] = {
+    /* var, offset, base */
+    { "SUPi", offsetof(struct noeud, SUPi), MDL_T_INT },
+    { "SUPj", offsetof(struct noeud, SUPj), MDL_T_INT },
+};
+static const int mdlg_rtvar_0_deps[] = { 0, 1 };
+static const mdl_rtvar_desc mdlg_rtvars[] = {
+    /* var, offset, type, ndims, extent, ndeps, deps */
+    { "U", offsetof(struct noeud, U),
+      &mdlg_type_double, 2, { -1, -1 }, 2, mdlg_rtvar_0_deps },
+};
+
 /* the names the runtime reports, stored by MDL_Init */
 static const char *mdlg_task_names[1];
 static void mdlg_name_tasks(void)
@@ -171,13 +176,13 @@ static const mdl_coll_desc *const mdlg_colls[] = { &mdlg_coll_0, &mdlg_coll_1 };
 
 static const mdl_task_desc mdlg_task = {
     /* abi, spec, spec_hash */
-    0x4d444c4142490002ULL, "poisson.mdl", 0x98465b5e0445a826ULL,
+    0x4d444c4142490002ULL, "poisson.mdl", 0x0b7cfdfd45ab8d86ULL,
     /* ntasks, tasks, self, grid_ndims, periodic */
     1, mdlg_task_names, 0, 2, { 0, 0, 0 },
     /* nchannels, nmsgs, msgs, ncolls, colls */
     4, 8, mdlg_msgs, 2, mdlg_colls,
     /* struct_size, single, nrtvars, rtvars, nextvars, extvars */
-    sizeof(struct noeud), 0, 0, NULL, 0, NULL
+    sizeof(struct noeud), 0, 1, mdlg_rtvars, 2, mdlg_extvars
 };
 
 /* a call through a NULL task pointer: reported, not a crash */
@@ -211,6 +216,14 @@ int noeud_MDL_Init_at(struct noeud *t, unsigned long size, int *argc, char ***ar
         return rc;
     t->mdl_rt_ = rt;
     return MDL_SUCCESS;
+}
+
+int noeud_MDL_Allocate(struct noeud *t)
+{
+    if (!t)
+        return mdlg_no_task("MDL_Allocate");
+    const long e[] = { (long)(t->SUPi + 2), (long)(t->SUPj + 2) };
+    return mdl_allocate(t->mdl_rt_, t, e);
 }
 
 int noeud_MDL_End(struct noeud *t)

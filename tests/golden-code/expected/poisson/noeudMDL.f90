@@ -5,11 +5,15 @@
 module noeud_mdl
   use mdl_poisson
   implicit none
-  private :: mdl_ref, mdl_status, mdl_layout
+  private :: mdl_ref, mdl_status, mdl_layout, mdl_sized_extents
 
   interface MDL_Init
     module procedure MDL_Init
   end interface MDL_Init
+
+  interface MDL_Allocate
+    module procedure MDL_Allocate
+  end interface MDL_Allocate
 
   interface MDL_End
     module procedure MDL_End
@@ -135,6 +139,10 @@ module noeud_mdl
     module procedure MDL_Get_Neighbors
   end interface MDL_Get_Neighbors
 
+  interface MDL_View_U
+    module procedure MDL_View_U
+  end interface MDL_View_U
+
 contains
 
   subroutine MDL_Init(t, ierr)
@@ -162,6 +170,21 @@ contains
     end if
     call mdl_status(mdl_rc, ierr)
   end subroutine MDL_Init
+
+  subroutine MDL_Allocate(t, ierr)
+    use mdl_poisson, only: mdl_task => noeud
+    use, intrinsic :: iso_c_binding, only: c_int, c_ptr
+    type(mdl_task), pointer, intent(in), asynchronous :: t
+    integer(c_int), intent(out), optional :: ierr
+    interface
+      function mdl_c(t) bind(C, name="noeud_MDL_Allocate") result(mdl_r)
+        import :: c_int, c_ptr
+        type(c_ptr), value :: t
+        integer(c_int) :: mdl_r
+      end function mdl_c
+    end interface
+    call mdl_status(mdl_c(mdl_ref(t)), ierr)
+  end subroutine MDL_Allocate
 
   subroutine MDL_End(t, ierr)
     use mdl_poisson, only: mdl_task => noeud
@@ -679,6 +702,19 @@ contains
     call mdl_status(mdl_c(mdl_ref(t), direction, disp, source, dest), ierr)
   end subroutine MDL_Get_Neighbors
 
+  subroutine MDL_View_U(t, view)
+    use mdl_poisson, only: mdl_task => noeud
+    use, intrinsic :: iso_c_binding, only: c_int, c_long, c_f_pointer, c_double
+    type(mdl_task), pointer, intent(in), asynchronous :: t
+    real(c_double), pointer, intent(out) :: view(:, :)
+    integer(c_long) :: mdl_e(2)
+    real(c_double), pointer :: mdl_p(:, :)
+    nullify(view)
+    if (mdl_sized_extents(mdl_ref(t), 0_c_int, mdl_e) /= 2) return
+    call c_f_pointer(t%U, mdl_p, [mdl_e(2), mdl_e(1)])
+    view(0:, 0:) => mdl_p
+  end subroutine MDL_View_U
+
   ! The task as C takes it: NULL when t is not associated (C then says
   ! which call came before MDL_Init).
   function mdl_ref(t) result(mdl_p)
@@ -740,21 +776,21 @@ contains
     mdl_names(1:6) = c_char_"noeud" // c_null_char
     mdl_addr(1) = c_loc(mdl_t)
     mdl_size(1) = c_sizeof(mdl_t)
-    mdl_names(7:14) = c_char_"noeud%U" // c_null_char
-    mdl_addr(2) = c_loc(mdl_t%U(0, 0))
-    mdl_size(2) = c_sizeof(mdl_t%U(0, 0))
-    mdl_names(15:25) = c_char_"noeud%INFi" // c_null_char
-    mdl_addr(3) = c_loc(mdl_t%INFi)
-    mdl_size(3) = c_sizeof(mdl_t%INFi)
-    mdl_names(26:36) = c_char_"noeud%SUPi" // c_null_char
-    mdl_addr(4) = c_loc(mdl_t%SUPi)
-    mdl_size(4) = c_sizeof(mdl_t%SUPi)
-    mdl_names(37:47) = c_char_"noeud%INFj" // c_null_char
-    mdl_addr(5) = c_loc(mdl_t%INFj)
-    mdl_size(5) = c_sizeof(mdl_t%INFj)
-    mdl_names(48:58) = c_char_"noeud%SUPj" // c_null_char
-    mdl_addr(6) = c_loc(mdl_t%SUPj)
-    mdl_size(6) = c_sizeof(mdl_t%SUPj)
+    mdl_names(7:17) = c_char_"noeud%INFi" // c_null_char
+    mdl_addr(2) = c_loc(mdl_t%INFi)
+    mdl_size(2) = c_sizeof(mdl_t%INFi)
+    mdl_names(18:28) = c_char_"noeud%SUPi" // c_null_char
+    mdl_addr(3) = c_loc(mdl_t%SUPi)
+    mdl_size(3) = c_sizeof(mdl_t%SUPi)
+    mdl_names(29:39) = c_char_"noeud%INFj" // c_null_char
+    mdl_addr(4) = c_loc(mdl_t%INFj)
+    mdl_size(4) = c_sizeof(mdl_t%INFj)
+    mdl_names(40:50) = c_char_"noeud%SUPj" // c_null_char
+    mdl_addr(5) = c_loc(mdl_t%SUPj)
+    mdl_size(5) = c_sizeof(mdl_t%SUPj)
+    mdl_names(51:58) = c_char_"noeud%U" // c_null_char
+    mdl_addr(6) = c_loc(mdl_t%U)
+    mdl_size(6) = c_sizeof(mdl_t%U)
     mdl_names(59:68) = c_char_"noeud%DIF" // c_null_char
     mdl_addr(7) = c_loc(mdl_t%DIF)
     mdl_size(7) = c_sizeof(mdl_t%DIF)
@@ -779,7 +815,7 @@ contains
     mdl_names(169:188) = c_char_"noeud%West_Neighbor" // c_null_char
     mdl_addr(14) = c_loc(mdl_t%West_Neighbor)
     mdl_size(14) = c_sizeof(mdl_t%West_Neighbor)
-    mdl_rc = mdl_c(c_loc(mdl_t), c_char_"98465b5e0445a826" // c_null_char, 14, mdl_names, &
+    mdl_rc = mdl_c(c_loc(mdl_t), c_char_"0b7cfdfd45ab8d86" // c_null_char, 14, mdl_names, &
         mdl_addr, mdl_size)
   end function mdl_layout
 

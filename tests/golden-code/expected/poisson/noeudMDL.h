@@ -11,11 +11,11 @@ struct alignas(4096) noeud {
 #else
 struct noeud {
 #endif
-    double U[66][66];  /* [N + 2][N + 2] */
     int INFi;
     int SUPi;
     int INFj;
     int SUPj;
+    double *U;  /* [SUPi + 2][SUPj + 2], row-major, set by MDL_Allocate */
     double DIF;
     double SUM_DIF;
     double DEV;
@@ -30,11 +30,12 @@ struct noeud {
     /* C++: this struct is also the class of noeudMDL.hh (methods
        only: the members' layout is the C one).  Variables start at zero. */
     constexpr noeud() noexcept
-        : U(), INFi(), SUPi(), INFj(), SUPj(), DIF(), SUM_DIF(), DEV(), MAX_DEV(),
+        : INFi(), SUPi(), INFj(), SUPj(), U(), DIF(), SUM_DIF(), DEV(), MAX_DEV(),
           North_Neighbor(), South_Neighbor(), East_Neighbor(), West_Neighbor(), mdl_rt_() {}
     noeud(const noeud &) = delete;
     noeud &operator=(const noeud &) = delete;
     int MDL_Init(int * /*argc*/, char *** /*argv*/);
+    int MDL_Allocate();
     int MDL_End();
     int MDL_MyRank();
     int MDL_FamilySize();
@@ -66,8 +67,15 @@ struct noeud {
     int MDL_Grid_Coords(int /*rank*/, int * /*coords*/);
     int MDL_Grid_Mycoords(int * /*coords*/);
     int MDL_Get_Neighbors(int /*direction*/, int /*disp*/, int * /*source*/, int * /*dest*/);
+    mdl_view<double, 2> MDL_View_U() const noexcept;
 #endif
 };
+
+#ifndef __cplusplus
+/* Each run-time-sized variable as an array of its shape (a pointer to
+   its rows; extents from the size variables, as MDL_Allocate took them). */
+#define MDL_View_U(mdl_t) ((double (*)[((mdl_t)->SUPj + 2)])(void *)(mdl_t)->U)
+#endif
 
 #ifdef __cplusplus
 #include "noeudMDL.hh"  /* the methods of the class */

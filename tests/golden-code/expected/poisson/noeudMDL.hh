@@ -13,6 +13,7 @@
 #include "noeudMDL.h"
 
 inline int noeud::MDL_Init(int *mdl_argc, char ***mdl_argv) { return noeud_MDL_Init_at(this, sizeof *this, mdl_argc, mdl_argv); }
+inline int noeud::MDL_Allocate() { return noeud_MDL_Allocate(mdl_rt_ ? this : nullptr); }
 inline int noeud::MDL_End() { return noeud_MDL_End(mdl_rt_ ? this : nullptr); }
 inline int noeud::MDL_MyRank() { return noeud_MDL_MyRank(mdl_rt_ ? this : nullptr); }
 inline int noeud::MDL_FamilySize() { return noeud_MDL_FamilySize(mdl_rt_ ? this : nullptr); }
@@ -44,5 +45,6 @@ inline int noeud::MDL_Grid_Rank(const int *mdl_coords, int *mdl_rank) { return n
 inline int noeud::MDL_Grid_Coords(int mdl_rank, int *mdl_coords) { return noeud_MDL_Grid_Coords(mdl_rt_ ? this : nullptr, mdl_rank, mdl_coords); }
 inline int noeud::MDL_Grid_Mycoords(int *mdl_coords) { return noeud_MDL_Grid_Mycoords(mdl_rt_ ? this : nullptr, mdl_coords); }
 inline int noeud::MDL_Get_Neighbors(int mdl_direction, int mdl_disp, int *mdl_source, int *mdl_dest) { return noeud_MDL_Get_Neighbors(mdl_rt_ ? this : nullptr, mdl_direction, mdl_disp, mdl_source, mdl_dest); }
+inline mdl_view<double, 2> noeud::MDL_View_U() const noexcept { return mdl_view<double, 2>(this->U, {(long)(this->SUPi + 2), (long)(this->SUPj + 2)}); }
 
 #endif /* MDL_TASK_noeud_HH */

@@ -28,16 +28,13 @@ module mdl_poisson
   integer(c_int), parameter :: MDL_MAX = 3
   integer(c_int), parameter :: MDL_MIN = 4
 
-  ! Constants of the spec (the values medleyc used)
-  integer(c_int), parameter :: N = 64
-
   ! The variables of one instance of noeud (MDL_Init allocates them).
   type, bind(C) :: noeud
-    real(c_double) :: U(0:65, 0:65)  ! [N + 2][N + 2]
     integer(c_int) :: INFi
     integer(c_int) :: SUPi
     integer(c_int) :: INFj
     integer(c_int) :: SUPj
+    type(c_ptr) :: U  ! double * [SUPi + 2][SUPj + 2], set by MDL_Allocate
     real(c_double) :: DIF
     real(c_double) :: SUM_DIF
     real(c_double) :: DEV
@@ -49,6 +46,19 @@ module mdl_poisson
     integer(c_int) :: West_Neighbor
     type(c_ptr) :: mdl_rt_  ! runtime handle: do not touch
   end type noeud
+
+  ! The extents of a run-time-sized variable's storage (runtime), for the
+  ! views of the task modules (MDL_View_<v>), not for programs.
+  interface
+    function mdl_sized_extents(task, rtvar, extents) bind(C, name="mdl_sized_extents") &
+        result(mdl_r)
+      import :: c_int, c_ptr, c_long
+      type(c_ptr), value :: task
+      integer(c_int), value :: rtvar
+      integer(c_long), intent(out) :: extents(*)
+      integer(c_int) :: mdl_r
+    end function mdl_sized_extents
+  end interface
 
 contains
 

@@ -50,8 +50,19 @@ struct w {
     int MDL_Allgather_g();
     int MDL_Allreduce_s();
     int MDL_Mcast_mc(const int * /*insts*/, int /*n*/);
+    mdl_view<double, 2> MDL_View_in() const noexcept;
+    mdl_view<double, 2> MDL_View_f() const noexcept;
+    mdl_view<double, 1> MDL_View_tot() const noexcept;
 #endif
 };
+
+#ifndef __cplusplus
+/* Each run-time-sized variable as an array of its shape (a pointer to
+   its rows; extents from the size variables, as MDL_Allocate took them). */
+#define MDL_View_in(mdl_t) ((double (*)[((mdl_t)->nx + 2)])(void *)(mdl_t)->in)
+#define MDL_View_f(mdl_t) ((double (*)[(mdl_t)->nx])(void *)(mdl_t)->f)
+#define MDL_View_tot(mdl_t) ((double *)(void *)(mdl_t)->tot)
+#endif
 
 #ifdef __cplusplus
 #include "wMDL.hh"  /* the methods of the class */

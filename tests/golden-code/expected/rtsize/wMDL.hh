@@ -37,5 +37,8 @@ inline int w::MDL_allWait() { return w_MDL_allWait(mdl_rt_ ? this : nullptr); }
 inline int w::MDL_Allgather_g() { return w_MDL_Allgather_g(mdl_rt_ ? this : nullptr); }
 inline int w::MDL_Allreduce_s() { return w_MDL_Allreduce_s(mdl_rt_ ? this : nullptr); }
 inline int w::MDL_Mcast_mc(const int *mdl_insts, int mdl_n) { return w_MDL_Mcast_mc(mdl_rt_ ? this : nullptr, mdl_insts, mdl_n); }
+inline mdl_view<double, 2> w::MDL_View_in() const noexcept { return mdl_view<double, 2>(this->in, {(long)(this->ny + 2), (long)(this->nx + 2)}); }
+inline mdl_view<double, 2> w::MDL_View_f() const noexcept { return mdl_view<double, 2>(this->f, {(long)3, (long)this->nx}); }
+inline mdl_view<double, 1> w::MDL_View_tot() const noexcept { return mdl_view<double, 1>(this->tot, {(long)this->ny}); }
 
 #endif /* MDL_TASK_w_HH */

@@ -5,7 +5,7 @@
 module cell_mdl
   use mdl_spec
   implicit none
-  private :: mdl_ref, mdl_status, mdl_layout
+  private :: mdl_ref, mdl_status, mdl_layout, mdl_sized_extents
 
   interface MDL_Init
     module procedure MDL_Init
@@ -835,69 +835,39 @@ contains
 
   subroutine MDL_View_U(t, view)
     use mdl_spec, only: mdl_task => cell
-    use, intrinsic :: iso_c_binding, only: c_int, c_ptr, c_long, c_f_pointer, c_double
+    use, intrinsic :: iso_c_binding, only: c_int, c_long, c_f_pointer, c_double
     type(mdl_task), pointer, intent(in), asynchronous :: t
     real(c_double), pointer, intent(out) :: view(:, :)
-    interface
-      function mdl_c(task, rtvar, extents) bind(C, name="mdl_sized_extents") &
-          result(mdl_r)
-        import :: c_int, c_ptr, c_long
-        type(c_ptr), value :: task
-        integer(c_int), value :: rtvar
-        integer(c_long), intent(out) :: extents(*)
-        integer(c_int) :: mdl_r
-      end function mdl_c
-    end interface
     integer(c_long) :: mdl_e(2)
     real(c_double), pointer :: mdl_p(:, :)
     nullify(view)
-    if (mdl_c(mdl_ref(t), 0_c_int, mdl_e) /= 2) return
+    if (mdl_sized_extents(mdl_ref(t), 0_c_int, mdl_e) /= 2) return
     call c_f_pointer(t%U, mdl_p, [mdl_e(2), mdl_e(1)])
     view(0:, 0:) => mdl_p
   end subroutine MDL_View_U
 
   subroutine MDL_View_blk(t, view)
     use mdl_spec, only: mdl_task => cell
-    use, intrinsic :: iso_c_binding, only: c_int, c_ptr, c_long, c_f_pointer, c_double
+    use, intrinsic :: iso_c_binding, only: c_int, c_long, c_f_pointer, c_double
     type(mdl_task), pointer, intent(in), asynchronous :: t
     real(c_double), pointer, intent(out) :: view(:, :)
-    interface
-      function mdl_c(task, rtvar, extents) bind(C, name="mdl_sized_extents") &
-          result(mdl_r)
-        import :: c_int, c_ptr, c_long
-        type(c_ptr), value :: task
-        integer(c_int), value :: rtvar
-        integer(c_long), intent(out) :: extents(*)
-        integer(c_int) :: mdl_r
-      end function mdl_c
-    end interface
     integer(c_long) :: mdl_e(2)
     real(c_double), pointer :: mdl_p(:, :)
     nullify(view)
-    if (mdl_c(mdl_ref(t), 1_c_int, mdl_e) /= 2) return
+    if (mdl_sized_extents(mdl_ref(t), 1_c_int, mdl_e) /= 2) return
     call c_f_pointer(t%blk, mdl_p, [mdl_e(2), mdl_e(1)])
     view(0:, 0:) => mdl_p
   end subroutine MDL_View_blk
 
   subroutine MDL_View_rcv(t, view)
     use mdl_spec, only: mdl_task => cell
-    use, intrinsic :: iso_c_binding, only: c_int, c_ptr, c_long, c_f_pointer, c_double
+    use, intrinsic :: iso_c_binding, only: c_int, c_long, c_f_pointer, c_double
     type(mdl_task), pointer, intent(in), asynchronous :: t
     real(c_double), pointer, intent(out) :: view(:, :)
-    interface
-      function mdl_c(task, rtvar, extents) bind(C, name="mdl_sized_extents") &
-          result(mdl_r)
-        import :: c_int, c_ptr, c_long
-        type(c_ptr), value :: task
-        integer(c_int), value :: rtvar
-        integer(c_long), intent(out) :: extents(*)
-        integer(c_int) :: mdl_r
-      end function mdl_c
-    end interface
     integer(c_long) :: mdl_e(2)
     real(c_double), pointer :: mdl_p(:, :)
     nullify(view)
-    if (mdl_c(mdl_ref(t), 2_c_int, mdl_e) /= 2) return
+    if (mdl_sized_extents(mdl_ref(t), 2_c_int, mdl_e) /= 2) return
     call c_f_pointer(t%rcv, mdl_p, [mdl_e(2), mdl_e(1)])
     view(0:, 0:) => mdl_p
   end subroutine MDL_View_rcv
@@ -905,92 +875,52 @@ contains
   subroutine MDL_View_ps(t, view)
     use mdl_spec, only: mdl_task => cell
     use mdl_spec, only: mdl_elem => P
-    use, intrinsic :: iso_c_binding, only: c_int, c_ptr, c_long, c_f_pointer
+    use, intrinsic :: iso_c_binding, only: c_int, c_long, c_f_pointer
     type(mdl_task), pointer, intent(in), asynchronous :: t
     type(mdl_elem), pointer, intent(out) :: view(:)
-    interface
-      function mdl_c(task, rtvar, extents) bind(C, name="mdl_sized_extents") &
-          result(mdl_r)
-        import :: c_int, c_ptr, c_long
-        type(c_ptr), value :: task
-        integer(c_int), value :: rtvar
-        integer(c_long), intent(out) :: extents(*)
-        integer(c_int) :: mdl_r
-      end function mdl_c
-    end interface
     integer(c_long) :: mdl_e(1)
     type(mdl_elem), pointer :: mdl_p(:)
     nullify(view)
-    if (mdl_c(mdl_ref(t), 3_c_int, mdl_e) /= 1) return
+    if (mdl_sized_extents(mdl_ref(t), 3_c_int, mdl_e) /= 1) return
     call c_f_pointer(t%ps, mdl_p, [mdl_e(1)])
     view(0:) => mdl_p
   end subroutine MDL_View_ps
 
   subroutine MDL_View_row(t, view)
     use mdl_spec, only: mdl_task => cell
-    use, intrinsic :: iso_c_binding, only: c_int, c_ptr, c_long, c_f_pointer, c_double
+    use, intrinsic :: iso_c_binding, only: c_int, c_long, c_f_pointer, c_double
     type(mdl_task), pointer, intent(in), asynchronous :: t
     real(c_double), pointer, intent(out) :: view(:)
-    interface
-      function mdl_c(task, rtvar, extents) bind(C, name="mdl_sized_extents") &
-          result(mdl_r)
-        import :: c_int, c_ptr, c_long
-        type(c_ptr), value :: task
-        integer(c_int), value :: rtvar
-        integer(c_long), intent(out) :: extents(*)
-        integer(c_int) :: mdl_r
-      end function mdl_c
-    end interface
     integer(c_long) :: mdl_e(1)
     real(c_double), pointer :: mdl_p(:)
     nullify(view)
-    if (mdl_c(mdl_ref(t), 4_c_int, mdl_e) /= 1) return
+    if (mdl_sized_extents(mdl_ref(t), 4_c_int, mdl_e) /= 1) return
     call c_f_pointer(t%row, mdl_p, [mdl_e(1)])
     view(0:) => mdl_p
   end subroutine MDL_View_row
 
   subroutine MDL_View_all(t, view)
     use mdl_spec, only: mdl_task => cell
-    use, intrinsic :: iso_c_binding, only: c_int, c_ptr, c_long, c_f_pointer, c_double
+    use, intrinsic :: iso_c_binding, only: c_int, c_long, c_f_pointer, c_double
     type(mdl_task), pointer, intent(in), asynchronous :: t
     real(c_double), pointer, intent(out) :: view(:)
-    interface
-      function mdl_c(task, rtvar, extents) bind(C, name="mdl_sized_extents") &
-          result(mdl_r)
-        import :: c_int, c_ptr, c_long
-        type(c_ptr), value :: task
-        integer(c_int), value :: rtvar
-        integer(c_long), intent(out) :: extents(*)
-        integer(c_int) :: mdl_r
-      end function mdl_c
-    end interface
     integer(c_long) :: mdl_e(1)
     real(c_double), pointer :: mdl_p(:)
     nullify(view)
-    if (mdl_c(mdl_ref(t), 5_c_int, mdl_e) /= 1) return
+    if (mdl_sized_extents(mdl_ref(t), 5_c_int, mdl_e) /= 1) return
     call c_f_pointer(t%all, mdl_p, [mdl_e(1)])
     view(0:) => mdl_p
   end subroutine MDL_View_all
 
   subroutine MDL_View_tot(t, view)
     use mdl_spec, only: mdl_task => cell
-    use, intrinsic :: iso_c_binding, only: c_int, c_ptr, c_long, c_f_pointer, c_double
+    use, intrinsic :: iso_c_binding, only: c_int, c_long, c_f_pointer, c_double
     type(mdl_task), pointer, intent(in), asynchronous :: t
     real(c_double), pointer, intent(out) :: view(:)
-    interface
-      function mdl_c(task, rtvar, extents) bind(C, name="mdl_sized_extents") &
-          result(mdl_r)
-        import :: c_int, c_ptr, c_long
-        type(c_ptr), value :: task
-        integer(c_int), value :: rtvar
-        integer(c_long), intent(out) :: extents(*)
-        integer(c_int) :: mdl_r
-      end function mdl_c
-    end interface
     integer(c_long) :: mdl_e(1)
     real(c_double), pointer :: mdl_p(:)
     nullify(view)
-    if (mdl_c(mdl_ref(t), 6_c_int, mdl_e) /= 1) return
+    if (mdl_sized_extents(mdl_ref(t), 6_c_int, mdl_e) /= 1) return
     call c_f_pointer(t%tot, mdl_p, [mdl_e(1)])
     view(0:) => mdl_p
   end subroutine MDL_View_tot

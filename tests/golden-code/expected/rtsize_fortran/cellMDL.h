@@ -75,8 +75,27 @@ struct cell {
     int MDL_Grid_Coords(int /*rank*/, int * /*coords*/);
     int MDL_Grid_Mycoords(int * /*coords*/);
     int MDL_Get_Neighbors(int /*direction*/, int /*disp*/, int * /*source*/, int * /*dest*/);
+    mdl_view<double, 2> MDL_View_U() const noexcept;
+    mdl_view<double, 2> MDL_View_blk() const noexcept;
+    mdl_view<double, 2> MDL_View_rcv() const noexcept;
+    mdl_view<struct P, 1> MDL_View_ps() const noexcept;
+    mdl_view<double, 1> MDL_View_row() const noexcept;
+    mdl_view<double, 1> MDL_View_all() const noexcept;
+    mdl_view<double, 1> MDL_View_tot() const noexcept;
 #endif
 };
+
+#ifndef __cplusplus
+/* Each run-time-sized variable as an array of its shape (a pointer to
+   its rows; extents from the size variables, as MDL_Allocate took them). */
+#define MDL_View_U(mdl_t) ((double (*)[((mdl_t)->b + 2)])(void *)(mdl_t)->U)
+#define MDL_View_blk(mdl_t) ((double (*)[(mdl_t)->b])(void *)(mdl_t)->blk)
+#define MDL_View_rcv(mdl_t) ((double (*)[((mdl_t)->b + 1)])(void *)(mdl_t)->rcv)
+#define MDL_View_ps(mdl_t) ((struct P *)(void *)(mdl_t)->ps)
+#define MDL_View_row(mdl_t) ((double *)(void *)(mdl_t)->row)
+#define MDL_View_all(mdl_t) ((double *)(void *)(mdl_t)->all)
+#define MDL_View_tot(mdl_t) ((double *)(void *)(mdl_t)->tot)
+#endif
 
 #ifdef __cplusplus
 #include "cellMDL.hh"  /* the methods of the class */

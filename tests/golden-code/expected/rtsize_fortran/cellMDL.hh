@@ -50,5 +50,12 @@ inline int cell::MDL_Grid_Rank(const int *mdl_coords, int *mdl_rank) { return ce
 inline int cell::MDL_Grid_Coords(int mdl_rank, int *mdl_coords) { return cell_MDL_Grid_Coords(mdl_rt_ ? this : nullptr, mdl_rank, mdl_coords); }
 inline int cell::MDL_Grid_Mycoords(int *mdl_coords) { return cell_MDL_Grid_Mycoords(mdl_rt_ ? this : nullptr, mdl_coords); }
 inline int cell::MDL_Get_Neighbors(int mdl_direction, int mdl_disp, int *mdl_source, int *mdl_dest) { return cell_MDL_Get_Neighbors(mdl_rt_ ? this : nullptr, mdl_direction, mdl_disp, mdl_source, mdl_dest); }
+inline mdl_view<double, 2> cell::MDL_View_U() const noexcept { return mdl_view<double, 2>(this->U, {(long)(this->a + 2), (long)(this->b + 2)}); }
+inline mdl_view<double, 2> cell::MDL_View_blk() const noexcept { return mdl_view<double, 2>(this->blk, {(long)this->a, (long)this->b}); }
+inline mdl_view<double, 2> cell::MDL_View_rcv() const noexcept { return mdl_view<double, 2>(this->rcv, {(long)(this->a + 1), (long)(this->b + 1)}); }
+inline mdl_view<struct P, 1> cell::MDL_View_ps() const noexcept { return mdl_view<struct P, 1>(this->ps, {(long)this->k}); }
+inline mdl_view<double, 1> cell::MDL_View_row() const noexcept { return mdl_view<double, 1>(this->row, {(long)this->b}); }
+inline mdl_view<double, 1> cell::MDL_View_all() const noexcept { return mdl_view<double, 1>(this->all, {(long)(this->b * this->n)}); }
+inline mdl_view<double, 1> cell::MDL_View_tot() const noexcept { return mdl_view<double, 1>(this->tot, {(long)this->b}); }
 
 #endif /* MDL_TASK_cell_HH */

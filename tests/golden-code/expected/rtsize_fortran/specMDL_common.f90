@@ -56,6 +56,19 @@ module mdl_spec
     type(c_ptr) :: mdl_rt_  ! runtime handle: do not touch
   end type cell
 
+  ! The extents of a run-time-sized variable's storage (runtime), for the
+  ! views of the task modules (MDL_View_<v>), not for programs.
+  interface
+    function mdl_sized_extents(task, rtvar, extents) bind(C, name="mdl_sized_extents") &
+        result(mdl_r)
+      import :: c_int, c_ptr, c_long
+      type(c_ptr), value :: task
+      integer(c_int), value :: rtvar
+      integer(c_long), intent(out) :: extents(*)
+      integer(c_int) :: mdl_r
+    end function mdl_sized_extents
+  end interface
+
 contains
 
   ! The text of an error code, as MDL_Error_string of mdl.h gives it.

@@ -1,0 +1,168 @@
+/* rt_stop.c — the line of a process stopped by SIGTERM: which call it was
+ * in and whom it waited for, with the hosts (docs/runtime-mpi.md, Faults).
+ *
+ * A launcher that loses a host ends the job by signalling the survivors
+ * (Open MPI: SIGCONT, then SIGTERM a second later); until now they died
+ * without a word.  The transport installs the handler once MDL_Init has
+ * succeeded, only where the program ignores nothing: over the default
+ * action, or chained to a handler found there (the program's, the MPI's).
+ * It reads the current call (rt_now, rt_call.c, as the hang reports do),
+ * builds its line without stdio or malloc and writes it with one write(2),
+ * then lets the signal do what it did before: the previous handler, or the
+ * default action (the process ends by SIGTERM, as without medley, 100 ms
+ * later: see on_term).  The
+ * host of every instance comes from the transport (rt_stop_hosts), copied
+ * before the handler exists: the handler only reads. */
+#include "rt_layer.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { HOST_CHARS = 64 };
+#define STOP_PAUSE_NS 100000000L    /* 100 ms, on_term */
+
+static struct {
+    int installed;
+    struct sigaction before;    /* what SIGTERM did before */
+    const mdl_task_desc *d;
+    mdl_who who;
+    int *fam_size;              /* [ntasks], a copy: MDL_End frees the runtime's */
+    int *first;                 /* [ntasks] the first entry of each task in host */
+    char (*host)[HOST_CHARS];   /* per instance, task by task; NULL: unknown */
+} stop;
+
+/* The host of instance inst of task, NULL if not known. */
+static const char *host_of(int task, int inst)
+{
+    if (!stop.host || task < 0 || task >= stop.d->ntasks || inst < 0 ||
+        inst >= stop.fam_size[task] || !stop.host[stop.first[task] + inst][0])
+        return NULL;
+    return stop.host[stop.first[task] + inst];
+}
+
+static void add_host(rt_text *t, int task, int inst)
+{
+    const char *h = host_of(task, inst);
+    if (h) {
+        rt_text_str(t, " (");
+        rt_text_str(t, h);
+        rt_text_str(t, ")");
+    }
+}
+
+static void on_term(int sig, siginfo_t *info, void *ctx)
+{
+    int saved = errno;
+    int shown[RT_LIST_SHOWN];
+    rt_call k;
+    rt_call_now(&k, shown);
+    char line[1024], fn[160], peer[256];
+    rt_text t = { line, sizeof line - 1, 0 };
+    rt_text_str(&t, stop.who.task);
+    rt_text_str(&t, "[");
+    rt_text_int(&t, stop.who.inst);
+    rt_text_str(&t, "]");
+    add_host(&t, stop.d->self, stop.who.inst);
+    rt_text_str(&t, ": stopped by SIGTERM ");
+    if (!k.fn && !k.wait) {
+        rt_text_str(&t, "before its first MeDLey call");
+    } else {
+        rt_text_str(&t, k.blocked ? "in " : "after ");
+        rt_text_str(&t, rt_call_fn(&k, fn, sizeof fn));
+        rt_call_peer(&k, stop.d, stop.fam_size, peer, sizeof peer);
+        if (k.blocked && peer[0]) {
+            int task, inst = rt_call_peer_inst(&k, stop.d, stop.fam_size, &task);
+            rt_text_str(&t, ", waiting for ");
+            rt_text_str(&t, peer);
+            add_host(&t, task, inst);
+        }
+    }
+    line[t.at++] = '\n';     /* room kept: len is one short of the line */
+    ssize_t written = write(STDERR_FILENO, line, t.at);
+    (void)written;              /* nothing to do about a closed stderr here */
+    if (stop.before.sa_flags & SA_SIGINFO) {
+        stop.before.sa_sigaction(sig, info, ctx);
+    } else if (stop.before.sa_handler != SIG_DFL) {
+        stop.before.sa_handler(sig);
+    } else {
+        /* Open MPI's daemon sends SIGKILL to all its processes as soon as
+         * the first one has died of its SIGTERM (measured: 1-2 ms later):
+         * a pause before dying leaves the others of the host, not yet
+         * scheduled on a loaded machine, the time to write their line. */
+        struct timespec pause = { 0, STOP_PAUSE_NS };
+        nanosleep(&pause, NULL);
+        /* the default action, once this handler returns (SIGTERM is
+         * blocked until then) */
+        sigaction(SIGTERM, &stop.before, NULL);
+        raise(SIGTERM);
+    }
+    errno = saved;
+}
+
+void rt_stop_hosts(const mdl_task_desc *d, const int *fam_size, int n, const int *task_of,
+                   const int *inst_of, const char *ids, size_t stride)
+{
+    if (stop.installed)
+        return;
+    rt_stop_end();
+    int all = 0;
+    for (int t = 0; t < d->ntasks; t++)
+        all += fam_size[t];
+    stop.d = d;
+    stop.fam_size = malloc(2 * sizeof(int) * (size_t)d->ntasks);
+    stop.host = calloc((size_t)(all ? all : 1), sizeof *stop.host);
+    if (!stop.fam_size || !stop.host) {
+        rt_stop_end();
+        return;
+    }
+    stop.first = stop.fam_size + d->ntasks;
+    for (int t = 0, at = 0; t < d->ntasks; at += fam_size[t], t++) {
+        stop.fam_size[t] = fam_size[t];
+        stop.first[t] = at;
+    }
+    for (int r = 0; r < n; r++) {
+        const char *id = ids + (size_t)r * stride;
+        size_t len = strcspn(id, "\n");
+        if (task_of[r] < 0 || task_of[r] >= d->ntasks || inst_of[r] >= fam_size[task_of[r]])
+            continue;
+        char *h = stop.host[stop.first[task_of[r]] + inst_of[r]];
+        memcpy(h, id, len < HOST_CHARS - 1 ? len : HOST_CHARS - 1);
+    }
+}
+
+void rt_stop_start(const mdl_task_desc *d, mdl_who who)
+{
+    struct sigaction sa, was;
+    if (stop.installed || sigaction(SIGTERM, NULL, &was) != 0 ||
+        (!(was.sa_flags & SA_SIGINFO) && was.sa_handler == SIG_IGN))
+        return;
+    stop.d = d;
+    stop.who = who;
+    stop.before = was;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_term;
+    /* a handler chained to keeps the flags and mask it was set with */
+    sa.sa_flags = SA_SIGINFO | (was.sa_flags & SA_RESTART);
+    sa.sa_mask = was.sa_mask;
+    stop.installed = sigaction(SIGTERM, &sa, NULL) == 0;
+}
+
+void rt_stop_end(void)
+{
+    if (stop.installed) {
+        struct sigaction now;
+        /* put back only our own: a handler the program set since stays */
+        if (sigaction(SIGTERM, NULL, &now) == 0 && (now.sa_flags & SA_SIGINFO) &&
+            now.sa_sigaction == on_term)
+            sigaction(SIGTERM, &stop.before, NULL);
+        stop.installed = 0;
+    }
+    free(stop.fam_size);
+    free(stop.host);
+    stop.fam_size = stop.first = NULL;
+    stop.host = NULL;
+}
