@@ -8,15 +8,24 @@
  * reading less the middle of the round trip, within half the round trip.
  * Rank 0 then corrects each image's calibration for the offset, taken
  * linear in time between the two measurements.  On one host nothing is
- * exchanged but one int per process at MDL_Init. */
+ * exchanged but one int per process at MDL_Init (every process learns
+ * whether the job spans hosts). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mpi_rt.h"
 #include "trace/rt_trace.h"
 
-enum { ROUNDS = 8 };            /* round trips per host and measurement */
+/* Round trips per host and measurement: at least ROUNDS_MIN, then more
+ * until the least is within 2 * GOAL_NS (a quick network reaches it at
+ * once) or TRY_NS have passed.  A loaded machine deschedules one side now
+ * and then, and a round trip it falls in takes milliseconds: among many,
+ * some are quick. */
+enum { ROUNDS_MIN = 8 };
+#define GOAL_NS 10000.0         /* the uncertainty aimed at: 10 us */
+#define TRY_NS 2000000000ULL    /* 2 s a host at most */
 
 typedef struct mpi_clock_host {
     int leader;                 /* the host's lowest world rank */
@@ -25,42 +34,62 @@ typedef struct mpi_clock_host {
     double at[2];               /* rank 0's clock (ns) then */
 } mpi_clock_host;
 
-/* Rank 0's side with the leader of host h. */
+/* Rank 0's side with the leader of host h: each message says whether
+ * another round trip follows. */
 static int ping(mdl_rt *rt, mpi_clock_host *h, int end)
 {
-    uint64_t best = UINT64_MAX;
-    for (int k = 0; k < ROUNDS; k++) {
+    uint64_t best = UINT64_MAX, start = rt_trace_host_ns();
+    int rc = MPI_SUCCESS;
+    for (int k = 0; rc == MPI_SUCCESS; k++) {
         uint64_t theirs = 0, t0 = rt_trace_host_ns();
-        int rc = MPI_Send(NULL, 0, MPI_BYTE, h->leader, rt->tags.trace, rt->job.world);
+        int more = k < ROUNDS_MIN || ((double)best > 2 * GOAL_NS && t0 - start < TRY_NS);
+        rc = MPI_Send(&more, 1, MPI_INT, h->leader, rt->tags.trace, rt->job.world);
+        if (!more)
+            break;
         if (rc == MPI_SUCCESS)
             rc = MPI_Recv(&theirs, 1, MPI_UINT64_T, h->leader, rt->tags.trace, rt->job.world,
                           MPI_STATUS_IGNORE);
         uint64_t t1 = rt_trace_host_ns();
-        if (rc != MPI_SUCCESS)
-            return rc;
-        if (t1 - t0 < best) {
+        if (rc == MPI_SUCCESS && t1 - t0 < best) {
             best = t1 - t0;
             h->off[end] = (double)(int64_t)(theirs - t0) - (double)best / 2;
             h->at[end] = (double)t0 + (double)best / 2;
         }
     }
     h->unc[end] = (double)best / 2;
-    return MPI_SUCCESS;
+    return rc;
 }
 
-/* A host's leader's side: its clock, read between rank 0's two readings. */
+/* A host's leader's side: its clock, read between rank 0's two readings,
+ * as long as rank 0 asks. */
 static int pong(mdl_rt *rt)
 {
-    int rc = MPI_SUCCESS;
-    for (int k = 0; k < ROUNDS && rc == MPI_SUCCESS; k++) {
+    int rc, more = 0;
+    do {
         rt_block_begin();       /* rank 0 measures the hosts one by one */
-        rc = MPI_Recv(NULL, 0, MPI_BYTE, 0, rt->tags.trace, rt->job.world, MPI_STATUS_IGNORE);
+        rc = MPI_Recv(&more, 1, MPI_INT, 0, rt->tags.trace, rt->job.world, MPI_STATUS_IGNORE);
         rt_block_end();
         uint64_t mine = rt_trace_host_ns();
-        if (rc == MPI_SUCCESS)
+        if (rc == MPI_SUCCESS && more)
             rc = MPI_Send(&mine, 1, MPI_UINT64_T, 0, rt->tags.trace, rt->job.world);
-    }
+    } while (rc == MPI_SUCCESS && more);
     return rc;
+}
+
+/* Everyone, once the hosts are measured.  The processes that took no part
+ * wait without spinning: on a loaded node their busy wait would take the
+ * processor from the round trips. */
+static int measured(mdl_rt *rt, int took_part)
+{
+    MPI_Request all;
+    int rc = MPI_Ibarrier(rt->job.world, &all), done = 0;
+    const struct timespec nap = { 0, 20000 };
+    while (rc == MPI_SUCCESS && !took_part && !done) {
+        rc = MPI_Test(&all, &done, MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS && !done)
+            nanosleep(&nap, NULL);
+    }
+    return rc == MPI_SUCCESS && took_part ? MPI_Wait(&all, MPI_STATUS_IGNORE) : rc;
 }
 
 /* Rank 0 at MDL_Init: the hosts, from every process's host leader. */
@@ -89,33 +118,41 @@ int mpi_clock_measure(mdl_rt *rt, int end)
     mpi_trace_state *s = &rt->trace;
     int me = rt->job.world_rank, rc = MPI_SUCCESS;
     if (!end) {
-        int *leader = me == 0 ? malloc(sizeof *leader * (size_t)rt->job.world_size) : NULL;
-        if (me == 0 && !leader)
+        int n = rt->job.world_size, *leader = malloc(sizeof *leader * (size_t)n);
+        if (!leader)
             return rt_fail_oom(rt, fn);
-        rc = MPI_Gather(&rt->job.host_leader, 1, MPI_INT, leader, 1, MPI_INT, 0, rt->job.world);
+        rc = MPI_Allgather(&rt->job.host_leader, 1, MPI_INT, leader, 1, MPI_INT, rt->job.world);
+        for (int r = 0; rc == MPI_SUCCESS && r < n; r++)
+            s->spans_hosts |= leader[r] != 0;
         int frc = rc == MPI_SUCCESS && me == 0 ? find_hosts(rt, leader) : 0;
         free(leader);
         if (rc != MPI_SUCCESS)
-            return mpi_fail(rt, fn, rc, "MPI_Gather");
+            return mpi_fail(rt, fn, rc, "MPI_Allgather");
         if (frc)
             return frc;
     }
+    if (!s->spans_hosts)
+        return 0;
     /* a process that leads its host, not rank 0's, answers rank 0 */
-    if (me != 0 && rt->job.host_leader == me)
+    int leads = me != 0 && rt->job.host_leader == me;
+    if (leads)
         rc = pong(rt);
     for (int i = 0; me == 0 && i < s->nhosts && rc == MPI_SUCCESS; i++)
         rc = ping(rt, &s->hosts[i], end);
+    if (rc == MPI_SUCCESS)
+        rc = measured(rt, me == 0 || leads);
     return rc == MPI_SUCCESS ? 0 : mpi_fail(rt, fn, rc, "measuring the hosts' clocks");
 }
 
-/* A reading ns of host h's clock on rank 0's: less the offset, linear
- * in time between the two measurements. */
+/* A reading ns of host h's clock on rank 0's.  The offset is taken
+ * linear in rank 0's time T: ns = T + off0 + rate (T - at0), solved for T
+ * (an offset taken at ns - off0 instead would be wrong by rate^2 of the
+ * time since MDL_Init: 40 us after 0.1 s at a drift of 2 %). */
 static uint64_t on_rank0(const mpi_clock_host *h, uint64_t ns)
 {
     double span = h->at[1] - h->at[0];
     double rate = span > 0 ? (h->off[1] - h->off[0]) / span : 0;
-    double t = (double)ns - h->off[0];
-    return (uint64_t)((double)ns - (h->off[0] + rate * (t - h->at[0])));
+    return (uint64_t)(((double)ns - h->off[0] + rate * h->at[0]) / (1 + rate));
 }
 
 /* What was measured of host h, named `name`, appended to text. */
@@ -125,10 +162,13 @@ static void describe(char *text, size_t len, const mpi_clock_host *h, const char
     double drift = h->off[1] - h->off[0], unc = h->unc[0] + h->unc[1];
     snprintf(text + at, len - at,
              "%s%s (from rank %d): %+.1f us +- %.1f us at MDL_Init, %+.1f us +- %.1f us at "
-             "MDL_End, a drift of %+.1f us in %.3f s%s", at ? "; " : "", name, h->leader,
+             "MDL_End, a drift of %+.1f us in %.3f s%s%s", at ? "; " : "", name, h->leader,
              h->off[0] / 1e3, h->unc[0] / 1e3, h->off[1] / 1e3, h->unc[1] / 1e3, drift / 1e3,
              (h->at[1] - h->at[0]) / 1e9,
-             drift > unc || -drift > unc ? " (more than the uncertainty: corrected linearly)" : "");
+             drift > unc || -drift > unc ? " (more than the uncertainty: corrected linearly)" : "",
+             h->unc[0] > GOAL_NS || h->unc[1] > GOAL_NS
+                 ? " (not within the 10 us aimed at: a flow between hosts may point back by as much)"
+                 : "");
 }
 
 int mpi_clock_apply(mdl_rt *rt, rt_trace_img **heads, char **text)
@@ -146,7 +186,7 @@ int mpi_clock_apply(mdl_rt *rt, rt_trace_img **heads, char **text)
         heads[r]->ns0 = on_rank0(h, heads[r]->ns0);
         heads[r]->ns1 = on_rank0(h, heads[r]->ns1);
     }
-    size_t len = (size_t)s->nhosts * 320;
+    size_t len = (size_t)s->nhosts * 448;
     if ((*text = malloc(len))) {
         **text = 0;
         for (int i = 0; i < s->nhosts; i++) {
@@ -167,4 +207,5 @@ void mpi_clock_free(mdl_rt *rt)
     rt->trace.hosts = NULL;
     rt->trace.host_of = NULL;
     rt->trace.nhosts = 0;
+    rt->trace.spans_hosts = 0;
 }

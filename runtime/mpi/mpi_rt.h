@@ -240,6 +240,7 @@ typedef struct mpi_trace_state {
     struct mpi_clock_host *hosts;
     int nhosts;
     int *host_of;               /* [world_size] index in hosts, -1: rank 0's host */
+    int spans_hosts;            /* every process: whether the job spans hosts */
 } mpi_trace_state;
 
 struct mdl_rt {

@@ -16,14 +16,14 @@ int rt_trace_tsc;
 
 /* MDL_TEST_CLOCK_SKEW=HOST:OFFSET_US[:DRIFT_PPM[:raw]] (test only,
  * docs/tracing.md §5.4): the processes on host HOST read the trace's
- * clock OFFSET_US µs ahead, drifting DRIFT_PPM µs per second from their
- * first reading — a cluster's clocks, on hosts that share one; "raw":
+ * clock OFFSET_US µs ahead, and DRIFT_PPM µs more per second of
+ * CLOCK_MONOTONIC (so that they read one clock, as a host's processes
+ * do) — a cluster's clocks, on hosts that share one; "raw":
  * world rank 0 merges the hosts' clocks as read (no alignment), so that
  * a test can show what the alignment corrects.  Parsed once. */
 static struct {
     int parsed, here, raw;
     double off_ns, ppm;
-    uint64_t from;
 } skew;
 
 static void skew_parse(void)
@@ -38,7 +38,6 @@ static void skew_parse(void)
     skew.here = strcmp(host, me) == 0;
     skew.raw = strcmp(flag, "raw") == 0;
     skew.off_ns *= 1e3;
-    skew.from = rt_mono_ns();
 }
 
 /* A reading of CLOCK_MONOTONIC as the trace's clock. */
@@ -48,7 +47,7 @@ static uint64_t skewed(uint64_t ns)
         skew_parse();
     if (__builtin_expect(!skew.here, 1))
         return ns;
-    return (uint64_t)((double)ns + skew.off_ns + (double)(ns - skew.from) * skew.ppm * 1e-6);
+    return (uint64_t)((double)ns + skew.off_ns + (double)ns * skew.ppm * 1e-6);
 }
 
 uint64_t rt_trace_host_ns(void)
