@@ -8,9 +8,10 @@
  * indexed alike on every instance; instance p owns rows (velocities)
  * p·nv/n … for the x-advection and columns (positions) p·nx/n … for the
  * v-advection.  The mesh nx × nv is read from the command line: f and the
- * field's vectors are sized at run time (vlasov.mdl), set by MDL_Allocate.  Between the phases every pair of instances swaps the
- * block where the one's rows cross the other's columns: a strided section
- * of f sent straight from where it is to where it goes (the spec's
+ * field's vectors are sized at run time (vlasov.mdl) by MDL_Allocate.
+ * Between the phases every pair of instances swaps the block where the
+ * one's rows cross the other's columns: a strided section of f sent
+ * straight from where it is to where it goes (the spec's
  * to_vslab/into_vslab and to_xslab/into_xslab), so the program packs,
  * unpacks and transposes nothing.  The density is reduced at 0, which
  * solves for E and broadcasts it.

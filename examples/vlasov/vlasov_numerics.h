@@ -121,8 +121,10 @@ static inline void spline_coefficients(double *c, int n, int w)
     double p = 1;
     for (int k = 0; k < w; k++)
         s[k] = 0;
-    for (int j = 0; j < DEPTH; j++, p *= -r) {
-        const double *src = c + (size_t)((n - j % n) % n) * w;
+    /* The history's index walks back from 0, wrapped by hand: a division
+     * by a run-time n per term made the x-advection ~15 % slower. */
+    for (int j = 0, i = 0; j < DEPTH; j++, p *= -r, i = i == 0 ? n - 1 : i - 1) {
+        const double *src = c + (size_t)i * w;
         for (int k = 0; k < w; k++)
             s[k] += p * src[k];
     }
@@ -134,8 +136,8 @@ static inline void spline_coefficients(double *c, int n, int w)
     p = 1;
     for (int k = 0; k < w; k++)
         s[k] = 0;
-    for (int j = 0; j < DEPTH; j++, p *= -r) {
-        const double *src = c + (size_t)((n - 1 + j) % n) * w;
+    for (int j = 0, i = n - 1; j < DEPTH; j++, p *= -r, i = i == n - 1 ? 0 : i + 1) {
+        const double *src = c + (size_t)i * w;
         for (int k = 0; k < w; k++)
             s[k] += p * src[k];
     }
