@@ -81,12 +81,13 @@ start=$(date +%s)
 
 # build MPI BENCH N: $WORK/MPI/BENCH-N/{mpi,mdl-mpi}, on that MPI's staged
 # install (rt_use has selected it).  Built as bench/run.sh and
-# bench/vlasov/run.sh build them: the size a -D of both programs.
+# bench/vlasov/run.sh build them: halo's size a -D of both programs,
+# vlasov's mesh an argument of both (run).
 build() {
     local m=$1 b=$2 n=$3 w=$WORK/$1/$2-$3 ok=1 spec src hand defs d mdefs=()
     case $b in
         halo) spec=bench/halo/spec.mdl src=bench/halo/noeud.c hand=bench/halo/mpi.c defs=("N=$n") ;;
-        vlasov) spec=examples/vlasov/vlasov.mdl src=examples/vlasov/vlasov.c hand=bench/vlasov/mpi.c defs=("NX=$n" "NV=$n") ;;
+        vlasov) spec=examples/vlasov/vlasov.mdl src=examples/vlasov/vlasov.c hand=bench/vlasov/mpi.c defs=() ;;
     esac
     for d in "${defs[@]}"; do mdefs+=(-D "$d"); done
     mkdir -p "$w/gen"
@@ -114,7 +115,7 @@ run() {
     [ "$m" = mpich ] || grace=30
     case $b in
         halo) done_re='^halo exchange ' ;;
-        vlasov) done_re='^bench: ' args=(--bench "$STEPS" "$w/W.$v") ;;
+        vlasov) done_re='^bench: ' args=(--mesh "$n" "$n" --bench "$STEPS" "$w/W.$v") ;;
     esac
     rm -f "$w/W.$v"  # same_w must not read an earlier round's
     hosts_mpirun_watch "$w/out" "$done_re" "$grace" "$m" -n "$k" --map block "${envs[@]}" \

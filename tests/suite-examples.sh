@@ -23,7 +23,8 @@
 # The Fortran programs run with 1 instance and with the most the examples
 # allow on every runtime and MPI (poisson: 5 on shm, blocks of uneven
 # width, and 6 on MPI; vlasov: instance counts divide its power-of-two
-# mesh, 64 x 128, so 8 rather than 5 or 6).
+# mesh, 64 x 128 by default, so 8 rather than 5 or 6; and 2 instances on
+# the mesh it is given at run time, --mesh 128 256).
 #
 # One result line per run:  PASS: examples/<name>/<rt>/<n>  (<n>: instances;
 # poisson adds the process grid, e.g. examples/poisson/shm/4 (1x4)), then
@@ -108,6 +109,8 @@ RUNS=(
 "vlasov mpi 4 |-n 4 vlasov 20|^time|serial|gamma|omega"
 "vlasov mpi 8 |-n 8 vlasov 5|^time|serial|gamma|omega"
 "vlasov mpi-net 2 |-n 2 vlasov 20|^time|serial|gamma|omega"
+"vlasov shm 2 (128 x 256)|-n 2 vlasov --mesh 128 256 20|^time|serial|gamma|omega"
+"vlasov mpi 2 (128 x 256)|-n 2 vlasov --mesh 128 256 20|^time|serial|gamma|omega"
 "vlasov shm 1 (Fortran)|-n 1 vlasov-f90|^time|bits"
 "vlasov shm 2 (Fortran)|-n 2 vlasov-f90|^time|bits"
 "vlasov shm 4 (C and Fortran)|-n 2 vlasov-f90 : -n 2 vlasov|^time|bits"
@@ -116,6 +119,8 @@ RUNS=(
 "vlasov mpi 2 (Fortran)|-n 2 vlasov-f90|^time|bits"
 "vlasov mpi 4 (C and Fortran)|-n 1 vlasov 20 : -n 3 vlasov-f90 20|^time|bits"
 "vlasov mpi 8 (C and Fortran)|-n 4 vlasov-f90 5 : -n 4 vlasov 5|^time|bits"
+"vlasov shm 2 (128 x 256, Fortran)|-n 2 vlasov-f90 --mesh 128 256 20|^time|bits"
+"vlasov mpi 2 (128 x 256, C and Fortran)|-n 1 vlasov --mesh 128 256 20 : -n 1 vlasov-f90 --mesh 128 256 20|^time|bits"
 "tutorial shm 3 |-n 1 master : -n 2 worker|workers:"
 "tutorial shm 5 |-n 1 master : -n 4 worker|workers:"
 "tutorial mpi 2 |-n 1 master : -n 1 worker|workers:"

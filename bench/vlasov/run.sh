@@ -77,8 +77,8 @@ start=$(date +%s)
 build() {
     local n=$1 w=$WORK/$1 ok=1 rt
     rm -rf "$w" && mkdir -p "$w/gen" "$w/f90"
-    "$STAGE/bin/medleyc" --fortran -D "NX=$n" -D "NV=$n" -o "$w/gen" examples/vlasov/vlasov.mdl > "$w/log" 2>&1 || ok=0
-    [ $ok = 1 ] && { "$MPI_CC" "${CFLAGS_V[@]}" -DNX="$n" -DNV="$n" bench/vlasov/mpi.c -lm \
+    "$STAGE/bin/medleyc" --fortran -o "$w/gen" examples/vlasov/vlasov.mdl > "$w/log" 2>&1 || ok=0
+    [ $ok = 1 ] && { "$MPI_CC" "${CFLAGS_V[@]}" bench/vlasov/mpi.c -lm \
         -o "$w/hand-mpi" >> "$w/log" 2>&1 || ok=0; }
     for rt in mpi shm; do
         # shellcheck disable=SC2046
@@ -101,7 +101,7 @@ build() {
 run() {
     local n=$1 np=$2 r=$3 v=$4 w=$WORK/$1 launcher=("${MPI_LAUNCH[@]}")
     [ "$v" = mdl-shm ] && launcher=("$STAGE/bin/mdlrun")
-    if ! (cd "$w" && timeout -k 5 300 "${launcher[@]}" -n "$np" "./$v" --bench "$STEPS" "W.$v") \
+    if ! (cd "$w" && timeout -k 5 300 "${launcher[@]}" -n "$np" "./$v" --mesh "$n" "$n" --bench "$STEPS" "W.$v") \
             > "$w/out" 2> "$w/err" < /dev/null; then
         echo "bench/vlasov: N=$n $v -n $np round $r failed: $(tail -c 300 "$w/err" | tr '\n' ' ')" >&2
         return 1

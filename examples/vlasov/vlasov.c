@@ -6,10 +6,12 @@
  * Semi-Lagrangian, Strang splitting: half a step in x, the field, a step
  * in v, half a step in x (the kernels: vlasov_numerics.h).  f[v][x] is
  * indexed alike on every instance; instance p owns rows (velocities)
- * p·NV/n … for the x-advection and columns (positions) p·NX/n … for the
- * v-advection.  Between the phases every pair of instances swaps the
- * block where the one's rows cross the other's columns: a strided section
- * of f sent straight from where it is to where it goes (the spec's
+ * p·nv/n … for the x-advection and columns (positions) p·nx/n … for the
+ * v-advection.  The mesh nx × nv is read from the command line: f and the
+ * field's vectors are sized at run time (vlasov.mdl) by MDL_Allocate.
+ * Between the phases every pair of instances swaps the block where the
+ * one's rows cross the other's columns: a strided section of f sent
+ * straight from where it is to where it goes (the spec's
  * to_vslab/into_vslab and to_xslab/into_xslab), so the program packs,
  * unpacks and transposes nothing.  The density is reduced at 0, which
  * solves for E and broadcasts it.
@@ -19,11 +21,15 @@
  * Instance 0 also runs the whole computation serially and compares W at
  * every step.
  *
- *   vlasov [TMAX [ALPHA]]        default 40 and 0.01; dt = 0.1
- *   vlasov --bench STEPS [WFILE] timing only (α = 0.01): one line with the
+ *   vlasov [--mesh NX NV] [TMAX [ALPHA]]
+ *                                default 64 × 128, 40 and 0.01; dt = 0.1;
+ *                                NX a power of two, n divides NX and NV
+ *   vlasov [--mesh NX NV] --bench STEPS [WFILE]
+ *                                timing only (α = 0.01): one line with the
  *                                run's time and its computation time, the
  *                                slowest instance's each; W of every step
  *                                into WFILE (bench/vlasov, make bench)
+ *   vlasov --help                this usage
  *
  * Exit status 0 when the parallel run equals the serial one (W within
  * 1e-10 of the largest W) and, if TMAX ≥ 20, γ is within 5% of −0.1533.
@@ -37,6 +43,12 @@
 
 #define GAMMA_REF (-0.1533)     /* linear theory, k = 0.5 */
 #define OMEGA_REF 1.4156
+
+static const char usage[] =
+    "usage: vlasov [--mesh NX NV] [TMAX [ALPHA]]         default 64 x 128, 40, 0.01\n"
+    "       vlasov [--mesh NX NV] --bench STEPS [WFILE]  a timed run of STEPS steps\n"
+    "NX (positions) a power of two >= 4, NV (velocities) >= 4, both multiples of the\n"
+    "instance count\n";
 
 static double now(void)
 {
@@ -63,9 +75,9 @@ typedef struct slabs {
     int np, me, lv, lx, v0, v1, x0, x1;
 } slabs;
 
-static slabs slabs_of(int np, int me)
+static slabs slabs_of(const vlasov_mesh *m, int np, int me)
 {
-    slabs s = { np, me, NV / np, NX / np, 0, 0, 0, 0 };
+    slabs s = { np, me, m->nv / np, m->nx / np, 0, 0, 0, 0 };
     s.v0 = me * s.lv;
     s.v1 = s.v0 + s.lv - 1;
     s.x0 = me * s.lx;
@@ -112,24 +124,25 @@ static void to_xslabs(struct vlasov *t, const slabs *s)
  * total energy (instance 0).  At the end t->slowest holds (at instance 0)
  * the run's time and its computation time — the time spent outside the
  * MDL_* calls — each the largest over the instances. */
-static void run_parallel(struct vlasov *t, int steps, double alpha, double *W, double *Etot)
+static void run_parallel(struct vlasov *t, vlasov_mesh *m, int steps, double alpha, double *W,
+                         double *Etot)
 {
-    slabs s = slabs_of(MDL_FamilySize(t), MDL_MyRank(t));
-    vlasov_scratch *scr = xmalloc(sizeof *scr);
+    slabs s = slabs_of(m, MDL_FamilySize(t), MDL_MyRank(t));
+    double (*f)[m->nx] = MDL_View_f(t);
     double t_comm = 0, c0;
-    initial(t->f, s.v0, s.v1, alpha);
+    initial(m, f, s.v0, s.v1, alpha);
     MDL_Barrier(t);
     double t0 = now();
     for (int k = 0; k < steps; k++) {
-        advect_x(t->f, s.v0, s.v1, DT / 2, scr);
+        advect_x(m, f, s.v0, s.v1, DT / 2);
 
-        t->energy = moments(t->f, s.v0, s.v1, t->rho);
+        t->energy = moments(m, f, s.v0, s.v1, t->rho);
         c0 = now();
         MDL_Reduce_density(t);
         MDL_Reduce_energy_sum(t);
         t_comm += now() - c0;
         if (s.me == 0) {
-            W[k] = solve_field(t->rho_total, t->efield);
+            W[k] = solve_field(m, t->rho_total, t->efield);
             Etot[k] = t->total_energy + W[k];
         }
         c0 = now();
@@ -137,35 +150,35 @@ static void run_parallel(struct vlasov *t, int steps, double alpha, double *W, d
         to_vslabs(t, &s);
         t_comm += now() - c0;
 
-        advect_v(t->f, s.x0, s.x1, t->efield, DT, scr);
+        advect_v(m, f, s.x0, s.x1, t->efield, DT);
 
         c0 = now();
         to_xslabs(t, &s);
         t_comm += now() - c0;
 
-        advect_x(t->f, s.v0, s.v1, DT / 2, scr);
+        advect_x(m, f, s.v0, s.v1, DT / 2);
     }
     t->times[0] = now() - t0;
     t->times[1] = t->times[0] - t_comm;
     MDL_Reduce_timing(t);
-    free(scr);
 }
 
 /* The same computation on one process, for instance 0's comparison. */
-static void run_serial(int steps, double alpha, double *W)
+static void run_serial(vlasov_mesh *m, int steps, double alpha, double *W)
 {
-    double (*f)[NX] = xmalloc(NV * sizeof *f);
-    vlasov_scratch *scr = xmalloc(sizeof *scr);
-    double rho[NX], E[NX];
-    initial(f, 0, NV - 1, alpha);
+    int nx = m->nx, nv = m->nv;
+    double (*f)[nx] = xmalloc((size_t)nv * sizeof *f);
+    double *rho = xmalloc((size_t)nx * sizeof *rho), *E = xmalloc((size_t)nx * sizeof *E);
+    initial(m, f, 0, nv - 1, alpha);
     for (int k = 0; k < steps; k++) {
-        advect_x(f, 0, NV - 1, DT / 2, scr);
-        moments(f, 0, NV - 1, rho);
-        W[k] = solve_field(rho, E);
-        advect_v(f, 0, NX - 1, E, DT, scr);
-        advect_x(f, 0, NV - 1, DT / 2, scr);
+        advect_x(m, f, 0, nv - 1, DT / 2);
+        moments(m, f, 0, nv - 1, rho);
+        W[k] = solve_field(m, rho, E);
+        advect_v(m, f, 0, nx - 1, E, DT);
+        advect_x(m, f, 0, nv - 1, DT / 2);
     }
-    free(scr);
+    free(E);
+    free(rho);
     free(f);
 }
 
@@ -202,47 +215,68 @@ static int peaks(const double *W, int steps, double *tp, double *lnp)
 }
 
 /* vlasov --bench STEPS [WFILE] */
-static int bench(struct vlasov *t, int steps, const char *wfile)
+static int bench(struct vlasov *t, vlasov_mesh *m, int steps, const char *wfile)
 {
     int me = MDL_MyRank(t);
     double *W = xmalloc((size_t)steps * sizeof *W), *Etot = xmalloc((size_t)steps * sizeof *Etot);
-    run_parallel(t, steps, 0.01, W, Etot);
-    int ok = me != 0 || bench_report(MDL_FamilySize(t), steps, t->slowest[0], t->slowest[1],
+    run_parallel(t, m, steps, 0.01, W, Etot);
+    int ok = me != 0 || bench_report(m, MDL_FamilySize(t), steps, t->slowest[0], t->slowest[1],
                                      W, wfile) == 0;
     free(W);
     free(Etot);
+    mesh_free(m);
     MDL_End(t);
     return ok ? 0 : 1;
 }
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(usage, stdout);
+        return 0;
+    }
     struct vlasov *t;
     if (MDL_Init(&t, &argc, &argv) != MDL_SUCCESS)
         return 1;
-    int me = MDL_MyRank(t), np = MDL_FamilySize(t);
+    int me = MDL_MyRank(t), np = MDL_FamilySize(t), nx, nv;
+    const char *bad_mesh = mesh_args(&argc, argv, &nx, &nv);
     int bench_mode = argc > 1 && strcmp(argv[1], "--bench") == 0;
     double tmax = argc > 1 && !bench_mode ? atof(argv[1]) : 40;
     double alpha = argc > 2 && !bench_mode ? atof(argv[2]) : 0.01;
     int steps = bench_mode ? (argc > 2 ? atoi(argv[2]) : 0) : (int)(tmax / DT + 0.5);
-    if (NX % np || NV % np || steps < (bench_mode ? 1 : 3)) {
-        if (me == 0)
-            fprintf(stderr, "vlasov: %d instances must divide NX=%d and NV=%d; TMAX >= %g, "
-                    "--bench STEPS >= 1\n", np, NX, NV, 3 * DT);
+    if (bad_mesh || nx % np || nv % np || steps < (bench_mode ? 1 : 3)) {
+        if (me == 0) {
+            if (bad_mesh)
+                fprintf(stderr, "vlasov: %s\n", bad_mesh);
+            else
+                fprintf(stderr, "vlasov: %d instances must divide NX=%d and NV=%d; TMAX >= %g, "
+                        "--bench STEPS >= 1\n", np, nx, nv, 3 * DT);
+            fputs(usage, stderr);
+        }
         MDL_Barrier(t);                 /* let 0 print before anyone exits */
         MDL_End(t);
         return 2;
     }
+    t->nx = nx;
+    t->nv = nv;
+    vlasov_mesh *m = mesh_new(nx, nv);
+    if (!m || MDL_Allocate(t) != MDL_SUCCESS) {     /* MDL_Allocate has said why */
+        if (!m)
+            perror("vlasov: the mesh's workspace");
+        mesh_free(m);
+        MDL_End(t);
+        return 1;
+    }
     if (bench_mode)
-        return bench(t, steps, argc > 3 ? argv[3] : NULL);
+        return bench(t, m, steps, argc > 3 ? argv[3] : NULL);
 
     double *W = xmalloc((size_t)steps * sizeof *W), *Etot = xmalloc((size_t)steps * sizeof *Etot);
-    run_parallel(t, steps, alpha, W, Etot);
+    run_parallel(t, m, steps, alpha, W, Etot);
     int ok = 1;
     if (me == 0) {
         double *Ws = xmalloc((size_t)steps * sizeof *Ws);
         double t0 = now();
-        run_serial(steps, alpha, Ws);
+        run_serial(m, steps, alpha, Ws);
         /* Relative to the largest W: the density's rounding differs
          * (partial sums, then the reduction), and late W are ~1e-6 of W(0). */
         double t_ser = now() - t0, dev = 0, wmax = 0;
@@ -254,7 +288,7 @@ int main(int argc, char **argv)
         free(Ws);
         double drift = fabs(Etot[steps - 1] - Etot[0]) / Etot[0];
         printf("vlasov: %d x %d mesh, %d instances, dt = %g, t = 0..%g, alpha = %g\n",
-               NX, NV, np, DT, steps * DT, alpha);
+               nx, nv, np, DT, steps * DT, alpha);
         printf("time: parallel %.3f s (computation %.3f s, the rest in MDL calls), "
                "serial %.3f s\n", t->slowest[0], t->slowest[1], t_ser);
         printf("parallel vs serial: max |W - W_serial| / max W = %.1e\n", dev);
@@ -296,6 +330,7 @@ int main(int argc, char **argv)
     }
     free(W);
     free(Etot);
+    mesh_free(m);
     MDL_End(t);
     return ok ? 0 : 1;
 }

@@ -3,31 +3,39 @@
 ! same order, so that built with -ffp-contract=off on both sides it prints
 ! the same W(t) as the C program, bit for bit (its "bits:" line;
 ! tests/suite-examples.sh compares them), alone or with C instances in one
-! job.  C's f[v][x] is t%f(x, v) here; indices are 0-based as in C.
+! job.  C's f[v][x] is f(x, v) here (the view MDL_View_f gives); indices are 0-based as in C.
 !
-!   vlasov [TMAX [ALPHA]]        as vlasov.c
-!   vlasov --bench STEPS [WFILE] as vlasov.c: the same "bench:" line and W
-!                                file, for bench/vlasov's Fortran column
+!   vlasov [--mesh NX NV] [TMAX [ALPHA]]        as vlasov.c
+!   vlasov [--mesh NX NV] --bench STEPS [WFILE] as vlasov.c: the same "bench:"
+!                                line and W file, for bench/vlasov's Fortran
+!                                column
+!   vlasov --help                               this usage
 module vlasov_numerics
-  use mdl_vlasov, only: NX, NV
   use, intrinsic :: iso_c_binding, only: dp => c_double
   use, intrinsic :: iso_fortran_env, only: int64
   implicit none
   private
-  public :: dp, PI, DT, scratch, advect_x, advect_v, moments, solve_field, initial
+  public :: dp, PI, DT, NX_DEFAULT, NV_DEFAULT, nx, nv, scratch, mesh_set, mesh_invalid, &
+      scratch_allocate, advect_x, advect_v, moments, solve_field, initial
 
   real(dp), parameter :: PI = 3.14159265358979323846_dp
   real(dp), parameter :: K = 0.5_dp                   ! wave number of the perturbation
   real(dp), parameter :: VMAX = 6.0_dp
   real(dp), parameter :: DT = 0.1_dp
-  real(dp), parameter :: L = 2 * PI / K, DX = 2 * PI / K / NX, DV = 2 * VMAX / NV
-  integer, parameter :: TILE = 16, NMAX = max(NX, NV)
+  real(dp), parameter :: L = 2 * PI / K
+  integer, parameter :: TILE = 16
+  integer, parameter :: NX_DEFAULT = 64, NV_DEFAULT = 128   ! the mesh without --mesh
+
+  ! the mesh, given at run time (mesh_set): positions, velocities, the
+  ! larger of both, and the spacings
+  integer, protected :: nx = NX_DEFAULT, nv = NV_DEFAULT, nmax = NV_DEFAULT
+  real(dp), protected :: dx, dv
 
   ! a spline row with its ghost cells (row(1) is C's c[0]), and a tile of
-  ! columns with theirs (tile(TILE) is C's c[0])
+  ! columns with theirs (tile(TILE) is C's c[0]); sized by scratch_allocate
   type :: scratch
-    real(dp) :: row(0:NMAX + 3)
-    real(dp) :: tile(0:(NV + 4) * TILE - 1)
+    real(dp), allocatable :: row(:)             ! 0:nmax + 3
+    real(dp), allocatable :: tile(:)            ! 0:(nv + 4) * TILE - 1
   end type scratch
 
   type :: shift_stencil
@@ -36,6 +44,34 @@ module vlasov_numerics
   end type shift_stencil
 
 contains
+
+  ! vlasov_numerics.h's mesh_invalid: why nx_, nv_ cannot be a mesh, or ""
+  function mesh_invalid(nx_, nv_)
+    integer, intent(in) :: nx_, nv_
+    character(len=:), allocatable :: mesh_invalid
+    mesh_invalid = ""
+    if (nx_ < 4 .or. iand(nx_, nx_ - 1) /= 0) then
+      mesh_invalid = "NX must be a power of two, at least 4 (FFT field solver)"
+    else if (nv_ < 4) then
+      mesh_invalid = "NV must be at least 4"
+    end if
+  end function mesh_invalid
+
+  ! the mesh nx_ x nv_ (mesh_invalid(nx_, nv_) == "")
+  subroutine mesh_set(nx_, nv_)
+    integer, intent(in) :: nx_, nv_
+    nx = nx_
+    nv = nv_
+    nmax = max(nx, nv)
+    dx = 2 * PI / K / nx
+    dv = 2 * VMAX / nv
+  end subroutine mesh_set
+
+  subroutine scratch_allocate(s)
+    type(scratch), allocatable, intent(out) :: s
+    allocate(s)
+    allocate(s%row(0:nmax + 3), s%tile(0:(nv + 4) * TILE - 1))
+  end subroutine scratch_allocate
 
   ! vlasov_numerics.h's spline_coefficients: w interleaved periodic
   ! sequences of n samples, c(i * w + k)
@@ -48,12 +84,15 @@ contains
     r = 2 - sqrt(3.0_dp)
     p = 1
     s(0:w - 1) = 0
+    ! the history's index walks back from 0, wrapped by hand (no division
+    ! by the run-time n per term)
+    src = 0
     do j = 0, DEPTH - 1
-      src = mod(n - mod(j, n), n) * w
       do kk = 0, w - 1
-        s(kk) = s(kk) + p * c(src + kk)
+        s(kk) = s(kk) + p * c(src * w + kk)
       end do
       p = p * (-r)
+      src = merge(n - 1, src - 1, src == 0)
     end do
     c(0:w - 1) = s(0:w - 1)
     do i = 1, n - 1
@@ -63,12 +102,13 @@ contains
     end do
     p = 1
     s(0:w - 1) = 0
+    src = n - 1
     do j = 0, DEPTH - 1
-      src = mod(n - 1 + j, n) * w
       do kk = 0, w - 1
-        s(kk) = s(kk) + p * c(src + kk)
+        s(kk) = s(kk) + p * c(src * w + kk)
       end do
       p = p * (-r)
+      src = merge(0, src + 1, src == n - 1)
     end do
     c((n - 1) * w:n * w - 1) = s(0:w - 1)
     do i = n - 2, 0, -1
@@ -206,11 +246,12 @@ contains
   subroutine fft(re, im, dir)
     real(dp), intent(inout) :: re(0:NX - 1), im(0:NX - 1)
     integer, intent(in) :: dir
-    real(dp), save :: twr(0:NX / 2 - 1), twi(0:NX / 2 - 1)
+    real(dp), allocatable, save :: twr(:), twi(:)
     logical, save :: ready = .false.
     real(dp) :: tr, ti, wr, wi, xr, xi
     integer :: i, j, kk, bit, len
     if (.not. ready) then
+      allocate(twr(0:NX / 2 - 1), twi(0:NX / 2 - 1))
       do kk = 0, NX / 2 - 1
         twr(kk) = cos(2 * PI * kk / NX)
         twi(kk) = sin(2 * PI * kk / NX)
@@ -308,41 +349,84 @@ program vlasov_f
   use, intrinsic :: iso_fortran_env, only: int64, error_unit
   implicit none
   real(dp), parameter :: GAMMA_REF = -0.1533_dp     ! linear theory, k = 0.5
+  character(len=*), parameter :: USAGE = &
+      "usage: vlasov [--mesh NX NV] [TMAX [ALPHA]]         default 64 x 128, 40, 0.01" // &
+      new_line("a") // &
+      "       vlasov [--mesh NX NV] --bench STEPS [WFILE]  a timed run of STEPS steps" // &
+      new_line("a") // &
+      "NX (positions) a power of two >= 4, NV (velocities) >= 4, both multiples of the" // &
+      new_line("a") // "instance count"
   type(vlasov), pointer, asynchronous :: t => null()
+  real(dp), pointer, asynchronous :: f(:, :), rho(:), rho_total(:), efield(:)
   integer :: me, np, steps, k, n, i
+  integer :: a0                         ! arguments before TMAX or --bench: 3 after --mesh NX NV
+  integer :: mesh_nx, mesh_nv
+  character(len=:), allocatable :: bad_mesh
   real(dp) :: tmax, alpha, dev, drift, t_ser, t0, gamma_fit
   real(dp), allocatable :: W(:), Etot(:), Ws(:), tp(:), lnp(:), idx(:)
   integer(int64) :: wbits
   logical :: ok, bench_mode
   character(len=4096) :: arg
 
+  call get_command_argument(1, arg)
+  if (arg == "--help" .or. arg == "-h") then
+    print '(a)', USAGE
+    stop
+  end if
   call MDL_Init(t)
   me = MDL_MyRank(t)
   np = MDL_FamilySize(t)
-  call get_command_argument(1, arg)
+  a0 = 0
+  mesh_nx = NX_DEFAULT
+  mesh_nv = NV_DEFAULT
+  bad_mesh = ""
+  if (arg == "--mesh") then
+    a0 = 3
+    ok = mesh_arg(2, mesh_nx)
+    if (.not. (mesh_arg(3, mesh_nv) .and. ok)) bad_mesh = "--mesh takes two numbers, NX and NV"
+  end if
+  if (bad_mesh == "") bad_mesh = mesh_invalid(mesh_nx, mesh_nv)
+  call get_command_argument(a0 + 1, arg)
   bench_mode = arg == "--bench"
   tmax = 40
   alpha = 0.01_dp
   if (bench_mode) then
-    steps = int_arg(2, 0)
+    steps = int_arg(a0 + 2, 0)
   else
-    tmax = real_arg(1, tmax)
-    alpha = real_arg(2, alpha)
+    tmax = real_arg(a0 + 1, tmax)
+    alpha = real_arg(a0 + 2, alpha)
     steps = int(tmax / DT + 0.5_dp)
   end if
-  if (mod(NX, np) /= 0 .or. mod(NV, np) /= 0 .or. steps < merge(1, 3, bench_mode)) then
-    if (me == 0) write (error_unit, '(a, i0, a, i0, a, i0, a)') "vlasov: ", np, &
-        " instances must divide NX=", NX, " and NV=", NV, "; TMAX >= 0.3, --bench STEPS >= 1"
+  if (bad_mesh /= "" .or. mod(mesh_nx, np) /= 0 .or. mod(mesh_nv, np) /= 0 .or. &
+      steps < merge(1, 3, bench_mode)) then
+    if (me == 0) then
+      if (bad_mesh /= "") then
+        write (error_unit, '(2a)') "vlasov: ", bad_mesh
+      else
+        write (error_unit, '(a, i0, a, i0, a, i0, a)') "vlasov: ", np, &
+            " instances must divide NX=", mesh_nx, " and NV=", mesh_nv, &
+            "; TMAX >= 0.3, --bench STEPS >= 1"
+      end if
+      write (error_unit, '(a)') USAGE
+    end if
     call MDL_Barrier(t)
     call MDL_End(t)
     error stop 2
   end if
+  call mesh_set(mesh_nx, mesh_nv)
+  t%nx = nx
+  t%nv = nv
+  call MDL_Allocate(t)                  ! stops the program, saying why, if it fails
+  call MDL_View_f(t, f)
+  call MDL_View_rho(t, rho)
+  call MDL_View_rho_total(t, rho_total)
+  call MDL_View_efield(t, efield)
   allocate(W(0:steps - 1), Etot(0:steps - 1))
   call run_parallel(steps, alpha)
   ok = .true.
   if (bench_mode) then
     arg = ""
-    if (command_argument_count() >= 3) call get_command_argument(3, arg)
+    if (command_argument_count() >= a0 + 3) call get_command_argument(a0 + 3, arg)
     if (me == 0) ok = bench_report(trim(arg))
   else if (me == 0) then
     allocate(Ws(0:steps - 1))
@@ -412,6 +496,20 @@ contains
     call get_command_argument(kk, a)
     read (a, *) int_arg
   end function int_arg
+
+  ! argument kk, a number, into size; .false. if it is none
+  logical function mesh_arg(kk, size)
+    integer, intent(in) :: kk
+    integer, intent(out) :: size
+    character(len=64) :: a
+    integer :: st
+    size = 0
+    mesh_arg = .false.
+    if (command_argument_count() < kk) return
+    call get_command_argument(kk, a)
+    read (a, *, iostat=st) size
+    mesh_arg = st == 0
+  end function mesh_arg
 
   real(dp) function real_arg(kk, default)
     integer, intent(in) :: kk
@@ -509,31 +607,31 @@ contains
     v1 = v0 + lv - 1
     x0 = me * lx
     x1 = x0 + lx - 1
-    allocate(scr)
+    call scratch_allocate(scr)
     t_comm = 0
-    call initial(t%f, v0, v1, a)
+    call initial(f, v0, v1, a)
     call MDL_Barrier(t)
     start = now()
     do s = 0, nsteps - 1
-      call advect_x(t%f, v0, v1, DT / 2, scr)
-      t%energy = moments(t%f, v0, v1, t%rho)
+      call advect_x(f, v0, v1, DT / 2, scr)
+      t%energy = moments(f, v0, v1, rho)
       c0 = now()
       call MDL_Reduce_density(t)
       call MDL_Reduce_energy_sum(t)
       t_comm = t_comm + (now() - c0)
       if (me == 0) then
-        W(s) = solve_field(t%rho_total, t%efield)
+        W(s) = solve_field(rho_total, efield)
         Etot(s) = t%total_energy + W(s)
       end if
       c0 = now()
       call MDL_Bcast_field(t)
       call to_vslabs(lv, lx, v0, v1, x0, x1)
       t_comm = t_comm + (now() - c0)
-      call advect_v(t%f, x0, x1, t%efield, DT, scr)
+      call advect_v(f, x0, x1, efield, DT, scr)
       c0 = now()
       call to_xslabs(lv, lx, v0, v1, x0, x1)
       t_comm = t_comm + (now() - c0)
-      call advect_x(t%f, v0, v1, DT / 2, scr)
+      call advect_x(f, v0, v1, DT / 2, scr)
     end do
     t%times(0) = now() - start
     t%times(1) = t%times(0) - t_comm
@@ -547,7 +645,8 @@ contains
     type(scratch), allocatable :: scr
     real(dp) :: rho(0:NX - 1), E(0:NX - 1), kin
     integer :: s
-    allocate(f(0:NX - 1, 0:NV - 1), scr)
+    allocate(f(0:NX - 1, 0:NV - 1))
+    call scratch_allocate(scr)
     call initial(f, 0, NV - 1, a)
     do s = 0, nsteps - 1
       call advect_x(f, 0, NV - 1, DT / 2, scr)

@@ -3,16 +3,6 @@
 #include "mdl_rt.h"
 #include "vlasovMDL.h"
 
-#ifdef __cplusplus
-#define MDL_STATIC_ASSERT_ static_assert
-#else
-#define MDL_STATIC_ASSERT_ _Static_assert
-#endif
-MDL_STATIC_ASSERT_((NX) == 64, "constant NX differs from the value medleyc used: regenerate with medleyc -D NX=...");
-#undef NX
-MDL_STATIC_ASSERT_((NV) == 128, "constant NV differs from the value medleyc used: regenerate with medleyc -D NV=...");
-#undef NV
-
 /* ---------------------------------------------------------------- descriptors */
 
 #if !defined(MDL_ABI) || MDL_ABI != 0x4d444c4142490002ULL
@@ -25,8 +15,8 @@ static const mdl_type_desc mdlg_type_double =
 /* send to_vslab */
 static const mdl_item_desc mdlg_msg_0_items[] = {
     /* var, offset, is_pointer, type, ndims, extent, first_pair, rtvar */
-    { "f", offsetof(struct vlasov, f), 0,
-      &mdlg_type_double, 2, { 128, 64 }, 0, -1 },
+    { "f", offsetof(struct vlasov, f), 1,
+      &mdlg_type_double, 2, { -1, -1 }, 0, 0 },
 };
 static const mdl_msg_desc mdlg_msg_0 = {
     /* name, fn, index, is_send, async */
@@ -40,8 +30,8 @@ static const mdl_msg_desc mdlg_msg_0 = {
 /* send to_xslab */
 static const mdl_item_desc mdlg_msg_1_items[] = {
     /* var, offset, is_pointer, type, ndims, extent, first_pair, rtvar */
-    { "f", offsetof(struct vlasov, f), 0,
-      &mdlg_type_double, 2, { 128, 64 }, 0, -1 },
+    { "f", offsetof(struct vlasov, f), 1,
+      &mdlg_type_double, 2, { -1, -1 }, 0, 0 },
 };
 static const mdl_msg_desc mdlg_msg_1 = {
     /* name, fn, index, is_send, async */
@@ -55,8 +45,8 @@ static const mdl_msg_desc mdlg_msg_1 = {
 /* receive into_vslab */
 static const mdl_item_desc mdlg_msg_2_items[] = {
     /* var, offset, is_pointer, type, ndims, extent, first_pair, rtvar */
-    { "f", offsetof(struct vlasov, f), 0,
-      &mdlg_type_double, 2, { 128, 64 }, 0, -1 },
+    { "f", offsetof(struct vlasov, f), 1,
+      &mdlg_type_double, 2, { -1, -1 }, 0, 0 },
 };
 static const mdl_msg_desc mdlg_msg_2 = {
     /* name, fn, index, is_send, async */
@@ -70,8 +60,8 @@ static const mdl_msg_desc mdlg_msg_2 = {
 /* receive into_xslab */
 static const mdl_item_desc mdlg_msg_3_items[] = {
     /* var, offset, is_pointer, type, ndims, extent, first_pair, rtvar */
-    { "f", offsetof(struct vlasov, f), 0,
-      &mdlg_type_double, 2, { 128, 64 }, 0, -1 },
+    { "f", offsetof(struct vlasov, f), 1,
+      &mdlg_type_double, 2, { -1, -1 }, 0, 0 },
 };
 static const mdl_msg_desc mdlg_msg_3 = {
     /* name, fn, index, is_send, async */
@@ -88,8 +78,8 @@ static const mdl_coll_desc mdlg_coll_0 = {
        send_rtvar, recv_rtvar */
     "density", "MDL_Reduce_density", 0, MDL_COLL_REDUCE,
     0, MDL_SUM, &mdlg_type_double,
-    64, 64, 0,
-    -1, -1
+    -1, -1, 0,
+    1, 2
 };
 
 /* collective energy_sum */
@@ -118,8 +108,30 @@ static const mdl_coll_desc mdlg_coll_3 = {
        send_rtvar, recv_rtvar */
     "field", "MDL_Bcast_field", 3, MDL_COLL_BCAST,
     0, 0, &mdlg_type_double,
-    64, 64, 1,
-    -1, -1
+    -1, -1, 1,
+    3, 3
+};
+
+/* run-time-sized variables (MDL_Allocate) and the variables their sizes name */
+static const mdl_extvar_desc mdlg_extvars[] = {
+    /* var, offset, base */
+    { "nx", offsetof(struct vlasov, nx), MDL_T_INT },
+    { "nv", offsetof(struct vlasov, nv), MDL_T_INT },
+};
+static const int mdlg_rtvar_0_deps[] = { 0, 1 };
+static const int mdlg_rtvar_1_deps[] = { 0 };
+static const int mdlg_rtvar_2_deps[] = { 0 };
+static const int mdlg_rtvar_3_deps[] = { 0 };
+static const mdl_rtvar_desc mdlg_rtvars[] = {
+    /* var, offset, type, ndims, extent, ndeps, deps */
+    { "f", offsetof(struct vlasov, f),
+      &mdlg_type_double, 2, { -1, -1 }, 2, mdlg_rtvar_0_deps },
+    { "rho", offsetof(struct vlasov, rho),
+      &mdlg_type_double, 1, { -1 }, 1, mdlg_rtvar_1_deps },
+    { "rho_total", offsetof(struct vlasov, rho_total),
+      &mdlg_type_double, 1, { -1 }, 1, mdlg_rtvar_2_deps },
+    { "efield", offsetof(struct vlasov, efield),
+      &mdlg_type_double, 1, { -1 }, 1, mdlg_rtvar_3_deps },
 };
 
 /* the names the runtime reports, stored by MDL_Init */
@@ -133,13 +145,13 @@ static const mdl_coll_desc *const mdlg_colls[] = { &mdlg_coll_0, &mdlg_coll_1, &
 
 static const mdl_task_desc mdlg_task = {
     /* abi, spec, spec_hash */
-    0x4d444c4142490002ULL, "vlasov.mdl", 0x7d30779c8061d0f7ULL,
+    0x4d444c4142490002ULL, "vlasov.mdl", 0x3f501698c76ffebdULL,
     /* ntasks, tasks, self, grid_ndims, periodic */
     1, mdlg_task_names, 0, 0, { 0, 0, 0 },
     /* nchannels, nmsgs, msgs, ncolls, colls */
     2, 4, mdlg_msgs, 4, mdlg_colls,
     /* struct_size, single, nrtvars, rtvars, nextvars, extvars */
-    sizeof(struct vlasov), 0, 0, NULL, 0, NULL
+    sizeof(struct vlasov), 0, 4, mdlg_rtvars, 2, mdlg_extvars
 };
 
 /* a call through a NULL task pointer: reported, not a crash */
@@ -173,6 +185,14 @@ int vlasov_MDL_Init_at(struct vlasov *t, unsigned long size, int *argc, char ***
         return rc;
     t->mdl_rt_ = rt;
     return MDL_SUCCESS;
+}
+
+int vlasov_MDL_Allocate(struct vlasov *t)
+{
+    if (!t)
+        return mdlg_no_task("MDL_Allocate");
+    const long e[] = { (long)(t->nv), (long)(t->nx), (long)(t->nx), (long)(t->nx), (long)(t->nx) };
+    return mdl_allocate(t->mdl_rt_, t, e);
 }
 
 int vlasov_MDL_End(struct vlasov *t)
@@ -317,7 +337,7 @@ int vlasov_MDL_Reduce_density(struct vlasov *t)
     if (!t)
         return mdlg_no_task("MDL_Reduce_density");
     return mdl_collective(t->mdl_rt_, &mdlg_coll_0, t->rho, t->rho_total,
-                          64L, NULL, NULL, NULL, 0);
+                          (long)t->nx, NULL, NULL, NULL, 0);
 }
 
 int vlasov_MDL_Reduce_energy_sum(struct vlasov *t)
@@ -341,5 +361,5 @@ int vlasov_MDL_Bcast_field(struct vlasov *t)
     if (!t)
         return mdlg_no_task("MDL_Bcast_field");
     return mdl_collective(t->mdl_rt_, &mdlg_coll_3, t->efield, t->efield,
-                          64L, NULL, NULL, NULL, 0);
+                          (long)t->nx, NULL, NULL, NULL, 0);
 }

@@ -5,11 +5,15 @@
 module vlasov_mdl
   use mdl_vlasov
   implicit none
-  private :: mdl_ref, mdl_status, mdl_layout
+  private :: mdl_ref, mdl_status, mdl_layout, mdl_sized_extents
 
   interface MDL_Init
     module procedure MDL_Init
   end interface MDL_Init
+
+  interface MDL_Allocate
+    module procedure MDL_Allocate
+  end interface MDL_Allocate
 
   interface MDL_End
     module procedure MDL_End
@@ -103,6 +107,22 @@ module vlasov_mdl
     module procedure MDL_Bcast_field
   end interface MDL_Bcast_field
 
+  interface MDL_View_f
+    module procedure MDL_View_f
+  end interface MDL_View_f
+
+  interface MDL_View_rho
+    module procedure MDL_View_rho
+  end interface MDL_View_rho
+
+  interface MDL_View_rho_total
+    module procedure MDL_View_rho_total
+  end interface MDL_View_rho_total
+
+  interface MDL_View_efield
+    module procedure MDL_View_efield
+  end interface MDL_View_efield
+
 contains
 
   subroutine MDL_Init(t, ierr)
@@ -130,6 +150,21 @@ contains
     end if
     call mdl_status(mdl_rc, ierr)
   end subroutine MDL_Init
+
+  subroutine MDL_Allocate(t, ierr)
+    use mdl_vlasov, only: mdl_task => vlasov
+    use, intrinsic :: iso_c_binding, only: c_int, c_ptr
+    type(mdl_task), pointer, intent(in), asynchronous :: t
+    integer(c_int), intent(out), optional :: ierr
+    interface
+      function mdl_c(t) bind(C, name="vlasov_MDL_Allocate") result(mdl_r)
+        import :: c_int, c_ptr
+        type(c_ptr), value :: t
+        integer(c_int) :: mdl_r
+      end function mdl_c
+    end interface
+    call mdl_status(mdl_c(mdl_ref(t)), ierr)
+  end subroutine MDL_Allocate
 
   subroutine MDL_End(t, ierr)
     use mdl_vlasov, only: mdl_task => vlasov
@@ -547,6 +582,58 @@ contains
     call mdl_status(mdl_c(mdl_ref(t)), ierr)
   end subroutine MDL_Bcast_field
 
+  subroutine MDL_View_f(t, view)
+    use mdl_vlasov, only: mdl_task => vlasov
+    use, intrinsic :: iso_c_binding, only: c_int, c_long, c_f_pointer, c_double
+    type(mdl_task), pointer, intent(in), asynchronous :: t
+    real(c_double), pointer, intent(out) :: view(:, :)
+    integer(c_long) :: mdl_e(2)
+    real(c_double), pointer :: mdl_p(:, :)
+    nullify(view)
+    if (mdl_sized_extents(mdl_ref(t), 0_c_int, mdl_e) /= 2) return
+    call c_f_pointer(t%f, mdl_p, [mdl_e(2), mdl_e(1)])
+    view(0:, 0:) => mdl_p
+  end subroutine MDL_View_f
+
+  subroutine MDL_View_rho(t, view)
+    use mdl_vlasov, only: mdl_task => vlasov
+    use, intrinsic :: iso_c_binding, only: c_int, c_long, c_f_pointer, c_double
+    type(mdl_task), pointer, intent(in), asynchronous :: t
+    real(c_double), pointer, intent(out) :: view(:)
+    integer(c_long) :: mdl_e(1)
+    real(c_double), pointer :: mdl_p(:)
+    nullify(view)
+    if (mdl_sized_extents(mdl_ref(t), 1_c_int, mdl_e) /= 1) return
+    call c_f_pointer(t%rho, mdl_p, [mdl_e(1)])
+    view(0:) => mdl_p
+  end subroutine MDL_View_rho
+
+  subroutine MDL_View_rho_total(t, view)
+    use mdl_vlasov, only: mdl_task => vlasov
+    use, intrinsic :: iso_c_binding, only: c_int, c_long, c_f_pointer, c_double
+    type(mdl_task), pointer, intent(in), asynchronous :: t
+    real(c_double), pointer, intent(out) :: view(:)
+    integer(c_long) :: mdl_e(1)
+    real(c_double), pointer :: mdl_p(:)
+    nullify(view)
+    if (mdl_sized_extents(mdl_ref(t), 2_c_int, mdl_e) /= 1) return
+    call c_f_pointer(t%rho_total, mdl_p, [mdl_e(1)])
+    view(0:) => mdl_p
+  end subroutine MDL_View_rho_total
+
+  subroutine MDL_View_efield(t, view)
+    use mdl_vlasov, only: mdl_task => vlasov
+    use, intrinsic :: iso_c_binding, only: c_int, c_long, c_f_pointer, c_double
+    type(mdl_task), pointer, intent(in), asynchronous :: t
+    real(c_double), pointer, intent(out) :: view(:)
+    integer(c_long) :: mdl_e(1)
+    real(c_double), pointer :: mdl_p(:)
+    nullify(view)
+    if (mdl_sized_extents(mdl_ref(t), 3_c_int, mdl_e) /= 1) return
+    call c_f_pointer(t%efield, mdl_p, [mdl_e(1)])
+    view(0:) => mdl_p
+  end subroutine MDL_View_efield
+
   ! The task as C takes it: NULL when t is not associated (C then says
   ! which call came before MDL_Init).
   function mdl_ref(t) result(mdl_p)
@@ -602,37 +689,43 @@ contains
         integer(c_int) :: mdl_r
       end function mdl_c
     end interface
-    character(kind=c_char, len=120) :: mdl_names
-    type(c_ptr) :: mdl_addr(9)
-    integer(c_size_t) :: mdl_size(9)
+    character(kind=c_char, len=140) :: mdl_names
+    type(c_ptr) :: mdl_addr(11)
+    integer(c_size_t) :: mdl_size(11)
     mdl_names(1:7) = c_char_"vlasov" // c_null_char
     mdl_addr(1) = c_loc(mdl_t)
     mdl_size(1) = c_sizeof(mdl_t)
-    mdl_names(8:16) = c_char_"vlasov%f" // c_null_char
-    mdl_addr(2) = c_loc(mdl_t%f(0, 0))
-    mdl_size(2) = c_sizeof(mdl_t%f(0, 0))
-    mdl_names(17:27) = c_char_"vlasov%rho" // c_null_char
-    mdl_addr(3) = c_loc(mdl_t%rho(0))
-    mdl_size(3) = c_sizeof(mdl_t%rho(0))
-    mdl_names(28:44) = c_char_"vlasov%rho_total" // c_null_char
-    mdl_addr(4) = c_loc(mdl_t%rho_total(0))
-    mdl_size(4) = c_sizeof(mdl_t%rho_total(0))
-    mdl_names(45:58) = c_char_"vlasov%efield" // c_null_char
-    mdl_addr(5) = c_loc(mdl_t%efield(0))
-    mdl_size(5) = c_sizeof(mdl_t%efield(0))
-    mdl_names(59:72) = c_char_"vlasov%energy" // c_null_char
-    mdl_addr(6) = c_loc(mdl_t%energy)
-    mdl_size(6) = c_sizeof(mdl_t%energy)
-    mdl_names(73:92) = c_char_"vlasov%total_energy" // c_null_char
-    mdl_addr(7) = c_loc(mdl_t%total_energy)
-    mdl_size(7) = c_sizeof(mdl_t%total_energy)
-    mdl_names(93:105) = c_char_"vlasov%times" // c_null_char
-    mdl_addr(8) = c_loc(mdl_t%times(0))
-    mdl_size(8) = c_sizeof(mdl_t%times(0))
-    mdl_names(106:120) = c_char_"vlasov%slowest" // c_null_char
-    mdl_addr(9) = c_loc(mdl_t%slowest(0))
-    mdl_size(9) = c_sizeof(mdl_t%slowest(0))
-    mdl_rc = mdl_c(c_loc(mdl_t), c_char_"7d30779c8061d0f7" // c_null_char, 9, mdl_names, &
+    mdl_names(8:17) = c_char_"vlasov%nx" // c_null_char
+    mdl_addr(2) = c_loc(mdl_t%nx)
+    mdl_size(2) = c_sizeof(mdl_t%nx)
+    mdl_names(18:27) = c_char_"vlasov%nv" // c_null_char
+    mdl_addr(3) = c_loc(mdl_t%nv)
+    mdl_size(3) = c_sizeof(mdl_t%nv)
+    mdl_names(28:36) = c_char_"vlasov%f" // c_null_char
+    mdl_addr(4) = c_loc(mdl_t%f)
+    mdl_size(4) = c_sizeof(mdl_t%f)
+    mdl_names(37:47) = c_char_"vlasov%rho" // c_null_char
+    mdl_addr(5) = c_loc(mdl_t%rho)
+    mdl_size(5) = c_sizeof(mdl_t%rho)
+    mdl_names(48:64) = c_char_"vlasov%rho_total" // c_null_char
+    mdl_addr(6) = c_loc(mdl_t%rho_total)
+    mdl_size(6) = c_sizeof(mdl_t%rho_total)
+    mdl_names(65:78) = c_char_"vlasov%efield" // c_null_char
+    mdl_addr(7) = c_loc(mdl_t%efield)
+    mdl_size(7) = c_sizeof(mdl_t%efield)
+    mdl_names(79:92) = c_char_"vlasov%energy" // c_null_char
+    mdl_addr(8) = c_loc(mdl_t%energy)
+    mdl_size(8) = c_sizeof(mdl_t%energy)
+    mdl_names(93:112) = c_char_"vlasov%total_energy" // c_null_char
+    mdl_addr(9) = c_loc(mdl_t%total_energy)
+    mdl_size(9) = c_sizeof(mdl_t%total_energy)
+    mdl_names(113:125) = c_char_"vlasov%times" // c_null_char
+    mdl_addr(10) = c_loc(mdl_t%times(0))
+    mdl_size(10) = c_sizeof(mdl_t%times(0))
+    mdl_names(126:140) = c_char_"vlasov%slowest" // c_null_char
+    mdl_addr(11) = c_loc(mdl_t%slowest(0))
+    mdl_size(11) = c_sizeof(mdl_t%slowest(0))
+    mdl_rc = mdl_c(c_loc(mdl_t), c_char_"3f501698c76ffebd" // c_null_char, 11, mdl_names, &
         mdl_addr, mdl_size)
   end function mdl_layout
 

@@ -11,10 +11,12 @@ struct alignas(4096) vlasov {
 #else
 struct vlasov {
 #endif
-    double f[128][64];  /* [NV][NX] */
-    double rho[64];  /* [NX] */
-    double rho_total[64];  /* [NX] */
-    double efield[64];  /* [NX] */
+    int nx;
+    int nv;
+    double *f;  /* [nv][nx], row-major, set by MDL_Allocate */
+    double *rho;  /* [nx], row-major, set by MDL_Allocate */
+    double *rho_total;  /* [nx], row-major, set by MDL_Allocate */
+    double *efield;  /* [nx], row-major, set by MDL_Allocate */
     double energy;
     double total_energy;
     double times[2];
@@ -24,11 +26,12 @@ struct vlasov {
     /* C++: this struct is also the class of vlasovMDL.hh (methods
        only: the members' layout is the C one).  Variables start at zero. */
     constexpr vlasov() noexcept
-        : f(), rho(), rho_total(), efield(), energy(), total_energy(), times(), slowest(),
-          mdl_rt_() {}
+        : nx(), nv(), f(), rho(), rho_total(), efield(), energy(), total_energy(), times(),
+          slowest(), mdl_rt_() {}
     vlasov(const vlasov &) = delete;
     vlasov &operator=(const vlasov &) = delete;
     int MDL_Init(int * /*argc*/, char *** /*argv*/);
+    int MDL_Allocate();
     int MDL_End();
     int MDL_MyRank();
     int MDL_FamilySize();
@@ -54,8 +57,21 @@ struct vlasov {
     int MDL_Reduce_energy_sum();
     int MDL_Reduce_timing();
     int MDL_Bcast_field();
+    mdl_view<double, 2> MDL_View_f() const noexcept;
+    mdl_view<double, 1> MDL_View_rho() const noexcept;
+    mdl_view<double, 1> MDL_View_rho_total() const noexcept;
+    mdl_view<double, 1> MDL_View_efield() const noexcept;
 #endif
 };
+
+#ifndef __cplusplus
+/* Each run-time-sized variable as an array of its shape (a pointer to
+   its rows; extents from the size variables, as MDL_Allocate took them). */
+#define MDL_View_f(mdl_t) ((double (*)[(mdl_t)->nx])(void *)(mdl_t)->f)
+#define MDL_View_rho(mdl_t) ((double *)(void *)(mdl_t)->rho)
+#define MDL_View_rho_total(mdl_t) ((double *)(void *)(mdl_t)->rho_total)
+#define MDL_View_efield(mdl_t) ((double *)(void *)(mdl_t)->efield)
+#endif
 
 #ifdef __cplusplus
 #include "vlasovMDL.hh"  /* the methods of the class */

@@ -13,6 +13,7 @@
 #include "vlasovMDL.h"
 
 inline int vlasov::MDL_Init(int *mdl_argc, char ***mdl_argv) { return vlasov_MDL_Init_at(this, sizeof *this, mdl_argc, mdl_argv); }
+inline int vlasov::MDL_Allocate() { return vlasov_MDL_Allocate(mdl_rt_ ? this : nullptr); }
 inline int vlasov::MDL_End() { return vlasov_MDL_End(mdl_rt_ ? this : nullptr); }
 inline int vlasov::MDL_MyRank() { return vlasov_MDL_MyRank(mdl_rt_ ? this : nullptr); }
 inline int vlasov::MDL_FamilySize() { return vlasov_MDL_FamilySize(mdl_rt_ ? this : nullptr); }
@@ -38,5 +39,9 @@ inline int vlasov::MDL_Reduce_density() { return vlasov_MDL_Reduce_density(mdl_r
 inline int vlasov::MDL_Reduce_energy_sum() { return vlasov_MDL_Reduce_energy_sum(mdl_rt_ ? this : nullptr); }
 inline int vlasov::MDL_Reduce_timing() { return vlasov_MDL_Reduce_timing(mdl_rt_ ? this : nullptr); }
 inline int vlasov::MDL_Bcast_field() { return vlasov_MDL_Bcast_field(mdl_rt_ ? this : nullptr); }
+inline mdl_view<double, 2> vlasov::MDL_View_f() const noexcept { return mdl_view<double, 2>(this->f, {(long)this->nv, (long)this->nx}); }
+inline mdl_view<double, 1> vlasov::MDL_View_rho() const noexcept { return mdl_view<double, 1>(this->rho, {(long)this->nx}); }
+inline mdl_view<double, 1> vlasov::MDL_View_rho_total() const noexcept { return mdl_view<double, 1>(this->rho_total, {(long)this->nx}); }
+inline mdl_view<double, 1> vlasov::MDL_View_efield() const noexcept { return mdl_view<double, 1>(this->efield, {(long)this->nx}); }
 
 #endif /* MDL_TASK_vlasov_HH */

@@ -28,22 +28,33 @@ module mdl_vlasov
   integer(c_int), parameter :: MDL_MAX = 3
   integer(c_int), parameter :: MDL_MIN = 4
 
-  ! Constants of the spec (the values medleyc used)
-  integer(c_int), parameter :: NX = 64
-  integer(c_int), parameter :: NV = 128
-
   ! The variables of one instance of vlasov (MDL_Init allocates them).
   type, bind(C) :: vlasov
-    real(c_double) :: f(0:63, 0:127)  ! [NV][NX]
-    real(c_double) :: rho(0:63)  ! [NX]
-    real(c_double) :: rho_total(0:63)  ! [NX]
-    real(c_double) :: efield(0:63)  ! [NX]
+    integer(c_int) :: nx
+    integer(c_int) :: nv
+    type(c_ptr) :: f  ! double * [nv][nx], set by MDL_Allocate
+    type(c_ptr) :: rho  ! double * [nx], set by MDL_Allocate
+    type(c_ptr) :: rho_total  ! double * [nx], set by MDL_Allocate
+    type(c_ptr) :: efield  ! double * [nx], set by MDL_Allocate
     real(c_double) :: energy
     real(c_double) :: total_energy
     real(c_double) :: times(0:1)
     real(c_double) :: slowest(0:1)
     type(c_ptr) :: mdl_rt_  ! runtime handle: do not touch
   end type vlasov
+
+  ! The extents of a run-time-sized variable's storage (runtime), for the
+  ! views of the task modules (MDL_View_<v>), not for programs.
+  interface
+    function mdl_sized_extents(task, rtvar, extents) bind(C, name="mdl_sized_extents") &
+        result(mdl_r)
+      import :: c_int, c_ptr, c_long
+      type(c_ptr), value :: task
+      integer(c_int), value :: rtvar
+      integer(c_long), intent(out) :: extents(*)
+      integer(c_int) :: mdl_r
+    end function mdl_sized_extents
+  end interface
 
 contains
 
