@@ -461,14 +461,15 @@ for rt in "${MPI_RTS[@]}" shm; do
             # son[2] received go and sent five results before it was killed
             # outside any call (its part says it had not ended, and was in
             # none); the father received some, and the receive it was in
-            # when mpiexec ended it is recorded.  Another son may be listed
-            # too: one that had sent its results and was not yet in MDL_End
-            # when mpiexec ended it (about one run in eight)
+            # when mpiexec ended it is recorded.  The other sons may be
+            # anywhere: not yet past their go on a loaded machine (seen at
+            # load 13: one event each), or done sending and not yet in
+            # MDL_End, then listed too (about one run in eight)
             if grep -qF '"end":"error","error":"the job did not end: its processes'"'"' buffers were recovered by mdltrace --recover"' "$f" &&
                grep -qF '"name":"MDL_RecvFrom_son_res","cat":"recv","args":{"msg":"res","bytes":0,"error":"father[0]: MDL_RecvFrom_son_res: had not returned when the job ended (waiting for son[any])"}' "$f" &&
                [ "$(instance "$f" 'son\[2\]')" = "6 0 error" ] &&
                grep -qxE 'not in an MDL call when the job ended: (son\[[01]\], )*son\[2\]' "$W/out" &&
-               [ "$(count "$f" '"pid":2,"tid":[0-9]+,"name":"MDL_SendTo_father_res"')" -ge 15 ] &&
+               [ "$(count "$f" '"pid":2,"tid":[0-9]+,"name":"MDL_SendTo_father_res"')" -ge 5 ] &&
                [ "$(count "$f" '"name":"MDL_RecvFrom_son_res"')" -ge 1 ] &&
                [ -z "$(parts_left "$f")" ]; then
                 pass killed_content
