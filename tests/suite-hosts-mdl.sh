@@ -276,6 +276,9 @@ run_one_copy() {
 }
 
 # ------------------------------------------------------------ clocks
+# drift_now PPM: µs a clock drifting PPM µs a second of CLOCK_MONOTONIC has gathered
+drift_now() { python3 -c 'import sys, time; print(time.monotonic_ns() * int(sys.argv[1]) // 10**9)' "$1"; }
+
 # run_clock K: CLOCKS[K] on tests/hosts/ring, p[0], p[1] on mdlh1 (rank
 # 0's clock), p[2], p[3] on mdlh2 (skewed)
 run_clock() {
@@ -289,13 +292,12 @@ run_clock() {
     hosts_mpi_cmd "$f" -n 2 --map block --env MDL_TRACE="$tr" --env MDL_TEST_CLOCK_SKEW="mdlh2:$skew"
     HOSTS_CMD+=("$d/p")
     # the drift mdlh2's clock has gathered (µs), before the job and after
-    local ppm=0 drift0 drift1
+    local ppm=0 drift0 drift1 earlier
     [[ $skew == *:* ]] && ppm=${skew#*:} ppm=${ppm%%:*}
-    drift_now() { python3 -c 'import sys, time; print(time.monotonic_ns() * int(sys.argv[1]) // 10**9)' "$ppm"; }
-    drift0=$(drift_now)
+    drift0=$(drift_now "$ppm")
     job "$out" "@$tr"
-    drift1=$(drift_now)
-    [ "$drift0" -le "$drift1" ] || { local d=$drift0; drift0=$drift1 drift1=$d; }
+    drift1=$(drift_now "$ppm")
+    [ "$drift0" -le "$drift1" ] || { earlier=$drift0 drift0=$drift1 drift1=$earlier; }
     for p in 0 1 2 3; do grep -qx "p\[$p\]: ok" "$out" || err+="no 'p[$p]: ok'; "; done
     if [ -z "$err" ] && [ ! -f "$tr" ]; then
         err+="no trace; "

@@ -112,7 +112,6 @@ void rt_stop_hosts(const mdl_task_desc *d, const int *fam_size, int n, const int
     int all = 0;
     for (int t = 0; t < d->ntasks; t++)
         all += fam_size[t];
-    stop.d = d;
     stop.fam_size = malloc(2 * sizeof(int) * (size_t)d->ntasks);
     stop.host = calloc((size_t)(all ? all : 1), sizeof *stop.host);
     if (!stop.fam_size || !stop.host) {

@@ -100,15 +100,15 @@ static int find_hosts(mdl_rt *rt, const int *leader)
     if (!(s->host_of = malloc(sizeof *s->host_of * (size_t)n)) ||
         !(s->hosts = calloc((size_t)n, sizeof *s->hosts)))
         return rt_fail_oom(rt, MDL_FN_NAME(INIT));
+    /* a host's leader is its lowest rank: met before the others */
     for (int r = 0; r < n; r++) {
-        s->host_of[r] = -1;
-        if (leader[r] == r && r > 0)
-            s->hosts[s->nhosts++].leader = r;
+        if (leader[r] != r)
+            s->host_of[r] = s->host_of[leader[r]];
+        else if (r == 0)
+            s->host_of[r] = -1;
+        else
+            s->hosts[s->host_of[r] = s->nhosts++].leader = r;
     }
-    for (int r = 1; r < n; r++)
-        for (int i = 0; i < s->nhosts; i++)
-            if (s->hosts[i].leader == leader[r])
-                s->host_of[r] = i;
     return 0;
 }
 
