@@ -8,9 +8,10 @@
  * the same pid namespace; so the host is named by the host name, the
  * boot id, the /dev/shm mount and the pid namespace.  The whole job
  * exchanges, per process, only the identity's 64-bit FNV-1a hash and the
- * host name cut to RT_HOST_NAME_BYTES (72 bytes, not the identity's 512:
- * the name is for the SIGTERM line, rt_stop.c); the processes of one hash
- * then compare their identities with the lowest rank's, and a group that
+ * host name in RT_HOST_NAME_BYTES, cut and NUL-terminated (72 bytes, not
+ * the identity's 512: the name is for the SIGTERM line, rt_stop.c); the
+ * processes of one hash and name then compare their identities with the
+ * lowest rank's, and a group that
  * holds another identity (the hashes collided) is split again by the
  * identities themselves, so a collision never puts two hosts together.
  * The processes of one identity are then intersected with MPI's shared
