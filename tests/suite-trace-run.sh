@@ -371,13 +371,23 @@ for rt in "${MPI_RTS[@]}" shm; do
     # the one-copy path between the processes of one host only: with p[2]
     # on a "host" of its own (MDL_MPI_HOST), p[1]'s receive from p[0]
     # is copied once, p[2]'s from p[1] and p[0]'s from p[2] go through
-    # MPI (MPI_COMM_TYPE_SHARED alone grouped all three)
-    if [ "$RT_LIB" = mpi ] && traced hosts tests/trace/run/hosts/spec.mdl tests/trace/run/hosts/hosts.c \
-            -- -n 2 ./hosts : -n 1 env MDL_MPI_HOST=second ./hosts; then
+    # MPI (MPI_COMM_TYPE_SHARED alone grouped all three).  Again with the
+    # hashes of the host identities made to collide (every process's the
+    # same, MDL_TEST_ONLY_HOST_HASH): the identities still keep p[2] apart.
+    one_copy_within() {
         copied() { grep -o '"name":"MDL_RecvFrom_p_big"[^}]*"peer":"p\['"$1"'\]"[^}]*"copy_us"' "$f" | wc -l; }
         n0=$(copied 0) n1=$(copied 1) n2=$(copied 2)
-        [ "$n0" = 1 ] && [ "$n1" = 0 ] && [ "$n2" = 0 ] && pass hosts_one_copy_within ||
-            fail hosts_one_copy_within "receives copied once from p[0] (same host) $n0 (1), from p[1] $n1 (0), from p[2] $n2 (0)"
+        [ "$n0" = 1 ] && [ "$n1" = 0 ] && [ "$n2" = 0 ] && pass "$1" ||
+            fail "$1" "receives copied once from p[0] (same host) $n0 (1), from p[1] $n1 (0), from p[2] $n2 (0)"
+    }
+    if [ "$RT_LIB" = mpi ] && traced hosts tests/trace/run/hosts/spec.mdl tests/trace/run/hosts/hosts.c \
+            -- -n 2 ./hosts : -n 1 env MDL_MPI_HOST=second ./hosts; then
+        one_copy_within hosts_one_copy_within
+    fi
+    if [ "$RT_LIB" = mpi ] && traced hosts_collide tests/trace/run/hosts/spec.mdl tests/trace/run/hosts/hosts.c \
+            -- -n 2 env MDL_TEST_ONLY_HOST_HASH=7 ./hosts : \
+               -n 1 env MDL_TEST_ONLY_HOST_HASH=7 MDL_MPI_HOST=second ./hosts; then
+        one_copy_within hosts_collide_one_copy_within
     fi
 
     # ------------------------------------------------------------ pair

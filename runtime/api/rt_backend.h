@@ -190,10 +190,12 @@ MDL_HIDDEN const char *rt_call_peer(const rt_call *k, const mdl_task_desc *d,
 /* The line of a process stopped by SIGTERM (rt_stop.c), for a transport
  * whose launcher signals the survivors of a lost host.  rt_stop_hosts: the
  * host of every process (world rank r is instance inst_of[r] of task
- * task_of[r]; its host name the first line of ids + r * stride), copied.
+ * task_of[r]; its host name the first line of ids + r * stride, at most
+ * RT_HOST_NAME_BYTES - 1 characters kept), copied.
  * rt_stop_start: the handler installed, once MDL_Init has succeeded (not
  * over an ignored SIGTERM; chained to a handler found).  rt_stop_end:
  * removed (a handler the program set since stays) and the copy freed. */
+enum { RT_HOST_NAME_BYTES = 64 };   /* a host name as kept, with its NUL */
 MDL_HIDDEN void rt_stop_hosts(const mdl_task_desc *d, const int *fam_size, int n,
                               const int *task_of, const int *inst_of, const char *ids,
                               size_t stride);

@@ -22,7 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { HOST_CHARS = 64 };
 #define STOP_PAUSE_NS 100000000L    /* 100 ms, on_term */
 
 static struct {
@@ -32,7 +31,7 @@ static struct {
     mdl_who who;
     int *fam_size;              /* [ntasks], a copy: MDL_End frees the runtime's */
     int *first;                 /* [ntasks] the first entry of each task in host */
-    char (*host)[HOST_CHARS];   /* per instance, task by task; NULL: unknown */
+    char (*host)[RT_HOST_NAME_BYTES];   /* per instance, task by task; NULL: unknown */
 } stop;
 
 /* The host of instance inst of task, NULL if not known. */
@@ -129,7 +128,7 @@ void rt_stop_hosts(const mdl_task_desc *d, const int *fam_size, int n, const int
         if (task_of[r] < 0 || task_of[r] >= d->ntasks || inst_of[r] >= fam_size[task_of[r]])
             continue;
         char *h = stop.host[stop.first[task_of[r]] + inst_of[r]];
-        memcpy(h, id, len < HOST_CHARS - 1 ? len : HOST_CHARS - 1);
+        memcpy(h, id, len < RT_HOST_NAME_BYTES - 1 ? len : RT_HOST_NAME_BYTES - 1);
     }
 }
 
