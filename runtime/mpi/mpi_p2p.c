@@ -223,6 +223,21 @@ static __attribute__((cold)) int recv_fail(mdl_rt *rt, const char *fn, const mdl
                         RT_SIZE_LARGER, rt->msgs[m->index].types.layout_bytes);
 }
 
+/* A sync receive (mpi_recv_sync) of m from src, counted as taken off the
+ * channel; a failure said by recv_fail.  Every sync receive of a message
+ * goes through it. */
+static inline __attribute__((always_inline)) int recv_taken(mdl_rt *rt, const mdl_msg_desc *m,
+                                                            void *buf, int count,
+                                                            MPI_Datatype dt, int src,
+                                                            MPI_Status *st)
+{
+    int mpirc = mpi_recv_sync(rt, buf, count, dt, src, m->channel, st);
+    if (mpirc != MPI_SUCCESS)
+        return recv_fail(rt, m->fn, m, mpirc, st);
+    rt->tally.taken++;
+    return 0;
+}
+
 /* A sync send to the sending instance itself can complete only once its
  * receive is posted, which comes after the send returns: MPICH's MPI_Send
  * to self then waits for ever (any size).  The message is packed into a
@@ -394,13 +409,12 @@ static __attribute__((noinline)) int recv_small(mdl_rt *rt, const mdl_msg_desc *
 {
     unsigned char own[MPI_DIRECT_NOTE_BYTES];
     MPI_Status st;
-    int mpirc = mpi_recv_sync(rt, own, sizeof own, MPI_PACKED, src, m->channel, &st);
-    if (mpirc != MPI_SUCCESS)
-        return recv_fail(rt, m->fn, m, mpirc, &st);
-    rt->tally.taken++;
+    int rc = recv_taken(rt, m, own, sizeof own, MPI_PACKED, src, &st);
+    if (rc)
+        return rc;
     const mpi_msg_types *ty = &rt->msgs[m->index].types;
     size_t got = status_bytes(rt, &st);
-    int rc = got == ty->bytes ? place_own(rt, m->fn, ty, own, got, buf, dt)
+    rc = got == ty->bytes ? place_own(rt, m->fn, ty, own, got, buf, dt)
                               : recv_own(rt, m->fn, m, &st, own, got, ty->bytes, MPI_DIRECT_COPY);
     return rc ? rc : rt->job.inst_of[st.MPI_SOURCE];
 }
@@ -470,10 +484,9 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
     if (small_receive(rt, m, ty))
         return recv_small(rt, m, src, buf, dt);
     MPI_Status st;
-    mpirc = mpi_recv_sync(rt, buf, 1, dt, src, m->channel, &st);
-    if (mpirc != MPI_SUCCESS)
-        return recv_fail(rt, fn, m, mpirc, &st);
-    rt->tally.taken++;
+    rc = recv_taken(rt, m, buf, 1, dt, src, &st);
+    if (rc)
+        return rc;
     rc = check_size(rt, fn, m, &st, ty->bytes, lay);
     return rc ? rc : rt->job.inst_of[st.MPI_SOURCE];
 }
@@ -530,11 +543,10 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
             return recv_small(rt, m, rt->job.rank_of[m->peer_task][from], buf, ty->dt);
         MPI_Status st;
         int src = rt->job.rank_of[m->peer_task][from];
-        int mpirc = mpi_recv_sync(rt, buf, 1, ty->dt, src, m->channel, &st);
-        if (mpirc != MPI_SUCCESS)
-            return recv_fail(rt, m->fn, m, mpirc, &st);
-        rt->tally.taken++;
-        int rc = check_size(rt, m->fn, m, &st, ty->bytes, lay);
+        int rc = recv_taken(rt, m, buf, 1, ty->dt, src, &st);
+        if (rc)
+            return rc;
+        rc = check_size(rt, m->fn, m, &st, ty->bytes, lay);
         return rc ? rc : rt->job.inst_of[st.MPI_SOURCE];
     }
     return recv_general(rt, m, lay, from);
