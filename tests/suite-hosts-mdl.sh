@@ -38,8 +38,10 @@
 #                        instance's calls keep their order; `unaligned`
 #                        merges the clocks as read: its flows go backwards
 # and a bed of 3 hosts:
-#   stress/<test>/<k>    tests/e2e/stress_p2p, stress_coll, stress_grid,
-#                        ranks round-robin over the 3 hosts, seeds below
+#   stress/<test>/<k>    tests/e2e/stress_p2p, stress_coll, stress_grid and
+#                        the run-time sizes' stress_rtsize, stress_rtgrid,
+#                        stress_rtpgrid (with the test's env file), ranks
+#                        round-robin over the 3 hosts, seeds below
 # Test names: hosts-mdl/<mpi>/<name>.  MPICH 4.0.2's MPI_Finalize over
 # UCX/TCP hangs at random across hosts (openucx/ucx#8738): a job whose
 # output is complete and right and which then hung is a SKIP saying so,
@@ -69,6 +71,11 @@ STRESS=(
 "stress_coll|-n 4 s 7001 6"
 "stress_grid|-n 4 g 101 8 4 0 0"
 "stress_grid|-n 1 g 301 8 1 2 1 : -n 2 h 301 8 1 2 1 : -n 1 m 301 8 1 2 1"
+"stress_rtsize|-n 3 s 101 3"
+"stress_rtgrid|-n 3 g 101 4"
+"stress_rtgrid|-n 4 g 201 4"
+"stress_rtpgrid|-n 3 p 101 4"
+"stress_rtpgrid|-n 4 p 201 4"
 )
 # The skews of mdlh2's clock: "case|MDL_TEST_CLOCK_SKEW after mdlh2:"
 # (µs ahead[:µs per s of CLOCK_MONOTONIC of drift[:raw]]), then the
@@ -402,15 +409,22 @@ run_fault() {
 # run_stress K: STRESS[K] on the 3 hosts, round-robin
 run_stress() {
     local t=${STRESS[$1]%%|*} l=${STRESS[$1]#*|} name=$f/stress/${STRESS[$1]%%|*}/$1
-    local out=$work/$f.stress.$1 d=$work/$f/$t why err='' ok='s\[0\] ok: '
+    local out=$work/$f.stress.$1 d=$work/$f/$t why err='' prog v
+    local -a envs=()
+    # the line the first program prints; stress_grid's families each print one
+    prog=${l#-n * }; prog=${prog%% *}
+    local ok="$prog\\[0\\] ok: "
     [ "$t" = stress_grid ] && ok='\[0\] ok: '
+    if [ -f "tests/e2e/$t/env" ]; then
+        while read -r v; do envs+=(--env "$v"); done <"tests/e2e/$t/env"
+    fi
     if [ ! -f "$d/built" ]; then
         # shellcheck disable=SC2046 # the programs of the test
         why=$(build "$d" tests/e2e/$t/spec.mdl $(ls tests/e2e/$t/*.c)) && touch "$d/built" ||
             { echo "FAIL: hosts-mdl/$name: $why"; return; }
     fi
     # its last line comes after MPI_Finalize: done once MDL_End wrote the trace
-    launch "$f" "$d" --env MDL_TRACE="$out.json" -- "$l"
+    launch "$f" "$d" "${envs[@]}" --env MDL_TRACE="$out.json" -- "$l"
     job "$out" "@$out.json"
     if [ "$rc" != 200 ] && ! grep -Eq "$ok" "$out"; then err="no line matching /$ok/"; fi
     hosts_verdict "hosts-mdl/$name" "$f" "$rc" "$err" "$out"
