@@ -245,10 +245,11 @@ static mpi_buffered *self_buffer(mdl_rt *rt, size_t bytes)
  * buffer of its own and sent from there with MPI_Issend (a message sent as
  * MPI_PACKED matches a receive of its datatype), so the send returns at
  * once, as on the shm runtime; the buffer is reused once received
- * (self_buffer), or freed at MDL_End.  An async send to itself takes the same path.  Synchronous:
- * Open MPI 4.1.4 truncates a message a process sends itself with
- * MPI_Isend into an async receive posted before without saying so (the
- * receive succeeds, counting what fit); MPI_Issend's is reported.
+ * (self_buffer), or freed at MDL_End.  An async send to itself takes the
+ * same path.  Synchronous: Open MPI 4.1.4 truncates a message a process
+ * sends itself with MPI_Isend into an async receive posted before without
+ * saying so (the receive succeeds, counting what fit); MPI_Issend's is
+ * reported.
  *
  * The packing is the layer's gather of the layout's spans whenever every
  * byte of them travels (no struct padding: ty->bytes == lay->bytes), which

@@ -421,7 +421,8 @@ MDL_HIDDEN int mpi_direct_sends_done(mdl_rt *rt, const mdl_msg_desc *m, int wait
 /* Buffered sends (mpi_buffered.c): x appended to *list; those complete
  * kept in pool (NULL: freed), how many; one kept (a buffer not in
  * flight); a buffer of at least `bytes` from pool, else allocated (NULL:
- * out of memory); the pool emptied. */
+ * out of memory); the pool emptied.  Reaping tests MPI_BUFFERED_BATCH
+ * requests a call (on the stack). */
 #define MPI_BUFFERED_BATCH 64
 MDL_HIDDEN void mpi_buffered_append(mpi_buffered **list, mpi_buffered *x);
 MDL_HIDDEN int mpi_buffered_reap(mpi_buffered **list, mpi_buffered_pool *pool);
