@@ -38,19 +38,36 @@ void mpi_buffered_keep(mpi_buffered_pool *pool, mpi_buffered *x)
     }
 }
 
-void mpi_buffered_reap(mpi_buffered **list, mpi_buffered_pool *pool)
+/* One MPI_Testsome per MPI_BUFFERED_BATCH buffers: a single progress pass
+ * of the MPI for all of them, where an MPI_Test each made one each (a
+ * system call across hosts, docs/performance.md "Across hosts"). */
+int mpi_buffered_reap(mpi_buffered **list, mpi_buffered_pool *pool)
 {
+    int reaped = 0;
+    for (mpi_buffered *batch = *list; batch;) {
+        MPI_Request reqs[MPI_BUFFERED_BATCH];
+        mpi_buffered *in[MPI_BUFFERED_BATCH];
+        MPI_Status sts[MPI_BUFFERED_BATCH];     /* not MPI_STATUSES_IGNORE: GCC 12 warns on MPICH's */
+        int n = 0, done = 0, idx[MPI_BUFFERED_BATCH];
+        for (; batch && n < MPI_BUFFERED_BATCH; batch = batch->next, n++) {
+            in[n] = batch;
+            reqs[n] = batch->req;
+        }
+        MPI_Testsome(n, reqs, &done, idx, sts);
+        for (int i = 0; i < n; i++)
+            in[i]->req = reqs[i];       /* MPI_REQUEST_NULL: complete */
+    }
     for (mpi_buffered **pp = list; *pp;) {
         mpi_buffered *x = *pp;
-        int done = 0;
-        MPI_Test(&x->req, &done, MPI_STATUS_IGNORE);
-        if (done) {
+        if (x->req == MPI_REQUEST_NULL) {
             *pp = x->next;
             mpi_buffered_keep(pool, x);
+            reaped++;
         } else {
             pp = &x->next;
         }
     }
+    return reaped;
 }
 
 /* The smallest spare that holds `bytes`, else a new buffer. */

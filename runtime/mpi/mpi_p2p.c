@@ -238,16 +238,33 @@ static inline __attribute__((always_inline)) int recv_taken(mdl_rt *rt, const md
     return 0;
 }
 
+/* A buffer of `bytes` for a send to this instance itself: a spare of
+ * those received before, else a new one.  Those received are reaped
+ * once MPI_DIRECT_SPARES more are in flight than after the last reaping:
+ * a progress pass of the MPI per that many sends, where testing them at
+ * every send made one per buffer in flight (≈ 0.3-0.9 µs each across
+ * hosts, the 2x1 halo's North and South, docs/performance.md "Across
+ * hosts"); no more than that many received and not reaped, nor spares. */
+static mpi_buffered *self_buffer(mdl_rt *rt, size_t bytes)
+{
+    if (rt->to_self.n >= rt->to_self.reap_at) {
+        rt->to_self.n -= mpi_buffered_reap(&rt->to_self.sends, &rt->to_self.spares);
+        rt->to_self.reap_at = rt->to_self.n + MPI_DIRECT_SPARES;
+    }
+    return mpi_buffered_get(&rt->to_self.spares, bytes);
+}
+
 /* A sync send to the sending instance itself can complete only once its
  * receive is posted, which comes after the send returns: MPICH's MPI_Send
  * to self then waits for ever (any size).  The message is packed into a
  * buffer of its own and sent from there with MPI_Issend (a message sent as
  * MPI_PACKED matches a receive of its datatype), so the send returns at
- * once, as on the shm runtime; the buffer is freed once received, or at
- * MDL_End.  An async send to itself takes the same path.  Synchronous:
- * Open MPI 4.1.4 truncates a message a process sends itself with
- * MPI_Isend into an async receive posted before without saying so (the
- * receive succeeds, counting what fit); MPI_Issend's is reported.
+ * once, as on the shm runtime; the buffer is reused once received
+ * (self_buffer), or freed at MDL_End.  An async send to itself takes the
+ * same path.  Synchronous: Open MPI 4.1.4 truncates a message a process
+ * sends itself with MPI_Isend into an async receive posted before without
+ * saying so (the receive succeeds, counting what fit); MPI_Issend's is
+ * reported.
  *
  * The packing is the layer's gather of the layout's spans whenever every
  * byte of them travels (no struct padding: ty->bytes == lay->bytes), which
@@ -264,7 +281,6 @@ static inline __attribute__((always_inline)) int recv_taken(mdl_rt *rt, const md
 static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m,
                                                const rt_layout *lay, void *buf, MPI_Datatype dt)
 {
-    mpi_buffered_reap(&rt->self_sends, NULL);
     const mpi_msg_types *ty = &rt->msgs[m->index].types;
     int own = ty->bytes == lay->bytes, size = 0, pos = 0, mpirc = MPI_SUCCESS;
     if (ty->bytes > INT_MAX)
@@ -274,7 +290,7 @@ static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m
         size = (int)ty->bytes;
     else if ((mpirc = MPI_Pack_size(1, dt, rt->job.world, &size)) != MPI_SUCCESS)
         return mpi_fail(rt, m->fn, mpirc, "MPI_Pack_size");
-    mpi_buffered *x = mpi_buffered_get(NULL, (size_t)size);
+    mpi_buffered *x = self_buffer(rt, (size_t)size);
     if (!x)
         return rt_fail_oom(rt, m->fn);
     if (own) {
@@ -283,7 +299,7 @@ static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m
     } else {
         mpirc = MPI_Pack(buf, 1, dt, x->data, size, &pos, rt->job.world);
         if (mpirc == MPI_SUCCESS && (size_t)pos != ty->bytes) {
-            free(x);
+            mpi_buffered_keep(&rt->to_self.spares, x);
             return rt_fail(rt, m->fn, MDL_ERR_INTERN,
                            "MPI_Pack packed %d bytes of a %zu-byte message to itself", pos,
                            ty->bytes);
@@ -293,12 +309,13 @@ static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m
         mpirc = MPI_Issend(x->data, pos, MPI_PACKED, rt->job.world_rank, m->channel,
                            rt->job.world, &x->req);
     if (mpirc != MPI_SUCCESS) {
-        free(x);
+        mpi_buffered_keep(&rt->to_self.spares, x);
         return mpi_fail(rt, m->fn, mpirc, "MPI_Pack/MPI_Issend");
     }
     mpi_count_sent(rt, rt->job.world_rank);
     x->tag = m->channel;
-    mpi_buffered_append(&rt->self_sends, x);
+    mpi_buffered_append(&rt->to_self.sends, x);
+    rt->to_self.n++;
     return MDL_SUCCESS;
 }
 
@@ -1100,7 +1117,7 @@ int mpi_p2p_end(mdl_rt *rt)
      * above (unreceived), unless memory ran out there: then here
      * (cancelling a send is not reliable in MPICH once a network module
      * carries it), and the send completes. */
-    for (mpi_buffered *x = rt->self_sends, *nx; x; x = nx) {
+    for (mpi_buffered *x = rt->to_self.sends, *nx; x; x = nx) {
         nx = x->next;
         int done = 0;
         MPI_Test(&x->req, &done, MPI_STATUS_IGNORE);
@@ -1113,7 +1130,9 @@ int mpi_p2p_end(mdl_rt *rt)
         }
         free(x);
     }
-    rt->self_sends = NULL;
+    rt->to_self.sends = NULL;
+    rt->to_self.n = rt->to_self.reap_at = 0;
+    mpi_buffered_pool_free(&rt->to_self.spares);
     mpi_direct_flush(rt);
     rt_enter_end(NULL, NULL, 0);
     return rc;

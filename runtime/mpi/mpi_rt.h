@@ -253,7 +253,12 @@ struct mdl_rt {
         int n;
         mpi_struct_type *all;
     } structs;
-    mpi_buffered *self_sends;   /* oldest first (mpi_p2p.c) */
+    struct {                    /* sends to this instance itself (mpi_p2p.c, send_self) */
+        mpi_buffered *sends;    /* in flight, oldest first */
+        int n;                  /* of them */
+        int reap_at;            /* reaped when n reaches it */
+        mpi_buffered_pool spares;
+    } to_self;
     /* sized for the largest family, used by blocking multi-target sends,
      * Mcast and Sbarrier: no allocation on those paths */
     struct {
@@ -414,11 +419,13 @@ MDL_HIDDEN void mpi_direct_receives(mdl_rt *rt);
 MDL_HIDDEN int mpi_direct_sends_done(mdl_rt *rt, const mdl_msg_desc *m, int wait, int block,
                                      mpi_progress_fn *progress);
 /* Buffered sends (mpi_buffered.c): x appended to *list; those complete
- * kept in pool (NULL: freed); one kept (a buffer not in flight); a buffer
- * of at least `bytes` from pool, else allocated (NULL: out of memory);
- * the pool emptied. */
+ * kept in pool (NULL: freed), how many; one kept (a buffer not in
+ * flight); a buffer of at least `bytes` from pool, else allocated (NULL:
+ * out of memory); the pool emptied.  Reaping tests MPI_BUFFERED_BATCH
+ * requests a call (on the stack). */
+#define MPI_BUFFERED_BATCH 64
 MDL_HIDDEN void mpi_buffered_append(mpi_buffered **list, mpi_buffered *x);
-MDL_HIDDEN void mpi_buffered_reap(mpi_buffered **list, mpi_buffered_pool *pool);
+MDL_HIDDEN int mpi_buffered_reap(mpi_buffered **list, mpi_buffered_pool *pool);
 MDL_HIDDEN void mpi_buffered_keep(mpi_buffered_pool *pool, mpi_buffered *x);
 MDL_HIDDEN mpi_buffered *mpi_buffered_get(mpi_buffered_pool *pool, size_t bytes);
 MDL_HIDDEN void mpi_buffered_pool_free(mpi_buffered_pool *pool);
