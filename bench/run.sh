@@ -168,11 +168,17 @@ if [ -n "$QUICK" ]; then
 else
     ST_N=4000 ST_IT=10 TR_N=4096 TR_IT=5 R_KERN=5
 fi
+# kernel NAME NP ARGS…: a kernel's rounds on NP instances, quiet then loaded
+kernel() {
+    local name=$1 np=$2
+    shift 2
+    run "$name" "$np" "$R_KERN" quiet "$@"
+    run "$name" "$np" "$R_KERN" loaded "$@"
+}
 for np in 2 4; do
     if want stencil; then
         if build "stencil-$np" stencil stencil -D "TX=$((ST_N / 2))" -D "TY=$((ST_N * 2 / np))"; then
-            run "stencil-$np" "$np" "$R_KERN" quiet "$ST_N" "$ST_IT"
-            run "stencil-$np" "$np" "$R_KERN" loaded "$ST_N" "$ST_IT"
+            kernel "stencil-$np" "$np" "$ST_N" "$ST_IT"
         else
             FAILED=1
         fi
@@ -182,14 +188,12 @@ for np in 2 4; do
         if [ "$np" = 2 ] && ! build stencil_rt stencil_rt stencil; then
             FAILED=1
         elif [ -d "$WORK/stencil_rt" ]; then
-            run stencil_rt "$np" "$R_KERN" quiet "$ST_N" "$ST_IT"
-            run stencil_rt "$np" "$R_KERN" loaded "$ST_N" "$ST_IT"
+            kernel stencil_rt "$np" "$ST_N" "$ST_IT"
         fi
     fi
     if want transpose; then
         if build "transpose-$np" transpose transpose -D "ORDER=$TR_N" -D "ROWS=$((TR_N / np))"; then
-            run "transpose-$np" "$np" "$R_KERN" quiet "$TR_N" "$np" "$TR_IT"
-            run "transpose-$np" "$np" "$R_KERN" loaded "$TR_N" "$np" "$TR_IT"
+            kernel "transpose-$np" "$np" "$TR_N" "$np" "$TR_IT"
         else
             FAILED=1
         fi
@@ -198,8 +202,7 @@ for np in 2 4; do
         if [ "$np" = 2 ] && ! build transpose_rt transpose_rt transpose; then
             FAILED=1
         elif [ -d "$WORK/transpose_rt" ]; then
-            run transpose_rt "$np" "$R_KERN" quiet "$TR_N" "$np" "$TR_IT"
-            run transpose_rt "$np" "$R_KERN" loaded "$TR_N" "$np" "$TR_IT"
+            kernel transpose_rt "$np" "$TR_N" "$np" "$TR_IT"
         fi
     fi
 done
