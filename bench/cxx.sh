@@ -20,29 +20,20 @@
 #   MEDLEY_STAGE (default build/stage), BENCH_QUICK=1 (smoke run),
 #   BENCH_WORK (default build/bench/cxx), BENCH_ROUNDS (default 7, quick 2).
 set -u
-cd "$(dirname "$0")/.." || exit 1
-ROOT=$PWD
-STAGE=${MEDLEY_STAGE:-$ROOT/build/stage}
-W=${BENCH_WORK:-$ROOT/build/bench/cxx}
-QUICK=${BENCH_QUICK:-0}
-ROUNDS=${BENCH_ROUNDS:-$([ "$QUICK" != 0 ] && echo 2 || echo 7)}
-export BENCH_QUICK=$QUICK
-die() { echo "bench/cxx: $*" >&2; exit 1; }
-export MEDLEY_STAGE=$STAGE
-. tests/lib/mpi.sh
-rt_use "${MPI_RTS[0]}" || die "$RT_WHY"
+BENCH_NAME=bench/cxx
+. "$(dirname "$0")/lib.sh"
+W=${BENCH_WORK:-$WORK/cxx}
+ROUNDS=${BENCH_ROUNDS:-$([ -n "$QUICK" ] && echo 2 || echo 7)}
+bench_mpi
 MPI_LAUNCH=("${RT_LAUNCH[@]}")
-[ -x "$STAGE/bin/medleyc" ] || die "no medleyc in $STAGE (make install PREFIX=$STAGE)"
 rm -rf "$W" && mkdir -p "$W/gen" || die "cannot create $W"
 "$STAGE/bin/medleyc" -o "$W/gen" bench/pingpong/spec.mdl > "$W/log" 2>&1 || die "medleyc: $(cat "$W/log")"
-# shellcheck disable=SC2206
-extra=(${BENCH_CFLAGS:-})
 for rt in shm mpi; do
     # shellcheck disable=SC2046
-    cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror "${extra[@]}" -I"$W/gen" bench/pingpong/pp.c "$W/gen/ppMDL.c" \
+    cc "${CFLAGS_B[@]}" -I"$W/gen" bench/pingpong/pp.c "$W/gen/ppMDL.c" \
         $(pkg-config --cflags --libs medley-$rt) -o "$W/c-$rt" >> "$W/log" 2>&1 &&
     # shellcheck disable=SC2046
-    g++ -O2 -std=c++17 -Wall -Wextra -Werror "${extra[@]}" -I"$W/gen" bench/pingpong/pp.cc "$W/gen/ppMDL.c" \
+    g++ -O2 -std=c++17 -Wall -Wextra -Werror "${BENCH_EXTRA[@]}" -I"$W/gen" bench/pingpong/pp.cc "$W/gen/ppMDL.c" \
         $(pkg-config --cflags --libs medley-$rt) -o "$W/cxx-$rt" >> "$W/log" 2>&1 ||
         die "build failed: $(tail -c 600 "$W/log")"
 done
@@ -66,12 +57,8 @@ for ((r = 1; r <= ROUNDS; r++)); do
 done
 
 # variant round size seconds -> per size: median time, median ratio to c-<rt>
-awk '
-function median(c,    i, j, x) {
-    for (i = 2; i <= c; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-    return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
-}
-{ t[$1, $2, $3] = $4; if (!($3 in seen)) { seen[$3] = 1; S[++n] = $3 } if ($2 > R) R = $2 }
+awk "$BENCH_AWK"'
+{ t[$3, $1, $2] = $4; if (!($3 in seen)) { seen[$3] = 1; S[++n] = $3 } if ($2 > R) R = $2 }
 END {
     nv = split("c-shm cxx-shm cxx-cma-shm cxx-pack-shm c-mpi cxx-mpi", V, " ")
     printf "%-9s", "bytes"
@@ -82,10 +69,7 @@ END {
         printf "%-9s", s
         for (k = 1; k <= nv; k++) {
             v = V[k]; ref = v ~ /mpi$/ ? "c-mpi" : "c-shm"
-            c = 0; for (r = 1; r <= R; r++) if ((v, r, s) in t) a[++c] = t[v, r, s]
-            med = median(c)
-            c = 0; for (r = 1; r <= R; r++) if ((v, r, s) in t && (ref, r, s) in t) a[++c] = t[v, r, s] / t[ref, r, s]
-            printf " %10.2f us %5.2fx", med * 1e6, median(c)
+            printf " %10.2f us %5.2fx", rounds_median(t, s, v, R) * 1e6, ratio_median(t, s, v, ref, R)
         }
         printf "\n"
     }

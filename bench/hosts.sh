@@ -36,33 +36,20 @@
 # "skipped" with the reason and the exit status is 0; 1 if a build or a run
 # failed.
 set -u
-cd "$(dirname "$0")/.." || exit 1
-ROOT=$PWD
-STAGE=${MEDLEY_STAGE:-$ROOT/build/stage}
-OUT=${BENCH_OUT:-$ROOT/bench/results}
-WORK=${BENCH_WORK:-$ROOT/build/bench}/hosts
-QUICK=${BENCH_QUICK:-0}
-[ "$QUICK" = 0 ] && QUICK=
+BENCH_NAME=bench/hosts
+. "$(dirname "$0")/lib.sh"
+WORK=$WORK/hosts
 if [ -n "$QUICK" ]; then
     HALO_N=${BENCH_HOSTS_HALO:-256} VLASOV_N=${BENCH_HOSTS_VLASOV:-256} ROUNDS=${BENCH_HOSTS_ROUNDS:-1} STEPS=5
 else
     HALO_N=${BENCH_HOSTS_HALO:-64 256 1024} VLASOV_N=${BENCH_HOSTS_VLASOV:-256 512} ROUNDS=${BENCH_HOSTS_ROUNDS:-5} STEPS=20
 fi
 GRACE=${BENCH_HOSTS_GRACE:-5}
-CFLAGS_B=(-O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror)
-# shellcheck disable=SC2206
-CFLAGS_B+=(${BENCH_CFLAGS:-})
 CSV=$OUT/hosts.csv TXT=$OUT/hosts.txt
-
-die() { echo "bench/hosts: $*" >&2; exit 1; }
-[ -x "$STAGE/bin/medleyc" ] || die "no medleyc in $STAGE"
-export MEDLEY_STAGE=$STAGE
-. tests/lib/mpi.sh
 . tests/hosts/lib.sh
 mkdir -p "$OUT"
 trap hosts_down EXIT
 trap 'exit 130' INT TERM
-load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 if [ "${SANITIZE:-}" = 1 ]; then
     # the sanitized check runs the build's MPI only, MPICH here, whose jobs
     # across hosts hung under ASan before their result (hosts-mdl's stress)
@@ -137,15 +124,6 @@ run() {
     echo "$b,2x$k,$n,$((2 * k)),$v@$m,$r,$secs" >> "$CSV"
 }
 
-# same_w MPI N: the stubs' W equals the hand-written one's to 1e-12 of max W
-# (the tolerance of bench/vlasov/run.sh)
-same_w() {
-    local w=$WORK/$1/vlasov-$2
-    paste "$w/W.mpi" "$w/W.mdl-mpi" | awk '
-        { d = $2 - $4; if (d < 0) d = -d; if (d > dev) dev = d; if ($2 > wmax) wmax = $2; n++ }
-        END { if (n == 0 || wmax <= 0 || dev > 1e-12 * wmax) { printf "max |dW| / max W = %g over %d steps\n", (wmax > 0 ? dev / wmax : -1), n; exit 1 } }'
-}
-
 CASES=$(for n in $HALO_N; do echo "halo:$n"; done; for n in $VLASOV_N; do echo "vlasov:$n"; done)
 MPIS=()
 for rt in "${MPI_RTS[@]}"; do
@@ -164,7 +142,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
                 ok=1
                 for v in mpi mdl-mpi; do run "$MPI_NAME" "$b" "$n" "$k" "$r" "$v" || ok=0; done
                 [ $ok = 1 ] || { FAILED=1; continue; }
-                if [ "$b" = vlasov ] && ! why=$(same_w "$MPI_NAME" "$n"); then
+                if [ "$b" = vlasov ] && ! why=$(same_w "$WORK/$MPI_NAME/vlasov-$n/W.mpi" "$WORK/$MPI_NAME/vlasov-$n/W.mdl-mpi"); then
                     echo "bench/hosts: vlasov N=$n 2x$k round $r on $MPI_NAME: the stubs' W differs from the hand-written one's: $why" >&2
                     FAILED=1
                 fi
@@ -180,21 +158,18 @@ mpis=
 for rt in "${MPIS[@]}"; do mpis="$mpis ${rt#mpi-}"; done
 {
     echo "# across 2 test hosts (tests/hosts: network namespaces on one machine, veth, kernel TCP), $(date -u '+%Y-%m-%d %H:%M UTC')${QUICK:+; BENCH_QUICK=1, not for the record}"
-    echo "# load average at start: $load_start, at end: $(cut -d' ' -f1-3 /proc/loadavg); $ROUNDS round(s) interleaved"
+    echo "$(load_line); $ROUNDS round(s) interleaved"
     echo "# case: hosts x instances per host; mpi (s): the hand-written MPI's best time (halo: one exchange; vlasov: $STEPS steps)"
     echo "# ratio = mdl-mpi / hand-written MPI on the same MPI: best (of the best times) / median (over rounds, of the ratio"
     echo "# within each round); the target (stubs <= 1.05 x hand-written) is judged on the best: the machine is shared"
-    awk -F, -v mpis="$mpis" '
+    awk -F, -v mpis="$mpis" "$BENCH_AWK"'
     NR > 1 { k = $1 "," $2 "," $3 "," $4; if (!(k in s)) { s[k] = 1; o[++n] = k }
              t[k, $5, $6] = $7 + 0; if (!((k, $5) in b) || $7 + 0 < b[k, $5]) b[k, $5] = $7 + 0; if ($6 > nr) nr = $6 }
-    function cell(k, m,    h, x, r, c, i, j, a, y) {
+    function cell(k, m,    h, x, y) {
         h = "mpi@" m; x = "mdl-mpi@" m
         if (!((k, h) in b) || !((k, x) in b) || b[k, h] <= 0) return sprintf("%-12s %-28s", "(no run)", "")
-        c = 0
-        for (r = 1; r <= nr; r++) if ((k, x, r) in t && (k, h, r) in t && t[k, h, r] > 0) a[++c] = t[k, x, r] / t[k, h, r]
-        for (i = 2; i <= c; i++) { y = a[i]; for (j = i - 1; j >= 1 && a[j] > y; j--) a[j + 1] = a[j]; a[j + 1] = y }
         y = b[k, x] / b[k, h]
-        return sprintf("%-12.4e %-28s", b[k, h], sprintf("%.3f / %.3f %s<=1.05", y, c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2,
+        return sprintf("%-12.4e %-28s", b[k, h], sprintf("%.3f / %.3f %s<=1.05", y, ratio_median(t, k, x, h, nr),
                                                             y <= 1.05 ? "ok" : "MISSED"))
     }
     END {

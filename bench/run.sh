@@ -43,25 +43,11 @@
 # summary.txt (the tables printed at the end) and, if gnuplot is
 # installed, *.png.  Nothing is installed by this script.
 set -u
-cd "$(dirname "$0")/.." || exit 1
-ROOT=$PWD
-STAGE=${MEDLEY_STAGE:-$ROOT/build/stage}
-OUT=${BENCH_OUT:-$ROOT/bench/results}
-QUICK=${BENCH_QUICK:-0}
-[ "$QUICK" = 0 ] && QUICK=
+BENCH_NAME=bench
+. "$(dirname "$0")/lib.sh"
 ONLY=${BENCH_ONLY:-pingpong halo coll oversub stencil stencil_rt transpose transpose_rt vlasov hosts compiler}
-WORK=${BENCH_WORK:-$ROOT/build/bench}
-CFLAGS_B=(-O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror)
-# shellcheck disable=SC2206
-CFLAGS_B+=(${BENCH_CFLAGS:-})
-
-die() { echo "bench: $*" >&2; exit 1; }
 want() { [[ " $ONLY " == *" $1 "* ]]; }
-
-[ -x "$STAGE/bin/medleyc" ] || die "no medleyc in $STAGE (run make bench, or make install PREFIX=$STAGE)"
 [ -x "$STAGE/bin/mdlrun" ] || die "no mdlrun in $STAGE"
-export MEDLEY_STAGE=$STAGE
-. tests/lib/mpi.sh
 # per MPI, by the suffix of its variants ("" for the reference, @<name> for
 # the others; the key of the reference is ref): its staged install, mpicc,
 # launcher and name; SFX: the suffixes in order
@@ -77,14 +63,12 @@ for rt in "${MPI_RTS[@]}"; do
 done
 rt_use shm || die "$RT_WHY"
 pkg-config --exists medley-shm || die "pkg-config cannot find medley-shm in $STAGE"
-export BENCH_QUICK=${QUICK:-0}
 
 mkdir -p "$OUT" "$WORK"
 RAW=$OUT/runtime.csv
 echo "bench,case,size,procs,variant,round,seconds" > "$RAW"
 FAILED=0
 start_all=$(date +%s)
-load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # build NAME DIR PROG [medleyc args…]: the executables of one benchmark
 # in $WORK/NAME: mpi, mdl-mpi, mdl-shm (and mpi@<name>, mdl-mpi@<name> for
@@ -184,11 +168,17 @@ if [ -n "$QUICK" ]; then
 else
     ST_N=4000 ST_IT=10 TR_N=4096 TR_IT=5 R_KERN=5
 fi
+# kernel NAME NP ARGS…: a kernel's rounds on NP instances, quiet then loaded
+kernel() {
+    local name=$1 np=$2
+    shift 2
+    run "$name" "$np" "$R_KERN" quiet "$@"
+    run "$name" "$np" "$R_KERN" loaded "$@"
+}
 for np in 2 4; do
     if want stencil; then
         if build "stencil-$np" stencil stencil -D "TX=$((ST_N / 2))" -D "TY=$((ST_N * 2 / np))"; then
-            run "stencil-$np" "$np" "$R_KERN" quiet "$ST_N" "$ST_IT"
-            run "stencil-$np" "$np" "$R_KERN" loaded "$ST_N" "$ST_IT"
+            kernel "stencil-$np" "$np" "$ST_N" "$ST_IT"
         else
             FAILED=1
         fi
@@ -198,14 +188,12 @@ for np in 2 4; do
         if [ "$np" = 2 ] && ! build stencil_rt stencil_rt stencil; then
             FAILED=1
         elif [ -d "$WORK/stencil_rt" ]; then
-            run stencil_rt "$np" "$R_KERN" quiet "$ST_N" "$ST_IT"
-            run stencil_rt "$np" "$R_KERN" loaded "$ST_N" "$ST_IT"
+            kernel stencil_rt "$np" "$ST_N" "$ST_IT"
         fi
     fi
     if want transpose; then
         if build "transpose-$np" transpose transpose -D "ORDER=$TR_N" -D "ROWS=$((TR_N / np))"; then
-            run "transpose-$np" "$np" "$R_KERN" quiet "$TR_N" "$np" "$TR_IT"
-            run "transpose-$np" "$np" "$R_KERN" loaded "$TR_N" "$np" "$TR_IT"
+            kernel "transpose-$np" "$np" "$TR_N" "$np" "$TR_IT"
         else
             FAILED=1
         fi
@@ -214,8 +202,7 @@ for np in 2 4; do
         if [ "$np" = 2 ] && ! build transpose_rt transpose_rt transpose; then
             FAILED=1
         elif [ -d "$WORK/transpose_rt" ]; then
-            run transpose_rt "$np" "$R_KERN" quiet "$TR_N" "$np" "$TR_IT"
-            run transpose_rt "$np" "$R_KERN" loaded "$TR_N" "$np" "$TR_IT"
+            kernel transpose_rt "$np" "$TR_N" "$np" "$TR_IT"
         fi
     fi
 done
@@ -300,28 +287,19 @@ fi
 # rounds cancels out of the ratio.  The hand-written MPI of mdl-mpi@<name>
 # is mpi@<name> (the same MPI), of every other variant the reference mpi.
 SUM=$OUT/summary.csv
-awk -F, 'NR > 1 {
+awk -F, "$BENCH_AWK"'NR > 1 {
     k = $1 "," $2 "," $3 "," $4
     t[k, $5, $6] = $7
     if (!((k, $5) in seen)) { seen[k, $5] = 1; order[++nk] = k SUBSEP $5 }
     if ($6 > maxr) maxr = $6
 }
-function median(c,    i, j, x) {
-    for (i = 2; i <= c; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-    return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
-}
 END {
     print "bench,case,size,procs,variant,median_s,ratio_to_mpi"
     for (i = 1; i <= nk; i++) {
         split(order[i], kv, SUBSEP); k = kv[1]; v = kv[2]
-        c = 0
-        for (r = 1; r <= maxr; r++) if ((k, v, r) in t) a[++c] = t[k, v, r]
-        m = median(c)
         ref = v ~ /^mdl-mpi@/ ? "mpi" substr(v, 8) : "mpi"
-        c = 0
-        for (r = 1; r <= maxr; r++)
-            if ((k, v, r) in t && (k, ref, r) in t && t[k, ref, r] > 0) a[++c] = t[k, v, r] / t[k, ref, r]
-        printf "%s,%s,%.4e,%s\n", k, v, m, c ? sprintf("%.3f", median(c)) : ""
+        x = ratio_median(t, k, v, ref, maxr)
+        printf "%s,%s,%.4e,%s\n", k, v, rounds_median(t, k, v, maxr), x == "" ? "" : sprintf("%.3f", x)
     }
 }' "$RAW" > "$SUM"
 
@@ -347,16 +325,12 @@ KERNELS="stencil stencil_rt transpose transpose_rt"
 # hand-written MPI the ratio of the best times and the median over rounds
 # of the ratio within each round.
 KCSV=$OUT/kernels.csv
-awk -F, -v kernels=" $KERNELS " 'NR > 1 && index(kernels, " " $1 " ") {
+awk -F, -v kernels=" $KERNELS " "$BENCH_AWK"'NR > 1 && index(kernels, " " $1 " ") {
     load = $2 ~ /[+]load$/ ? "loaded" : "quiet"
     k = $1 "," $3 "," $4 "," load
     t[k, $5, $6] = $7
     if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
     if ($6 > maxr) maxr = $6
-}
-function median(c,    i, j, x) {
-    for (i = 2; i <= c; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-    return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
 }
 function best(k, v,    r, b) {
     b = ""
@@ -369,16 +343,11 @@ END {
         k = order[i]
         for (vi = 1; vi <= 3; vi++) {
             v = vi == 1 ? "mpi" : vi == 2 ? "mdl-mpi" : "mdl-shm"
-            c = 0
-            for (r = 1; r <= maxr; r++) if ((k, v, r) in t) a[++c] = t[k, v, r]
-            if (!c) continue
-            m = median(c)
-            b = best(k, v); bm = best(k, "mpi")
-            c = 0
-            for (r = 1; r <= maxr; r++)
-                if ((k, v, r) in t && (k, "mpi", r) in t && t[k, "mpi", r] > 0) a[++c] = t[k, v, r] / t[k, "mpi", r]
+            m = rounds_median(t, k, v, maxr)
+            if (m == "") continue
+            b = best(k, v); bm = best(k, "mpi"); x = ratio_median(t, k, v, "mpi", maxr)
             printf "%s,%s,%.4e,%.4e,%s,%s\n", k, v, b, m, (bm > 0 ? sprintf("%.3f", b / bm) : ""),
-                (c ? sprintf("%.3f", median(c)) : "")
+                (x == "" ? "" : sprintf("%.3f", x))
         }
     }
 }' "$RAW" > "$KCSV"
@@ -395,7 +364,7 @@ TXT=$OUT/summary.txt
     mpis="mpi: ${MNAME[ref]}"
     for sfx in "${SFX[@]:1}"; do mpis="$mpis, mpi$sfx: ${MNAME[$sfx]}"; done
     echo "# medley $rev, $mpis, $(uname -r)"
-    echo "# load average at start: $load_start, at end: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine skews every variant differently)"
+    echo "$(load_line) (other work on the machine skews every variant differently)"
     # the micro-benchmarks (the kernels have their table below)
     others=$(awk -F, -v kernels=" $KERNELS " 'NR > 1 && !index(kernels, " " $1 " ")' "$SUM" | wc -l)
     [ "$others" -gt 0 ] && echo "# ratio = median over rounds of (time / hand-written MPI time of the same round, on the same MPI for mdl-mpi@<name>); lower is better"
@@ -460,15 +429,15 @@ TXT=$OUT/summary.txt
     if grep -q '+trace,' "$RAW"; then
         echo
         echo "# tracing (MDL_TRACE): time traced / untraced of the same round, best and median over rounds"
-        awk -F, 'NR > 1 { k = $1 "," $2 "," $3 "," $4; t[k, $5, $6] = $7; if ($6 > maxr) maxr = $6
+        awk -F, "$BENCH_AWK"'NR > 1 { k = $1 "," $2 "," $3 "," $4; t[k, $5, $6] = $7; if ($6 > maxr) maxr = $6
                           if ($5 ~ /[+]trace$/ && !(k in s)) { s[k] = 1; o[++n] = k } }
-        function stats(k, v,    r, c, i, j, x, a) {
+        function stats(k, v,    r, c, a, m) {
             c = 0
             for (r = 1; r <= maxr; r++)
                 if ((k, v "+trace", r) in t && (k, v, r) in t && t[k, v, r] > 0) a[++c] = t[k, v "+trace", r] / t[k, v, r]
             if (!c) return sprintf("%-15s", "(no run)")
-            for (i = 2; i <= c; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-            return sprintf("%.3f / %.3f  ", a[1], c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2)
+            m = median(a, c)  # and a[1] the best
+            return sprintf("%.3f / %.3f  ", a[1], m)
         }
         END {
             printf "%-9s %-15s %-9s %5s  %-17s %-17s\n", "bench", "case", "size", "procs", "mdl-mpi traced", "mdl-shm traced"

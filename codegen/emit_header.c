@@ -248,10 +248,13 @@ static void emit_task_struct(mdl_buf *b, const mdl_task *t)
     cg_buf_puts(b, "};\n");
 }
 
-/* MDL_View_<v>(t): run-time-sized v as a pointer to its rows (C99's
+/* T_MDL_View_<v>(t): run-time-sized v as a pointer to its rows (C99's
  * variably modified type, extents from t's size variables as MDL_Allocate
- * took them), so MDL_View_U(t)[i][j] is U[i][j] and a program declares
- * `double (*U)[t->nx + 2] = MDL_View_U(t);`.  C only: C++ has no such type. */
+ * took them), so T_MDL_View_U(t)[i][j] is U[i][j] and a program declares
+ * `double (*U)[t->nx + 2] = T_MDL_View_U(t);`.  C only: C++ has no such type.
+ * Named with the task like T's functions: two tasks' headers in one C file
+ * (M-SPMD) may each have a v, and no short name could pick the layout by
+ * t's type (_Generic compiles every branch, `(mdl_t)->nx` of each task). */
 static void emit_views(mdl_buf *b, const mdl_task *t)
 {
     if (!cg_task_nrtvars(t))
@@ -263,7 +266,7 @@ static void emit_views(mdl_buf *b, const mdl_task *t)
         const mdl_var *v = t->vars.v[i];
         if (!v->rtsized)
             continue;
-        cg_buf_puts(b, "#define ");
+        cg_buf_printf(b, "#define %s_", t->name);
         cg_view_name(b, v);
         cg_buf_puts(b, "(mdl_t) ((");
         cg_typeref_c(b, &v->type);

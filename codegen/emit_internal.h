@@ -103,9 +103,9 @@ int cg_rtvar_index(const mdl_task *t, const mdl_var *v);
 int cg_extvar_index(const mdl_task *t, const mdl_var *x);
 /* Whether e names the variable x. */
 int cg_expr_names(const mdl_expr *e, const mdl_var *x);
-/* "MDL_View_u": the view of run-time-sized variable u, one name in C
- * (TMDL.h's macro), C++ (the method) and Fortran (the procedure of T_mdl)
- * (docs/generated-code.md). */
+/* "MDL_View_u": the view of run-time-sized variable u, the name of the
+ * C++ method and of the Fortran procedure of T_mdl, and after "T_" that of
+ * TMDL.h's C macro (docs/generated-code.md). */
 void cg_view_name(mdl_buf *b, const mdl_var *v);
 
 /* ---------------------------------------------------------------- the API */

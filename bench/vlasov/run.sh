@@ -36,35 +36,22 @@
 # run failed.  `bench/vlasov/run.sh --report` only remakes vlasov.txt and .md from
 # $BENCH_OUT/vlasov.csv (BENCH_QUICK, BENCH_VLASOV_* as for the run).
 set -u
-cd "$(dirname "$0")/../.." || exit 1
-ROOT=$PWD
-STAGE=${MEDLEY_STAGE:-$ROOT/build/stage}
-OUT=${BENCH_OUT:-$ROOT/bench/results}
-WORK=${BENCH_WORK:-$ROOT/build/bench}/vlasov
-QUICK=${BENCH_QUICK:-0}
-[ "$QUICK" = 0 ] && QUICK=
+BENCH_NAME=bench/vlasov
+. "$(dirname "$0")/../lib.sh"
+WORK=$WORK/vlasov
 if [ -n "$QUICK" ]; then
     SIZES=${BENCH_VLASOV_N:-256 512} STEPS=${BENCH_VLASOV_STEPS:-10} ROUNDS=${BENCH_VLASOV_ROUNDS:-2}
 else
     SIZES=${BENCH_VLASOV_N:-256 512 1024 2048} STEPS=${BENCH_VLASOV_STEPS:-20} ROUNDS=${BENCH_VLASOV_ROUNDS:-5}
 fi
 NPS=${BENCH_VLASOV_NP:-1 2 4}
-CFLAGS_V=(-O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror)
-# shellcheck disable=SC2206
-CFLAGS_V+=(${BENCH_CFLAGS:-})
-FFLAGS_V=(-O2 -std=f2018 -Wall -Wextra -Werror -pedantic)
-# shellcheck disable=SC2206
-FFLAGS_V+=(${BENCH_CFLAGS:-})
+FFLAGS_V=(-O2 -std=f2018 -Wall -Wextra -Werror -pedantic "${BENCH_EXTRA[@]}")
 VARIANTS="hand-mpi mdl-mpi f90-mpi mdl-shm"
 
-die() { echo "bench/vlasov: $*" >&2; exit 1; }
 CSV=$OUT/vlasov.csv RUNS=$OUT/vlasov-runs.csv TXT=$OUT/vlasov.txt
 report_only=
 [ "${1:-}" = --report ] && { report_only=1; [ -f "$CSV" ] || die "no $CSV"; }
-[ -x "$STAGE/bin/medleyc" ] || die "no medleyc in $STAGE"
-export MEDLEY_STAGE=$STAGE
-. tests/lib/mpi.sh
-rt_use "${MPI_RTS[0]}" || die "$RT_WHY"
+bench_mpi
 MPI_LAUNCH=("${RT_LAUNCH[@]}") MPI_FC=$RT_FC
 mkdir -p "$OUT" "$WORK"
 [ -n "$report_only" ] && ROUNDS=$(awk -F, 'NR > 1 && $4 > r { r = $4 } END { print r + 0 }' "$CSV")
@@ -78,17 +65,17 @@ build() {
     local n=$1 w=$WORK/$1 ok=1 rt
     rm -rf "$w" && mkdir -p "$w/gen" "$w/f90"
     "$STAGE/bin/medleyc" --fortran -o "$w/gen" examples/vlasov/vlasov.mdl > "$w/log" 2>&1 || ok=0
-    [ $ok = 1 ] && { "$MPI_CC" "${CFLAGS_V[@]}" bench/vlasov/mpi.c -lm \
+    [ $ok = 1 ] && { "$MPI_CC" "${CFLAGS_B[@]}" bench/vlasov/mpi.c -lm \
         -o "$w/hand-mpi" >> "$w/log" 2>&1 || ok=0; }
     for rt in mpi shm; do
         # shellcheck disable=SC2046
-        [ $ok = 1 ] && { cc "${CFLAGS_V[@]}" -I"$w/gen" examples/vlasov/vlasov.c "$w/gen/vlasovMDL.c" \
+        [ $ok = 1 ] && { cc "${CFLAGS_B[@]}" -I"$w/gen" examples/vlasov/vlasov.c "$w/gen/vlasovMDL.c" \
             $(pkg-config --cflags --libs medley-$rt) -lm -o "$w/mdl-$rt" >> "$w/log" 2>&1 || ok=0; }
     done
     # shellcheck disable=SC2046
     [ $ok = 1 ] && { (cd "$w/f90" && "${MPI_FC:?no Fortran wrapper of the MPI}" "${FFLAGS_V[@]}" -c \
             ../gen/vlasovMDL_common.f90 ../gen/vlasovMDL.f90 "$ROOT/examples/vlasov/vlasov.f90" &&
-        cc "${CFLAGS_V[@]}" -I../gen -c ../gen/vlasovMDL.c -o vlasovMDL.c.o $(pkg-config --cflags medley-mpi) &&
+        cc "${CFLAGS_B[@]}" -I../gen -c ../gen/vlasovMDL.c -o vlasovMDL.c.o $(pkg-config --cflags medley-mpi) &&
         "$MPI_FC" "${FFLAGS_V[@]}" ./*.o $(pkg-config --libs medley-mpi) -o ../f90-mpi) >> "$w/log" 2>&1 || ok=0; }
     if [ $ok = 0 ]; then
         echo "bench/vlasov: build at N=$n failed:" >&2
@@ -113,14 +100,6 @@ run() {
         printf "%s,%s,%s,%s,%s,%s\n", n, np, v, r, f["total"], f["compute"] }' >> "$RUNS"
 }
 
-# same_w N VARIANT: W of the variant equals hand-mpi's to 1e-12 of max W
-same_w() {
-    local w=$WORK/$1
-    paste "$w/W.hand-mpi" "$w/W.$2" | awk '
-        { d = $2 - $4; if (d < 0) d = -d; if (d > dev) dev = d; if ($2 > wmax) wmax = $2; n++ }
-        END { if (n == 0 || wmax <= 0 || dev > 1e-12 * wmax) { printf "max |dW| / max W = %g over %d steps\n", (wmax > 0 ? dev / wmax : -1), n; exit 1 } }'
-}
-
 for n in $SIZES; do
     [ -z "$report_only" ] || break
     build "$n" || { FAILED=1; continue; }
@@ -134,7 +113,7 @@ for ((r = 1; r <= ROUNDS && !report_only; r++)); do
             for v in $VARIANTS; do run "$n" "$np" "$r" "$v" || { ok=0; FAILED=1; }; done
             for v in mdl-mpi f90-mpi mdl-shm; do
                 [ $ok = 1 ] || break
-                why=$(same_w "$n" "$v") || { echo "bench/vlasov: N=$n -n $np round $r: $v differs from hand-mpi: $why" >&2; ok=0; FAILED=1; }
+                why=$(same_w "$WORK/$n/W.hand-mpi" "$WORK/$n/W.$v") || { echo "bench/vlasov: N=$n -n $np round $r: $v differs from hand-mpi: $why" >&2; ok=0; FAILED=1; }
             done
             # the round counts only when all four ran and agreed
             [ $ok = 1 ] || continue
@@ -150,12 +129,11 @@ done
 # ---------------------------------------------------------------- tables
 {
     echo "# vlasov (the thesis's Table 11.1): seconds for $STEPS steps of an N x N mesh, best of $ROUNDS rounds (median)${QUICK:+; BENCH_QUICK=1, not for the record}"
-    awk -F, 'NR > 1 { k = $1 SUBSEP $2 SUBSEP $3; t[k, ++c[k]] = $5
+    awk -F, "$BENCH_AWK"'NR > 1 { k = $1 SUBSEP $2 SUBSEP $3; t[k, ++c[k]] = $5
                       if (!($1 in sn)) { sn[$1] = 1; ns[++nn] = $1 }
                       if (!($2 in sp)) { sp[$2] = 1; ps[++np] = $2 } }
-    function sort(a, m,    i, j, x) { for (i = 2; i <= m; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x } }
-    function stats(k,    i) { split("", a); for (i = 1; i <= c[k]; i++) a[i] = t[k, i]; sort(a, c[k])
-                              best = a[1]; med = c[k] % 2 ? a[(c[k] + 1) / 2] : (a[c[k] / 2] + a[c[k] / 2 + 1]) / 2 }
+    function stats(k,    i) { split("", a); for (i = 1; i <= c[k]; i++) a[i] = t[k, i]
+                              med = median(a, c[k]); best = a[1] }
     END {
         sort(ns, nn); sort(ps, np)
         printf "%-9s %-9s", "instances", "variant"; for (i = 1; i <= nn; i++) printf " %19s", "N=" ns[i]; printf "\n"
@@ -175,17 +153,12 @@ done
     echo "# f90: the Fortran program (f90-mpi) / the C one on the same runtime (mdl-mpi), and / hand-mpi"
     echo "# (med): median over rounds of the same ratio within each round (runs seconds apart: drift cancels)"
     echo "# (instances 4: two per core; MPICH busy-waits, so its exchanges wait for the scheduler)"
-    awk -F, -v nmax="$(echo "$SIZES" | tr ' ' '\n' | sort -n | tail -1)" -v quick="$QUICK" '
+    awk -F, -v nmax="$(echo "$SIZES" | tr ' ' '\n' | sort -n | tail -1)" -v quick="$QUICK" "$BENCH_AWK"'
     NR > 1 { k = $1 SUBSEP $2 SUBSEP $3; if (!(k in b) || $5 + 0 < b[k]) b[k] = $5 + 0
              t[$1, $2, $3, $4] = $5 + 0; if ($4 > nr) nr = $4
              if (!(($1, $2) in seen)) { seen[$1, $2] = 1; key[++nk] = $1 SUBSEP $2 } }
     function pct(x) { return sprintf("%+.1f%%", 100 * (x - 1)) }
-    function medratio(n, p, v,    r, c, i, j, x) {
-        c = 0
-        for (r = 1; r <= nr; r++) if ((n, p, v, r) in t && (n, p, "hand-mpi", r) in t) a[++c] = t[n, p, v, r] / t[n, p, "hand-mpi", r]
-        for (i = 2; i <= c; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-        return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
-    }
+    function medratio(n, p, v) { return ratio_median(t, n SUBSEP p, v, "hand-mpi", nr) }
     END {
         printf "%-6s %-9s %10s %10s %10s %11s %11s %11s %11s %14s %11s %11s\n", "N", "instances", "mpi ovh", "shm ovh", "hand ovh",
                "mpi/hand", "(med)", "shm/hand", "(med)", "mdl mpi/shm", "f90/mpi", "f90/hand"
@@ -213,7 +186,7 @@ cat "$TXT"
 # The same as Markdown, beside the thesis's Table 11.1 (SGI Power Challenge,
 # seconds: MDL(MPI), MDL(SHM), Compute at N = 256 512 1024 2048; no SHM
 # figures on 16 processors), for docs/performance.md.
-awk -F, -v steps="$STEPS" -v rounds="$ROUNDS" -v when="$(date -u -r "$CSV" '+%Y-%m-%d %H:%M UTC')" '
+awk -F, -v steps="$STEPS" -v rounds="$ROUNDS" -v when="$(date -u -r "$CSV" '+%Y-%m-%d %H:%M UTC')" "$BENCH_AWK"'
 BEGIN {
     split("4 MPI 3.901 15.361 67.597 367.048;4 SHM 4.048 15.952 68.401 377.062;4 C 3.751 14.668 63.398 349.664;" \
           "8 MPI 2.062 7.986 32.021 269.331;8 SHM 2.173 8.225 33.932 211.876;8 C 1.964 7.506 30.175 175.304;" \
@@ -225,17 +198,10 @@ NR > 1 { k = $1 SUBSEP $2 SUBSEP $3; if (!(k in b) || $5 + 0 < b[k]) b[k] = $5 +
          t[$1, $2, $3, $4] = $5 + 0; if ($4 > nr) nr = $4
          if (!($1 in sn)) { sn[$1] = 1; ns[++nn] = $1 }
          if (!($2 in sp)) { sp[$2] = 1; ps[++np] = $2 } }
-function sort(a, m,    i, j, x) { for (i = 2; i <= m; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x } }
 function pct(x) { return x == "" ? "–" : sprintf("%+.1f %%", 100 * (x - 1)) }
 function rat(x) { return x == "" ? "–" : sprintf("%.3f", x) }
 function q(x, y) { return x > 0 && y > 0 ? x / y : "" }
-function med(n, p, v, w,    r, c, i, j, x) {
-    c = 0
-    for (r = 1; r <= nr; r++) if ((n, p, v, r) in t && (n, p, w, r) in t) a[++c] = t[n, p, v, r] / t[n, p, w, r]
-    if (c == 0) return ""
-    for (i = 2; i <= c; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-    return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
-}
+function med(n, p, v, w) { return ratio_median(t, n SUBSEP p, v, w, nr) }
 function head(first,    i) { printf "| %s |", first; for (i = 1; i <= nn; i++) printf " N=%s |", ns[i]; printf "\n|---|---|"
                              for (i = 1; i <= nn; i++) printf "---:|"; printf "\n" }
 function thesis(what, v, w, fmt,    p, i, x) {

@@ -120,7 +120,7 @@ int main(int argc, char **argv)
      * (MDL_PROC_NULL neighbours) are never written. */
     if (MDL_Allocate(t) != MDL_SUCCESS)
         return 1;
-    double (*U)[nj + 2] = MDL_View_U(t);    /* U[i][j], noeudMDL.h */
+    double (*U)[nj + 2] = noeud_MDL_View_U(t);    /* U[i][j], noeudMDL.h */
     double (*V)[nj + 2] = calloc((size_t)(ni + 2), sizeof *V);
     if (!V) {
         perror("calloc");

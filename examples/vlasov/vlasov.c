@@ -128,7 +128,7 @@ static void run_parallel(struct vlasov *t, vlasov_mesh *m, int steps, double alp
                          double *Etot)
 {
     slabs s = slabs_of(m, MDL_FamilySize(t), MDL_MyRank(t));
-    double (*f)[m->nx] = MDL_View_f(t);
+    double (*f)[m->nx] = vlasov_MDL_View_f(t);
     double t_comm = 0, c0;
     initial(m, f, s.v0, s.v1, alpha);
     MDL_Barrier(t);

@@ -34,14 +34,14 @@ static int at(struct cell *t, const int *dims, const int *c, int dx, int dy)
 static int phase(struct cell *t, int ph, const int *dims, const int *c, int n)
 {
     int a = t->a, b = t->b;
-    /* the 2-D views cellMDL.h gives (MDL_View_<v>): each element where
+    /* the 2-D views cellMDL.h gives (cell_MDL_View_<v>): each element where
      * the row-major storage has it */
-    double (*U)[b + 2] = MDL_View_U(t);
-    double (*B)[b] = MDL_View_B(t);
-    double (*R)[b + 1] = MDL_View_R(t);
+    double (*U)[b + 2] = cell_MDL_View_U(t);
+    double (*B)[b] = cell_MDL_View_B(t);
+    double (*R)[b + 1] = cell_MDL_View_R(t);
     for (int i = 0; i < a + 2; i++)
         for (int j = 0; j < b + 2; j++)
-            if (&MDL_View_U(t)[i][j] != t->U + i * (b + 2) + j ||
+            if (&cell_MDL_View_U(t)[i][j] != t->U + i * (b + 2) + j ||
                 (i < a + 1 && j < b + 1 && &R[i][j] != t->R + i * (b + 1) + j) ||
                 (i < a && j < b && &B[i][j] != t->B + i * b + j))
                 return fail("a view's element is not the storage's", ph);

@@ -74,7 +74,7 @@ struct noeud {
 #ifndef __cplusplus
 /* Each run-time-sized variable as an array of its shape (a pointer to
    its rows; extents from the size variables, as MDL_Allocate took them). */
-#define MDL_View_U(mdl_t) ((double (*)[((mdl_t)->SUPj + 2)])(void *)(mdl_t)->U)
+#define noeud_MDL_View_U(mdl_t) ((double (*)[((mdl_t)->SUPj + 2)])(void *)(mdl_t)->U)
 #endif
 
 #ifdef __cplusplus

@@ -59,9 +59,9 @@ struct w {
 #ifndef __cplusplus
 /* Each run-time-sized variable as an array of its shape (a pointer to
    its rows; extents from the size variables, as MDL_Allocate took them). */
-#define MDL_View_in(mdl_t) ((double (*)[((mdl_t)->nx + 2)])(void *)(mdl_t)->in)
-#define MDL_View_f(mdl_t) ((double (*)[(mdl_t)->nx])(void *)(mdl_t)->f)
-#define MDL_View_tot(mdl_t) ((double *)(void *)(mdl_t)->tot)
+#define w_MDL_View_in(mdl_t) ((double (*)[((mdl_t)->nx + 2)])(void *)(mdl_t)->in)
+#define w_MDL_View_f(mdl_t) ((double (*)[(mdl_t)->nx])(void *)(mdl_t)->f)
+#define w_MDL_View_tot(mdl_t) ((double *)(void *)(mdl_t)->tot)
 #endif
 
 #ifdef __cplusplus

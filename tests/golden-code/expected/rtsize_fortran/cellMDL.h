@@ -88,13 +88,13 @@ struct cell {
 #ifndef __cplusplus
 /* Each run-time-sized variable as an array of its shape (a pointer to
    its rows; extents from the size variables, as MDL_Allocate took them). */
-#define MDL_View_U(mdl_t) ((double (*)[((mdl_t)->b + 2)])(void *)(mdl_t)->U)
-#define MDL_View_blk(mdl_t) ((double (*)[(mdl_t)->b])(void *)(mdl_t)->blk)
-#define MDL_View_rcv(mdl_t) ((double (*)[((mdl_t)->b + 1)])(void *)(mdl_t)->rcv)
-#define MDL_View_ps(mdl_t) ((struct P *)(void *)(mdl_t)->ps)
-#define MDL_View_row(mdl_t) ((double *)(void *)(mdl_t)->row)
-#define MDL_View_all(mdl_t) ((double *)(void *)(mdl_t)->all)
-#define MDL_View_tot(mdl_t) ((double *)(void *)(mdl_t)->tot)
+#define cell_MDL_View_U(mdl_t) ((double (*)[((mdl_t)->b + 2)])(void *)(mdl_t)->U)
+#define cell_MDL_View_blk(mdl_t) ((double (*)[(mdl_t)->b])(void *)(mdl_t)->blk)
+#define cell_MDL_View_rcv(mdl_t) ((double (*)[((mdl_t)->b + 1)])(void *)(mdl_t)->rcv)
+#define cell_MDL_View_ps(mdl_t) ((struct P *)(void *)(mdl_t)->ps)
+#define cell_MDL_View_row(mdl_t) ((double *)(void *)(mdl_t)->row)
+#define cell_MDL_View_all(mdl_t) ((double *)(void *)(mdl_t)->all)
+#define cell_MDL_View_tot(mdl_t) ((double *)(void *)(mdl_t)->tot)
 #endif
 
 #ifdef __cplusplus

@@ -67,10 +67,10 @@ struct vlasov {
 #ifndef __cplusplus
 /* Each run-time-sized variable as an array of its shape (a pointer to
    its rows; extents from the size variables, as MDL_Allocate took them). */
-#define MDL_View_f(mdl_t) ((double (*)[(mdl_t)->nx])(void *)(mdl_t)->f)
-#define MDL_View_rho(mdl_t) ((double *)(void *)(mdl_t)->rho)
-#define MDL_View_rho_total(mdl_t) ((double *)(void *)(mdl_t)->rho_total)
-#define MDL_View_efield(mdl_t) ((double *)(void *)(mdl_t)->efield)
+#define vlasov_MDL_View_f(mdl_t) ((double (*)[(mdl_t)->nx])(void *)(mdl_t)->f)
+#define vlasov_MDL_View_rho(mdl_t) ((double *)(void *)(mdl_t)->rho)
+#define vlasov_MDL_View_rho_total(mdl_t) ((double *)(void *)(mdl_t)->rho_total)
+#define vlasov_MDL_View_efield(mdl_t) ((double *)(void *)(mdl_t)->efield)
 #endif
 
 #ifdef __cplusplus
