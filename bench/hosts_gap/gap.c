@@ -64,7 +64,7 @@ static void sending(int dest, MPI_Comm comm)
         PMPI_Comm_rank(comm, &me);
     if (!armed)
         return;
-    if (dest == me) {
+    if (dest != MPI_PROC_NULL && dest == me) {
         between++;
         return;
     }

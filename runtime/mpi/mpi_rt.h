@@ -134,11 +134,13 @@ typedef struct mpi_buffered_pool {
 } mpi_buffered_pool;
 
 /* An async send to this instance itself not yet packed nor posted
- * (mpi_self.c): its buffer, its message, its spans (to_self.spans from
- * spans_at, m->nitems of them). */
+ * (mpi_self.c): its buffer, its message, its bytes (a later call of m
+ * may have other bounds), its spans (to_self.spans from spans_at,
+ * m->nitems of them). */
 typedef struct mpi_self_later {
     mpi_buffered *x;
     const mdl_msg_desc *m;
+    size_t bytes;
     size_t spans_at;
 } mpi_self_later;
 

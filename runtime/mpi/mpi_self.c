@@ -69,7 +69,8 @@ static int defer(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, size_t
     if (!x)
         return rt_fail_oom(rt, m->fn);
     memcpy(&ts->spans[ts->nspans], lay->spans, sizeof *lay->spans * (size_t)m->nitems);
-    ts->later[ts->nlater++] = (mpi_self_later){ .x = x, .m = m, .spans_at = ts->nspans };
+    ts->later[ts->nlater++] =
+        (mpi_self_later){ .x = x, .m = m, .bytes = bytes, .spans_at = ts->nspans };
     ts->nspans = nspans;
     return MDL_SUCCESS;
 }
@@ -80,9 +81,8 @@ int mpi_self_flush(mdl_rt *rt)
     int rc = MDL_SUCCESS;
     for (int i = 0; i < ts->nlater; i++) {
         const mpi_self_later *l = &ts->later[i];
-        size_t bytes = rt->msgs[l->m->index].types.bytes;
         mdl_spans_pack(&ts->spans[l->spans_at], l->m->nitems, l->x->data);
-        int prc = post(rt, l->m, l->x, (int)bytes);
+        int prc = post(rt, l->m, l->x, (int)l->bytes);
         rc = rc ? rc : prc;
     }
     ts->nlater = 0;

@@ -96,6 +96,20 @@ int main(int argc, char **argv)
     }
     call("Wait pol", MDL_polWait(t));
     check("polled", t->p, 7);
+    /* one message, two sizes in flight: each received whole, in order */
+    for (int k = 0; k < 4; k++)
+        t->w[k] = 10.0 * 8 + k;
+    call("send part 2", MDL_SendTo_d_part(t, 0, 0, 1));
+    call("send part 4", MDL_SendTo_d_part(t, 0, 0, 3));
+    memset(t->r, 0, sizeof t->r);
+    call("receive part 2", MDL_RecvFrom_d_rpart(t, 0, 0, 1));
+    if (t->r[0] != 80 || t->r[1] != 81 || t->r[2] != 0) {
+        fprintf(stderr, "self_deferred: part of 2: %g %g %g\n", t->r[0], t->r[1], t->r[2]);
+        fails++;
+    }
+    call("receive part 4", MDL_RecvFrom_d_rpart(t, 0, 0, 3));
+    check("part of 4", t->r, 8);
+    call("Wait part", MDL_partWait(t));
     /* a send left in flight across a barrier, received after it */
     t->c = 5;
     call("send 5", MDL_SendTo_d_col(t, 0));
