@@ -475,7 +475,7 @@ MDL_HIDDEN int mpi_p2p_end(mdl_rt *rt);
 /* Sends to this instance itself (mpi_self.c): one sent (buf, dt: the
  * call's, for a layout only MPI_Pack packs), an async one deferred;
  * the deferred ones packed and posted, in order (0, or the first error,
- * under its send's name); those left at MDL_End freed. */
+ * under its send's name); the list freed at MDL_End. */
 MDL_HIDDEN int mpi_self_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, void *buf,
                              MPI_Datatype dt);
 MDL_HIDDEN int mpi_self_flush(mdl_rt *rt);

@@ -156,11 +156,10 @@ int mpi_self_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, void 
     return post(rt, m, x, pos);
 }
 
+/* MDL_End, after its flush: none is left deferred. */
 void mpi_self_free(mdl_rt *rt)
 {
     mpi_to_self *ts = &rt->to_self;
-    for (int i = 0; i < ts->nlater; i++)
-        free(ts->later[i].x);
     free(ts->later);
     free(ts->spans);
     ts->later = NULL;
