@@ -10,17 +10,16 @@
  * return from either across hosts), one line a process:
  *   gap rank R: n N median M p10 A p90 B ns; calls between C
  * C: the wrapped calls, on average, between the end of an exchange and
- * that send; then (GAP_TRACE=1) the wrapped calls of 3 exchanges after
- * the 200th, in order: time from the end of the exchange before, call,
- * peer, duration. */
+ * that send; then (GAP_TRACE=K) the wrapped calls of 3 exchanges after
+ * the K-th, in order: time from the end of the exchange before, call,
+ * peer (or count), duration. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
 #define GAP_MAX 400000
-#define GAP_MIN 100
-#define GAP_TRACE_FROM 200
+#define GAP_MIN 10
 #define GAP_TRACE_MAX 256
 
 static double gaps[GAP_MAX];
@@ -44,7 +43,10 @@ static double now_ns(void)
 
 static void traced(const char *fn, int peer, double t0)
 {
-    if (ngaps >= GAP_TRACE_FROM && ngaps < GAP_TRACE_FROM + 3 && ntrace < GAP_TRACE_MAX)
+    static long from = -1;
+    if (from < 0)
+        from = getenv("GAP_TRACE") ? atol(getenv("GAP_TRACE")) : 0;
+    if (from > 0 && ngaps >= from && ngaps < from + 3 && ntrace < GAP_TRACE_MAX)
         trace[ntrace++] = (struct call){ fn, peer, t0, now_ns(), t0 - ended };
 }
 
@@ -229,7 +231,7 @@ static void report(void)
         return;
     done = 1;
     PMPI_Comm_rank(MPI_COMM_WORLD, &me);
-    for (int i = 0; i < ntrace && getenv("GAP_TRACE"); i++)
+    for (int i = 0; i < ntrace; i++)
         fprintf(stderr, "trace rank %d: +%.0f ns %s(%d) %.0f ns\n", me, trace[i].since,
                 trace[i].fn, trace[i].peer, trace[i].t1 - trace[i].t0);
     qsort(gaps, (size_t)ngaps, sizeof *gaps, by_value);
