@@ -760,31 +760,36 @@ static int waitall(mdl_rt *rt, const mdl_msg_desc *m, mpi_msg_reqs *rq)
     return mpirc;
 }
 
-/* The Wait of several receives of m some of which may be announcements
- * of large messages from host peers (direct.nlarge): polled, each
- * announcement that is in copied at once (progress), where MPI_Waitall
- * returned only once the last of them had come.  Its sender waits for
- * that copy (and withdraws only once its receiver has spent
- * MPI_DIRECT_STUCK_US of CPU time blocked elsewhere), so every sender of
- * a host waited for the slowest message its receiver got from another
- * host, and, under load, for the scheduler to give the receiver that CPU
- * time (the Vlasov code on 2 hosts x 2, docs/performance.md "Across
- * hosts").  Statuses and errors as waitall's. */
-static __attribute__((noinline)) int wait_copying(mdl_rt *rt, mpi_msg_reqs *rq)
+/* The Wait of several receives some of which may be announcements of
+ * large messages from host peers (direct.nlarge), before its waitall:
+ * until MPI says every request is complete (not completing them: the
+ * Wait does, as before), each announcement that is in is copied at once
+ * (progress), where MPI_Waitall alone let the copies wait for the last
+ * message.  Its sender waits for that copy (and withdraws only once its
+ * receiver has spent MPI_DIRECT_STUCK_US of CPU time blocked elsewhere),
+ * so every sender of a host waited for the slowest message its receiver
+ * got from another host, and under load for the scheduler to give the
+ * receiver that CPU time (the Vlasov code on 2 hosts x 2,
+ * docs/performance.md "Across hosts").  A request MPI fails to look at
+ * ends the polling: the Wait reports it. */
+static __attribute__((noinline)) void copy_while_waiting(mdl_rt *rt, const mpi_msg_reqs *rq)
 {
-    int flag = 0, mpirc;
     rt_block_begin();
-    for (;;) {
-        mpi_completion_errors_returned(rt, 1);  /* progress sets them back */
-        mpirc = rq->completed_first ? complete_each(rq, 0, &flag)
-                                    : MPI_Testall(rq->n, rq->reqs, &flag, rq->sts);
-        if (mpirc != MPI_SUCCESS || flag)
+    for (int k = 0; k < rq->n;) {
+        int done = 1, mpirc = MPI_SUCCESS;
+        if (rq->reqs[k] != MPI_REQUEST_NULL) {
+            mpi_completion_errors_returned(rt, 1);
+            mpirc = MPI_Request_get_status(rq->reqs[k], &done, MPI_STATUS_IGNORE);
+            mpi_completion_errors_returned(rt, 0);
+        }
+        if (mpirc != MPI_SUCCESS)
             break;
-        progress(rt);
+        if (done)
+            k++;
+        else
+            progress(rt);
     }
     rt_block_end();
-    mpi_completion_errors_returned(rt, 0);
-    return mpirc;
 }
 
 /* A Test that finds not all receives of m complete: one that has already
@@ -882,8 +887,9 @@ int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
     /* One request in flight (an async send or receive per exchange) is
      * completed with MPI_Wait: MPI_Waitall cost MPICH ~350 instructions
      * for one. */
-    int mpirc = !m->is_send && x->direct.nlarge && rq->n > 1 ? wait_copying(rt, rq)
-                                                             : waitall(rt, m, rq);
+    if (!m->is_send && x->direct.nlarge && rq->n > 1)
+        copy_while_waiting(rt, rq);
+    int mpirc = waitall(rt, m, rq);
     if (mpirc == MPI_SUCCESS && x->direct.nnotes) {     /* announced sends: until copied */
         int done = mpi_direct_sends_done(rt, m, 1, 1, progress);
         if (done < 0)
