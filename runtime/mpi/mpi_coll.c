@@ -151,10 +151,11 @@ static int reduce_in_place_nonzero_root(mdl_rt *rt, const mdl_coll_desc *c, void
 
 int be_collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_call *a)
 {
+    int flushed = mpi_self_flushed(rt);       /* reported, the others not left waiting */
     rt_block_begin();
     int rc = collective(rt, c, a);
     rt_block_end();
-    return rc;
+    return flushed ? flushed : rc;
 }
 
 static int collective(mdl_rt *rt, const mdl_coll_desc *c, const mdl_coll_call *a)

@@ -301,20 +301,24 @@ int be_end(mdl_rt *rt)
 
 int be_barrier(mdl_rt *rt)
 {
+    int flushed = mpi_self_flushed(rt);       /* reported, the others not left waiting */
     rt_block_begin();
     int rc = MPI_Barrier(rt->job.family);
     rt_block_end();
-    return rc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, MDL_FN_NAME(BARRIER), rc, "MPI_Barrier");
+    return flushed           ? flushed
+           : rc == MPI_SUCCESS ? MDL_SUCCESS
+                             : mpi_fail(rt, MDL_FN_NAME(BARRIER), rc, "MPI_Barrier");
 }
 
 static int sbarrier(mdl_rt *rt, const int *insts, int n);
 
 int be_sbarrier(mdl_rt *rt, const int *insts, int n)
 {
+    int flushed = mpi_self_flushed(rt);       /* reported, the others not left waiting */
     rt_block_begin();
     int rc = sbarrier(rt, insts, n);
     rt_block_end();
-    return rc;
+    return flushed ? flushed : rc;
 }
 
 /* Only the listed instances take part: the lowest listed instance collects

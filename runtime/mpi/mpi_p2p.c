@@ -238,87 +238,6 @@ static inline __attribute__((always_inline)) int recv_taken(mdl_rt *rt, const md
     return 0;
 }
 
-/* A buffer of `bytes` for a send to this instance itself: a spare of
- * those received before, else a new one.  Those received are reaped
- * once MPI_DIRECT_SPARES more are in flight than after the last reaping:
- * a progress pass of the MPI per that many sends, where testing them at
- * every send made one per buffer in flight (≈ 0.3-0.9 µs each across
- * hosts, the 2x1 halo's North and South, docs/performance.md "Across
- * hosts"); no more than that many received and not reaped, nor spares. */
-static mpi_buffered *self_buffer(mdl_rt *rt, size_t bytes)
-{
-    if (rt->to_self.n >= rt->to_self.reap_at) {
-        rt->to_self.n -= mpi_buffered_reap(&rt->to_self.sends, &rt->to_self.spares);
-        rt->to_self.reap_at = rt->to_self.n + MPI_DIRECT_SPARES;
-    }
-    return mpi_buffered_get(&rt->to_self.spares, bytes);
-}
-
-/* A sync send to the sending instance itself can complete only once its
- * receive is posted, which comes after the send returns: MPICH's MPI_Send
- * to self then waits for ever (any size).  The message is packed into a
- * buffer of its own and sent from there with MPI_Issend (a message sent as
- * MPI_PACKED matches a receive of its datatype), so the send returns at
- * once, as on the shm runtime; the buffer is reused once received
- * (self_buffer), or freed at MDL_End.  An async send to itself takes the
- * same path.  Synchronous: Open MPI 4.1.4 truncates a message a process
- * sends itself with MPI_Isend into an async receive posted before without
- * saying so (the receive succeeds, counting what fit); MPI_Issend's is
- * reported.
- *
- * The packing is the layer's gather of the layout's spans whenever every
- * byte of them travels (no struct padding: ty->bytes == lay->bytes), which
- * is then MPI's packed form exactly (the datatype's type map in order, a
- * homogeneous job).  Not MPI_Pack: MPICH 4.0's MPI_Pack of a contiguous
- * derived datatype rounds the bytes down to a multiple of the datatype's
- * builtin_element_size, which a datatype built in a reused handle can
- * have wrong (seemingly left from the handle's previous datatype) — a
- * struct of 10 doubles, size 80, packed 78 bytes (the receive then
- * reported "received 78 bytes ... but the receive holds 80"; stress_p2p,
- * seeds 5009 2, through MPI alone).  Only a layout with padding, never
- * contiguous in MPI's sense and packed by MPICH's other path, goes through
- * MPI_Pack, its result checked. */
-static __attribute__((noinline)) int send_self(mdl_rt *rt, const mdl_msg_desc *m,
-                                               const rt_layout *lay, void *buf, MPI_Datatype dt)
-{
-    const mpi_msg_types *ty = &rt->msgs[m->index].types;
-    int own = ty->bytes == lay->bytes, size = 0, pos = 0, mpirc = MPI_SUCCESS;
-    if (ty->bytes > INT_MAX)
-        return rt_fail(rt, m->fn, MDL_ERR_ARG, "message too large for MPI (%zu bytes)",
-                       ty->bytes);
-    if (own)
-        size = (int)ty->bytes;
-    else if ((mpirc = MPI_Pack_size(1, dt, rt->job.world, &size)) != MPI_SUCCESS)
-        return mpi_fail(rt, m->fn, mpirc, "MPI_Pack_size");
-    mpi_buffered *x = self_buffer(rt, (size_t)size);
-    if (!x)
-        return rt_fail_oom(rt, m->fn);
-    if (own) {
-        mdl_spans_pack(lay->spans, m->nitems, x->data);
-        pos = size;
-    } else {
-        mpirc = MPI_Pack(buf, 1, dt, x->data, size, &pos, rt->job.world);
-        if (mpirc == MPI_SUCCESS && (size_t)pos != ty->bytes) {
-            mpi_buffered_keep(&rt->to_self.spares, x);
-            return rt_fail(rt, m->fn, MDL_ERR_INTERN,
-                           "MPI_Pack packed %d bytes of a %zu-byte message to itself", pos,
-                           ty->bytes);
-        }
-    }
-    if (mpirc == MPI_SUCCESS)
-        mpirc = MPI_Issend(x->data, pos, MPI_PACKED, rt->job.world_rank, m->channel,
-                           rt->job.world, &x->req);
-    if (mpirc != MPI_SUCCESS) {
-        mpi_buffered_keep(&rt->to_self.spares, x);
-        return mpi_fail(rt, m->fn, mpirc, "MPI_Pack/MPI_Issend");
-    }
-    mpi_count_sent(rt, rt->job.world_rank);
-    x->tag = m->channel;
-    mpi_buffered_append(&rt->to_self.sends, x);
-    rt->to_self.n++;
-    return MDL_SUCCESS;
-}
-
 static int is_self(const mdl_rt *rt, const mdl_msg_desc *m, int inst)
 {
     return m->peer_task == rt->c.d->self && inst == rt->c.inst;
@@ -353,10 +272,12 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
             return rc;
         for (int k = 0; k < n && mpirc == MPI_SUCCESS; k++) {
             if (is_self(rt, m, to[k]) && self_packable(ty, lay)) {
-                if ((rc = send_self(rt, m, lay, buf, dt)) < 0)
+                if ((rc = mpi_self_send(rt, m, lay, buf, dt)) < 0)
                     return rc;
                 continue;
             }
+            if (is_self(rt, m, to[k]) && (rc = mpi_self_flushed(rt)) < 0)
+                return rc;      /* after those deferred: MPI's order per channel */
             if (direct_peer(rt, ty, rank[to[k]]) &&
                 (rc = send_direct(rt, m, lay, rank[to[k]])) != 1) {
                 if (rc < 0)
@@ -372,7 +293,7 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
         return mpirc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, fn, mpirc, "MPI_Isend");
     }
     if (n == 1 && is_self(rt, m, to[0]))
-        return send_self(rt, m, lay, buf, dt);
+        return mpi_self_send(rt, m, lay, buf, dt);
     if (n == 1 && direct_peer(rt, ty, rank[to[0]]) &&
         (rc = send_direct(rt, m, lay, rank[to[0]])) != 1)
         return rc;
@@ -390,7 +311,7 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
     int started = 0;
     for (int k = 0; k < n && mpirc == MPI_SUCCESS; k++) {
         if (is_self(rt, m, to[k])) {
-            if ((rc = send_self(rt, m, lay, buf, dt)) < 0)
+            if ((rc = mpi_self_send(rt, m, lay, buf, dt)) < 0)
                 break;
             continue;
         }
@@ -553,6 +474,9 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to)
 
 int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
 {
+    int flushed = mpi_self_flushed(rt);
+    if (flushed)
+        return flushed;
     const mpi_msg_types *ty = &rt->msgs[m->index].types;
     if (!m->async && from != MDL_ANY && mpi_type_serves(ty, lay)) {
         void *buf = lay->base;
@@ -836,6 +760,38 @@ static int waitall(mdl_rt *rt, const mdl_msg_desc *m, mpi_msg_reqs *rq)
     return mpirc;
 }
 
+/* The Wait of several receives some of which may be announcements of
+ * large messages from host peers (direct.nlarge), before its waitall:
+ * until MPI says every request is complete (not completing them: the
+ * Wait does, as before), each announcement that is in is copied at once
+ * (progress), where MPI_Waitall alone let the copies wait for the last
+ * message.  Its sender waits for that copy (and withdraws only once its
+ * receiver has spent MPI_DIRECT_STUCK_US of CPU time blocked elsewhere),
+ * so every sender of a host waited for the slowest message its receiver
+ * got from another host, and under load for the scheduler to give the
+ * receiver that CPU time (the Vlasov code on 2 hosts x 2,
+ * docs/performance.md "Across hosts").  A request MPI fails to look at
+ * ends the polling: the Wait reports it. */
+static __attribute__((noinline)) void copy_while_waiting(mdl_rt *rt, const mpi_msg_reqs *rq)
+{
+    rt_block_begin();
+    for (int k = 0; k < rq->n;) {
+        int done = 1, mpirc = MPI_SUCCESS;
+        if (rq->reqs[k] != MPI_REQUEST_NULL) {
+            mpi_completion_errors_returned(rt, 1);
+            mpirc = MPI_Request_get_status(rq->reqs[k], &done, MPI_STATUS_IGNORE);
+            mpi_completion_errors_returned(rt, 0);
+        }
+        if (mpirc != MPI_SUCCESS)
+            break;
+        if (done)
+            k++;
+        else
+            progress(rt);
+    }
+    rt_block_end();
+}
+
 /* A Test that finds not all receives of m complete: one that has already
  * failed is reported now, as MPI reports a truncation as soon as it
  * happens, and the others stay posted (else a program polling for the
@@ -893,6 +849,9 @@ static __attribute__((noinline)) int failed_early(mdl_rt *rt, const mdl_msg_desc
 
 int be_test(mdl_rt *rt, const mdl_msg_desc *m)
 {
+    int flushed = mpi_self_flushed(rt);
+    if (flushed)
+        return flushed;
     mpi_msg *x = &rt->msgs[m->index];
     if (x->reqs.n == 0)
         return 1;
@@ -918,6 +877,9 @@ int be_test(mdl_rt *rt, const mdl_msg_desc *m)
 
 int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
 {
+    int flushed = mpi_self_flushed(rt);
+    if (flushed)
+        return flushed;
     mpi_msg *x = &rt->msgs[m->index];
     mpi_msg_reqs *rq = &x->reqs;
     if (rq->n == 0)
@@ -925,6 +887,8 @@ int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
     /* One request in flight (an async send or receive per exchange) is
      * completed with MPI_Wait: MPI_Waitall cost MPICH ~350 instructions
      * for one. */
+    if (!m->is_send && x->direct.nlarge && rq->n > 1)
+        copy_while_waiting(rt, rq);
     int mpirc = waitall(rt, m, rq);
     if (mpirc == MPI_SUCCESS && x->direct.nnotes) {     /* announced sends: until copied */
         int done = mpi_direct_sends_done(rt, m, 1, 1, progress);
@@ -1075,6 +1039,7 @@ static void end_names_receivers(mdl_rt *rt, const mdl_msg_desc *m)
 int mpi_p2p_end(mdl_rt *rt)
 {
     const char *const fn = MDL_FN_NAME(END);
+    int flushed = mpi_self_flushed(rt);
     /* every send of the job is made: the sum of what each process is
      * owed (unreceived) starts */
     int rc = MPI_Ireduce_scatter_block(rt->tally.sent, &rt->tally.owed, 1, MPI_LONG_LONG, MPI_SUM,
@@ -1083,6 +1048,7 @@ int mpi_p2p_end(mdl_rt *rt)
         rt->tally.sum = MPI_REQUEST_NULL;
         rc = mpi_fail(rt, fn, rc, "MPI_Ireduce_scatter_block");
     }
+    rc = flushed ? flushed : rc;
     unsigned char *left = calloc((size_t)rt->c.d->nmsgs + 1, 1);
     for (int i = 0; i < rt->c.d->nmsgs; i++) {
         const mdl_msg_desc *m = rt->c.d->msgs[i];
@@ -1133,6 +1099,7 @@ int mpi_p2p_end(mdl_rt *rt)
     rt->to_self.sends = NULL;
     rt->to_self.n = rt->to_self.reap_at = 0;
     mpi_buffered_pool_free(&rt->to_self.spares);
+    mpi_self_free(rt);
     mpi_direct_flush(rt);
     rt_enter_end(NULL, NULL, 0);
     return rc;

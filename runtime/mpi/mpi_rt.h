@@ -113,7 +113,7 @@ typedef struct mpi_msg {
 } mpi_msg;
 
 /* A message packed into a buffer of its own and in flight from there: a
- * sync send to the sending instance itself (mpi_p2p.c, send_self), or a
+ * send to the sending instance itself (mpi_self.c), or a
  * withdrawn large message (mpi_direct.c). */
 typedef struct mpi_buffered {
     struct mpi_buffered *next;
@@ -132,6 +132,29 @@ typedef struct mpi_buffered_pool {
     int n;
     mpi_buffered *spare[MPI_DIRECT_SPARES];
 } mpi_buffered_pool;
+
+/* An async send to this instance itself not yet packed nor posted
+ * (mpi_self.c): its buffer, its message, its bytes (a later call of m
+ * may have other bounds), its spans (to_self.spans from spans_at,
+ * m->nitems of them). */
+typedef struct mpi_self_later {
+    mpi_buffered *x;
+    const mdl_msg_desc *m;
+    size_t bytes;
+    size_t spans_at;
+} mpi_self_later;
+
+/* Sends to this instance itself (mpi_self.c). */
+typedef struct mpi_to_self {
+    mpi_buffered *sends;        /* in flight, oldest first */
+    int n;                      /* of them */
+    int reap_at;                /* reaped when n reaches it */
+    mpi_buffered_pool spares;
+    mpi_self_later *later;      /* deferred, oldest first */
+    int nlater, later_cap;
+    mdl_span *spans;            /* theirs */
+    size_t nspans, spans_cap;
+} mpi_to_self;
 
 /* A struct element type built once, found by its descriptor. */
 typedef struct mpi_struct_type {
@@ -253,12 +276,7 @@ struct mdl_rt {
         int n;
         mpi_struct_type *all;
     } structs;
-    struct {                    /* sends to this instance itself (mpi_p2p.c, send_self) */
-        mpi_buffered *sends;    /* in flight, oldest first */
-        int n;                  /* of them */
-        int reap_at;            /* reaped when n reaches it */
-        mpi_buffered_pool spares;
-    } to_self;
+    mpi_to_self to_self;
     /* sized for the largest family, used by blocking multi-target sends,
      * Mcast and Sbarrier: no allocation on those paths */
     struct {
@@ -453,6 +471,23 @@ static inline void mpi_count_sent(mdl_rt *rt, int dest)
 /* MDL_End: every async send completed, every async receive cancelled,
  * sends to itself not received cancelled. */
 MDL_HIDDEN int mpi_p2p_end(mdl_rt *rt);
+
+/* Sends to this instance itself (mpi_self.c): one sent (buf, dt: the
+ * call's, for a layout only MPI_Pack packs), an async one deferred;
+ * the deferred ones packed and posted, in order (0, or the first error,
+ * under its send's name); the list freed at MDL_End. */
+MDL_HIDDEN int mpi_self_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, void *buf,
+                             MPI_Datatype dt);
+MDL_HIDDEN int mpi_self_flush(mdl_rt *rt);
+MDL_HIDDEN void mpi_self_free(mdl_rt *rt);
+
+/* First thing in every call of the process that could need a deferred
+ * send to itself (all but the sends to other processes): a test when
+ * there is none. */
+static inline int mpi_self_flushed(mdl_rt *rt)
+{
+    return __builtin_expect(rt->to_self.nlater != 0, 0) ? mpi_self_flush(rt) : 0;
+}
 
 /* Tracing (mpi_trace.c).  mpi_trace_wanted: this process's MDL_TRACE, sent
  * to all with the identification (MPI_TRACE_*); mpi_trace_agree: all
