@@ -97,10 +97,10 @@ static inline const rt_layout *rt_layout_cached(mdl_rt *rt, const mdl_msg_desc *
     const long *key = l->key;
     long diff = l->stale;
     const long *end = key + l->nbounds;
-    for (const long *b = bounds; key < end;)
-        diff |= *b++ ^ *key++;
+    for (const long *b = bounds, *k = key; k < end; b += 2, k += 2)
+        diff |= (b[0] ^ k[0]) | (b[1] ^ k[1]);
     for (int i = 0; __builtin_expect(i < l->nptr, 0); i++)
-        diff |= rt_key_word(l, task, i) ^ key[i];
+        diff |= rt_key_word(l, task, i) ^ end[i];
     return __builtin_expect(diff == 0, 1) ? &l->out : NULL;
 }
 
