@@ -81,26 +81,34 @@ MDL_HIDDEN void rt_layouts_free(const mdl_task_desc *d, rt_msg_layout **all);
 MDL_HIDDEN const rt_layout *rt_layout_update(rt_msg_layout *l, void *task, const long *bounds)
     __attribute__((noinline));
 
-/* The checked layout of m for the call's task struct (the one of
+/* rt_layout_cached: the layout of m if the key has not changed, else
+ * NULL (the caller then calls rt_layout_of, out of its fast path).
+ * rt_layout_of: the checked layout of m for the call's task struct (the one of
  * MDL_Init) and bounds.  NULL: a bound lies outside its variable,
  * reported as MDL_ERR_BOUNDS under m->fn, or a run-time-sized variable
  * has no current storage, MDL_ERR_STATE (rt_layout_error: which).  The
  * path of a call whose key has not changed is inline: one OR of XORs, no
  * branch per bound; the pointer loop is marked unlikely, so that the
  * messages without one pay a test for it and no registers. */
-static inline const rt_layout *rt_layout_of(mdl_rt *rt, const mdl_msg_desc *m, void *task,
-                                            const long *bounds)
+static inline const rt_layout *rt_layout_cached(mdl_rt *rt, const mdl_msg_desc *m, void *task,
+                                                const long *bounds)
 {
     rt_msg_layout *l = rt_c(rt)->layouts[m->index];
     const long *key = l->key;
     long diff = l->stale;
-    for (int i = 0; i < l->nbounds; i += 2)
-        diff |= (bounds[i] ^ key[i]) | (bounds[i + 1] ^ key[i + 1]);
+    const long *end = key + l->nbounds;
+    for (const long *b = bounds, *k = key; k < end; b += 2, k += 2)
+        diff |= (b[0] ^ k[0]) | (b[1] ^ k[1]);
     for (int i = 0; __builtin_expect(i < l->nptr, 0); i++)
-        diff |= rt_key_word(l, task, i) ^ key[l->nbounds + i];
-    if (__builtin_expect(diff == 0, 1))
-        return &l->out;
-    return rt_layout_update(l, task, bounds);
+        diff |= rt_key_word(l, task, i) ^ end[i];
+    return __builtin_expect(diff == 0, 1) ? &l->out : NULL;
+}
+
+static inline const rt_layout *rt_layout_of(mdl_rt *rt, const mdl_msg_desc *m, void *task,
+                                            const long *bounds)
+{
+    const rt_layout *lay = rt_layout_cached(rt, m, task, bounds);
+    return lay ? lay : rt_layout_update(rt_c(rt)->layouts[m->index], task, bounds);
 }
 
 #endif
