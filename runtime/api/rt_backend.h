@@ -202,6 +202,19 @@ MDL_HIDDEN void rt_stop_hosts(const mdl_task_desc *d, const int *fam_size, int n
 MDL_HIDDEN void rt_stop_start(const mdl_task_desc *d, mdl_who who);
 MDL_HIDDEN void rt_stop_end(void);
 
+/* The liveness probe that lets the SIGTERM line name the processes of the
+ * other hosts that are gone (rt_probe.c), for a transport whose job spans
+ * hosts, after rt_stop_hosts.  rt_probe_listen: this process's listening
+ * socket, in a job of n processes; its port, 0 when there is none
+ * (MDL_LOST_PROBE=0, too many processes).  rt_probe_peers: every
+ * process's port (world rank r: port[r]), whether it is on another host
+ * (apart[r]) and its host name (the first line of names + r * stride);
+ * the addresses resolved, one probe to another host tried.  rt_stop_end
+ * closes the socket. */
+MDL_HIDDEN int rt_probe_listen(int n);
+MDL_HIDDEN void rt_probe_peers(int n, int me, const int *apart, const int *port,
+                               const char *names, size_t stride);
+
 /* For be_init.  rt_common_start: d and the task name, fam_size zeroed
  * (an error is reported).  rt_common_identified: fam_size is filled and
  * the own instance known; checks what only the layer checks (a task
