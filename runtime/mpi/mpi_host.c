@@ -19,7 +19,9 @@
  * own: then the identity alone groups them (the mapping checks each
  * peer's file anyway, all or nothing).  MDL_MPI_HOST, when set, is part
  * of the identity: processes that set different values are on different
- * hosts (the tests' "hosts" on one machine). */
+ * hosts (the tests' "hosts" on one machine).  When the identities show
+ * more than one host, the ports of the SIGTERM line's liveness probe
+ * (api/rt_probe.c) are exchanged too. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
