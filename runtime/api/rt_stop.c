@@ -47,14 +47,28 @@ static const char *host_of(int task, int inst)
     return stop.host[stop.first[task] + inst];
 }
 
+/* "f[2]" */
+static void add_instance(rt_text *t, const char *task, int inst)
+{
+    rt_text_str(t, task);
+    rt_text_str(t, "[");
+    rt_text_int(t, inst);
+    rt_text_str(t, "]");
+}
+
+/* " (mdlh2)" */
+static void add_host_name(rt_text *t, const char *h)
+{
+    rt_text_str(t, " (");
+    rt_text_str(t, h);
+    rt_text_str(t, ")");
+}
+
 static void add_host(rt_text *t, int task, int inst)
 {
     const char *h = host_of(task, inst);
-    if (h) {
-        rt_text_str(t, " (");
-        rt_text_str(t, h);
-        rt_text_str(t, ")");
-    }
+    if (h)
+        add_host_name(t, h);
 }
 
 /* "; lost: f[2], f[3] (mdlh2), g[0] (mdlh3)": the instances the probe
@@ -70,24 +84,15 @@ static void add_lost(rt_text *t)
             if (r < 0 || !lost[r])
                 continue;
             const char *h = host_of(task, inst);
-            if (host && (!h || strcmp(h, host) != 0)) {
-                rt_text_str(t, " (");
-                rt_text_str(t, host);
-                rt_text_str(t, ")");
-            }
+            if (host && (!h || strcmp(h, host) != 0))
+                add_host_name(t, host);
             host = h;
             rt_text_str(t, sep);
-            rt_text_str(t, stop.d->tasks[task]);
-            rt_text_str(t, "[");
-            rt_text_int(t, inst);
-            rt_text_str(t, "]");
+            add_instance(t, stop.d->tasks[task], inst);
             sep = ", ";
         }
-    if (host) {
-        rt_text_str(t, " (");
-        rt_text_str(t, host);
-        rt_text_str(t, ")");
-    }
+    if (host)
+        add_host_name(t, host);
 }
 
 static void on_term(int sig, siginfo_t *info, void *ctx)
@@ -98,10 +103,7 @@ static void on_term(int sig, siginfo_t *info, void *ctx)
     rt_call_now(&k, shown);
     char line[4096], fn[160], peer[256];
     rt_text t = { line, sizeof line - 1, 0 };
-    rt_text_str(&t, stop.who.task);
-    rt_text_str(&t, "[");
-    rt_text_int(&t, stop.who.inst);
-    rt_text_str(&t, "]");
+    add_instance(&t, stop.who.task, stop.who.inst);
     add_host(&t, stop.d->self, stop.who.inst);
     rt_text_str(&t, ": stopped by SIGTERM ");
     if (!k.fn && !k.wait) {
