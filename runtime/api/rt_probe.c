@@ -8,7 +8,8 @@
  * lives its kernel completes a connection to that port; once the process
  * is gone its kernel refuses one, and a host that is down answers nothing.
  * The transport exchanges the ports; the other hosts' addresses are
- * resolved here, at MDL_Init, and one probe to another host must succeed
+ * resolved at MDL_Init (here, by one process of each host, which the
+ * transport has share them), and one probe to another host must succeed
  * there: else (a firewall, a name that resolves elsewhere) the line would
  * call every remote process lost, so it names none.  The SIGTERM handler
  * then connects to every process of the other hosts at once, within
@@ -21,6 +22,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,44 +166,60 @@ static int probe_all(void)
     return k == 0 || (now_ms() < deadline && probe_wave(ranks, k, deadline) == 0) ? 0 : -1;
 }
 
-/* The IPv4 address of host name into a; 0 when it has none or one of this
- * machine's loopback (the name would not lead to that host). */
-static int resolve(const char *name, struct sockaddr_in *a)
+/* The IPv4 address of host name, network order; 0 when it has none or
+ * one of this machine's loopback (the name would not lead to that host). */
+static uint32_t resolve(const char *name)
 {
     struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_STREAM }, *res = NULL;
     if (getaddrinfo(name, NULL, &hints, &res) != 0 || !res)
         return 0;
-    *a = *(const struct sockaddr_in *)res->ai_addr;
+    uint32_t a = ((const struct sockaddr_in *)res->ai_addr)->sin_addr.s_addr;
     freeaddrinfo(res);
-    return (ntohl(a->sin_addr.s_addr) >> 24) != 127;
+    return (ntohl(a) >> 24) == 127 ? 0 : a;
 }
 
-void rt_probe_peers(int n, int me, const int *apart, const int *port, const char *names,
-                    size_t stride)
+/* Whether every process of the job listens: else no process probes (a
+ * list of the lost without one of them would be false), and every
+ * process decides so from the same ports. */
+static int all_listen(int n, const int *port)
+{
+    for (int r = 0; r < n; r++)
+        if (port[r] <= 0)
+            return 0;
+    return 1;
+}
+
+void rt_probe_resolve(int n, const int *apart, const int *port, const char *names, size_t stride,
+                      uint32_t *ipv4)
+{
+    int wanted = all_listen(n, port);
+    for (int r = 0; r < n; r++) {
+        const char *name = names + (size_t)r * stride;
+        int same = -1;      /* a rank of the same host name, resolved before */
+        for (int s = 0; same < 0 && wanted && apart[r] && s < r; s++)
+            if (apart[s] && strcmp(names + (size_t)s * stride, name) == 0)
+                same = s;
+        ipv4[r] = !wanted || !apart[r] ? 0 : same >= 0 ? ipv4[same] : resolve(name);
+    }
+}
+
+void rt_probe_peers(int n, int me, const int *apart, const int *port, const uint32_t *ipv4)
 {
     if (probe.listener < 0)
         return;
     probe.n = n;
     probe.addr = calloc((size_t)n, sizeof *probe.addr);
     probe.lost = calloc((size_t)n, 1);
-    int ok = probe.addr && probe.lost, nremote = 0, check = -1;
+    int ok = probe.addr && probe.lost && all_listen(n, port), nremote = 0, check = -1;
     for (int r = 0; r < n; r++)
         nremote += apart[r] != 0;
     for (int r = 0, k = 0; ok && r < n; r++) {
         if (!apart[r])
             continue;
-        const char *name = names + (size_t)r * stride;
-        int same = -1;      /* a rank of the same host name, resolved before */
-        for (int s = 0; same < 0 && s < r; s++)
-            if (probe.addr[s].sin_port && strcmp(names + (size_t)s * stride, name) == 0)
-                same = s;
-        if (port[r] <= 0)   /* a process that does not listen: no probe */
-            ok = 0;
-        else if (same >= 0)
-            probe.addr[r] = probe.addr[same];
-        else
-            ok = resolve(name, &probe.addr[r]);
-        probe.addr[r].sin_port = htons((unsigned short)port[r]);
+        ok = ipv4[r] != 0;
+        probe.addr[r] = (struct sockaddr_in){ .sin_family = AF_INET,
+                                              .sin_port = htons((unsigned short)port[r]),
+                                              .sin_addr.s_addr = ipv4[r] };
         /* the checks of the job spread over the listeners */
         if (k++ == me % nremote)
             check = r;

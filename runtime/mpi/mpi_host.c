@@ -153,37 +153,44 @@ static int same_identity(mdl_rt *rt, const char *fn, MPI_Comm *same, host_card *
 
 /* In a job that spans hosts (same, this process's identity, is not the
  * whole job: then no group is), the liveness probe of the SIGTERM line
- * (api/rt_probe.c): each process's port exchanged, with whether it is on
- * another host than this one.  One host: no socket, no exchange. */
+ * (api/rt_probe.c): each process's port exchanged; the other hosts'
+ * addresses looked up by the lowest rank of each host alone (a job of
+ * many processes a host would ask its name service as many times) and
+ * shared with its host.  One host: no socket, no exchange. */
 static int probe_hosts(mdl_rt *rt, const char *fn, MPI_Comm same, const host_card *cards)
 {
-    int n = rt->job.world_size, nsame;
+    int n = rt->job.world_size, nsame, me_same;
     MPI_Comm_size(same, &nsame);
+    MPI_Comm_rank(same, &me_same);
     if (nsame == n)
         return 0;
-    int *port = malloc(3 * sizeof(int) * (size_t)n), *apart = port + n, *here = apart + n;
+    int *port = malloc((3 * sizeof(int) + sizeof(uint32_t)) * (size_t)n);
     if (!port)
         return rt_fail_oom(rt, fn);
+    int *apart = port + n, *here = apart + n;
+    uint32_t *ipv4 = (uint32_t *)(here + n);
     /* every process takes part, even one that does not listen (port 0) */
     int mine = rt_probe_listen(n);
     int rc = MPI_Allgather(&mine, 1, MPI_INT, port, 1, MPI_INT, rt->job.world);
-    if (rc != MPI_SUCCESS) {
-        free(port);
-        return mpi_fail(rt, fn, rc, "MPI_Allgather");
+    if (rc == MPI_SUCCESS) {
+        MPI_Group world_group, same_group;
+        MPI_Comm_group(rt->job.world, &world_group);
+        MPI_Comm_group(same, &same_group);
+        for (int r = 0; r < n; r++)
+            apart[r] = r;
+        MPI_Group_translate_ranks(world_group, n, apart, same_group, here);
+        MPI_Group_free(&same_group);
+        MPI_Group_free(&world_group);
+        for (int r = 0; r < n; r++)
+            apart[r] = here[r] == MPI_UNDEFINED;
+        if (me_same == 0)
+            rt_probe_resolve(n, apart, port, cards->name, sizeof *cards, ipv4);
+        rc = MPI_Bcast(ipv4, n, MPI_UINT32_T, 0, same);
     }
-    MPI_Group world_group, same_group;
-    MPI_Comm_group(rt->job.world, &world_group);
-    MPI_Comm_group(same, &same_group);
-    for (int r = 0; r < n; r++)
-        apart[r] = r;
-    MPI_Group_translate_ranks(world_group, n, apart, same_group, here);
-    MPI_Group_free(&same_group);
-    MPI_Group_free(&world_group);
-    for (int r = 0; r < n; r++)
-        apart[r] = here[r] == MPI_UNDEFINED;
-    rt_probe_peers(n, rt->job.world_rank, apart, port, cards->name, sizeof *cards);
+    if (rc == MPI_SUCCESS)
+        rt_probe_peers(n, rt->job.world_rank, apart, port, ipv4);
     free(port);
-    return 0;
+    return rc == MPI_SUCCESS ? 0 : mpi_fail(rt, fn, rc, "MPI_Allgather/MPI_Bcast");
 }
 
 int mpi_host_comm(mdl_rt *rt, const char *fn, MPI_Comm *host)
