@@ -29,6 +29,7 @@
 
 static struct {
     int installed;
+    int busy;                   /* a handler is writing or pausing */
     struct sigaction before;    /* what SIGTERM did before */
     const mdl_task_desc *d;
     mdl_who who;
@@ -95,9 +96,9 @@ static void add_lost(rt_text *t)
         add_host_name(t, host);
 }
 
-static void on_term(int sig, siginfo_t *info, void *ctx)
+/* The line, written with one write(2). */
+static void say_stopped(void)
 {
-    int saved = errno;
     int shown[RT_LIST_SHOWN];
     rt_call k;
     rt_call_now(&k, shown);
@@ -123,10 +124,23 @@ static void on_term(int sig, siginfo_t *info, void *ctx)
     line[t.at++] = '\n';     /* room kept: len is one short of the line */
     ssize_t written = write(STDERR_FILENO, line, t.at);
     (void)written;              /* nothing to do about a closed stderr here */
-    if (stop.before.sa_flags & SA_SIGINFO) {
-        stop.before.sa_sigaction(sig, info, ctx);
-    } else if (stop.before.sa_handler != SIG_DFL) {
-        stop.before.sa_handler(sig);
+}
+
+static void on_term(int sig, siginfo_t *info, void *ctx)
+{
+    int saved = errno;
+    /* One line while a handler runs: SIGTERM is blocked only in the thread
+     * that took it, so a second one may run this handler in another thread
+     * meanwhile (seen: diag/sigterm on MPICH, a process's line twice). */
+    if (!__atomic_exchange_n(&stop.busy, 1, __ATOMIC_SEQ_CST))
+        say_stopped();
+    if ((stop.before.sa_flags & SA_SIGINFO) || stop.before.sa_handler != SIG_DFL) {
+        if (stop.before.sa_flags & SA_SIGINFO)
+            stop.before.sa_sigaction(sig, info, ctx);
+        else
+            stop.before.sa_handler(sig);
+        /* the chained handler let the process live: the next SIGTERM speaks */
+        __atomic_store_n(&stop.busy, 0, __ATOMIC_SEQ_CST);
     } else {
         /* Open MPI's daemon sends SIGKILL to all its processes as soon as
          * the first one has died of its SIGTERM (measured: 1-2 ms later):
@@ -185,6 +199,7 @@ void rt_stop_start(const mdl_task_desc *d, mdl_who who)
     stop.d = d;
     stop.who = who;
     stop.before = was;
+    stop.busy = 0;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_term;
     /* a handler chained to keeps the flags and mask it was set with */
