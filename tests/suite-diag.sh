@@ -14,7 +14,8 @@
 #         before MDL_Init ends the whole job (the others in MDL_Init), and
 #         only the process itself when started without mpiexec;
 #         a job stuck in a receive stopped with SIGTERM: each process
-#         names its call, whom it waits for and their host (sigterm);
+#         names its call, whom it waits for and their host (sigterm),
+#         once, also given two SIGTERMs at once (sigterm-twice);
 #   both  no report while an instance computes, sleeps or does I/O (the
 #         other instances waiting), hang lines for a long wait and for an
 #         MDL_End delivering to a late receiver, sync sends to oneself of
@@ -64,6 +65,11 @@ run() {
 }
 
 pass() { echo "PASS: diag/$1"; }
+# The processes under pid $1, each once.
+descendants() {
+    local c
+    for c in $(ps -o pid= --ppid "$1"); do echo "$c"; descendants "$c"; done
+}
 # How many instances printed "<scenario> <instance>: OK" (under mpiexec two
 # processes' lines may come out run together: matched anywhere, once each).
 oks() { grep -oE "$1 [0-9]+: OK" "$OUT" | sort -u | wc -l; }
@@ -256,5 +262,26 @@ got=$(grep ': stopped by SIGTERM ' "$ERR" | sort)
 if [ $RC -ne 124 ]; then fail "sigterm/$rt" "exit $RC, expected 124 (stopped by timeout)"
 elif [ "$got" != "$want" ]; then fail "sigterm/$rt" "lines differ: $(tr '\n' '|' <<< "$got")"
 else pass "sigterm/$rt"; fi
+
+# Two SIGTERMs to each process, 30 ms apart: the second, blocked only in the
+# thread whose handler runs, is taken by another thread of the MPI's
+# (seen: a line twice on MPICH); still one line each.
+OUT=$work/$rt/sigterm2.out ERR=$work/$rt/sigterm2.err
+(cd "$work/$rt" && exec env MDL_HANG_SECONDS=1 timeout -k 3 20 "${RT_LAUNCH[@]}" -n 2 ./d cycle) \
+    > "$OUT" 2> "$ERR" < /dev/null &
+job=$!
+for _ in $(seq 100); do [ "$(grep -c 'waiting 1 s' "$ERR")" = 2 ] && break; sleep 0.1; done
+pids=$(descendants "$job" | while read -r p; do [ "$(ps -o comm= -p "$p")" = d ] && echo "$p"; done)
+# the second once the first handler runs (it pauses 100 ms before dying)
+for p in $pids; do kill -TERM "$p"; done
+sleep 0.03
+for p in $pids; do kill -TERM "$p" 2> /dev/null; done
+wait "$job"
+RC=$?
+got=$(grep ': stopped by SIGTERM ' "$ERR" | sort)
+if [ "$(wc -w <<< "$pids")" != 2 ]; then fail "sigterm-twice/$rt" "processes found: $pids"
+elif [ $RC -eq 0 ] || [ $RC -eq 124 ]; then fail "sigterm-twice/$rt" "exit $RC, expected a failure before the timeout"
+elif [ "$got" != "$want" ]; then fail "sigterm-twice/$rt" "lines differ: $(tr '\n' '|' <<< "$got")"
+else pass "sigterm-twice/$rt"; fi
 done
 exit 0

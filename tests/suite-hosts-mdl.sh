@@ -19,17 +19,28 @@
 #   fault-kill           every process of mdlh2 (the launcher's proxy or
 #                        daemon, its 2 instances) killed with SIGKILL
 #                        mid-run: the job ends within 30 s, non-zero, and
-#                        nothing is left on the hosts (processes, /dev/shm);
-#                        Open MPI: each survivor's line names its call and
+#                        nothing is left on the hosts (processes, /dev/shm)
+#   fault-kill-line      Open MPI: each survivor's line names its call and
 #                        whom it waits for, with the host (f[0]: f[3], lost
-#                        with mdlh2); MPICH: SKIP fault-kill-line (Hydra
-#                        SIGKILLs the survivors, they have no chance to say)
+#                        with mdlh2), and the instances lost, found by
+#                        medley's liveness probe: "; lost: f[2], f[3]
+#                        (mdlh2)"; MPICH: SKIP (Hydra SIGKILLs the
+#                        survivors, they have no chance to say)
+#   fault-kill-unchecked the same, mdlh2's name sent to an address nobody
+#                        answers (the bed's hosts file): the check of the
+#                        probe at MDL_Init fails on mdlh1, as behind a
+#                        firewall that drops, and the lines name no one
+#                        lost (Open MPI; MPICH: SKIP, as fault-kill-line)
 #   fault-link           mdlh2's link taken down mid-run: neither MPI ends
 #                        the job by itself; MDL_HANG_SECONDS=2 names the call
 #                        each instance of mdlh1 waits in, the launcher's
 #                        timeout (Open MPI --timeout, MPICH -timeout: what
 #                        a user sets, docs/runtime-mpi.md) ends it, non-zero,
 #                        nothing left
+#   listen/<case>        tests/hosts/listen: the TCP sockets MDL_Init leaves
+#                        listening (the probe's) and MDL_End closes: none
+#                        on one host (2 instances on mdlh1), one a process
+#                        across hosts, none with MDL_LOST_PROBE=0
 #   clock/<case>         tests/hosts/ring traced, 2 instances a host,
 #                        mdlh2's clock skewed by the test-only
 #                        MDL_TEST_CLOCK_SKEW (CLOCKS below): the merged
@@ -87,8 +98,16 @@ CLOCKS=(
 "unaligned|2000000:0:raw|"
 )
 tests_2=(examples/montecarlo examples/nbody examples/poisson examples/vlasov
-    unreceived/1 unreceived/2 hang recover-host recover-copied one-copy fault-kill fault-link)
+    unreceived/1 unreceived/2 hang recover-host recover-copied one-copy fault-kill
+    fault-kill-line fault-kill-unchecked fault-link)
 for c in "${CLOCKS[@]}"; do tests_2+=("clock/${c%%|*}"); done
+# The probe's sockets: "case|hosts_mpi_cmd options|the count MDL_Init opens"
+LISTENS=(
+"one-host|--hosts 1|0"
+"two-hosts|--map block|1"
+"off|--map block --env MDL_LOST_PROBE=0|0"
+)
+for c in "${LISTENS[@]}"; do tests_2+=("listen/${c%%|*}"); done
 
 skip_all() {    # skip_all REASON
     local rt t
@@ -329,11 +348,48 @@ run_clock() {
     hosts_verdict "hosts-mdl/$name" "$f" "$rc" "$err" "$out"
 }
 
+# ------------------------------------------------------- the probe's sockets
+# run_listen K: LISTENS[K], 2 instances a host (on mdlh1 alone for
+# one-host): each says how many listening sockets MDL_Init opened and
+# MDL_End left; its line comes before MPI_Finalize (MPICH: may hang after)
+run_listen() {
+    local c=${LISTENS[$1]} name out err='' d=$work/$f/listen why i opts want
+    name=$f/listen/${c%%|*}; out=$work/$f.listen.${c%%|*}
+    opts=${c#*|}; opts=${opts%|*}; want=${c##*|}
+    # l starts MPI itself: built by the MPI's compiler wrapper
+    if [ ! -x "$d/l" ] && ! why=$(CC=$MPI_CC build "$d" tests/hosts/listen/spec.mdl tests/hosts/listen/l.c); then
+        echo "FAIL: hosts-mdl/$name: $why"
+        return
+    fi
+    # shellcheck disable=SC2086 # the options of the case
+    hosts_mpi_cmd "$f" -n 2 $opts
+    HOSTS_CMD+=("$d/l")
+    local n=4
+    [ "${c%%|*}" = one-host ] && n=2
+    job "$out" '^l\[[0-9]\]: MDL_Init'
+    for ((i = 0; i < n; i++)); do
+        grep -qx "l\[$i\]: MDL_Init listens on $want, MDL_End leaves 0" "$out" ||
+            err+="not 'l[$i]: MDL_Init listens on $want, MDL_End leaves 0'; "
+    done
+    # no other line of an instance: the probe says nothing in a job without
+    # a fault (the launcher's own warnings may come, seen under load)
+    [ "$(grep -c '^l\[' "$out")" = "$n" ] || err+="$(grep -c '^l\[' "$out") lines of instances, $n expected; "
+    hosts_verdict "hosts-mdl/$name" "$f" "$rc" "${err%; }" "$out"
+}
+
 # ------------------------------------------------------------ faults
 # tests/hosts/fault: a ring of 4 for ever, 2 a host (block): f[0], f[1]
-# on mdlh1 (the launcher's), f[2], f[3] on mdlh2.  run_fault kill|link
+# on mdlh1 (the launcher's), f[2], f[3] on mdlh2.  run_fault kill|link,
+# or kill-unchecked: the bed's hosts file sends mdlh2's name to an address
+# nobody answers (as a firewall that drops would), so MDL_Init's check of
+# the probe fails on mdlh1 and its survivors' lines name no one lost
 run_fault() {
     local how=$1 name=$f/fault-$1 out=$work/$f.fault-$1 err='' d=$work/$f/fault why
+    local hosts_file=''
+    if [ "$how" = kill-unchecked ] && [ "$f" = mpich ]; then
+        echo "SKIP: hosts-mdl/$name: Hydra's proxy SIGKILLs the survivors: they print no line (docs/runtime-mpi.md, Faults)"
+        return
+    fi
     local bound=15 ns pids t0 i
     if [ ! -x "$d/f" ] && ! why=$(build "$d" tests/hosts/fault/spec.mdl tests/hosts/fault/f.c); then
         echo "FAIL: hosts-mdl/$name: $why"
@@ -342,13 +398,18 @@ run_fault() {
     # MPIEXEC_TIMEOUT: the job's time limit, read by both launchers
     hosts_mpi_cmd "$f" -n 2 --map block --env MDL_HANG_SECONDS=2
     HOSTS_CMD=(env "MPIEXEC_TIMEOUT=$bound" "${HOSTS_CMD[@]}" "$d/f")
+    if [ "$how" = kill-unchecked ]; then
+        # rewritten in place: each host's /etc/hosts is a bind mount of it
+        hosts_file=$(cat "$HOSTS_BED/hosts")
+        sed "s/^[0-9.]*\(\tmdlh2\)\$/$HOSTS_NET.99\1/" <<<"$hosts_file" > "$HOSTS_BED/hosts"
+    fi
     hosts_cmd_run 120 > "$out" 2>&1 &
     local job_pid=$!
     for _ in $(seq 150); do [ "$(grep -c ': running$' "$out")" = 4 ] && break; sleep 0.1; done
     ns=$HOSTS_PREFIX-${HOSTS_BED##*/}-h2
     pids=$(hosts_procs 2)
     t0=$SECONDS
-    if [ "$how" = kill ]; then
+    if [ "$how" != link ]; then
         # shellcheck disable=SC2086
         kill -KILL $pids
     else
@@ -358,19 +419,27 @@ run_fault() {
     rc=$?
     local took=$((SECONDS - t0))
     [ "$how" = link ] && ip -n "$ns" link set eth0 up
+    [ -z "$hosts_file" ] || printf '%s\n' "$hosts_file" > "$HOSTS_BED/hosts"
     [ "$(grep -c ': running$' "$out")" = 4 ] || err+="not all 4 instances ran; "
     [ "$rc" = 0 ] && err+="exit status 0; "
     [ "$took" -le 30 ] || err+="ended $took s after the fault; "
     # Killed: Open MPI's daemon on mdlh1 SIGTERMs the survivors, whose line
-    # names their call and whom they wait for, with its host; f[0] waits
-    # for f[3], lost with mdlh2.  Hydra SIGKILLs them at once: no line.
+    # names their call and whom they wait for, with its host (f[0] waits
+    # for f[3]), then the instances the probe found gone: exactly those of
+    # mdlh2.  Hydra SIGKILLs them at once: no line.
+    local line_err=''
     if [ "$how" = kill ] && [ "$f" = openmpi ]; then
         for i in 0 1; do
-            grep -Eq "^f\[$i\] \(mdlh1\): stopped by SIGTERM in MDL_(RecvFrom|SendTo)_f_m, waiting for f\[[0-3]\] \(mdlh[12]\)$" "$out" ||
-                err+="no line of the call f[$i] was in; "
+            grep -Eq "^f\[$i\] \(mdlh1\): stopped by SIGTERM in MDL_(RecvFrom|SendTo)_f_m, waiting for f\[[0-3]\] \(mdlh[12]\); lost: f\[2\], f\[3\] \(mdlh2\)$" "$out" ||
+                line_err+="no line of the call f[$i] was in and of the lost f[2], f[3]; "
         done
-        grep -Eq '^f\[0\] \(mdlh1\): stopped by SIGTERM in MDL_RecvFrom_f_m, waiting for f\[3\] \(mdlh2\)$' "$out" ||
-            err+="the lost f[3] not named; "
+        grep -Eq '^f\[0\] \(mdlh1\): stopped by SIGTERM in MDL_RecvFrom_f_m, waiting for f\[3\] \(mdlh2\); lost: f\[2\], f\[3\] \(mdlh2\)$' "$out" ||
+            line_err+="f[0] waiting for the lost f[3] not said; "
+    elif [ "$how" = kill-unchecked ] && [ "$f" = openmpi ]; then
+        for i in 0 1; do
+            grep -Eq "^f\[$i\] \(mdlh1\): stopped by SIGTERM in MDL_(RecvFrom|SendTo)_f_m, waiting for f\[[0-3]\] \(mdlh[12]\)$" "$out" ||
+                err+="no line of the call f[$i] was in, without a lost instance; "
+        done
     fi
     if [ "$how" = link ]; then
         for i in 0 1; do
@@ -399,6 +468,11 @@ run_fault() {
 
     if [ -z "$err" ]; then echo "PASS: hosts-mdl/$name"
     else echo "FAIL: hosts-mdl/$name: ${err%; }: $(tail -c 300 "$out" | tr '\n' ' ')"
+    fi
+    if [ "$how" = kill ] && [ "$f" = openmpi ]; then
+        if [ -z "$line_err" ]; then echo "PASS: hosts-mdl/$name-line"
+        else echo "FAIL: hosts-mdl/$name-line: ${line_err%; }: $(grep 'stopped by SIGTERM' "$out" | tr '\n' ' ')"
+        fi
     fi
     if [ "$how" = kill ] && [ "$f" = mpich ]; then
         echo "SKIP: hosts-mdl/$f/fault-kill-line: Hydra's proxy SIGKILLs the survivors (no SIGTERM) within ms of losing mdlh2's proxy: they cannot say which call they were in (docs/runtime-mpi.md, Faults)"
@@ -458,7 +532,9 @@ for h in 2 3; do
             run_hang
             run_one_copy
             for k in "${!CLOCKS[@]}"; do run_clock "$k"; done
+            for k in "${!LISTENS[@]}"; do run_listen "$k"; done
             run_fault kill
+            run_fault kill-unchecked
             run_fault link
         else
             for k in "${!STRESS[@]}"; do

@@ -202,6 +202,24 @@ MDL_HIDDEN void rt_stop_hosts(const mdl_task_desc *d, const int *fam_size, int n
 MDL_HIDDEN void rt_stop_start(const mdl_task_desc *d, mdl_who who);
 MDL_HIDDEN void rt_stop_end(void);
 
+/* The liveness probe that lets the SIGTERM line name the processes of the
+ * other hosts that are gone (rt_probe.c), for a transport whose job spans
+ * hosts, after rt_stop_hosts; world rank r is on another host than this
+ * process when apart[r].  rt_probe_listen: this process's listening
+ * socket, in a job of n processes; its port, 0 when there is none
+ * (MDL_LOST_PROBE=0, too many processes).  rt_probe_resolve, by one
+ * process of each host: the IPv4 address (network order, 0: none) of the
+ * host of each rank apart, from its host name (the first line of names +
+ * r * stride), each name looked up once; none when a process does not
+ * listen (port[r] 0).  rt_probe_peers: with every
+ * process's port and those addresses, one probe to another host tried
+ * (none when a process does not listen).  rt_stop_end closes the socket. */
+MDL_HIDDEN int rt_probe_listen(int n);
+MDL_HIDDEN void rt_probe_resolve(int n, const int *apart, const int *port, const char *names,
+                                 size_t stride, uint32_t *ipv4);
+MDL_HIDDEN void rt_probe_peers(int n, int me, const int *apart, const int *port,
+                               const uint32_t *ipv4);
+
 /* For be_init.  rt_common_start: d and the task name, fam_size zeroed
  * (an error is reported).  rt_common_identified: fam_size is filled and
  * the own instance known; checks what only the layer checks (a task

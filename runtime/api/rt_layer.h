@@ -58,6 +58,13 @@ MDL_HIDDEN void rt_call_now(rt_call *k, int shown[RT_LIST_SHOWN]);
 MDL_HIDDEN int rt_call_peer_inst(const rt_call *k, const mdl_task_desc *d, const int *fam_size,
                                  int *task);
 
+/* The processes of the other hosts that are gone (rt_probe.c), from the
+ * SIGTERM handler (signal-safe): lost[r] for world rank r, or NULL when
+ * not known (one host, no probe, not all probed in time).  rt_probe_end:
+ * the socket closed (rt_stop_end). */
+MDL_HIDDEN const unsigned char *rt_probe_lost(void);
+MDL_HIDDEN void rt_probe_end(void);
+
 /* The hang watchdog (rt_watch.c): started by MDL_Init when MDL_HANG_SECONDS
  * is set, stopped by MDL_End once the backend has finished. */
 MDL_HIDDEN void rt_watch_start(const mdl_task_desc *d, mdl_who who, const int *fam_size);

@@ -12,7 +12,10 @@
  * default action (the process ends by SIGTERM, as without medley, 100 ms
  * later: see on_term).  The
  * host of every instance comes from the transport (rt_stop_hosts), copied
- * before the handler exists: the handler only reads. */
+ * before the handler exists: the handler only reads.  In a job that spans
+ * hosts the line also names the instances of other hosts that are gone
+ * (rt_probe.c asks their kernels, within 300 ms): "; lost: f[2], f[3]
+ * (mdlh2)". */
 #include "rt_layer.h"
 
 #include <errno.h>
@@ -26,11 +29,13 @@
 
 static struct {
     int installed;
+    int busy;                   /* a handler is writing or pausing */
     struct sigaction before;    /* what SIGTERM did before */
     const mdl_task_desc *d;
     mdl_who who;
     int *fam_size;              /* [ntasks], a copy: MDL_End frees the runtime's */
     int *first;                 /* [ntasks] the first entry of each task in host */
+    int *rank;                  /* per instance, as host: its world rank, -1: unknown */
     char (*host)[RT_HOST_NAME_BYTES];   /* per instance, task by task; NULL: unknown */
 } stop;
 
@@ -43,28 +48,63 @@ static const char *host_of(int task, int inst)
     return stop.host[stop.first[task] + inst];
 }
 
+/* "f[2]" */
+static void add_instance(rt_text *t, const char *task, int inst)
+{
+    rt_text_str(t, task);
+    rt_text_str(t, "[");
+    rt_text_int(t, inst);
+    rt_text_str(t, "]");
+}
+
+/* " (mdlh2)" */
+static void add_host_name(rt_text *t, const char *h)
+{
+    rt_text_str(t, " (");
+    rt_text_str(t, h);
+    rt_text_str(t, ")");
+}
+
 static void add_host(rt_text *t, int task, int inst)
 {
     const char *h = host_of(task, inst);
-    if (h) {
-        rt_text_str(t, " (");
-        rt_text_str(t, h);
-        rt_text_str(t, ")");
-    }
+    if (h)
+        add_host_name(t, h);
 }
 
-static void on_term(int sig, siginfo_t *info, void *ctx)
+/* "; lost: f[2], f[3] (mdlh2), g[0] (mdlh3)": the instances the probe
+ * found gone, task by task, each run of one host followed by its name;
+ * nothing when none is or nothing is known. */
+static void add_lost(rt_text *t)
 {
-    int saved = errno;
+    const unsigned char *lost = stop.rank ? rt_probe_lost() : NULL;
+    const char *sep = "; lost: ", *host = NULL;
+    for (int task = 0; lost && task < stop.d->ntasks; task++)
+        for (int inst = 0; inst < stop.fam_size[task]; inst++) {
+            int r = stop.rank[stop.first[task] + inst];
+            if (r < 0 || !lost[r])
+                continue;
+            const char *h = host_of(task, inst);
+            if (host && (!h || strcmp(h, host) != 0))
+                add_host_name(t, host);
+            host = h;
+            rt_text_str(t, sep);
+            add_instance(t, stop.d->tasks[task], inst);
+            sep = ", ";
+        }
+    if (host)
+        add_host_name(t, host);
+}
+
+/* The line, written with one write(2). */
+static void say_stopped(void)
+{
     int shown[RT_LIST_SHOWN];
     rt_call k;
     rt_call_now(&k, shown);
-    char line[1024], fn[160], peer[256];
+    char line[4096], fn[160], peer[256];
     rt_text t = { line, sizeof line - 1, 0 };
-    rt_text_str(&t, stop.who.task);
-    rt_text_str(&t, "[");
-    rt_text_int(&t, stop.who.inst);
-    rt_text_str(&t, "]");
+    add_instance(&t, stop.who.task, stop.who.inst);
     add_host(&t, stop.d->self, stop.who.inst);
     rt_text_str(&t, ": stopped by SIGTERM ");
     if (!k.fn && !k.wait) {
@@ -80,13 +120,27 @@ static void on_term(int sig, siginfo_t *info, void *ctx)
             add_host(&t, task, inst);
         }
     }
+    add_lost(&t);
     line[t.at++] = '\n';     /* room kept: len is one short of the line */
     ssize_t written = write(STDERR_FILENO, line, t.at);
     (void)written;              /* nothing to do about a closed stderr here */
-    if (stop.before.sa_flags & SA_SIGINFO) {
-        stop.before.sa_sigaction(sig, info, ctx);
-    } else if (stop.before.sa_handler != SIG_DFL) {
-        stop.before.sa_handler(sig);
+}
+
+static void on_term(int sig, siginfo_t *info, void *ctx)
+{
+    int saved = errno;
+    /* One line while a handler runs: SIGTERM is blocked only in the thread
+     * that took it, so a second one may run this handler in another thread
+     * meanwhile (seen: diag/sigterm on MPICH, a process's line twice). */
+    if (!__atomic_exchange_n(&stop.busy, 1, __ATOMIC_SEQ_CST))
+        say_stopped();
+    if ((stop.before.sa_flags & SA_SIGINFO) || stop.before.sa_handler != SIG_DFL) {
+        if (stop.before.sa_flags & SA_SIGINFO)
+            stop.before.sa_sigaction(sig, info, ctx);
+        else
+            stop.before.sa_handler(sig);
+        /* the chained handler let the process live: the next SIGTERM speaks */
+        __atomic_store_n(&stop.busy, 0, __ATOMIC_SEQ_CST);
     } else {
         /* Open MPI's daemon sends SIGKILL to all its processes as soon as
          * the first one has died of its SIGTERM (measured: 1-2 ms later):
@@ -113,7 +167,8 @@ void rt_stop_hosts(const mdl_task_desc *d, const int *fam_size, int n, const int
         all += fam_size[t];
     stop.fam_size = malloc(2 * sizeof(int) * (size_t)d->ntasks);
     stop.host = calloc((size_t)(all ? all : 1), sizeof *stop.host);
-    if (!stop.fam_size || !stop.host) {
+    stop.rank = malloc(sizeof(int) * (size_t)(all ? all : 1));
+    if (!stop.fam_size || !stop.host || !stop.rank) {
         rt_stop_end();
         return;
     }
@@ -122,11 +177,14 @@ void rt_stop_hosts(const mdl_task_desc *d, const int *fam_size, int n, const int
         stop.fam_size[t] = fam_size[t];
         stop.first[t] = at;
     }
+    for (int i = 0; i < all; i++)
+        stop.rank[i] = -1;
     for (int r = 0; r < n; r++) {
         const char *id = ids + (size_t)r * stride;
         size_t len = strcspn(id, "\n");
         if (task_of[r] < 0 || task_of[r] >= d->ntasks || inst_of[r] >= fam_size[task_of[r]])
             continue;
+        stop.rank[stop.first[task_of[r]] + inst_of[r]] = r;
         char *h = stop.host[stop.first[task_of[r]] + inst_of[r]];
         memcpy(h, id, len < RT_HOST_NAME_BYTES - 1 ? len : RT_HOST_NAME_BYTES - 1);
     }
@@ -141,6 +199,7 @@ void rt_stop_start(const mdl_task_desc *d, mdl_who who)
     stop.d = d;
     stop.who = who;
     stop.before = was;
+    stop.busy = 0;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_term;
     /* a handler chained to keeps the flags and mask it was set with */
@@ -161,6 +220,8 @@ void rt_stop_end(void)
     }
     free(stop.fam_size);
     free(stop.host);
-    stop.fam_size = stop.first = NULL;
+    free(stop.rank);
+    stop.fam_size = stop.first = stop.rank = NULL;
     stop.host = NULL;
+    rt_probe_end();
 }

@@ -19,7 +19,9 @@
  * own: then the identity alone groups them (the mapping checks each
  * peer's file anyway, all or nothing).  MDL_MPI_HOST, when set, is part
  * of the identity: processes that set different values are on different
- * hosts (the tests' "hosts" on one machine). */
+ * hosts (the tests' "hosts" on one machine).  When the identities show
+ * more than one host, the ports of the SIGTERM line's liveness probe
+ * (api/rt_probe.c) are exchanged too. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,34 +103,34 @@ static int split_alike(mdl_rt *rt, const char *fn, MPI_Comm comm, const void *mi
 
 /* The processes of the job split by their cards (the hash of the identity,
  * and the host name, which is part of the identity); the host names
- * handed to rt_stop.c on the way. */
+ * handed to rt_stop.c on the way, and every process's card into *all
+ * (the caller frees it). */
 static int split_by_hash(mdl_rt *rt, const char *fn, const char mine[IDENTITY_BYTES], int known,
-                         MPI_Comm *by_hash)
+                         MPI_Comm *by_hash, host_card **all)
 {
-    host_card card, *all = NULL;
+    host_card card;
     memset(&card, 0, sizeof card);
     card.hash = identity_hash(mine);
     size_t len = strcspn(mine, "\n");
     memcpy(card.name, mine, len < sizeof card.name - 1 ? len : sizeof card.name - 1);
     int rc = split_alike(rt, fn, rt->job.world, &card, sizeof card, known, by_hash,
-                         (void **)&all);
-    if (rc == 0) {      /* the hosts a SIGTERM's line names */
+                         (void **)all);
+    if (rc == 0)        /* the hosts a SIGTERM's line names */
         rt_stop_hosts(rt->c.d, rt->c.fam_size, rt->job.world_size, rt->job.task_of,
-                      rt->job.inst_of, all->name, sizeof *all);
-        free(all);
-    }
+                      rt->job.inst_of, (*all)->name, sizeof **all);
     return rc;
 }
 
 /* The processes of the job with this process's identity: split by its
  * hash, then checked against the group's lowest rank's identity, and
- * split again by the identities when any differs. */
-static int same_identity(mdl_rt *rt, const char *fn, MPI_Comm *same)
+ * split again by the identities when any differs.  *cards: every
+ * process's card, as split_by_hash. */
+static int same_identity(mdl_rt *rt, const char *fn, MPI_Comm *same, host_card **cards)
 {
     char mine[IDENTITY_BYTES], first[IDENTITY_BYTES];
     int known = host_identity(mine);
     MPI_Comm by_hash;
-    int rc = split_by_hash(rt, fn, mine, known, &by_hash);
+    int rc = split_by_hash(rt, fn, mine, known, &by_hash, cards);
     if (rc)
         return rc;
     memcpy(first, mine, IDENTITY_BYTES);
@@ -149,10 +151,56 @@ static int same_identity(mdl_rt *rt, const char *fn, MPI_Comm *same)
     return rc;
 }
 
+/* In a job that spans hosts (same, this process's identity, is not the
+ * whole job: then no group is), the liveness probe of the SIGTERM line
+ * (api/rt_probe.c): each process's port exchanged; the other hosts'
+ * addresses looked up by the lowest rank of each host alone (a job of
+ * many processes a host would ask its name service as many times) and
+ * shared with its host.  One host: no socket, no exchange. */
+static int probe_hosts(mdl_rt *rt, const char *fn, MPI_Comm same, const host_card *cards)
+{
+    int n = rt->job.world_size, nsame, me_same;
+    MPI_Comm_size(same, &nsame);
+    MPI_Comm_rank(same, &me_same);
+    if (nsame == n)
+        return 0;
+    int *port = malloc((3 * sizeof(int) + sizeof(uint32_t)) * (size_t)n);
+    if (!port)
+        return rt_fail_oom(rt, fn);
+    int *apart = port + n, *here = apart + n;
+    uint32_t *ipv4 = (uint32_t *)(here + n);
+    /* every process takes part, even one that does not listen (port 0) */
+    int mine = rt_probe_listen(n);
+    int rc = MPI_Allgather(&mine, 1, MPI_INT, port, 1, MPI_INT, rt->job.world);
+    if (rc == MPI_SUCCESS) {
+        MPI_Group world_group, same_group;
+        MPI_Comm_group(rt->job.world, &world_group);
+        MPI_Comm_group(same, &same_group);
+        for (int r = 0; r < n; r++)
+            apart[r] = r;
+        MPI_Group_translate_ranks(world_group, n, apart, same_group, here);
+        MPI_Group_free(&same_group);
+        MPI_Group_free(&world_group);
+        for (int r = 0; r < n; r++)
+            apart[r] = here[r] == MPI_UNDEFINED;
+        if (me_same == 0)
+            rt_probe_resolve(n, apart, port, cards->name, sizeof *cards, ipv4);
+        rc = MPI_Bcast(ipv4, n, MPI_UINT32_T, 0, same);
+    }
+    if (rc == MPI_SUCCESS)
+        rt_probe_peers(n, rt->job.world_rank, apart, port, ipv4);
+    free(port);
+    return rc == MPI_SUCCESS ? 0 : mpi_fail(rt, fn, rc, "MPI_Allgather/MPI_Bcast");
+}
+
 int mpi_host_comm(mdl_rt *rt, const char *fn, MPI_Comm *host)
 {
     MPI_Comm same;
-    int rc = same_identity(rt, fn, &same);
+    host_card *cards = NULL;
+    int rc = same_identity(rt, fn, &same, &cards);
+    if (!rc && (rc = probe_hosts(rt, fn, same, cards)) != 0)
+        MPI_Comm_free(&same);
+    free(cards);
     if (rc)
         return rc;
     /* its rank 0 is the host's lowest world rank (split keyed by it) */
