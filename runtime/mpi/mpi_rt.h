@@ -151,7 +151,8 @@ typedef struct mpi_to_self {
     int reap_at;                /* reaped when n reaches it */
     mpi_buffered_pool spares;
     mpi_self_later *later;      /* deferred, oldest first */
-    int nlater, later_cap;
+    int nlater;
+    size_t later_cap;
     mdl_span *spans;            /* theirs */
     size_t nspans, spans_cap;
 } mpi_to_self;

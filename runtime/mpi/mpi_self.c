@@ -40,6 +40,24 @@ static int post(mdl_rt *rt, const mdl_msg_desc *m, mpi_buffered *x, int pos)
     return MDL_SUCCESS;
 }
 
+/* *array (*cap elements of size elem) grown to hold need, its capacity
+ * doubled from first: the deferred sends and their spans grow alike;
+ * -1 when out of memory (*array then unchanged). */
+static int grow(void **array, size_t *cap, size_t need, size_t elem, size_t first)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? 2 * *cap : first;
+    while (c < need)
+        c *= 2;
+    void *a = realloc(*array, elem * c);
+    if (!a)
+        return -1;
+    *array = a;
+    *cap = c;
+    return 0;
+}
+
 /* An async send deferred: its buffer taken now (out of memory is said by
  * the send), its spans kept (the layer's are valid until the next call of
  * the message only). */
@@ -47,24 +65,9 @@ static int defer(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, size_t
 {
     mpi_to_self *ts = &rt->to_self;
     size_t nspans = ts->nspans + (size_t)m->nitems;
-    if (ts->nlater == ts->later_cap) {
-        int cap = ts->later_cap ? 2 * ts->later_cap : 4;
-        mpi_self_later *l = realloc(ts->later, sizeof *l * (size_t)cap);
-        if (!l)
-            return rt_fail_oom(rt, m->fn);
-        ts->later = l;
-        ts->later_cap = cap;
-    }
-    if (nspans > ts->spans_cap) {
-        size_t cap = ts->spans_cap ? 2 * ts->spans_cap : 8;
-        while (cap < nspans)
-            cap *= 2;
-        mdl_span *sp = realloc(ts->spans, sizeof *sp * cap);
-        if (!sp)
-            return rt_fail_oom(rt, m->fn);
-        ts->spans = sp;
-        ts->spans_cap = cap;
-    }
+    if (grow((void **)&ts->later, &ts->later_cap, (size_t)ts->nlater + 1, sizeof *ts->later, 4) ||
+        grow((void **)&ts->spans, &ts->spans_cap, nspans, sizeof *ts->spans, 8))
+        return rt_fail_oom(rt, m->fn);
     mpi_buffered *x = mpi_buffered_get(&ts->spares, bytes);
     if (!x)
         return rt_fail_oom(rt, m->fn);
