@@ -113,6 +113,89 @@ static void test_spans_copy(void)
     CU_ASSERT(V[5][0] == 0 && V[4][4] == 0);
 }
 
+/* Every shape a span takes, packed as one message and unpacked back: a
+ * strided column of 8-byte, 4-byte and 2-byte elements (each run a loop
+ * of its own), a strided plane (two loops: the iterator), whole rows (one
+ * run) and an empty section between them. */
+static void test_spans_pack_shapes(void)
+{
+    static const mdl_type_desc int_t = {"int", MDL_T_INT, sizeof(int), 0, NULL};
+    static const mdl_type_desc short_t = {"short", MDL_T_SHORT, sizeof(short), 0, NULL};
+    static const mdl_item_desc I_item = {"I", 0, 0, &int_t, 2, {5, 7}, 0, -1};
+    static const mdl_item_desc S_item = {"S", 0, 0, &short_t, 2, {5, 7}, 0, -1};
+    static const mdl_item_desc C_item = {"C", 0, 0, &dbl, 3, {4, 5, 6}, 0, -1};
+    static int I[5][7];
+    static short S[5][7];
+    static double C[4][5][6];
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 7; j++)
+            I[i][j] = 100 * i + j, S[i][j] = (short)(-100 * i - j);
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 5; j++)
+            for (int k = 0; k < 6; k++)
+                C[i][j][k] = 1000 * i + 10 * j + k + 0.5;
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 5; j++)
+            U[i][j] = i * 10 + j;
+    const struct {
+        const mdl_item_desc *it;
+        void *var;
+        long pairs[6];
+        int nloops;
+    } items[] = {
+        {&U_item, U, {1, 4, 2, 2}, 1},          /* U[1..4][2] */
+        {&I_item, I, {0, 4, 6, 6}, 1},          /* I[0..4][6] */
+        {&S_item, S, {1, 3, 0, 0}, 1},          /* S[1..3][0] */
+        {&U_item, U, {3, 2, 0, 4}, 0},          /* empty */
+        {&C_item, C, {1, 2, 1, 3, 4, 5}, 2},    /* C[1..2][1..3][4..5] */
+        {&U_item, U, {2, 3, 0, 4}, 0},          /* U[2..3][*]: one run */
+    };
+    enum { NITEMS = sizeof items / sizeof items[0] };
+    mdl_span spans[NITEMS];
+    size_t total = 0;
+    for (int n = 0; n < NITEMS; n++) {
+        CU_ASSERT_EQUAL_FATAL(mdl_item_span(items[n].it, items[n].pairs, items[n].var, &spans[n],
+                                            why, sizeof why), 0);
+        CU_ASSERT_EQUAL(spans[n].nloops, items[n].nloops);
+        total += spans[n].bytes;
+    }
+    unsigned char want[512], got[512];
+    size_t at = 0;
+#define PUT(x) (memcpy(want + at, &(x), sizeof(x)), at += sizeof(x))
+    for (int i = 1; i <= 4; i++)
+        PUT(U[i][2]);
+    for (int i = 0; i <= 4; i++)
+        PUT(I[i][6]);
+    for (int i = 1; i <= 3; i++)
+        PUT(S[i][0]);
+    for (int i = 1; i <= 2; i++)
+        for (int j = 1; j <= 3; j++)
+            for (int k = 4; k <= 5; k++)
+                PUT(C[i][j][k]);
+    for (int i = 2; i <= 3; i++)
+        for (int j = 0; j <= 4; j++)
+            PUT(U[i][j]);
+#undef PUT
+    CU_ASSERT_EQUAL_FATAL(at, total);
+    memset(got, 0xee, sizeof got);
+    mdl_spans_pack(spans, NITEMS, got);
+    CU_ASSERT(memcmp(got, want, total) == 0);
+    CU_ASSERT_EQUAL(got[total], 0xee);
+    /* back: every element sent in place again, its neighbours untouched */
+    memset(U, 0, sizeof U);
+    memset(I, 0, sizeof I);
+    memset(S, 0, sizeof S);
+    memset(C, 0, sizeof C);
+    mdl_spans_unpack(spans, NITEMS, want);
+    CU_ASSERT(U[1][2] == 12 && U[4][2] == 42 && U[2][4] == 24 && U[3][0] == 30);
+    CU_ASSERT(U[1][1] == 0 && U[4][3] == 0 && U[5][2] == 0);
+    CU_ASSERT(I[0][6] == 6 && I[4][6] == 406 && I[4][5] == 0);
+    CU_ASSERT(S[1][0] == -100 && S[3][0] == -300 && S[0][0] == 0 && S[4][0] == 0 && S[1][1] == 0);
+    CU_ASSERT(C[1][1][4] == 1014.5 && C[2][3][5] == 2035.5 && C[1][1][3] == 0 && C[2][4][4] == 0);
+    mdl_spans_pack(spans, NITEMS, got);
+    CU_ASSERT(memcmp(got, want, total) == 0);
+}
+
 /* A pointer item's bounds come from the call alone: a span whose count,
  * byte size or end does not fit is an error, never a wrapped size. */
 static void test_span_overflow(void)
@@ -177,6 +260,7 @@ static const mdl_unit_test tests[] = {
     {"span_layouts", test_span_layouts},
     {"span_bounds", test_span_bounds},
     {"spans_copy", test_spans_copy},
+    {"spans_pack_shapes", test_spans_pack_shapes},
     {"span_overflow", test_span_overflow},
     {"base_names", test_base_names},
     {"error_strings", test_error_strings},
