@@ -29,6 +29,7 @@
 #   BENCH_HOSTS_HALO    halo sizes       (default "64 256 1024"; quick "256")
 #   BENCH_HOSTS_VLASOV  Vlasov mesh sizes (default "256 512"; quick "256")
 #   BENCH_HOSTS_ROUNDS  rounds            (default 5; quick 1)
+#   BENCH_HOSTS_PER_HOST instances per host (default "1 2": 2x1, then 2x2)
 #   BENCH_HOSTS_GRACE   seconds an MPICH job may take to end after its result (5)
 # Output: $BENCH_OUT/hosts.csv (bench,case,size,procs,variant,round,seconds,
 # as runtime.csv; case: hosts x instances per host), hosts.txt (the table,
@@ -44,6 +45,7 @@ if [ -n "$QUICK" ]; then
 else
     HALO_N=${BENCH_HOSTS_HALO:-64 256 1024} VLASOV_N=${BENCH_HOSTS_VLASOV:-256 512} ROUNDS=${BENCH_HOSTS_ROUNDS:-5} STEPS=20
 fi
+PER_HOST=${BENCH_HOSTS_PER_HOST:-1 2}
 GRACE=${BENCH_HOSTS_GRACE:-5}
 CSV=$OUT/hosts.csv TXT=$OUT/hosts.txt
 . tests/hosts/lib.sh
@@ -134,7 +136,7 @@ for rt in "${MPI_RTS[@]}"; do
     if [ $ok = 1 ]; then MPIS+=("$rt"); else FAILED=1; fi
 done
 for ((r = 1; r <= ROUNDS; r++)); do
-    for k in 1 2; do
+    for k in $PER_HOST; do
         for c in $CASES; do
             b=${c%:*} n=${c#*:}
             for rt in "${MPIS[@]}"; do
