@@ -10,7 +10,10 @@
  * return from either across hosts), one line a process:
  *   gap rank R: n N median M p10 A p90 B ns; calls between C
  * C: the wrapped calls, on average, between the end of an exchange and
- * that send; then (GAP_TRACE=K) the wrapped calls of 3 exchanges after
+ * that send; and the distribution of the exchange's time, from one such
+ * send to the next (a preempted exchange moves the tail, not the median):
+ *   exchange rank R: median M p10 A p90 B p99 C ns
+ * then (GAP_TRACE=K) the wrapped calls of 3 exchanges after
  * the K-th, in order: time from the end of the exchange before, call,
  * peer (or count), duration. */
 #include <mpi.h>
@@ -22,9 +25,9 @@
 #define GAP_MIN 10
 #define GAP_TRACE_MAX 256
 
-static double gaps[GAP_MAX];
+static double gaps[GAP_MAX], periods[GAP_MAX];
 static long ngaps, between, between_sum;
-static double ended;
+static double ended, last_sent;
 static int armed;
 
 static struct call {
@@ -71,8 +74,11 @@ static void sending(int dest, MPI_Comm comm)
         return;
     }
     if (ngaps < GAP_MAX) {
+        if (ngaps)
+            periods[ngaps - 1] = t - last_sent;
         gaps[ngaps++] = t - ended;
         between_sum += between;
+        last_sent = t;
     }
     armed = 0;
 }
@@ -238,6 +244,10 @@ static void report(void)
     fprintf(stderr, "gap rank %d: n %ld median %.0f p10 %.0f p90 %.0f ns; calls between %.2f\n",
             me, ngaps, gaps[ngaps / 2], gaps[ngaps / 10], gaps[ngaps * 9 / 10],
             (double)between_sum / (double)ngaps);
+    long np = ngaps - 1;
+    qsort(periods, (size_t)np, sizeof *periods, by_value);
+    fprintf(stderr, "exchange rank %d: median %.0f p10 %.0f p90 %.0f p99 %.0f ns\n", me,
+            periods[np / 2], periods[np / 10], periods[np * 9 / 10], periods[np * 99 / 100]);
 }
 
 int MPI_Comm_free(MPI_Comm *comm)
