@@ -300,6 +300,29 @@ static __attribute__((cold, noinline)) int null_peer(mdl_rt *rt, const mdl_msg_d
     return rt_layout_of(rt, m, task, bounds) ? MDL_PROC_NULL : rt_layout_error(rt, m);
 }
 
+static __attribute__((noinline)) int send_other(mdl_rt *rt, const mdl_msg_desc *m, void *task,
+                                                int inst, const int *insts, int n,
+                                                const long *bounds);
+
+/* A send to one checked instance, inst: the call recorded, then the
+ * layout and the backend.  The fast path of mdl_send (fast) leaves a
+ * layout that is not cached to send_other, so that it ends in tail calls
+ * only: no register saved (the general path's calls made every send push
+ * and pop six: 81 instructions a send, 52 then; callgrind, 8 B
+ * ping-pong).  fast is a constant: the two uses compile apart. */
+static inline __attribute__((always_inline)) int send_one(mdl_rt *rt, const mdl_msg_desc *m,
+                                                          void *task, int inst,
+                                                          const long *bounds, int fast)
+{
+    const rt_layout *lay = rt_layout_cached(rt, m, task, bounds);
+    if (fast && __builtin_expect(lay == NULL, 0))
+        return send_other(rt, m, task, inst, NULL, 0, bounds);
+    rt_enter(m->fn, m, inst);
+    if (!lay && !(lay = rt_layout_update(rt_c(rt)->layouts[m->index], task, bounds)))
+        return rt_layout_error(rt, m);
+    return be_send_one(rt, m, lay, inst);
+}
+
 /* Where the send goes is recorded as the current call (rt_enter*): one
  * instance, a list, or nowhere (a neighbour that is MDL_PROC_NULL); the
  * hang reports and the trace both read it there.  Then the message's
@@ -312,10 +335,7 @@ static inline __attribute__((always_inline)) int send_body(mdl_rt *rt, mdl_rt_co
     if (__builtin_expect(m->peer_kind == MDL_PEER_ONE, 1)) {
         if ((unsigned)inst >= (unsigned)c->fam_size[m->peer_task])
             return rt_fail_instance(rt, m->fn, m->peer_task, inst, -1);
-        rt_enter(m->fn, m, inst);
-        if (!(lay = rt_layout_of(rt, m, task, bounds)))
-            return rt_layout_error(rt, m);
-        return be_send_one(rt, m, lay, inst);
+        return send_one(rt, m, task, inst, bounds, 0);
     }
     switch (m->peer_kind) {
     case MDL_PEER_NEIGHBOR: {
@@ -329,10 +349,7 @@ static inline __attribute__((always_inline)) int send_body(mdl_rt *rt, mdl_rt_co
             rt_enter(m->fn, m, RT_PEER_NONE);
             return MDL_SUCCESS;
         }
-        rt_enter(m->fn, m, nb);
-        if (!(lay = rt_layout_of(rt, m, task, bounds)))
-            return rt_layout_error(rt, m);
-        return be_send_one(rt, m, lay, nb);
+        return send_one(rt, m, task, nb, bounds, 0);
     }
     case MDL_PEER_ALL: {
         /* Like MPI_Bcast: every instance but the sender itself. */
@@ -395,10 +412,7 @@ static __attribute__((noinline)) int send_other(mdl_rt *rt, const mdl_msg_desc *
     return send_body(rt, rt_c(rt), m, task, inst, insts, n, bounds);
 }
 
-/* The fast path, send_body's first case when the layout is cached, ends
- * in tail calls only, so that it saves no register (the general one's
- * calls made every send push and pop six: 81 instructions a send, 52 now;
- * callgrind, 8 B ping-pong). */
+/* The fast path: send_body's first case (send_one). */
 MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int *insts,
                      int n, const long *bounds)
 {
@@ -410,15 +424,26 @@ MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
     if (__builtin_expect(c->tr != NULL, 0))
         return traced_send(rt, m, task, inst, insts, n, bounds);
     if (__builtin_expect(m->peer_kind == MDL_PEER_ONE, 1) &&
-        (unsigned)inst < (unsigned)c->fam_size[m->peer_task]) {
-        const rt_layout *lay = rt_layout_cached(rt, m, task, bounds);
-        if (__builtin_expect(lay != NULL, 1)) {
-            rt_enter(m->fn, m, inst);
-            return be_send_one(rt, m, lay, inst);
-        }
-        return send_other(rt, m, task, inst, NULL, 0, bounds);
-    }
+        (unsigned)inst < (unsigned)c->fam_size[m->peer_task])
+        return send_one(rt, m, task, inst, bounds, 1);
     return send_other(rt, m, task, inst, insts, n, bounds);
+}
+
+static __attribute__((noinline)) int recv_other(mdl_rt *rt, const mdl_msg_desc *m, void *task,
+                                                int inst, const long *bounds);
+
+/* A receive from a checked instance or MDL_ANY, from: as send_one. */
+static inline __attribute__((always_inline)) int recv_one(mdl_rt *rt, const mdl_msg_desc *m,
+                                                          void *task, int from,
+                                                          const long *bounds, int fast)
+{
+    const rt_layout *lay = rt_layout_cached(rt, m, task, bounds);
+    if (fast && __builtin_expect(lay == NULL, 0))
+        return recv_other(rt, m, task, from, bounds);
+    rt_enter(m->fn, m, from);
+    if (!lay && !(lay = rt_layout_update(rt_c(rt)->layouts[m->index], task, bounds)))
+        return rt_layout_error(rt, m);
+    return be_recv(rt, m, lay, from);
 }
 
 static inline __attribute__((always_inline)) int recv_body(mdl_rt *rt, mdl_rt_common *c, const mdl_msg_desc *m, void *task,
@@ -434,11 +459,7 @@ static inline __attribute__((always_inline)) int recv_body(mdl_rt *rt, mdl_rt_co
         /* MDL_ANY from a task with no instance would wait for ever */
         return rt_fail_instance(rt, m->fn, m->peer_task, inst, -1);
     }
-    rt_enter(m->fn, m, from);
-    const rt_layout *lay = rt_layout_of(rt, m, task, bounds);
-    if (!lay)
-        return rt_layout_error(rt, m);
-    return be_recv(rt, m, lay, from);
+    return recv_one(rt, m, task, from, bounds, 0);
 }
 
 static __attribute__((noinline)) int traced_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task,
@@ -484,7 +505,7 @@ static __attribute__((noinline)) int recv_other(mdl_rt *rt, const mdl_msg_desc *
     return recv_body(rt, rt_c(rt), m, task, inst, bounds);
 }
 
-/* The fast path, as mdl_send's: a named instance, the layout cached. */
+/* The fast path, as mdl_send's: recv_body's case of a named instance. */
 MDL_API int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const long *bounds)
 {
     if (rt != rt_live)
@@ -495,13 +516,8 @@ MDL_API int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
     if (__builtin_expect(c->tr != NULL, 0))
         return traced_recv(rt, m, task, inst, bounds);
     if (__builtin_expect(m->peer_kind != MDL_PEER_NEIGHBOR, 1) &&
-        (unsigned)inst < (unsigned)c->fam_size[m->peer_task]) {
-        const rt_layout *lay = rt_layout_cached(rt, m, task, bounds);
-        if (__builtin_expect(lay != NULL, 1)) {
-            rt_enter(m->fn, m, inst);
-            return be_recv(rt, m, lay, inst);
-        }
-    }
+        (unsigned)inst < (unsigned)c->fam_size[m->peer_task])
+        return recv_one(rt, m, task, inst, bounds, 1);
     return recv_other(rt, m, task, inst, bounds);
 }
 
