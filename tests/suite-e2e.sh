@@ -50,6 +50,7 @@
 # (the program also -Wno-compare-reals: tests compare values exactly),
 # and every launch line runs as
 #   timeout 60 <the runtime's launcher: that MPI's mpiexec, or mdlrun> <launch>
+# (Open MPI yielding when idle: MPI_SHARING of tests/lib/mpi.sh, below)
 # One result line per (test, runtime, launch line n, counted from 1):
 #   PASS: e2e/<name>/<rt>/<n>    or    FAIL: e2e/<name>/<rt>/<n>: reason
 # A launcher or runtime library that is not installed is a FAIL, never a skip.
@@ -200,6 +201,13 @@ run_one() {
                 done < "$dir/env"
             fi
             if [ -f "$dir/net" ] && [ ${#MPI_NET[@]} -gt 0 ]; then export "${MPI_NET[@]}"; fi
+            # Two jobs run at a time on two cores: a 2-process Open MPI job
+            # busy-waits as if it had its cores to itself, and beside other
+            # work its waiting process spins out its time slice while the
+            # other waits for a CPU (stress_p2p's `-n 2 s 1 12`: 3.3 s alone,
+            # 72-76 s beside 14 busy processes, over the 60 s below; 38-56 s
+            # yielding; MPI_SHARING of tests/lib/mpi.sh).
+            if [ ${#MPI_SHARING[@]} -gt 0 ]; then export "${MPI_SHARING[@]}"; fi
             # (under SANITIZE=1 leak detection stays on: rt_use set the MPI's
             # suppressions)
             cd "$tmp" && exec timeout -k 5 60 "${RT_LAUNCH[@]}" "${args[@]}"

@@ -134,12 +134,12 @@ static void on_term(int sig, siginfo_t *info, void *ctx)
      * meanwhile (seen: diag/sigterm on MPICH, a process's line twice). */
     if (!__atomic_exchange_n(&stop.busy, 1, __ATOMIC_SEQ_CST))
         say_stopped();
-    if ((stop.before.sa_flags & SA_SIGINFO) || stop.before.sa_handler != SIG_DFL) {
-        if (stop.before.sa_flags & SA_SIGINFO)
-            stop.before.sa_sigaction(sig, info, ctx);
-        else
-            stop.before.sa_handler(sig);
+    if (stop.before.sa_flags & SA_SIGINFO) {
+        stop.before.sa_sigaction(sig, info, ctx);
         /* the chained handler let the process live: the next SIGTERM speaks */
+        __atomic_store_n(&stop.busy, 0, __ATOMIC_SEQ_CST);
+    } else if (stop.before.sa_handler != SIG_DFL) {
+        stop.before.sa_handler(sig);
         __atomic_store_n(&stop.busy, 0, __ATOMIC_SEQ_CST);
     } else {
         /* Open MPI's daemon sends SIGKILL to all its processes as soon as

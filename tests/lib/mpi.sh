@@ -32,6 +32,13 @@
 #                      messages as between hosts (the mpi-net runs): MPICH
 #                      treats every process as a node of its own, Open MPI
 #                      uses its TCP transport only
+#     MPI_SHARING      array: (MPI) VAR=value settings for a job that shares
+#                      the cores with other jobs of its suite: Open MPI
+#                      yields when idle (what it does by itself only when
+#                      it counts more processes than cores; its waits
+#                      otherwise spin through their time slice while the
+#                      process they wait for is off the CPU); MPICH has
+#                      no such setting
 #                    and, under SANITIZE=1, exports LSAN_OPTIONS with that MPI's
 #                    LeakSanitizer suppressions (unless the caller set its own).
 # A variable for every program of an MPMD line (-n 1 ./a : -n 2 ./b) is set
@@ -62,7 +69,7 @@ unset _m
 
 rt_use() {
     local rt=$1 var
-    RT_WHY= RT_LIB=${rt%%-*} MPI_NAME= MPI_CC= MPI_VG=() MPI_NET=()
+    RT_WHY= RT_LIB=${rt%%-*} MPI_NAME= MPI_CC= MPI_VG=() MPI_NET=() MPI_SHARING=()
     if [ "$rt" = shm ]; then
         RT_STAGE=$MEDLEY_STAGE RT_LAUNCH=("$MEDLEY_STAGE/bin/mdlrun") RT_CXX=g++ RT_FC=gfortran
         export PKG_CONFIG_PATH=$RT_STAGE/lib/pkgconfig${MEDLEY_PKG_CONFIG_PATH:+:$MEDLEY_PKG_CONFIG_PATH}
@@ -88,7 +95,8 @@ rt_use() {
         openmpi)
             [ "$(id -u)" = 0 ] && RT_LAUNCH=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "${RT_LAUNCH[@]}")
             RT_LAUNCH+=(--oversubscribe)
-            MPI_NET=(OMPI_MCA_btl=self,tcp) ;;
+            MPI_NET=(OMPI_MCA_btl=self,tcp)
+            MPI_SHARING=(OMPI_MCA_mpi_yield_when_idle=1) ;;
         mpich)
             MPI_NET=(MPIR_CVAR_NOLOCAL=1) ;;
     esac
