@@ -9,6 +9,8 @@
 #   PASS: build/<case>   or   FAIL: build/<case>: reason
 set -u
 cd "$(dirname "$0")/.." || exit 1
+# a make of its own: not the jobserver of the make check that runs this
+unset MAKEFLAGS MFLAGS MAKELEVEL
 T=$(mktemp -d "${TMPDIR:-/tmp}/medley-build.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
