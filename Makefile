@@ -202,6 +202,15 @@ INSTALL_SUBST = -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
     -e 's|@MPI_CC@|$(MPI_CC)|g' -e 's|@MPI_CXX@|$(MPI_CXX)|g' \
     -e 's|@MPI_FC@|$(MPI_FC)|g' -e 's|@MPI_EXEC@|$(MPI_EXEC)|g'
 
+# A prefix that is this tree (a clone in ~/medley, PREFIX=$HOME/medley)
+# would fail half-way, its include/ being the one installed: refused before
+# anything is built or written.
+ifneq ($(filter install,$(MAKECMDGOALS)),)
+ifeq ($(realpath $(DESTDIR)$(PREFIX)),$(CURDIR))
+$(error PREFIX=$(PREFIX) is this source tree: install elsewhere, e.g. PREFIX=$$HOME/opt/medley)
+endif
+endif
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1

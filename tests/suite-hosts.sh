@@ -7,6 +7,11 @@
 #                            with --env reaches every rank, a ring message
 #   pingpong                 8 B, 64 KiB and 1 MiB between mdlh1 and the last
 #                            host arrive intact (no timing asserted)
+#   docs-lines (2 hosts)     the host file and launcher line of each MPI in
+#                            docs/runtime-mpi.md ("Running on a cluster"), run
+#                            as written plus the bed's own options: ranks
+#                            round-robin, 2 a host, as the page says, and
+#                            MDL_HANG_SECONDS=60 reaches every rank
 # and the bed itself: hosts are isolated (/dev/shm), teardown leaves
 # nothing (namespaces, processes, state, /dev/shm), also after Ctrl-C and
 # after the owner was SIGKILLed; without privileges the bed says so.
@@ -28,13 +33,14 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 flavors=(openmpi mpich)
-tests_of_bed=(where-node where-block pingpong)
+# bed_tests H: the tests of each MPI on a bed of H hosts
+bed_tests() { echo where-node where-block pingpong; if [ "$1" = 2 ]; then echo docs-lines; fi; }
 
 skip_all() {    # skip_all REASON: every test this suite would run
     local h f t
     for h in 2 3; do
         for f in "${flavors[@]}"; do
-            for t in "${tests_of_bed[@]}"; do echo "SKIP: hosts/$h/$f/$t: $1"; done
+            for t in $(bed_tests "$h"); do echo "SKIP: hosts/$h/$f/$t: $1"; done
         done
         echo "SKIP: hosts/$h/isolation: $1"
         echo "SKIP: hosts/$h/teardown: $1"
@@ -131,6 +137,63 @@ run_pingpong() {
     hosts_verdict "hosts/$name" "$f" "$rc" "$err" "$out"
 }
 
+# The cluster page's lines for FLAVOR: docs_part FLAVOR hosts (the host
+# file) or line (the launcher line), as the page writes them.
+docs_part() {
+    awk '/^## Running on a cluster/ { c = 1 } c && /^```sh/ { b = 1; next } b && /^```/ { exit } b' \
+        docs/runtime-mpi.md |
+    awk -v want="$1" -v part="$2" '
+        /^# Open MPI/ { f = "openmpi"; h = 0; next }
+        /^# MPICH/ { f = "mpich"; h = 0; next }
+        f != want { next }
+        /^#   hosts: / { h = 1; sub(/^#   hosts: +/, ""); if (part == "hosts") print; next }
+        h && /^#  +[^ ]/ { sub(/^# +/, ""); if (part == "hosts") print; next }
+        /^#/ { h = 0; next }
+        { if (part == "line") print; f = "" }'
+}
+
+# The page's line run as written (the bed's launcher options before its
+# words, node1/node2 made mdlh1/mdlh2) with a program printing where each
+# rank is and the MDL_HANG_SECONDS it got: Open MPI's line passes the
+# variable from mpirun's environment (-x), MPICH's sets it (-genv).
+run_docs_lines() {
+    local f=$1 name="2/$1/docs-lines" out="$work/2.$1.docs-lines" err='' line r want w grace=30
+    local -a words
+    docs_part "$f" hosts | sed 's/^node\([0-9]\)/mdlh\1/' > "$work/hosts.$f"
+    printf '#!/bin/sh\nMDL_HOSTS_PROBE="hang=${MDL_HANG_SECONDS:--}" exec %s\n' "$work/where.$f" > "$work/prog.$f"
+    chmod +x "$work/prog.$f"
+    line=$(docs_part "$f" line)
+    read -r -a words <<< "$line"
+    case $f:${words[0]:-} in
+        openmpi:mpirun) hosts_bed_launcher "$f"
+            HOSTS_CMD=(env MDL_HANG_SECONDS=60 MDL_TRACE="$work/unused.json" "${HOSTS_CMD[@]}") ;;
+        mpich:mpiexec) hosts_bed_launcher "$f"
+            HOSTS_CMD=(env -u MDL_HANG_SECONDS "${HOSTS_CMD[@]}"); grace=10 ;;
+        *) echo "FAIL: hosts/$name: no $f launcher line on the page: '$line'"; return ;;
+    esac
+    [ "$(wc -l < "$work/hosts.$f")" = 2 ] || { echo "FAIL: hosts/$name: the page's host file for $f: $(tr '\n' ' ' < "$work/hosts.$f")"; return; }
+    for w in "${words[@]:1}"; do
+        case $w in
+            hosts) HOSTS_CMD+=("$work/hosts.$f") ;;
+            ./prog) HOSTS_CMD+=("$work/prog.$f") ;;
+            *) HOSTS_CMD+=("$w") ;;
+        esac
+    done
+    hosts_watch "$out" '^where: ' "$grace" hosts_cmd_run 120
+    rc=$?
+    for ((r = 0; r < 4; r++)); do
+        want=mdlh$((r % 2 + 1))
+        line=$(grep "^rank $r of 4 on " "$out")
+        case $line in
+            "") err="rank $r did not report"; break ;;
+            *" on $want net "*" probe hang=60") ;;
+            *) err="rank $r: '$line', expected on $want with hang=60"; break ;;
+        esac
+    done
+    [ -z "$err" ] && ! grep -qx "where: ok 2 hosts" "$out" && err="no 'where: ok 2 hosts'"
+    hosts_verdict "hosts/$name" "$f" "$rc" "$err" "$out"
+}
+
 # A file in one host's /dev/shm is in no other host's and not the machine's.
 run_isolation() {
     local h=$1 i err=''
@@ -147,7 +210,7 @@ shm_before=$(shm_snapshot)
 for h in 2 3; do
     if ! hosts_up "$h"; then
         for f in "${flavors[@]}"; do
-            for t in "${tests_of_bed[@]}"; do
+            for t in $(bed_tests "$h"); do
                 if [ -n "$HOSTS_SKIP" ]; then echo "SKIP: hosts/$h/$f/$t: $HOSTS_SKIP"
                 else echo "FAIL: hosts/$h/$f/$t: $HOSTS_ERROR"; fi
             done
@@ -158,12 +221,13 @@ for h in 2 3; do
     run_isolation "$h"
     for f in "${flavors[@]}"; do
         if [ -n "${have[$f]}" ]; then
-            for t in "${tests_of_bed[@]}"; do echo "SKIP: hosts/$h/$f/$t: ${have[$f]}"; done
+            for t in $(bed_tests "$h"); do echo "SKIP: hosts/$h/$f/$t: ${have[$f]}"; done
             continue
         fi
         run_where "$h" "$f" node
         run_where "$h" "$f" block
         run_pingpong "$h" "$f"
+        [ "$h" = 2 ] && run_docs_lines "$f"
     done
     hosts_down
     left=$(hosts_leftovers "$id")

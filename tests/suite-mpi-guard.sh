@@ -10,6 +10,11 @@
 # are skipped):
 #   mpi-guard/<built>-by-<launcher>/{fatal,return}   refused, one line per process
 #   mpi-guard/<mpi>/{own,alone}                      not refused
+#   mpi-guard/<mpi>/srun-singletons  two processes started alone at once with
+#                                    Slurm's SLURM_STEP_NUM_TASKS=2 (srun with a
+#                                    --mpi plugin the MPI does not speak):
+#                                    refused, one line each (no Slurm here: the
+#                                    variable srun sets, as srun sets it)
 set -u
 cd "$(dirname "$0")/.."
 : "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
@@ -45,17 +50,17 @@ go() {
     rc=$?
 }
 tail_of() { tail -c 300 "$1" | tr '\n' ' '; }
-# refused NAME WANT_RC_NONZERO(1|0): one MDL_ERR_LAUNCH line of MDL_Init per process, naming
+# refused NAME WANT_RC_NONZERO(1|0) [TEST]: one MDL_ERR_LAUNCH line of MDL_Init per process, naming
 # the two sizes, and no process past MDL_Init
 refused() {
-    local name=$1 fatal=$2 lines
+    local name=$1 fatal=$2 test=${3:-$1} lines
     lines=$(grep -cE '^big(\[[01]\])?: MDL_Init: .*\b2\b.*\b1\b.*\(MDL_ERR_LAUNCH\)$' "$work/$name.err")
-    if [ $rc -ge 124 ]; then echo "FAIL: mpi-guard/$name: timed out"
-    elif [ "$fatal" = 1 ] && [ $rc -eq 0 ]; then echo "FAIL: mpi-guard/$name: exit status 0: $(tail_of "$work/$name.err")"
+    if [ $rc -ge 124 ]; then echo "FAIL: mpi-guard/$test: timed out"
+    elif [ "$fatal" = 1 ] && [ $rc -eq 0 ]; then echo "FAIL: mpi-guard/$test: exit status 0: $(tail_of "$work/$name.err")"
     elif [ "$lines" -ne 2 ]; then
-        echo "FAIL: mpi-guard/$name: $lines MDL_Init lines naming 2 processes and 1 (want 2): $(tail_of "$work/$name.err")"
-    elif grep -q 'rt_big: OK' "$work/$name.out"; then echo "FAIL: mpi-guard/$name: a process ran on"
-    else echo "PASS: mpi-guard/$name"; fi
+        echo "FAIL: mpi-guard/$test: $lines MDL_Init lines naming 2 processes and 1 (want 2): $(tail_of "$work/$name.err")"
+    elif grep -q 'rt_big: OK' "$work/$name.out"; then echo "FAIL: mpi-guard/$test: a process ran on"
+    else echo "PASS: mpi-guard/$test"; fi
 }
 
 for a in "${built[@]}"; do
@@ -70,6 +75,9 @@ for a in "${built[@]}"; do
     if grep -q 'mdl_task_size(rt, 0) = 1, expected 2' "$work/$a-alone.err" && ! grep -q 'MDL_Init' "$work/$a-alone.err"; then
         echo "PASS: mpi-guard/$a/alone"
     else echo "FAIL: mpi-guard/$a/alone: exit $rc: $(tail_of "$work/$a-alone.err")"; fi
+    go "$a-srun-singletons" SLURM_STEP_NUM_TASKS=2 -- bash -c \
+        './"$1" & p=$!; ./"$1"; r=$?; wait $p || r=1; exit $r' sh "$a"
+    refused "$a-srun-singletons" 1 "$a/srun-singletons"
     for b in "${built[@]}"; do
         [ "$a" = "$b" ] && continue
         rt_use "$b"

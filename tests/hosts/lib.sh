@@ -280,22 +280,11 @@ hosts_mpi_cmd() {
         return 2
     fi
     [ -z "${total+set}" ] && total=$((k * h))
-    HOSTS_CMD=()
     case $flavor in
     openmpi)
         for ((i = 1; i <= h; i++)); do list+=${list:+,}mdlh$i:$k; done
-        # root: Open MPI refuses to run as root without both variables.
-        if [ "$(id -u)" = 0 ]; then HOSTS_CMD+=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1); fi
-        # shellcheck disable=SC2054 # commas inside arguments
-        HOSTS_CMD+=(mpirun.openmpi
-            --mca plm_rsh_agent "$HOSTS_STANDIN" --mca plm_rsh_no_tree_spawn 1
-            --mca btl self,vader,tcp
-            --mca btl_tcp_if_include "$HOSTS_NET.0/24" --mca oob_tcp_if_include "$HOSTS_NET.0/24"
-            # Every host believes it has all the machine's cores: binding
-            # would put one rank of each host on core 0 (README: latency).
-            --bind-to none --oversubscribe
-            -x MDL_HOSTS_BED
-            --host "$list" ${total:+-n "$total"} --map-by "$( [ "$map" = node ] && echo node || echo slot)")
+        hosts_bed_launcher openmpi
+        HOSTS_CMD+=(--host "$list" ${total:+-n "$total"} --map-by "$( [ "$map" = node ] && echo node || echo slot)")
         for e in "${envs[@]}"; do HOSTS_CMD+=(-x "$e"); done
         HOSTS_CMD+=("${more[@]}")
         ;;
@@ -304,9 +293,9 @@ hosts_mpi_cmd() {
         for ((i = 1; i <= h; i++)); do
             list+=${list:+,}mdlh$i:$( [ "$map" = node ] && echo 1 || echo "$k")
         done
-        HOSTS_CMD+=(mpiexec.mpich -launcher rsh -launcher-exec "$HOSTS_STANDIN"
-            -hosts "$list" ${total:+-n "$total"})
-        for e in "${HOSTS_MPICH_ENV[@]}" "${envs[@]}"; do
+        hosts_bed_launcher mpich
+        HOSTS_CMD+=(-hosts "$list" ${total:+-n "$total"})
+        for e in "${envs[@]}"; do
             if [[ $e == *=* ]]; then HOSTS_CMD+=(-genv "${e%%=*}" "${e#*=}")
             else HOSTS_CMD+=(-genv "$e" "${!e-}")
             fi
@@ -317,9 +306,34 @@ hosts_mpi_cmd() {
     esac
 }
 
-# UCX over the bed (README: MPICH): TCP on eth0.
-# shellcheck disable=SC2054
-HOSTS_MPICH_ENV=(UCX_TLS=tcp,self UCX_NET_DEVICES=eth0)
+# hosts_bed_launcher FLAVOR: HOSTS_CMD becomes FLAVOR's launcher and the
+# options only the bed needs (the ssh stand-in, the bed's network, run as
+# root), to which a launcher line as a user writes it is appended (the
+# cluster lines of docs/runtime-mpi.md are run so: hosts/2/<f>/docs-lines).
+hosts_bed_launcher() {
+    HOSTS_CMD=()
+    case $1 in
+    openmpi)
+        # root: Open MPI refuses to run as root without both variables.
+        if [ "$(id -u)" = 0 ]; then HOSTS_CMD+=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1); fi
+        # shellcheck disable=SC2054 # commas inside arguments
+        HOSTS_CMD+=(mpirun.openmpi
+            --mca plm_rsh_agent "$HOSTS_STANDIN" --mca plm_rsh_no_tree_spawn 1
+            --mca btl self,vader,tcp
+            --mca btl_tcp_if_include "$HOSTS_NET.0/24" --mca oob_tcp_if_include "$HOSTS_NET.0/24"
+            # Every host believes it has all the machine's cores: binding
+            # would put one rank of each host on core 0 (README: latency).
+            --bind-to none --oversubscribe
+            -x MDL_HOSTS_BED)
+        ;;
+    mpich)
+        # UCX over the bed (README: MPICH): TCP on eth0.
+        HOSTS_CMD+=(mpiexec.mpich -launcher rsh -launcher-exec "$HOSTS_STANDIN"
+            -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES eth0)
+        ;;
+    *) hosts__say "hosts_bed_launcher: flavor openmpi or mpich, not '$1'"; return 2 ;;
+    esac
+}
 
 # hosts_mpirun FLAVOR [hosts_mpi_cmd options] [--timeout S] -- PROGRAM args...
 # Runs the job from mdlh1 under `timeout` (default 60 s; then KILL 5 s
