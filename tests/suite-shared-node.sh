@@ -44,11 +44,14 @@ ROOT=$PWD
 : "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
 S=$MEDLEY_STAGE
 T=$S/bin/mdltrace
-export PKG_CONFIG_PATH=$S/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+# The MPI jobs run on the first MPI of make check (the build's), with its
+# own mpicc, launcher and LeakSanitizer suppressions (tests/lib/mpi.sh),
+# never the system's mpicc/mpiexec: installing Open MPI beside MPICH makes
+# plain mpiexec Open MPI's.  rt_use puts its stage first in PKG_CONFIG_PATH.
+. tests/lib/mpi.sh
+rt_use "${MPI_RTS[0]}" || { echo "FAIL: shared-node/mpi: $RT_WHY"; exit 0; }
 CFLAGS_T=(-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g)
 [ "${SANITIZE:-}" = 1 ] && CFLAGS_T+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
-export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0}
-export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$ROOT/tests/rt/lsan-mpich.supp}
 unset MDL_TRACE MDL_TRACE_BUFFER MDL_ERRORS
 . tests/trace/parts.sh
 
@@ -96,7 +99,10 @@ fi
 as() {
     local u=$1
     shift
-    runuser -u "$u" -- env HOME="$W/home-$u" "$@"
+    # Open MPI's session files in a directory of that user's (make
+    # check's scratch for them, tests/lib/ompi-scratch.sh, is root's)
+    runuser -u "$u" -- env HOME="$W/home-$u" OMPI_MCA_orte_tmpdir_base="$W/home-$u/ompi" \
+        OMPI_MCA_btl_vader_backing_directory="$W/home-$u" "$@"
 }
 # The second users run the staged tools from the work tree: a private
 # directory above it (mktemp -d makes them 0700) keeps them out.
@@ -129,7 +135,7 @@ with_users() {
 B=$W/bin
 mkdir -p "$B/gen"
 if ! "$S/bin/medleyc" -o "$B/gen" tests/shared-node/spec.mdl > "$W/build.log" 2>&1 ||
-   ! mpicc "${CFLAGS_T[@]}" -I"$B/gen" tests/shared-node/slow.c "$B/gen/pMDL.c" \
+   ! "$MPI_CC" "${CFLAGS_T[@]}" -I"$B/gen" tests/shared-node/slow.c "$B/gen/pMDL.c" \
        $(pkg-config --cflags --libs medley-mpi) -o "$B/slow_mpi" >> "$W/build.log" 2>&1 ||
    ! cc "${CFLAGS_T[@]}" -I"$B/gen" tests/shared-node/slow.c "$B/gen/pMDL.c" \
        $(pkg-config --cflags --libs medley-shm) -o "$B/slow_shm" >> "$W/build.log" 2>&1 ||
@@ -148,7 +154,7 @@ mpi_job() {
     shift
     [ -n "${JOB_USER:-}" ] && run=(as "$JOB_USER")
     "${run[@]}" env MDL_ERRORS=return,print MDL_TRACE="$f" timeout -s INT -k 5 60 \
-        mpiexec -n 2 "$B/slow_mpi" "$@" > "$W/out" 2> "$W/err" < /dev/null
+        "${RT_LAUNCH[@]}" -n 2 "$B/slow_mpi" "$@" > "$W/out" 2> "$W/err" < /dev/null
     rc=$?
     return $rc
 }
@@ -312,7 +318,7 @@ fi
 # were given one name before (each / as %).
 mkdir -p "$W/a"
 f=$W/a/b.json
-MDL_TRACE=$f timeout -s INT -k 5 3 mpiexec -n 2 "$B/slow_mpi" "$W/never" > "$W/out" 2>&1 < /dev/null
+MDL_TRACE=$f timeout -s INT -k 5 3 "${RT_LAUNCH[@]}" -n 2 "$B/slow_mpi" "$W/never" > "$W/out" 2>&1 < /dev/null
 mkdir -p "$W/tpl"
 for p in $(parts "$f"); do cp -p "$p" "$W/tpl/"; done
 recover "$W/a%b.json"
@@ -477,7 +483,7 @@ if [ $rc = 2 ] && grep -qxF "mdlrun: $cap" "$W/err"; then
 else
     fail buffer_cap_shm "status $rc: $(one_line "$W/err")"
 fi
-MDL_TRACE=$W/cap.json MDL_TRACE_BUFFER=33554433 timeout -s INT -k 5 60 mpiexec -n 2 "$B/slow_mpi" \
+MDL_TRACE=$W/cap.json MDL_TRACE_BUFFER=33554433 timeout -s INT -k 5 60 "${RT_LAUNCH[@]}" -n 2 "$B/slow_mpi" \
     > "$W/out" 2> "$W/err" < /dev/null
 rc=$?
 if [ $rc != 0 ] && clean && grep -qxF "p[0]: MDL_Init: $cap (MDL_ERR_LAUNCH)" "$W/err"; then
@@ -492,8 +498,8 @@ if [ "$(id -u)" != 0 ] || ! command -v unshare > /dev/null; then
     skip shm_full "needs root and unshare (a private mount of /dev/shm)"
 else
     unshare -m bash -c 'mount -t tmpfs -o size=48m tmpfs /dev/shm || exit 99
-        MDL_TRACE=$1 MDL_TRACE_BUFFER=1048576 timeout -s INT -k 5 60 mpiexec -n 2 "$2"' _ \
-        "$W/full.json" "$B/slow_mpi" > "$W/out" 2> "$W/err" < /dev/null
+        MDL_TRACE=$1 MDL_TRACE_BUFFER=1048576 timeout -s INT -k 5 60 "${@:3}" -n 2 "$2"' _ \
+        "$W/full.json" "$B/slow_mpi" "${RT_LAUNCH[@]}" > "$W/out" 2> "$W/err" < /dev/null
     rc=$?
     if [ $rc = 99 ]; then
         skip shm_full "cannot mount a tmpfs on /dev/shm in a private namespace"
