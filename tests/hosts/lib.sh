@@ -286,6 +286,13 @@ hosts_mpi_cmd() {
         hosts_bed_launcher openmpi
         HOSTS_CMD+=(--host "$list" ${total:+-n "$total"} --map-by "$( [ "$map" = node ] && echo node || echo slot)")
         for e in "${envs[@]}"; do HOSTS_CMD+=(-x "$e"); done
+        # The sanitizers' settings (make check SANITIZE=1: the MPI's
+        # LeakSanitizer suppressions, the slow unwinder they need): Open
+        # MPI's daemons on the other hosts start its processes without
+        # mpirun's environment (Hydra passes all of it on by itself).
+        for e in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do
+            [ -n "${!e-}" ] && HOSTS_CMD+=(-x "$e")
+        done
         HOSTS_CMD+=("${more[@]}")
         ;;
     mpich)
