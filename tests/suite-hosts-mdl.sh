@@ -156,7 +156,7 @@ launch() {
     done
     shift
     # and the sanitizers' settings, as hosts_mpi_cmd gives the first program
-    for w in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do [ -n "${!w-}" ] && envs+=(-x "$w"); done
+    for w in "${HOSTS_SANITIZER_ENV[@]}"; do [ -n "${!w-}" ] && envs+=(-x "$w"); done
     hosts_mpi_cmd "$f" --mpmd "${opts[@]}" || return
     for w in $1; do
         if [[ $w != -* ]] && [ -x "$dir/$w" ]; then HOSTS_CMD+=("$dir/$w")

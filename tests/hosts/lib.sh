@@ -259,6 +259,9 @@ hosts_run() {
 #                 its -x applies to its own program of an MPMD line)
 #   --arg ARG     one more launcher argument, after the bed's settings (for
 #                 mpirun, a later option overrides an earlier one)
+# The sanitizers' settings a job's every program needs (make check SANITIZE=1)
+HOSTS_SANITIZER_ENV=(ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS)
+
 hosts_mpi_cmd() {
     local flavor=$1 k=1 map=node h=$HOSTS_N i list='' e total
     local -a envs=() more=()
@@ -290,7 +293,7 @@ hosts_mpi_cmd() {
         # LeakSanitizer suppressions, the slow unwinder they need): Open
         # MPI's daemons on the other hosts start its processes without
         # mpirun's environment (Hydra passes all of it on by itself).
-        for e in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do
+        for e in "${HOSTS_SANITIZER_ENV[@]}"; do
             [ -n "${!e-}" ] && HOSTS_CMD+=(-x "$e")
         done
         HOSTS_CMD+=("${more[@]}")
