@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mdl_grow.h"
 #include "mpi_rt.h"
 #include "trace/rt_trace.h"
 
@@ -16,28 +17,26 @@ static int reserve(mdl_rt *rt, const mdl_msg_desc *m, int more)
     mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
     if (rq->n + more <= rq->cap)
         return 0;
-    int cap = rq->cap ? rq->cap : 4;
-    while (cap < rq->n + more)
-        cap *= 2;
-    MPI_Request *r = realloc(rq->reqs, sizeof *r * (size_t)cap);
+    size_t cap = mdl_grow_cap((size_t)rq->cap, (size_t)rq->n + (size_t)more, 4, INT_MAX);
+    MPI_Request *r = mdl_resize(rq->reqs, cap, sizeof *r);
     if (r)
         rq->reqs = r;
-    MPI_Status *st = realloc(rq->sts, sizeof *st * (size_t)cap);
+    MPI_Status *st = mdl_resize(rq->sts, cap, sizeof *st);
     if (st)
         rq->sts = st;
     int ok = r && st;
     if (ok && m->is_send) {
-        int *d = realloc(rq->send_dest, sizeof *d * (size_t)cap);
+        int *d = mdl_resize(rq->send_dest, cap, sizeof *d);
         if ((ok = d != NULL))
             rq->send_dest = d;
     } else if (ok) {
-        size_t *b = realloc(rq->recv_bytes, sizeof *b * (size_t)cap);
+        size_t *b = mdl_resize(rq->recv_bytes, cap, sizeof *b);
         if ((ok = b != NULL))
             rq->recv_bytes = b;
     }
-    if (!ok || !mpi_direct_reserve(rt, m, cap))
+    if (!ok || !mpi_direct_reserve(rt, m, (int)cap))
         return rt_fail(rt, m->fn, MDL_ERR_INTERN, "out of memory");
-    rq->cap = cap;
+    rq->cap = (int)cap;
     return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mdl_grow.h"
 #include "mpi_rt.h"
 
 /* The buffers received are reaped once MPI_DIRECT_SPARES more sends to
@@ -40,24 +41,6 @@ static int post(mdl_rt *rt, const mdl_msg_desc *m, mpi_buffered *x, int pos)
     return MDL_SUCCESS;
 }
 
-/* *array (*cap elements of size elem) grown to hold need, its capacity
- * doubled from first: the deferred sends and their spans grow alike;
- * -1 when out of memory (*array then unchanged). */
-static int grow(void **array, size_t *cap, size_t need, size_t elem, size_t first)
-{
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? 2 * *cap : first;
-    while (c < need)
-        c *= 2;
-    void *a = realloc(*array, elem * c);
-    if (!a)
-        return -1;
-    *array = a;
-    *cap = c;
-    return 0;
-}
-
 /* An async send deferred: its buffer taken now (out of memory is said by
  * the send), its spans kept (the layer's are valid until the next call of
  * the message only). */
@@ -65,9 +48,14 @@ static int defer(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, size_t
 {
     mpi_to_self *ts = &rt->to_self;
     size_t nspans = ts->nspans + (size_t)m->nitems;
-    if (grow((void **)&ts->later, &ts->later_cap, (size_t)ts->nlater + 1, sizeof *ts->later, 4) ||
-        grow((void **)&ts->spans, &ts->spans_cap, nspans, sizeof *ts->spans, 8))
+    mpi_self_later *later =
+        mdl_grow(ts->later, &ts->later_cap, (size_t)ts->nlater + 1, sizeof *ts->later, 4);
+    if (later)
+        ts->later = later;
+    mdl_span *spans = later ? mdl_grow(ts->spans, &ts->spans_cap, nspans, sizeof *ts->spans, 8) : NULL;
+    if (!spans)
         return rt_fail_oom(rt, m->fn);
+    ts->spans = spans;
     mpi_buffered *x = mpi_buffered_get(&ts->spares, bytes);
     if (!x)
         return rt_fail_oom(rt, m->fn);

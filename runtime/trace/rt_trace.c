@@ -3,6 +3,7 @@
  * calls, lists of peers, errors, a full buffer), and the end of an
  * instance, normal or on an error. */
 #include "rt_trace.h"
+#include "mdl_grow.h"
 #include "mdl_tables.h"
 #include "tracefile/rt_trace_write.h"
 
@@ -117,18 +118,12 @@ static uint32_t add_str(strbuf *b, const char *fmt, ...)
         n = 0;
     if ((size_t)n >= sizeof tmp)
         n = sizeof tmp - 1;
-    if (b->len + (size_t)n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 1024;
-        while (cap < b->len + (size_t)n + 1)
-            cap *= 2;
-        char *s = realloc(b->s, cap);
-        if (!s) {
-            b->failed = 1;
-            return 0;
-        }
-        b->s = s;
-        b->cap = cap;
+    char *s = mdl_grow(b->s, &b->cap, b->len + (size_t)n + 1, 1, 1024);
+    if (!s) {
+        b->failed = 1;
+        return 0;
     }
+    b->s = s;
     uint32_t at = (uint32_t)b->len;
     memcpy(b->s + b->len, tmp, (size_t)n + 1);
     b->len += (size_t)n + 1;
@@ -449,13 +444,14 @@ void rt_trace_arrived(mdl_rt *rt, const mdl_msg_desc *m, int inst)
 {
     rt_tracer *t = rt_c(rt)->tr;
     if (t->ndone == t->capdone) {
-        rt_trace_pair *p = realloc(t->done, sizeof *p * t->capdone * 2);
+        size_t cap = mdl_grow_cap(t->capdone, (size_t)t->ndone + 1, 16, UINT32_MAX);
+        rt_trace_pair *p = mdl_resize(t->done, cap, sizeof *p);
         if (!p) {
             rt_trace_seq(t, m, inst);   /* the flow is lost, the numbering kept */
             return;
         }
         t->done = p;
-        t->capdone *= 2;
+        t->capdone = (uint32_t)cap;
     }
     t->done[t->ndone++] = (rt_trace_pair){ inst, rt_trace_seq(t, m, inst) };
 }

@@ -5,6 +5,7 @@
 
 #include "fnv.h"
 #include "mdl.h"
+#include "mdl_grow.h"
 #include "safe_files.h"
 
 #include <dirent.h>
@@ -187,13 +188,14 @@ int rt_trace_parts_list(const char *file, rt_trace_part_id **ids, char *why, siz
     name_prefix(file, pre, sizeof pre);
     size_t np = strlen(pre);
     rt_trace_part_id *v = NULL, id;
-    int n = 0, cap = 0;
+    int n = 0;
+    size_t cap = 0;
     for (struct dirent *e; n >= 0 && (e = readdir(d)) != NULL;) {
         if (strncmp(e->d_name, pre, np) != 0 || parse_id(e->d_name + np, &id) < 0)
             continue;
-        if (n == cap) {
+        if ((size_t)n == cap) {
             rt_trace_part_id *w = n < RT_TRACE_MAX_PARTS
-                                      ? realloc(v, sizeof *v * (size_t)(cap = cap ? 2 * cap : 16))
+                                      ? mdl_grow(v, &cap, (size_t)n + 1, sizeof *v, 16)
                                       : NULL;
             if (!w) {
                 snprintf(why, len, n < RT_TRACE_MAX_PARTS ? "out of memory"

@@ -113,10 +113,7 @@ static void str_put(mt_json *j, const char *s, size_t n)
 {
     if (j->str_len + n >= MT_JSON_STR_MAX)
         return;                         /* cut: the rest is still read */
-    while (j->str_len + n + 1 > j->str_cap) {
-        j->str_cap *= 2;
-        j->str = mt_xrealloc(j->str, j->str_cap);
-    }
+    MT_VEC_RESERVE(j->str, j->str_cap, j->str_len + n + 1);
     memcpy(j->str + j->str_len, s, n);
     j->str_len += n;
     j->str[j->str_len] = '\0';

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fnv.h"
+#include "mdl_grow.h"
 #include "util.h"
 
 static void out_of_memory(void)
@@ -43,18 +44,12 @@ char *mt_xstrdup(const char *s)
     return memcpy(mt_xmalloc(n), s, n);
 }
 
-void mt_vec_reserve(void **v, size_t *cap, size_t need, size_t elem)
+void *mt_grow(void *v, size_t *cap, size_t need, size_t elem)
 {
-    if (need <= *cap)
-        return;
-    size_t c = *cap ? *cap : 16;
-    while (c < need) {
-        if (c > SIZE_MAX / 2 / elem)
-            out_of_memory();
-        c *= 2;
-    }
-    *v = mt_xrealloc(*v, c * elem);
-    *cap = c;
+    void *w = mdl_grow(v, cap, need, elem, 16);
+    if (!w)
+        out_of_memory();
+    return w;
 }
 
 long long mt_add(long long a, long long b)

@@ -15,10 +15,10 @@ void *mt_xcalloc(size_t n, size_t size);
 void *mt_xrealloc(void *p, size_t n);
 char *mt_xstrdup(const char *s);
 
-/* Grows a vector so that it holds at least need elements. */
-void mt_vec_reserve(void **v, size_t *cap, size_t need, size_t elem);
-#define MT_VEC_RESERVE(v, cap, need) \
-    mt_vec_reserve((void **)&(v), &(cap), (need), sizeof *(v))
+/* The vector v (of *cap elements) grown to hold at least need elements
+ * (common/mdl_grow.h: doubled, sizes checked). */
+void *mt_grow(void *v, size_t *cap, size_t need, size_t elem);
+#define MT_VEC_RESERVE(v, cap, need) ((v) = mt_grow((v), &(cap), (need), sizeof *(v)))
 
 /* ---------------------------------------------------------------- strings */
 
