@@ -379,41 +379,81 @@ int mdl_msg_spans(const mdl_msg_desc *m, void *task, const long *bounds,
     return 0;
 }
 
-/* One span's runs gathered into buf (to_buf) or scattered from it.  A
- * strided row (one loop) has a loop of its own, the run a constant 8 or
- * 4 bytes when it is one element: through the iterator each element cost
- * a call to memcpy and the index arithmetic, ≈ 4.7 ns, twice what the
- * MPIs' own (un)packing of the same row takes (the rows a 2x1 halo sends
- * itself, docs/performance.md "Across hosts"). */
-static inline __attribute__((always_inline)) void span_runs(const mdl_span *s, char *buf,
-                                                            int to_buf)
+/* n runs of b bytes, to and from each advancing by its own step (not 0);
+ * the loop ends on to's address, which needs no count of its own. */
+static inline __attribute__((always_inline)) void copy_runs(char *to, long to_step,
+                                                            const char *from, long from_step,
+                                                            long n, size_t b)
 {
+    for (char *end = to + n * to_step; to != end; to += to_step, from += from_step)
+        memcpy(to, from, b);
+}
+
+/* A row of n runs of b bytes, b made a constant 8 or 4 when the run is one
+ * such element (memcpy becomes a move): through the run iterator each
+ * element of a strided row cost a call to memcpy and the index
+ * arithmetic, ≈ 4.7 ns, twice what the MPIs' own (un)packing of the same
+ * row takes (the rows a 2x1 halo sends itself, docs/performance.md
+ * "Across hosts"). */
+static inline __attribute__((always_inline)) void copy_row(char *to, long to_step,
+                                                           const char *from, long from_step,
+                                                           long n, size_t b)
+{
+    if (b == 8)
+        copy_runs(to, to_step, from, from_step, n, 8);
+    else if (b == 4)
+        copy_runs(to, to_step, from, from_step, n, 4);
+    else
+        copy_runs(to, to_step, from, from_step, n, b);
+}
+
+/* A span's runs copied between its place and the packed buffer (runs end
+ * to end), the side whose strides are NULL: pack and unpack pass that NULL
+ * as a constant, so each inlined copy keeps one direction.  The innermost
+ * loop is a row; a span of one loop (a strided row, the common case) has
+ * no more to set up, the outer loops of others step the span's side as
+ * an odometer. */
+static inline __attribute__((always_inline)) void span_rows(const mdl_span *s, char *to,
+                                                            const long *to_stride,
+                                                            const char *from,
+                                                            const long *from_stride)
+{
+    size_t b = s->block;
     if (s->nloops == 0) {
-        memcpy(to_buf ? buf : s->base, to_buf ? s->base : buf, s->bytes);
+        memcpy(to, from, s->bytes);
         return;
     }
     if (s->nloops == 1) {
-        char *p = s->base;
-        long n = s->count[0], stride = s->stride[0];
-        size_t b = s->block;
-        if (b == 8)
-            for (long i = 0; i < n; i++, p += stride, buf += 8)
-                memcpy(to_buf ? buf : p, to_buf ? p : buf, 8);
-        else if (b == 4)
-            for (long i = 0; i < n; i++, p += stride, buf += 4)
-                memcpy(to_buf ? buf : p, to_buf ? p : buf, 4);
-        else
-            for (long i = 0; i < n; i++, p += stride, buf += b)
-                memcpy(to_buf ? buf : p, to_buf ? p : buf, b);
+        copy_row(to, to_stride ? to_stride[0] : (long)b, from,
+                 from_stride ? from_stride[0] : (long)b, s->count[0], b);
         return;
     }
-    mdl_run_iter r;
-    mdl_run_iter_init(&r, s, 1);
-    char *p;
-    size_t len;
-    while (mdl_next_run(&r, &p, &len)) {
-        memcpy(to_buf ? buf : p, to_buf ? p : buf, len);
-        buf += len;
+    int row = s->nloops - 1;
+    long n = s->count[row], rowbytes = n * (long)b;
+    long ts = to_stride ? to_stride[row] : (long)b, fs = from_stride ? from_stride[row] : (long)b;
+    long idx[MDL_MAX_DIMS];
+    for (int d = 0; d < row; d++)
+        idx[d] = 0;
+    for (;;) {
+        copy_row(to, ts, from, fs, n, b);
+        if (!to_stride)
+            to += rowbytes;
+        if (!from_stride)
+            from += rowbytes;
+        int d = row - 1;
+        for (; d >= 0 && ++idx[d] == s->count[d]; d--) {
+            idx[d] = 0;
+            if (to_stride)
+                to -= (s->count[d] - 1) * to_stride[d];
+            if (from_stride)
+                from -= (s->count[d] - 1) * from_stride[d];
+        }
+        if (d < 0)
+            return;
+        if (to_stride)
+            to += to_stride[d];
+        if (from_stride)
+            from += from_stride[d];
     }
 }
 
@@ -422,15 +462,15 @@ void mdl_spans_pack(const mdl_span *spans, int n, void *dst)
     char *out = dst;
     for (int i = 0; i < n; out += spans[i++].bytes)
         if (spans[i].bytes)
-            span_runs(&spans[i], out, 1);
+            span_rows(&spans[i], out, NULL, spans[i].base, spans[i].stride);
 }
 
 void mdl_spans_unpack(const mdl_span *spans, int n, const void *src)
 {
-    char *in = (char *)src;     /* only read: span_runs(..., 0) */
+    const char *in = src;
     for (int i = 0; i < n; in += spans[i++].bytes)
         if (spans[i].bytes)
-            span_runs(&spans[i], in, 0);
+            span_rows(&spans[i], spans[i].base, spans[i].stride, in, NULL);
 }
 
 void mdl_spans_copy(const mdl_span *dst, int ndst, const mdl_span *src, int nsrc)

@@ -114,9 +114,11 @@ static void test_spans_copy(void)
 }
 
 /* Every shape a span takes, packed as one message and unpacked back: a
- * strided column of 8-byte, 4-byte and 2-byte elements (each run a loop
- * of its own), a strided plane (two loops: the iterator), whole rows (one
- * run) and an empty section between them. */
+ * strided column of 8-byte, 4-byte and 2-byte elements (one loop, the
+ * run a constant or not), a strided plane (two loops: rows of 16 bytes), a
+ * block of three loops (rows of 4-byte runs, the odometer carrying over
+ * two outer loops), whole rows (one run) and an empty section between
+ * them. */
 static void test_spans_pack_shapes(void)
 {
     static const mdl_type_desc int_t = {"int", MDL_T_INT, sizeof(int), 0, NULL};
@@ -124,9 +126,11 @@ static void test_spans_pack_shapes(void)
     static const mdl_item_desc I_item = {"I", 0, 0, &int_t, 2, {5, 7}, 0, -1};
     static const mdl_item_desc S_item = {"S", 0, 0, &short_t, 2, {5, 7}, 0, -1};
     static const mdl_item_desc C_item = {"C", 0, 0, &dbl, 3, {4, 5, 6}, 0, -1};
+    static const mdl_item_desc D_item = {"D", 0, 0, &int_t, 4, {3, 4, 5, 6}, 0, -1};
     static int I[5][7];
     static short S[5][7];
     static double C[4][5][6];
+    static int D[3][4][5][6];
     for (int i = 0; i < 5; i++)
         for (int j = 0; j < 7; j++)
             I[i][j] = 100 * i + j, S[i][j] = (short)(-100 * i - j);
@@ -137,10 +141,12 @@ static void test_spans_pack_shapes(void)
     for (int i = 0; i < 6; i++)
         for (int j = 0; j < 5; j++)
             U[i][j] = i * 10 + j;
+    for (int i = 0; i < 3 * 4 * 5 * 6; i++)
+        (&D[0][0][0][0])[i] = i + 1;
     const struct {
         const mdl_item_desc *it;
         void *var;
-        long pairs[6];
+        long pairs[8];
         int nloops;
     } items[] = {
         {&U_item, U, {1, 4, 2, 2}, 1},          /* U[1..4][2] */
@@ -148,6 +154,7 @@ static void test_spans_pack_shapes(void)
         {&S_item, S, {1, 3, 0, 0}, 1},          /* S[1..3][0] */
         {&U_item, U, {3, 2, 0, 4}, 0},          /* empty */
         {&C_item, C, {1, 2, 1, 3, 4, 5}, 2},    /* C[1..2][1..3][4..5] */
+        {&D_item, D, {0, 1, 1, 2, 0, 2, 3, 3}, 3},  /* D[0..1][1..2][0..2][3] */
         {&U_item, U, {2, 3, 0, 4}, 0},          /* U[2..3][*]: one run */
     };
     enum { NITEMS = sizeof items / sizeof items[0] };
@@ -172,6 +179,10 @@ static void test_spans_pack_shapes(void)
         for (int j = 1; j <= 3; j++)
             for (int k = 4; k <= 5; k++)
                 PUT(C[i][j][k]);
+    for (int i = 0; i <= 1; i++)
+        for (int j = 1; j <= 2; j++)
+            for (int k = 0; k <= 2; k++)
+                PUT(D[i][j][k][3]);
     for (int i = 2; i <= 3; i++)
         for (int j = 0; j <= 4; j++)
             PUT(U[i][j]);
@@ -186,12 +197,20 @@ static void test_spans_pack_shapes(void)
     memset(I, 0, sizeof I);
     memset(S, 0, sizeof S);
     memset(C, 0, sizeof C);
+    memset(D, 0, sizeof D);
     mdl_spans_unpack(spans, NITEMS, want);
     CU_ASSERT(U[1][2] == 12 && U[4][2] == 42 && U[2][4] == 24 && U[3][0] == 30);
     CU_ASSERT(U[1][1] == 0 && U[4][3] == 0 && U[5][2] == 0);
     CU_ASSERT(I[0][6] == 6 && I[4][6] == 406 && I[4][5] == 0);
     CU_ASSERT(S[1][0] == -100 && S[3][0] == -300 && S[0][0] == 0 && S[4][0] == 0 && S[1][1] == 0);
     CU_ASSERT(C[1][1][4] == 1014.5 && C[2][3][5] == 2035.5 && C[1][1][3] == 0 && C[2][4][4] == 0);
+    int dn = 0, dok = 1;
+    for (int i = 0; i < 3 * 4 * 5 * 6; i++) {
+        int v = (&D[0][0][0][0])[i];
+        dn += v != 0;
+        dok &= v == 0 || v == i + 1;
+    }
+    CU_ASSERT(dn == 12 && dok && D[1][2][2][3] == 1 * 120 + 2 * 30 + 2 * 6 + 3 + 1);
     mdl_spans_pack(spans, NITEMS, got);
     CU_ASSERT(memcmp(got, want, total) == 0);
 }
