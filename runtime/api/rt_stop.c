@@ -132,15 +132,13 @@ static void on_term(int sig, siginfo_t *info, void *ctx)
     /* One line while a handler runs: SIGTERM is blocked only in the thread
      * that took it, so a second one may run this handler in another thread
      * meanwhile (seen: diag/sigterm on MPICH, a process's line twice). */
-    if (!__atomic_exchange_n(&stop.busy, 1, __ATOMIC_SEQ_CST))
+    int mine = !__atomic_exchange_n(&stop.busy, 1, __ATOMIC_SEQ_CST);
+    if (mine)
         say_stopped();
     if (stop.before.sa_flags & SA_SIGINFO) {
         stop.before.sa_sigaction(sig, info, ctx);
-        /* the chained handler let the process live: the next SIGTERM speaks */
-        __atomic_store_n(&stop.busy, 0, __ATOMIC_SEQ_CST);
     } else if (stop.before.sa_handler != SIG_DFL) {
         stop.before.sa_handler(sig);
-        __atomic_store_n(&stop.busy, 0, __ATOMIC_SEQ_CST);
     } else {
         /* Open MPI's daemon sends SIGKILL to all its processes as soon as
          * the first one has died of its SIGTERM (measured: 1-2 ms later):
@@ -153,6 +151,11 @@ static void on_term(int sig, siginfo_t *info, void *ctx)
         sigaction(SIGTERM, &stop.before, NULL);
         raise(SIGTERM);
     }
+    /* a chained handler let the process live: the next SIGTERM speaks (only
+     * the handler that spoke frees the line: another that ran meanwhile
+     * would let a third SIGTERM speak twice) */
+    if (mine)
+        __atomic_store_n(&stop.busy, 0, __ATOMIC_SEQ_CST);
     errno = saved;
 }
 
