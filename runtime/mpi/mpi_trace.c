@@ -211,11 +211,13 @@ static int gather_and_write(mdl_rt *rt, rt_trace_img **heads, uint64_t *recbytes
             mpirc = recv_bytes(rt, (char *)heads[r] + heads[r]->recs, recbytes[r], r, tag);
         if (o && mpirc == MPI_SUCCESS)
             rt_trace_out_events(o, &job, r, heads[r]);
-        /* Every head stays whole, where it is: the writer names a task
-         * from the head of one of its processes, a later process's events
-         * included (shrinking a written head to its names moved it under
-         * those names: ASan, an M-SPMD job of 3 tasks across hosts); the
-         * peak is the same, every head being received in full already. */
+        /* The records written are given back (the head stays for the
+         * tables): else rank 0 would end holding every process's records.
+         * The writer keeps copies of the task names it read from the
+         * heads, so a head may move. */
+        void *h = r > 0 && heads[r] ? realloc(heads[r], heads[r]->recs) : NULL;
+        if (h)
+            insts[r].head = heads[r] = h;
     }
     if (mpirc != MPI_SUCCESS) {
         if (o)

@@ -219,8 +219,8 @@ struct rt_trace_out {
     char *path, *tmp;           /* tmp NULL: written through path */
     int failed;                 /* errno of the first failed write, or 0 */
     int first;                  /* no event written yet */
-    int ntasks;                 /* names of tasks known from the heads */
-    const char **task_names;
+    int ntasks;                 /* names of tasks known from the heads, */
+    char **task_names;          /* copied: a head may move once its events are out */
     char buf[1 << 16];
     size_t len;
 };
@@ -418,9 +418,11 @@ void rt_trace_out_meta(rt_trace_out *o, rt_trace_job *job)
         const rt_trace_img *h = job->inst[i].head;
         if (!h)
             continue;
-        for (int t = 0; t < h->ntasks && t < o->ntasks; t++)
-            if (!o->task_names[t])
-                o->task_names[t] = rt_trace_img_task(h, t);
+        for (int t = 0; t < h->ntasks && t < o->ntasks; t++) {
+            const char *name = rt_trace_img_task(h, t);
+            if (!o->task_names[t] && name)
+                o->task_names[t] = strdup(name);    /* out of memory: "task<t>" */
+        }
     }
     puts_(o, "{" KEY(TRACE_EVENTS) "[");
     /* one process per task, named with the tid of its lowest instance */
@@ -844,6 +846,8 @@ static void free_out(rt_trace_out *o, rt_trace_job *job)
         free(job->inst[i].totals);
         job->inst[i].totals = NULL;
     }
+    for (int t = 0; t < o->ntasks; t++)
+        free(o->task_names[t]);
     free(o->task_names);
     free(o->tmp);
     free(o->path);
