@@ -26,6 +26,10 @@
 #                        medley's liveness probe: "; lost: f[2], f[3]
 #                        (mdlh2)"; MPICH: SKIP (Hydra SIGKILLs the
 #                        survivors, they have no chance to say)
+#   fault-kill-apart     Open MPI: the same with two families that never
+#                        talk, a (mdlh1) and b (mdlh2): a's survivors name
+#                        the lost b[0], b[1], a task their descriptor does
+#                        not name (MPICH: SKIP, as fault-kill-line)
 #   fault-kill-unchecked the same, mdlh2's name sent to an address nobody
 #                        answers (the bed's hosts file): the check of the
 #                        probe at MDL_Init fails on mdlh1, as behind a
@@ -105,7 +109,7 @@ CLOCKS=(
 )
 tests_2=(examples/montecarlo examples/nbody examples/poisson examples/vlasov
     unreceived/1 unreceived/2 hang recover-host recover-copied one-copy fault-kill
-    fault-kill-line fault-kill-unchecked fault-link)
+    fault-kill-line fault-kill-apart fault-kill-unchecked fault-link)
 for c in "${CLOCKS[@]}"; do tests_2+=("clock/${c%%|*}"); done
 # The probe's sockets: "case|hosts_mpi_cmd options|the count MDL_Init opens"
 LISTENS=(
@@ -390,22 +394,34 @@ run_listen() {
 # on mdlh1 (the launcher's), f[2], f[3] on mdlh2.  run_fault kill|link,
 # or kill-unchecked: the bed's hosts file sends mdlh2's name to an address
 # nobody answers (as a firewall that drops would), so MDL_Init's check of
-# the probe fails on mdlh1 and its survivors' lines name no one lost
+# the probe fails on mdlh1 and its survivors' lines name no one lost; or
+# kill-apart: tests/hosts/apart instead, a[0], a[1] on mdlh1 waiting for
+# each other, b[0], b[1] on mdlh2
 run_fault() {
     local how=$1 name=$f/fault-$1 out=$work/$f.fault-$1 err='' d=$work/$f/fault why
     local hosts_file=''
-    if [ "$how" = kill-unchecked ] && [ "$f" = mpich ]; then
+    if [[ $how == kill-* ]] && [ "$f" = mpich ]; then
         echo "SKIP: hosts-mdl/$name: Hydra's proxy SIGKILLs the survivors: they print no line (docs/runtime-mpi.md, Faults)"
         return
     fi
     local bound=15 ns pids t0 i
-    if [ ! -x "$d/f" ] && ! why=$(build "$d" tests/hosts/fault/spec.mdl tests/hosts/fault/f.c); then
-        echo "FAIL: hosts-mdl/$name: $why"
-        return
-    fi
     # MPIEXEC_TIMEOUT: the job's time limit, read by both launchers
-    hosts_mpi_cmd "$f" -n 2 --map block --env MDL_HANG_SECONDS=2
-    HOSTS_CMD=(env "MPIEXEC_TIMEOUT=$bound" "${HOSTS_CMD[@]}" "$d/f")
+    if [ "$how" = kill-apart ]; then
+        d=$work/$f/apart
+        if [ ! -x "$d/a" ] && ! why=$(build "$d" tests/hosts/apart/spec.mdl tests/hosts/apart/a.c tests/hosts/apart/b.c); then
+            echo "FAIL: hosts-mdl/$name: $why"
+            return
+        fi
+        launch "$f" "$d" -n 2 --map block -- "-n 2 a : -n 2 b"
+    else
+        if [ ! -x "$d/f" ] && ! why=$(build "$d" tests/hosts/fault/spec.mdl tests/hosts/fault/f.c); then
+            echo "FAIL: hosts-mdl/$name: $why"
+            return
+        fi
+        hosts_mpi_cmd "$f" -n 2 --map block --env MDL_HANG_SECONDS=2
+        HOSTS_CMD+=("$d/f")
+    fi
+    HOSTS_CMD=(env "MPIEXEC_TIMEOUT=$bound" "${HOSTS_CMD[@]}")
     if [ "$how" = kill-unchecked ]; then
         # rewritten in place: each host's /etc/hosts is a bind mount of it
         hosts_file=$(cat "$HOSTS_BED/hosts")
@@ -443,6 +459,11 @@ run_fault() {
         done
         grep -Eq '^f\[0\] \(mdlh1\): stopped by SIGTERM in MDL_RecvFrom_f_m, waiting for f\[3\] \(mdlh2\); lost: f\[2\], f\[3\] \(mdlh2\)$' "$out" ||
             line_err+="f[0] waiting for the lost f[3] not said; "
+    elif [ "$how" = kill-apart ]; then
+        for i in 0 1; do
+            grep -qx "a\[$i\] (mdlh1): stopped by SIGTERM in MDL_RecvFrom_a_m, waiting for a\[$((1 - i))\] (mdlh1); lost: b\[0\], b\[1\] (mdlh2)" "$out" ||
+                err+="no line of a[$i] waiting for a[$((1 - i))], b[0] and b[1] lost; "
+        done
     elif [ "$how" = kill-unchecked ] && [ "$f" = openmpi ]; then
         for i in 0 1; do
             grep -Eq "^f\[$i\] \(mdlh1\): stopped by SIGTERM in MDL_(RecvFrom|SendTo)_f_m, waiting for f\[[0-3]\] \(mdlh[12]\)$" "$out" ||
@@ -542,6 +563,7 @@ for h in 2 3; do
             for k in "${!CLOCKS[@]}"; do run_clock "$k"; done
             for k in "${!LISTENS[@]}"; do run_listen "$k"; done
             run_fault kill
+            run_fault kill-apart
             run_fault kill-unchecked
             run_fault link
         else

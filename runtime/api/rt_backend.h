@@ -192,13 +192,20 @@ MDL_HIDDEN const char *rt_call_peer(const rt_call *k, const mdl_task_desc *d,
  * host of every process (world rank r is instance inst_of[r] of task
  * task_of[r]; its host name the first line of ids + r * stride, at most
  * RT_HOST_NAME_BYTES - 1 characters kept), copied.
- * rt_stop_start: the handler installed, once MDL_Init has succeeded (not
- * over an ignored SIGTERM; chained to a handler found).  rt_stop_end:
- * removed (a handler the program set since stays) and the copy freed. */
+ * rt_stop_task_names, where the job spans hosts (the line then names
+ * lost instances of tasks this one is not connected with, which its
+ * descriptor does not name): the task name of every world rank, at
+ * names + r * stride, at most RT_TASK_NAME_BYTES - 1 characters kept,
+ * copied.  rt_stop_start: the handler installed, once MDL_Init has
+ * succeeded (not over an ignored SIGTERM; chained to a handler found).
+ * rt_stop_end: removed (a handler the program set since stays) and the
+ * copies freed. */
 enum { RT_HOST_NAME_BYTES = 64 };   /* a host name as kept, with its NUL */
+enum { RT_TASK_NAME_BYTES = 64 };   /* a task name as the lost list keeps it */
 MDL_HIDDEN void rt_stop_hosts(const mdl_task_desc *d, const int *fam_size, int n,
                               const int *task_of, const int *inst_of, const char *ids,
                               size_t stride);
+MDL_HIDDEN void rt_stop_task_names(int n, const char *names, size_t stride);
 MDL_HIDDEN void rt_stop_start(const mdl_task_desc *d, mdl_who who);
 MDL_HIDDEN void rt_stop_end(void);
 

@@ -37,6 +37,8 @@ static struct {
     int *first;                 /* [ntasks] the first entry of each task in host */
     int *rank;                  /* per instance, as host: its world rank, -1: unknown */
     char (*host)[RT_HOST_NAME_BYTES];   /* per instance, task by task; NULL: unknown */
+    int nranks;
+    char (*rank_task)[RT_TASK_NAME_BYTES];  /* per world rank; NULL: only d's names */
 } stop;
 
 /* The host of instance inst of task, NULL if not known. */
@@ -72,6 +74,15 @@ static void add_host(rt_text *t, int task, int inst)
         add_host_name(t, h);
 }
 
+/* The name of the task of world rank r: from the descriptor, which names
+ * only this task and those it is connected with, else as exchanged. */
+static const char *task_name(int task, int r)
+{
+    if (stop.d->tasks[task])
+        return stop.d->tasks[task];
+    return stop.rank_task && r < stop.nranks && stop.rank_task[r][0] ? stop.rank_task[r] : "?";
+}
+
 /* "; lost: f[2], f[3] (mdlh2), g[0] (mdlh3)": the instances the probe
  * found gone, task by task, each run of one host followed by its name;
  * nothing when none is or nothing is known. */
@@ -89,7 +100,7 @@ static void add_lost(rt_text *t)
                 add_host_name(t, host);
             host = h;
             rt_text_str(t, sep);
-            add_instance(t, stop.d->tasks[task], inst);
+            add_instance(t, task_name(task, r), inst);
             sep = ", ";
         }
     if (host)
@@ -193,6 +204,19 @@ void rt_stop_hosts(const mdl_task_desc *d, const int *fam_size, int n, const int
     }
 }
 
+void rt_stop_task_names(int n, const char *names, size_t stride)
+{
+    if (stop.installed || !stop.fam_size ||
+        !(stop.rank_task = calloc((size_t)n, sizeof *stop.rank_task)))
+        return;
+    stop.nranks = n;
+    for (int r = 0; r < n; r++) {
+        const char *s = names + (size_t)r * stride;
+        size_t len = strnlen(s, RT_TASK_NAME_BYTES - 1);
+        memcpy(stop.rank_task[r], s, len);
+    }
+}
+
 void rt_stop_start(const mdl_task_desc *d, mdl_who who)
 {
     struct sigaction sa, was;
@@ -224,7 +248,10 @@ void rt_stop_end(void)
     free(stop.fam_size);
     free(stop.host);
     free(stop.rank);
+    free(stop.rank_task);
     stop.fam_size = stop.first = stop.rank = NULL;
     stop.host = NULL;
+    stop.rank_task = NULL;
+    stop.nranks = 0;
     rt_probe_end();
 }

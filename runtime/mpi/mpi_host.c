@@ -151,12 +151,20 @@ static int same_identity(mdl_rt *rt, const char *fn, MPI_Comm *same, host_card *
     return rc;
 }
 
+/* What each process sends the whole job when it spans hosts: the port of
+ * its probe, and its task's name, which the line names among the lost
+ * (a task this one is not connected with is not in its descriptor). */
+typedef struct {
+    int port;
+    char task[RT_TASK_NAME_BYTES];      /* cut, NUL-terminated */
+} probe_card;
+
 /* In a job that spans hosts (same, this process's identity, is not the
  * whole job: then no group is), the liveness probe of the SIGTERM line
- * (api/rt_probe.c): each process's port exchanged; the other hosts'
- * addresses looked up by the lowest rank of each host alone (a job of
- * many processes a host would ask its name service as many times) and
- * shared with its host.  One host: no socket, no exchange. */
+ * (api/rt_probe.c): each process's port and task name exchanged; the
+ * other hosts' addresses looked up by the lowest rank of each host alone
+ * (a job of many processes a host would ask its name service as many
+ * times) and shared with its host.  One host: no socket, no exchange. */
 static int probe_hosts(mdl_rt *rt, const char *fn, MPI_Comm same, const host_card *cards)
 {
     int n = rt->job.world_size, nsame, me_same;
@@ -165,14 +173,23 @@ static int probe_hosts(mdl_rt *rt, const char *fn, MPI_Comm same, const host_car
     if (nsame == n)
         return 0;
     int *port = malloc((3 * sizeof(int) + sizeof(uint32_t)) * (size_t)n);
-    if (!port)
+    probe_card *all = malloc(sizeof *all * (size_t)n);
+    if (!port || !all) {
+        free(port);
+        free(all);
         return rt_fail_oom(rt, fn);
+    }
     int *apart = port + n, *here = apart + n;
     uint32_t *ipv4 = (uint32_t *)(here + n);
     /* every process takes part, even one that does not listen (port 0) */
-    int mine = rt_probe_listen(n);
-    int rc = MPI_Allgather(&mine, 1, MPI_INT, port, 1, MPI_INT, rt->job.world);
+    probe_card mine = { .port = rt_probe_listen(n) };
+    strncpy(mine.task, rt->c.who.task, sizeof mine.task - 1);
+    int rc = MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE,
+                           rt->job.world);
     if (rc == MPI_SUCCESS) {
+        for (int r = 0; r < n; r++)
+            port[r] = all[r].port;
+        rt_stop_task_names(n, all->task, sizeof *all);
         MPI_Group world_group, same_group;
         MPI_Comm_group(rt->job.world, &world_group);
         MPI_Comm_group(same, &same_group);
@@ -190,6 +207,7 @@ static int probe_hosts(mdl_rt *rt, const char *fn, MPI_Comm same, const host_car
     if (rc == MPI_SUCCESS)
         rt_probe_peers(n, rt->job.world_rank, apart, port, ipv4);
     free(port);
+    free(all);
     return rc == MPI_SUCCESS ? 0 : mpi_fail(rt, fn, rc, "MPI_Allgather/MPI_Bcast");
 }
 
