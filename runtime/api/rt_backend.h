@@ -206,6 +206,12 @@ MDL_HIDDEN void rt_stop_hosts(const mdl_task_desc *d, const int *fam_size, int n
                               const int *task_of, const int *inst_of, const char *ids,
                               size_t stride);
 MDL_HIDDEN void rt_stop_task_names(int n, const char *names, size_t stride);
+/* Where the processes of this host share memory (the MPI transport's
+ * control pages): this process's word `said`, set once its line is
+ * written, and the same word of each of its n host peers, which a process
+ * waits for before it dies (rt_stop.c, on_term); copied.  (NULL, NULL, 0)
+ * before that memory goes: then the fixed pause alone. */
+MDL_HIDDEN void rt_stop_share(unsigned *said, unsigned *const *peers_said, int n);
 MDL_HIDDEN void rt_stop_start(const mdl_task_desc *d, mdl_who who);
 MDL_HIDDEN void rt_stop_end(void);
 

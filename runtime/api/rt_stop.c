@@ -9,8 +9,8 @@
  * It reads the current call (rt_now, rt_call.c, as the hang reports do),
  * builds its line without stdio or malloc and writes it with one write(2),
  * then lets the signal do what it did before: the previous handler, or the
- * default action (the process ends by SIGTERM, as without medley, 100 ms
- * later: see on_term).  The
+ * default action (the process ends by SIGTERM, as without medley, once
+ * the other processes of its host have written theirs: see host_said).  The
  * host of every instance comes from the transport (rt_stop_hosts), copied
  * before the handler exists: the handler only reads.  In a job that spans
  * hosts the line also names the instances of other hosts that are gone
@@ -25,7 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define STOP_PAUSE_NS 100000000L    /* 100 ms, on_term */
+#define STOP_PAUSE_NS 100000000L    /* 100 ms: host_said, no shared memory */
+#define STOP_WAIT_NS 1000000000L    /* 1 s: host_said, the longest wait */
+#define STOP_POLL_NS 1000000L       /* 1 ms */
 
 static struct {
     int installed;
@@ -39,6 +41,9 @@ static struct {
     char (*host)[RT_HOST_NAME_BYTES];   /* per instance, task by task; NULL: unknown */
     int nranks;
     char (*rank_task)[RT_TASK_NAME_BYTES];  /* per world rank; NULL: only d's names */
+    unsigned *said;             /* in the host's shared memory: this line written */
+    unsigned **peers_said;      /* [npeers], the host peers' */
+    int npeers;
 } stop;
 
 /* The host of instance inst of task, NULL if not known. */
@@ -137,6 +142,41 @@ static void say_stopped(void)
     (void)written;              /* nothing to do about a closed stderr here */
 }
 
+static long long ns_now(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+/* Before this process dies: the launcher SIGKILLs the others as soon as
+ * the first one has died of its SIGTERM (Open MPI's daemon 1-2 ms later,
+ * Hydra at once), and on a loaded machine another process of the host may
+ * not have had a CPU yet to write its line: so until every host peer has
+ * written its own (their words `said`), at most STOP_WAIT_NS, as long as
+ * Open MPI's daemon gives them before its own SIGKILL (a peer that got no
+ * SIGTERM, or has no handler, never says).  Without the shared words, a
+ * fixed pause, which a loaded machine may outlast. */
+static void host_said(void)
+{
+    unsigned **peers = __atomic_load_n(&stop.peers_said, __ATOMIC_ACQUIRE);
+    int n = peers ? stop.npeers : 0;
+    if (!peers) {
+        struct timespec pause = { 0, STOP_PAUSE_NS };
+        nanosleep(&pause, NULL);
+        return;
+    }
+    long long until = ns_now() + STOP_WAIT_NS;
+    for (int i = 0; i < n && ns_now() < until;) {
+        if (__atomic_load_n(peers[i], __ATOMIC_ACQUIRE)) {
+            i++;
+            continue;
+        }
+        struct timespec poll = { 0, STOP_POLL_NS };
+        nanosleep(&poll, NULL);
+    }
+}
+
 static void on_term(int sig, siginfo_t *info, void *ctx)
 {
     int saved = errno;
@@ -144,19 +184,18 @@ static void on_term(int sig, siginfo_t *info, void *ctx)
      * that took it, so a second one may run this handler in another thread
      * meanwhile (seen: diag/sigterm on MPICH, a process's line twice). */
     int mine = !__atomic_exchange_n(&stop.busy, 1, __ATOMIC_SEQ_CST);
-    if (mine)
+    if (mine) {
         say_stopped();
+        unsigned *said = __atomic_load_n(&stop.said, __ATOMIC_ACQUIRE);
+        if (said)
+            __atomic_store_n(said, 1, __ATOMIC_RELEASE);
+    }
     if (stop.before.sa_flags & SA_SIGINFO) {
         stop.before.sa_sigaction(sig, info, ctx);
     } else if (stop.before.sa_handler != SIG_DFL) {
         stop.before.sa_handler(sig);
     } else {
-        /* Open MPI's daemon sends SIGKILL to all its processes as soon as
-         * the first one has died of its SIGTERM (measured: 1-2 ms later):
-         * a pause before dying leaves the others of the host, not yet
-         * scheduled on a loaded machine, the time to write their line. */
-        struct timespec pause = { 0, STOP_PAUSE_NS };
-        nanosleep(&pause, NULL);
+        host_said();
         /* the default action, once this handler returns (SIGTERM is
          * blocked until then) */
         sigaction(SIGTERM, &stop.before, NULL);
@@ -217,6 +256,19 @@ void rt_stop_task_names(int n, const char *names, size_t stride)
     }
 }
 
+void rt_stop_share(unsigned *said, unsigned *const *peers_said, int n)
+{
+    unsigned **was = stop.peers_said, **copy = NULL;
+    if (said && n > 0 && (copy = malloc(sizeof *copy * (size_t)n)))
+        memcpy(copy, peers_said, sizeof *copy * (size_t)n);
+    /* a handler reads said, then peers_said and npeers: gone first */
+    __atomic_store_n(&stop.peers_said, NULL, __ATOMIC_RELEASE);
+    __atomic_store_n(&stop.said, copy ? said : NULL, __ATOMIC_RELEASE);
+    stop.npeers = copy ? n : 0;
+    __atomic_store_n(&stop.peers_said, copy, __ATOMIC_RELEASE);
+    free(was);
+}
+
 void rt_stop_start(const mdl_task_desc *d, mdl_who who)
 {
     struct sigaction sa, was;
@@ -249,6 +301,7 @@ void rt_stop_end(void)
     free(stop.host);
     free(stop.rank);
     free(stop.rank_task);
+    rt_stop_share(NULL, NULL, 0);
     stop.fam_size = stop.first = stop.rank = NULL;
     stop.host = NULL;
     stop.rank_task = NULL;

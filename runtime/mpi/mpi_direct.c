@@ -64,13 +64,14 @@ static const uint64_t note_magic[2] = { 0x6d646c2d64697265ULL, 0x63742d6e6f74653
 enum { SLOT_POSTED, SLOT_COPYING, SLOT_DONE, SLOT_WITHDRAWN };
 #define SLOT_WORD(gen, state) ((gen) << 2 | (uint64_t)(state))
 
-/* The control page after the struct: the process's blocking call, then
- * the slots of its announced sends. */
+/* The control page after the struct: the process's blocking call, whether
+ * its SIGTERM line is written, then the slots of its announced sends. */
 #define CTL_BYTES 4096
 typedef struct mpi_direct_ctl {
     unsigned long blocked;      /* rt_block_shared */
     mpi_recv_blocked receiving; /* mpi_recv_shared */
-    char pad[64 - sizeof(unsigned long) - sizeof(mpi_recv_blocked)];
+    unsigned said;              /* rt_stop_share */
+    char pad[64 - sizeof(unsigned long) - sizeof(mpi_recv_blocked) - sizeof(unsigned)];
     uint64_t slot[MPI_DIRECT_SLOTS];
 } mpi_direct_ctl;
 _Static_assert(sizeof(mpi_direct_ctl) <= CTL_BYTES, "control page");
@@ -281,6 +282,20 @@ static unsigned char *announcing_channels(mdl_rt *rt)
     return mine;
 }
 
+/* The SIGTERM line's words (rt_stop_share): this process's and its n host
+ * peers', in their control pages; out of memory, none (the fixed pause). */
+static void share_said(mdl_rt *rt, int n)
+{
+    unsigned **peers = malloc(sizeof *peers * (size_t)(n ? n : 1));
+    int k = 0;
+    for (int r = 0; peers && r < rt->job.world_size; r++)
+        if (rt->host.peer_base[r])
+            peers[k++] = &ctl_of(rt->host.peer_base[r], rt->host.peer_size[r])->said;
+    if (peers && k == n)
+        rt_stop_share(&rt->mem.ctl->said, peers, n);
+    free(peers);
+}
+
 /* Collective over the job: every process of a host maps the task struct
  * and control page of every other one, or none of them does (then every
  * message of the host goes through MPI).  A process without a memfd
@@ -372,6 +387,7 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
         rt_block_shared = &ctl->blocked;
         mpi_recv_shared = &ctl->receiving;
         rt->host.announces = rt->mem.size > 0;
+        share_said(rt, nsize - 1);
     }
     if (rc != MPI_SUCCESS)
         return mpi_fail(rt, fn, rc, "MPI_Allgather");
@@ -468,6 +484,7 @@ void mpi_direct_unmap_peers(mdl_rt *rt)
 
 void mpi_direct_free(mdl_rt *rt)
 {
+    rt_stop_share(NULL, NULL, 0);       /* before the control pages go */
     msgs_free(rt);
     rt_block_shared = NULL;
     mpi_recv_shared = NULL;
