@@ -33,7 +33,8 @@
 #                      treats every process as a node of its own, Open MPI
 #                      uses its TCP transport only
 #     MPI_SHARING      array: (MPI) VAR=value settings for a job that shares
-#                      the cores with other jobs of its suite: Open MPI
+#                      the cores with other jobs of its suite (exported by
+#                      the suites of tests/README.md's rule): Open MPI
 #                      yields when idle (what it does by itself only when
 #                      it counts more processes than cores; its waits
 #                      otherwise spin through their time slice while the
