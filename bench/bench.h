@@ -49,6 +49,45 @@ static inline void bench_emit(const char *bench, const char *kase, long bytes, d
     fflush(stdout);
 }
 
+/* The time of each timed iteration of a program, for the figure of
+ * bench/hosts.sh: the median of these is what one preempted iteration does
+ * not move, where a batch's mean above carries every preemption of the
+ * batch (docs/performance.md "Across hosts", "The figure"). */
+#define BENCH_MAXEACH 8192
+
+struct bench_each {
+    double t[BENCH_MAXEACH], last;
+    int n;
+};
+
+/* The start of an iteration: the end of the one before, if any. */
+static inline void bench_each_mark(struct bench_each *e, int timed)
+{
+    double t = bench_now();
+    if (timed && e->n < BENCH_MAXEACH)
+        e->t[e->n++] = t - e->last;
+    e->last = t;
+}
+
+/* The median and the 10th percentile of the iterations' times (sorts
+ * them; at least one). */
+static inline void bench_each_figures(struct bench_each *e, double *median, double *p10)
+{
+    *median = bench_median(e->t, e->n);
+    *p10 = e->t[e->n / 10];
+}
+
+/* "<bench> <case>-each <bytes> <median> <p10>" (seconds): five fields, so
+ * that bench/run.sh, which reads the four of bench_emit, skips it. */
+static inline void bench_emit_each(const char *bench, const char *kase, long bytes,
+                                   struct bench_each *e)
+{
+    double median, p10;
+    bench_each_figures(e, &median, &p10);
+    printf("%s %s-each %ld %.9e %.9e\n", bench, kase, bytes, median, p10);
+    fflush(stdout);
+}
+
 /* The end of a kernel's run (bench/stencil, bench/transpose): `bad`
  * elements wrong on instance `me` are reported; instance 0 prints the
  * slowest instance's time per iteration, with the case `iteration`.

@@ -121,11 +121,12 @@ static void to_xslabs(struct vlasov *t, const slabs *s)
 /* ---------------------------------------------------------------- runs */
 
 /* The parallel run; W[s] is the electric energy of step s and Etot[s] the
- * total energy (instance 0).  At the end t->slowest holds (at instance 0)
+ * total energy (instance 0), step[s] (if not NULL) the time of step s on
+ * this instance.  At the end t->slowest holds (at instance 0)
  * the run's time and its computation time — the time spent outside the
  * MDL_* calls — each the largest over the instances. */
 static void run_parallel(struct vlasov *t, vlasov_mesh *m, int steps, double alpha, double *W,
-                         double *Etot)
+                         double *Etot, double *step)
 {
     slabs s = slabs_of(m, MDL_FamilySize(t), MDL_MyRank(t));
     double (*f)[m->nx] = vlasov_MDL_View_f(t);
@@ -134,6 +135,7 @@ static void run_parallel(struct vlasov *t, vlasov_mesh *m, int steps, double alp
     MDL_Barrier(t);
     double t0 = now();
     for (int k = 0; k < steps; k++) {
+        double s0 = now();
         advect_x(m, f, s.v0, s.v1, DT / 2);
 
         t->energy = moments(m, f, s.v0, s.v1, t->rho);
@@ -157,6 +159,8 @@ static void run_parallel(struct vlasov *t, vlasov_mesh *m, int steps, double alp
         t_comm += now() - c0;
 
         advect_x(m, f, s.v0, s.v1, DT / 2);
+        if (step)
+            step[k] = now() - s0;
     }
     t->times[0] = now() - t0;
     t->times[1] = t->times[0] - t_comm;
@@ -219,9 +223,11 @@ static int bench(struct vlasov *t, vlasov_mesh *m, int steps, const char *wfile)
 {
     int me = MDL_MyRank(t);
     double *W = xmalloc((size_t)steps * sizeof *W), *Etot = xmalloc((size_t)steps * sizeof *Etot);
-    run_parallel(t, m, steps, 0.01, W, Etot);
+    double *step = xmalloc((size_t)steps * sizeof *step);
+    run_parallel(t, m, steps, 0.01, W, Etot, step);
     int ok = me != 0 || bench_report(m, MDL_FamilySize(t), steps, t->slowest[0], t->slowest[1],
-                                     W, wfile) == 0;
+                                     step, W, wfile) == 0;
+    free(step);
     free(W);
     free(Etot);
     mesh_free(m);
@@ -271,7 +277,7 @@ int main(int argc, char **argv)
         return bench(t, m, steps, argc > 3 ? argv[3] : NULL);
 
     double *W = xmalloc((size_t)steps * sizeof *W), *Etot = xmalloc((size_t)steps * sizeof *Etot);
-    run_parallel(t, m, steps, alpha, W, Etot);
+    run_parallel(t, m, steps, alpha, W, Etot, NULL);
     int ok = 1;
     if (me == 0) {
         double *Ws = xmalloc((size_t)steps * sizeof *Ws);

@@ -523,8 +523,9 @@ contains
   end function real_arg
 
   ! vlasov_numerics.h's bench_report: the run's time and its computation
-  ! time, the slowest instance's each, and W of every step into path
-  ! (none if empty); .false. if the file cannot be written
+  ! time, the slowest instance's each (not the time of a step: only
+  ! bench/hosts.sh reads it, which runs the C programs), and W of every
+  ! step into path (none if empty); .false. if the file cannot be written
   logical function bench_report(path)
     character(len=*), intent(in) :: path
     character(len=256) :: msg

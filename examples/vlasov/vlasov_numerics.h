@@ -351,15 +351,27 @@ static inline const char *mesh_args(int *argc, char **argv, int *nx, int *nv)
 
 /* ---------------------------------------------------------------- output */
 
-/* The `bench:` line of a timed run (times in seconds, the slowest
- * instance's) and, if path is not NULL, W of every step into path, one
- * "step W" line each, in full precision so that runs can be compared.
- * Returns 0, or -1 when the file could not be written (said on stderr). */
-static inline int bench_report(const vlasov_mesh *m, int instances, int steps, double total,
-                               double compute, const double *W, const char *path)
+static inline int vlasov_by_value(const void *a, const void *b)
 {
-    printf("bench: NX=%d NV=%d instances=%d steps=%d total=%.6f compute=%.6f\n", m->nx, m->nv,
-           instances, steps, total, compute);
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The `bench:` line of a timed run (times in seconds: total and compute
+ * the slowest instance's; step_median and step_p10 those of the time of
+ * one step on this instance, from step[], which is sorted: figures one
+ * preempted step does not move, for bench/hosts.sh) and, if path is not
+ * NULL, W of every step into path, one "step W" line each, in full
+ * precision so that runs can be compared.  Returns 0, or -1 when the file
+ * could not be written (said on stderr). */
+static inline int bench_report(const vlasov_mesh *m, int instances, int steps, double total,
+                               double compute, double *step, const double *W, const char *path)
+{
+    qsort(step, (size_t)steps, sizeof *step, vlasov_by_value);
+    printf("bench: NX=%d NV=%d instances=%d steps=%d total=%.6f compute=%.6f "
+           "step_median=%.6e step_p10=%.6e\n", m->nx, m->nv, instances, steps, total, compute,
+           steps % 2 ? step[steps / 2] : 0.5 * (step[steps / 2 - 1] + step[steps / 2]),
+           step[steps / 10]);
     if (!path)
         return 0;
     FILE *out = fopen(path, "w");
