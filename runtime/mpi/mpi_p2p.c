@@ -452,13 +452,13 @@ int be_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, const int *
     return send_general(rt, m, lay, to, n);
 }
 
-/* A sync send of m's cached datatype from buf to world rank dest, not
- * itself. */
+/* A sync send of m, count of dt (its cached call_count, call_dt) from
+ * buf to world rank dest, not itself. */
 static __attribute__((noinline)) int send_sync(mdl_rt *rt, const mdl_msg_desc *m, void *buf,
-                                               MPI_Datatype dt, int dest)
+                                               int count, MPI_Datatype dt, int dest)
 {
     rt_block_begin();
-    int mpirc = MPI_Send(buf, 1, dt, dest, m->channel, rt->job.world);
+    int mpirc = MPI_Send(buf, count, dt, dest, m->channel, rt->job.world);
     rt_block_end();
     if (mpirc != MPI_SUCCESS)
         return mpi_fail(rt, m->fn, mpirc, "MPI_Send");
@@ -480,12 +480,12 @@ static __attribute__((noinline)) int send_one_other(mdl_rt *rt, const mdl_msg_de
     if (!m->async) {
         if (dest == rt->job.world_rank)     /* to itself: buffered */
             return send_general(rt, m, lay, &to, 1);
-        return send_sync(rt, m, lay->base, ty->dt, dest);
+        return send_sync(rt, m, lay->base, ty->call_count, ty->call_dt, dest);
     }
     mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
     if (rq->n < rq->cap && dest != rt->job.world_rank) {    /* to itself: buffered */
-        int mpirc = MPI_Isend(lay->base, 1, ty->dt, dest, m->channel, rt->job.world,
-                              &rq->reqs[rq->n]);
+        int mpirc = MPI_Isend(lay->base, ty->call_count, ty->call_dt, dest, m->channel,
+                              rt->job.world, &rq->reqs[rq->n]);
         if (mpirc != MPI_SUCCESS)
             return mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
         mpi_count_sent(rt, dest);
@@ -508,7 +508,7 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to)
     int dest = rt->job.rank_of[m->peer_task][to];
     if (__builtin_expect(m->async || direct_peer(rt, ty, dest) || dest == rt->job.world_rank, 0))
         return send_one_other(rt, m, lay, to, dest);
-    return send_sync(rt, m, lay->base, ty->dt, dest);
+    return send_sync(rt, m, lay->base, ty->call_count, ty->call_dt, dest);
 }
 
 /* A sync receive of m's cached datatype from world rank src, not through
@@ -518,7 +518,7 @@ static __attribute__((noinline)) int recv_sync(mdl_rt *rt, const mdl_msg_desc *m
 {
     const mpi_msg_types *ty = &rt->msgs[m->index].types;
     MPI_Status st;
-    int rc = recv_taken(rt, m, lay->base, 1, ty->dt, src, &st);
+    int rc = recv_taken(rt, m, lay->base, ty->call_count, ty->call_dt, src, &st);
     if (rc)
         return rc;
     rc = check_size(rt, m->fn, m, &st, ty->bytes, lay);
