@@ -32,6 +32,7 @@
 #ifndef MDL_RT_BACKEND_H
 #define MDL_RT_BACKEND_H
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -312,6 +313,25 @@ typedef struct rt_layout {
     uint64_t shape;
 } rt_layout;
 
+/* A send the layer may repeat without its checks (rt_api.c, mdl_send):
+ * the last call of a message to one instance that passed every check,
+ * kept with the message's layout and valid while its key is (rt_layout.h,
+ * rt_again_of: the same task struct, instance, bounds and pointer
+ * values, the layout not stale).  The layer clears it (to =
+ * RT_AGAIN_NONE) whenever the layout changes; the transport fills it in
+ * be_send_one when that send can be repeated from these words alone, `to`
+ * last, and be_send_again repeats it.  The words are the transport's:
+ * what it hands its own send (MPI: buffer, count, datatype, world rank). */
+#define RT_AGAIN_NONE LONG_MIN
+typedef struct rt_again {
+    long to;                    /* the instance sent to; RT_AGAIN_NONE: none */
+    const rt_layout *lay;       /* the layout sent */
+    void *buf;
+    uintptr_t type;
+    int count;
+    int dest;
+} rt_again;
+
 /* For a transport that prepares at MDL_Init what a message whose bounds
  * are all constant (or that has none) needs: its layout.  NULL: refused
  * (reported, MDL_ERR_BOUNDS). */
@@ -350,10 +370,14 @@ MDL_HIDDEN int be_sbarrier(mdl_rt *rt, const int *insts, int n);
 /* Message m, laid out as `lay` says, to the instances to[0..n-1] of
  * m->peer_task (valid, distinct, n >= 0; the sender only if the program
  * listed itself); be_send_one: to instance `to`, the path of nearly
- * every send. */
+ * every send, and `again` (NULL: not to be repeated) the layer's record
+ * where the transport may note how to repeat this very send (rt_again);
+ * be_send_again: the send noted there, once more. */
 MDL_HIDDEN int be_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, const int *to,
                        int n);
-MDL_HIDDEN int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to);
+MDL_HIDDEN int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
+                           rt_again *again);
+MDL_HIDDEN int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_again *again);
 /* Receive of m into `lay` from instance `from` of m->peer_task, or
  * MDL_ANY (the task has instances).  Returns the sender's instance
  * (async: the instance posted for, MDL_SUCCESS for MDL_ANY) or a

@@ -453,9 +453,12 @@ int be_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, const int *
 }
 
 /* A sync send of m, count of dt (its cached call_count, call_dt) from
- * buf to world rank dest, not itself. */
-static __attribute__((noinline)) int send_sync(mdl_rt *rt, const mdl_msg_desc *m, void *buf,
-                                               int count, MPI_Datatype dt, int dest)
+ * buf to world rank dest, not itself: inline in be_send_again, whose
+ * arguments are then MPI_Send's without a move. */
+static inline __attribute__((always_inline)) int send_sync_body(mdl_rt *rt,
+                                                                const mdl_msg_desc *m,
+                                                                void *buf, int count,
+                                                                MPI_Datatype dt, int dest)
 {
     rt_block_begin();
     int mpirc = MPI_Send(buf, count, dt, dest, m->channel, rt->job.world);
@@ -466,8 +469,32 @@ static __attribute__((noinline)) int send_sync(mdl_rt *rt, const mdl_msg_desc *m
     return MDL_SUCCESS;
 }
 
+static __attribute__((noinline)) int send_sync(mdl_rt *rt, const mdl_msg_desc *m, void *buf,
+                                               int count, MPI_Datatype dt, int dest)
+{
+    return send_sync_body(rt, m, buf, count, dt, dest);
+}
+
+/* An async send of m, count of dt from buf to world rank dest, another
+ * process, through MPI: a request of the message's if one is free, else
+ * send_general, which makes room (lay, to: the call's). */
+static __attribute__((noinline)) int send_async(mdl_rt *rt, const mdl_msg_desc *m, void *buf,
+                                                int count, MPI_Datatype dt, int dest,
+                                                const rt_layout *lay, int to)
+{
+    mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
+    if (rq->n == rq->cap)
+        return send_general(rt, m, lay, &to, 1);
+    int mpirc = MPI_Isend(buf, count, dt, dest, m->channel, rt->job.world, &rq->reqs[rq->n]);
+    if (mpirc != MPI_SUCCESS)
+        return mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
+    mpi_count_sent(rt, dest);
+    rq->send_dest[rq->n++] = dest;
+    return MDL_SUCCESS;
+}
+
 /* be_send_one after its first checks: to a host peer that may take the
- * direct path, or async. */
+ * direct path, or to itself. */
 static __attribute__((noinline)) int send_one_other(mdl_rt *rt, const mdl_msg_desc *m,
                                                     const rt_layout *lay, int to, int dest)
 {
@@ -477,38 +504,51 @@ static __attribute__((noinline)) int send_one_other(mdl_rt *rt, const mdl_msg_de
         if (rc != 1)
             return rc;
     }
-    if (!m->async) {
-        if (dest == rt->job.world_rank)     /* to itself: buffered */
-            return send_general(rt, m, lay, &to, 1);
-        return send_sync(rt, m, lay->base, ty->call_count, ty->call_dt, dest);
-    }
-    mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
-    if (rq->n < rq->cap && dest != rt->job.world_rank) {    /* to itself: buffered */
-        int mpirc = MPI_Isend(lay->base, ty->call_count, ty->call_dt, dest, m->channel,
-                              rt->job.world, &rq->reqs[rq->n]);
-        if (mpirc != MPI_SUCCESS)
-            return mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
-        mpi_count_sent(rt, dest);
-        rq->send_dest[rq->n++] = dest;
-        return MDL_SUCCESS;
-    }
-    return send_general(rt, m, lay, &to, 1);
+    if (dest == rt->job.world_rank)     /* to itself: buffered */
+        return send_general(rt, m, lay, &to, 1);
+    if (m->async)
+        return send_async(rt, m, lay->base, ty->call_count, ty->call_dt, dest, lay, to);
+    return send_sync(rt, m, lay->base, ty->call_count, ty->call_dt, dest);
 }
 
 /* Fast paths: one peer, the datatype cached for the layout's shape — what
  * a program does in its loops: a few branches and the MPI call.
  * Everything else goes through the general functions.  Tail calls only,
  * so that they save no register (be_send_one and be_recv pushed and
- * popped six each). */
-int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to)
+ * popped six each).  A send to another process through MPI is noted for
+ * repeating (again, rt_again): MPI_Send's or MPI_Isend's arguments, and
+ * the layout and instance for an async one that finds no free request.
+ * The datatype they name is rebuilt only for a layout of another shape,
+ * and the layer clears the note whenever the layout changes. */
+int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
+                rt_again *again)
 {
     const mpi_msg_types *ty = &rt->msgs[m->index].types;
     if (!mpi_type_serves(ty, lay))
         return send_general(rt, m, lay, &to, 1);
     int dest = rt->job.rank_of[m->peer_task][to];
-    if (__builtin_expect(m->async || direct_peer(rt, ty, dest) || dest == rt->job.world_rank, 0))
+    if (__builtin_expect(direct_peer(rt, ty, dest) || dest == rt->job.world_rank, 0))
         return send_one_other(rt, m, lay, to, dest);
+    if (again) {
+        again->lay = lay;
+        again->buf = lay->base;
+        again->count = ty->call_count;
+        again->type = (uintptr_t)ty->call_dt;
+        again->dest = dest;
+        again->to = to;
+    }
+    if (m->async)
+        return send_async(rt, m, lay->base, ty->call_count, ty->call_dt, dest, lay, to);
     return send_sync(rt, m, lay->base, ty->call_count, ty->call_dt, dest);
+}
+
+int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_again *again)
+{
+    if (m->async)
+        return send_async(rt, m, again->buf, again->count, (MPI_Datatype)again->type,
+                          again->dest, again->lay, (int)again->to);
+    return send_sync_body(rt, m, again->buf, again->count, (MPI_Datatype)again->type,
+                          again->dest);
 }
 
 /* A sync receive of m's cached datatype from world rank src, not through
