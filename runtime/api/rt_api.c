@@ -311,7 +311,7 @@ static __attribute__((noinline)) int send_other(mdl_rt *rt, const mdl_msg_desc *
  * and pop six: 81 instructions a send, 52 then; callgrind, 8 B
  * ping-pong).  fast is a constant: the two uses compile apart.  repeat:
  * inst is the call's own argument, untraced, so that the transport may
- * note the send for mdl_send to repeat (rt_again). */
+ * note how it sends the layout, for mdl_send (rt_again). */
 static inline __attribute__((always_inline)) int send_one(mdl_rt *rt, const mdl_msg_desc *m,
                                                           void *task, int inst,
                                                           const long *bounds, int fast,
@@ -416,15 +416,22 @@ static __attribute__((noinline)) int send_other(mdl_rt *rt, const mdl_msg_desc *
     return send_body(rt, rt_c(rt), m, task, inst, insts, n, bounds);
 }
 
-/* A send whose descriptor is this task's and task its struct, that is
- * not its message's last call again: the rest of msg_ok's checks, then
+/* msg_ok's checks after the descriptor's and the task struct's. */
+static inline int send_args_ok(const mdl_msg_desc *m, const long *bounds)
+{
+    return m->is_send && (bounds || m->fixed_bounds || !m->npairs);
+}
+
+/* A send whose descriptor is this task's and task its struct (msg_ok's
+ * first checks), not made from a note: msg_ok's other checks, then
  * send_body's first case (send_one) as the fast path. */
-static __attribute__((noinline)) int send_checked(mdl_rt *rt, const mdl_msg_desc *m, void *task,
-                                                  int inst, const int *insts, int n,
-                                                  const long *bounds)
+static inline __attribute__((always_inline)) int send_new(mdl_rt *rt, const mdl_msg_desc *m,
+                                                          void *task, int inst,
+                                                          const int *insts, int n,
+                                                          const long *bounds)
 {
     mdl_rt_common *c = rt_c(rt);
-    if (!msg_ok(c, m, 1, task, bounds))
+    if (!send_args_ok(m, bounds))
         return bad_msg(rt, m, 1, task);
     if (__builtin_expect(c->tr != NULL, 0))
         return traced_send(rt, m, task, inst, insts, n, bounds);
@@ -434,34 +441,47 @@ static __attribute__((noinline)) int send_checked(mdl_rt *rt, const mdl_msg_desc
     return send_other(rt, m, task, inst, insts, n, bounds);
 }
 
-/* send_checked of a call to one instance (MDL_PEER_ONE): mdl_send then
- * keeps no register for what it does not need. */
-static __attribute__((noinline)) int send_changed(mdl_rt *rt, const mdl_msg_desc *m, void *task,
-                                                  int inst, const long *bounds)
+/* send_new of a narrow message (RT_REPEAT_NARROW, to one instance):
+ * mdl_send then keeps no register for what it does not need. */
+static __attribute__((noinline)) int send_narrow(mdl_rt *rt, const mdl_msg_desc *m, void *task,
+                                                 int inst, const long *bounds)
 {
-    return send_checked(rt, m, task, inst, NULL, 0, bounds);
+    return send_new(rt, m, task, inst, NULL, 0, bounds);
 }
 
-/* mdl_send for a message that is not RT_REPEAT_NARROW. */
+/* send_new of a message never sent from a note (RT_REPEAT_NONE: not to
+ * one instance, so without send_new's fast path and its registers). */
+static __attribute__((noinline)) int send_unnoted(mdl_rt *rt, const mdl_msg_desc *m, void *task,
+                                                  int inst, const int *insts, int n,
+                                                  const long *bounds)
+{
+    if (!send_args_ok(m, bounds))
+        return bad_msg(rt, m, 1, task);
+    if (__builtin_expect(rt_c(rt)->tr != NULL, 0))
+        return traced_send(rt, m, task, inst, insts, n, bounds);
+    return send_other(rt, m, task, inst, insts, n, bounds);
+}
+
+/* mdl_send of a RT_REPEAT_WIDE message: from the note, as mdl_send,
+ * when its key holds. */
 static __attribute__((noinline)) int send_wide(mdl_rt *rt, const mdl_msg_desc *m, void *task,
-                                               int inst, const int *insts, int n,
-                                               const long *bounds)
+                                               int inst, const long *bounds)
 {
-    const rt_msg_layout *l = rt_c(rt)->layouts[m->index];
-    const rt_again *again =
-        l->repeats == RT_REPEAT_WIDE ? rt_again_wide_of(l, task, inst, bounds) : NULL;
-    if (!again)
-        return send_checked(rt, m, task, inst, insts, n, bounds);
+    const mdl_rt_common *c = rt_c(rt);
+    const rt_again *again = rt_again_wide_of(c->layouts[m->index], task, bounds);
+    if (!again || (unsigned)inst >= (unsigned)c->fam_size[m->peer_task])
+        return send_new(rt, m, task, inst, NULL, 0, bounds);
     rt_enter(m->fn, m, inst);
-    return be_send_again(rt, m, again);
+    return be_send_again(rt, m, again, inst);
 }
 
-/* The fast path: the message's last call again, which the transport
- * repeats (rt_again).  Only a call that passed every check is noted,
- * untraced; what the checks of a call depend on besides the handle, the
- * descriptor and the task struct is its key, compared here: anything
- * else is a call of its own (send_checked), refused as before.  Tail
- * calls only, as send_one's. */
+/* The fast path: a message to one instance whose layout is its last
+ * call's, which the transport sends as it noted then (rt_again).  A
+ * layout is noted only after a call that passed every check, untraced;
+ * what the checks of a call depend on besides the handle, the descriptor,
+ * the task struct and the instance is the key, compared here: anything
+ * else is a call made as ever (send_new), refused as before.  Tail calls
+ * only, as send_one's. */
 MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int *insts,
                      int n, const long *bounds)
 {
@@ -472,12 +492,14 @@ MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
         return bad_msg(rt, m, 1, task);
     const rt_msg_layout *l = c->layouts[m->index];
     if (__builtin_expect(l->repeats != RT_REPEAT_NARROW, 0))
-        return send_wide(rt, m, task, inst, insts, n, bounds);
-    const rt_again *again = rt_again_of(l, inst, bounds);
-    if (__builtin_expect(again == NULL, 0))
-        return send_changed(rt, m, task, inst, bounds);
+        return l->repeats == RT_REPEAT_NONE ? send_unnoted(rt, m, task, inst, insts, n, bounds)
+                                            : send_wide(rt, m, task, inst, bounds);
+    const rt_again *again = rt_again_of(l, bounds);
+    if (__builtin_expect(again == NULL || (unsigned)inst >= (unsigned)c->fam_size[m->peer_task],
+                         0))
+        return send_narrow(rt, m, task, inst, bounds);
     rt_enter(m->fn, m, inst);
-    return be_send_again(rt, m, again);
+    return be_send_again(rt, m, again, inst);
 }
 
 static __attribute__((noinline)) int recv_other(mdl_rt *rt, const mdl_msg_desc *m, void *task,

@@ -7,7 +7,7 @@
 
 #include "rt_backend.h"
 
-/* Which calls of a message mdl_send may repeat from a note (rt_again):
+/* Which calls of a message mdl_send may make from a note (rt_again):
  * none (to several instances, to a neighbour: peers resolved per call),
  * narrow ones (to one instance, the key at most one pair of bounds:
  * compared without a loop, rt_again_of) or any to one instance
@@ -28,8 +28,8 @@ typedef struct rt_msg_layout {
     long stale;                 /* non-zero: out is not the layout of key
                                    (none yet, or the last call's bounds
                                    were refused) */
-    rt_again again;             /* a send: its last call, to repeat while
-                                   the key holds (cleared where out changes) */
+    rt_again again;             /* a send: how the transport sends out
+                                   (cleared where out changes) */
     int nbounds;                /* bounds in the key: 2 * npairs, 0 when fixed */
     int nptr;                   /* words of the task struct in the key:
                                    pointer items', then extent variables' */
@@ -56,7 +56,10 @@ typedef struct rt_msg_layout {
     int sized;                  /* a run-time-sized variable: its pointer at
                                    offset, its extents and steps those of the
                                    last recompute, the key its own array */
-    long move_key[2 * MDL_MAX_DIMS];    /* movable and not sized: the key */
+    long key_here[2 * MDL_MAX_DIMS];    /* the key when it has no word of
+                                           the task struct and fits (a
+                                           narrow message's, a movable one's
+                                           not sized) */
     long extent[MDL_MAX_DIMS];          /* the section's variable's */
     size_t row_bytes[MDL_MAX_DIMS];     /* bytes per index step */
     size_t offset;                      /* the variable's in the task struct */
@@ -120,29 +123,29 @@ static inline const rt_layout *rt_layout_cached(mdl_rt *rt, const mdl_msg_desc *
     return __builtin_expect(rt_key_diff(l, task, bounds, l->stale) == 0, 1) ? &l->out : NULL;
 }
 
-/* The send noted in l for repeating (rt_again) if this call is the
- * same — instance, bounds, the task struct's words (pointers, sizes), the
- * layout not stale — else NULL.  l is the layout of a message of this
+/* The note of how the transport sends l's layout (rt_again) if this
+ * call's key is l's — bounds, the task struct's words (pointers, sizes),
+ * the layout not stale — else NULL.  l is the layout of a message of this
  * task, task its struct, l->repeats RT_REPEAT_NARROW (rt_again_of:
  * what nearly every small message is) or RT_REPEAT_WIDE
  * (rt_again_wide_of). */
-static inline const rt_again *rt_again_of(const rt_msg_layout *l, int inst, const long *bounds)
+static inline const rt_again *rt_again_of(const rt_msg_layout *l, const long *bounds)
 {
-    long diff = l->stale | (l->again.to ^ inst);
+    long diff = l->stale | l->again.none;
     if (l->nbounds) {
         if (!bounds)
             return NULL;
-        diff |= (bounds[0] ^ l->key[0]) | (bounds[1] ^ l->key[1]);
+        diff |= (bounds[0] ^ l->key_here[0]) | (bounds[1] ^ l->key_here[1]);
     }
     return __builtin_expect(diff == 0, 1) ? &l->again : NULL;
 }
 
-static inline const rt_again *rt_again_wide_of(const rt_msg_layout *l, void *task, int inst,
+static inline const rt_again *rt_again_wide_of(const rt_msg_layout *l, void *task,
                                                const long *bounds)
 {
     if (l->nbounds && !bounds)
         return NULL;
-    long diff = rt_key_diff(l, task, bounds, l->stale | (l->again.to ^ inst));
+    long diff = rt_key_diff(l, task, bounds, l->stale | l->again.none);
     return diff == 0 ? &l->again : NULL;
 }
 

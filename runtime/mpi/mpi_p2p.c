@@ -225,12 +225,18 @@ static __attribute__((noinline)) int send_direct(mdl_rt *rt, const mdl_msg_desc 
 }
 
 /* A message of at least the smaller threshold, strided ones' (send_direct
- * leaves the contiguous ones below MPI_DIRECT_MIN to MPI): one compare of
- * a small message's size, what ping-pongs and halos send. */
+ * leaves the contiguous ones below MPI_DIRECT_MIN to MPI), on a host whose
+ * processes announce (direct_sized), to one of them (direct_peer): one
+ * compare of a small message's size, what ping-pongs and halos send. */
 _Static_assert(MPI_DIRECT_MIN_STRIDED <= MPI_DIRECT_MIN, "strided threshold the smaller");
+static inline int direct_sized(const mdl_rt *rt, const mpi_msg_types *ty)
+{
+    return ty->bytes >= MPI_DIRECT_MIN_STRIDED && rt->host.announces;
+}
+
 static inline int direct_peer(const mdl_rt *rt, const mpi_msg_types *ty, int dest)
 {
-    return ty->bytes >= MPI_DIRECT_MIN_STRIDED && rt->host.announces && rt->host.peer_base[dest];
+    return direct_sized(rt, ty) && rt->host.peer_base[dest];
 }
 
 /* A failed receive: a truncation names the sender and the receive's size. */
@@ -541,11 +547,12 @@ static __attribute__((noinline)) int send_one_other(mdl_rt *rt, const mdl_msg_de
  * a program does in its loops: a few branches and the MPI call.
  * Everything else goes through the general functions.  Tail calls only,
  * so that they save no register (be_send_one and be_recv pushed and
- * popped six each).  A send to another process through MPI is noted for
- * repeating (again, rt_again): MPI_Send's or MPI_Isend's arguments, and
- * the layout and instance for an async one that finds no free request.
- * The datatype they name is rebuilt only for a layout of another shape,
- * and the layer clears the note whenever the layout changes. */
+ * popped six each).  A layout that no process of the host may take by
+ * the direct path (too small, or no host peer announces) is noted
+ * (again, rt_again): MPI_Send's or MPI_Isend's buffer, count and
+ * datatype, which serve every other process.  The datatype is rebuilt
+ * only for a layout of another shape, and the layer clears the note
+ * whenever the layout changes. */
 int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
                 rt_again *again)
 {
@@ -555,26 +562,27 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
     int dest = rt->job.rank_of[m->peer_task][to];
     if (__builtin_expect(direct_peer(rt, ty, dest) || dest == rt->job.world_rank, 0))
         return send_one_other(rt, m, lay, to, dest);
-    if (again) {
+    if (again && !direct_sized(rt, ty)) {
         again->lay = lay;
         again->buf = lay->base;
         again->count = ty->call_count;
         again->type = (uintptr_t)ty->call_dt;
-        again->dest = dest;
-        again->to = to;
+        again->none = 0;
     }
     if (m->async)
         return send_async(rt, m, lay->base, ty->call_count, ty->call_dt, dest, lay, to);
     return send_sync(rt, m, lay->base, ty->call_count, ty->call_dt, dest);
 }
 
-int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_again *again)
+int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_again *again, int to)
 {
+    int dest = rt->job.rank_of[m->peer_task][to];
+    MPI_Datatype dt = (MPI_Datatype)again->type;
+    if (__builtin_expect(dest == rt->job.world_rank, 0))
+        return send_one_other(rt, m, again->lay, to, dest);
     if (m->async)
-        return send_async(rt, m, again->buf, again->count, (MPI_Datatype)again->type,
-                          again->dest, again->lay, (int)again->to);
-    return send_sync_body(rt, m, again->buf, again->count, (MPI_Datatype)again->type,
-                          again->dest);
+        return send_async(rt, m, again->buf, again->count, dt, dest, again->lay, to);
+    return send_sync_body(rt, m, again->buf, again->count, dt, dest);
 }
 
 /* A sync receive of m's cached datatype from world rank src, not through
@@ -591,11 +599,19 @@ static __attribute__((noinline)) int recv_sync(mdl_rt *rt, const mdl_msg_desc *m
     return rc ? rc : rt->job.inst_of[st.MPI_SOURCE];
 }
 
+/* be_recv once the sends to itself deferred until now are posted
+ * (mpi_self.c): out of be_recv, whose fast path then saves no register. */
+static __attribute__((noinline)) int recv_flushed(mdl_rt *rt, const mdl_msg_desc *m,
+                                                  const rt_layout *lay, int from)
+{
+    int rc = mpi_self_flush(rt);
+    return rc ? rc : be_recv(rt, m, lay, from);
+}
+
 int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
 {
-    int flushed = mpi_self_flushed(rt);
-    if (flushed)
-        return flushed;
+    if (__builtin_expect(rt->to_self.nlater != 0, 0))
+        return recv_flushed(rt, m, lay, from);
     const mpi_msg_types *ty = &rt->msgs[m->index].types;
     if (m->async || from == MDL_ANY || !mpi_type_serves(ty, lay))
         return recv_general(rt, m, lay, from);

@@ -354,20 +354,18 @@ int be_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, const int *
     return rc < 0 ? rc : MDL_SUCCESS;
 }
 
-/* Every send is repeated by be_send as it was: the layout and the
- * instance are all it needs. */
+/* be_send needs the layout only: that is the note. */
 int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to, rt_again *again)
 {
     if (again) {
         again->lay = lay;
-        again->to = to;
+        again->none = 0;
     }
     return be_send(rt, m, lay, &to, 1);
 }
 
-int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_again *again)
+int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_again *again, int to)
 {
-    int to = (int)again->to;
     return be_send(rt, m, again->lay, &to, 1);
 }
 

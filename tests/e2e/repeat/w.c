@@ -1,8 +1,11 @@
-/* repeat: instance 0 sends, 1 and 2 receive and check every byte.  Each
- * phase repeats calls whose arguments are the same while what they send
- * is not: a send sent again from what the runtime noted of the previous
- * call must still go where, and carry what, the call says. */
+/* repeat: instance 0 sends, 1 and 2 (and 0, sending to itself) receive
+ * and check every byte.  Each phase repeats calls whose bounds are the same
+ * while what they send or where to is not: a send made from what the
+ * runtime noted of an earlier call must still go where, and carry what,
+ * the call says. */
+#define _POSIX_C_SOURCE 200809L    /* setenv */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "wMDL.h"
 
@@ -35,13 +38,14 @@ static int got(struct w *t, int k, long len)
     return 1;
 }
 
-/* One send of v[lo..hi] to `to` (instance 0), or its receive there. */
+/* One send of v[lo..hi] to `to` (instance 0), and its receive there
+ * (instance 0 too when it sends to itself). */
 static int hop(struct w *t, int k, int to, long lo, long hi)
 {
     if (me == 0) {
         fill(t, k, lo, hi);
-        return MDL_SendTo_w_bytes(t, to, (int)lo, (int)hi) == MDL_SUCCESS ? 0
-                                                                        : fail("send", k);
+        if (MDL_SendTo_w_bytes(t, to, (int)lo, (int)hi) != MDL_SUCCESS)
+            return fail("send", k);
     }
     if (me != to)
         return 0;
@@ -84,6 +88,11 @@ static int allocate(struct w *t, int n, double first)
 
 int main(int argc, char **argv)
 {
+    /* without the MPI runtime's one-copy path a large message goes through
+     * MPI as a small one does, noted too */
+    int nodirect = argc > 1 && strcmp(argv[1], "nodirect") == 0;
+    if (nodirect)
+        setenv("MDL_MPI_DIRECT", "0", 1);
     struct w *t;
     if (MDL_Init(&t, &argc, &argv) != MDL_SUCCESS)
         return 1;
@@ -91,30 +100,38 @@ int main(int argc, char **argv)
     if (MDL_FamilySize(t) != 3)
         return fail("launch with -n 3", 0);
     int bad = 0;
-    /* the same bounds to one instance, then the other, then back */
-    const int to[] = { 1, 1, 2, 2, 1, 2 };
-    for (int k = 0; k < 6; k++)
+    /* the same bounds to one instance, then the other, back, and to the
+     * sender itself (which MPI does not send as to the others) */
+    const int to[] = { 1, 1, 2, 2, 1, 2, 0, 1, 0, 0, 2 };
+    int k = 0;
+    for (; k < (int)(sizeof to / sizeof *to); k++)
         bad |= hop(t, k, to[k], 0, 7);
     /* a section moved (the same shape elsewhere), and back */
-    bad |= hop(t, 6, 1, 0, 7);
-    bad |= hop(t, 7, 1, 8, 15);
-    bad |= hop(t, 8, 1, 8, 15);
-    bad |= hop(t, 9, 1, 0, 7);
+    bad |= hop(t, k++, 1, 0, 7);
+    bad |= hop(t, k++, 1, 8, 15);
+    bad |= hop(t, k++, 1, 8, 15);
+    bad |= hop(t, k++, 1, 0, 7);
     /* a large message after a small one of the same call, repeated: on one
      * host the MPI runtime copies it once (mpi_direct.c), not through the
      * small send's MPI_Send */
-    bad |= hop(t, 10, 1, 0, 7);
-    bad |= hop(t, 11, 1, 0, BIG - 1);
-    bad |= hop(t, 12, 1, 0, BIG - 1);
-    bad |= hop(t, 13, 1, 0, 7);
-    bad |= hop(t, 14, 1, 0, 7);
+    bad |= hop(t, k++, 1, 0, 7);
+    bad |= hop(t, k++, 1, 0, BIG - 1);
+    bad |= hop(t, k++, 1, 0, BIG - 1);
+    bad |= hop(t, k++, 1, 0, 7);
+    bad |= hop(t, k++, 1, 0, 7);
+    /* a large message to another instance, then to the sender itself
+     * (which MPI would make wait for its receive), then back */
+    bad |= hop(t, k++, 1, 0, BIG - 1);
+    bad |= hop(t, k++, 1, 0, BIG - 1);
+    bad |= hop(t, k++, 0, 0, BIG - 1);
+    bad |= hop(t, k++, 1, 0, BIG - 1);
     /* storage given again by MDL_Allocate under the same call */
     bad |= allocate(t, 8, 100);
-    bad |= doubles(t, 1, 100, 15);
-    bad |= doubles(t, 1, 100, 16);
+    bad |= doubles(t, 1, 100, k++);
+    bad |= doubles(t, 1, 100, k++);
     bad |= allocate(t, 4096, 200);
-    bad |= doubles(t, 1, 200, 17);
-    bad |= doubles(t, 1, 200, 18);
+    bad |= doubles(t, 1, 200, k++);
+    bad |= doubles(t, 1, 200, k++);
     /* a pointer item moved under the same call */
     double x[8], y[8], r[8];
     for (int j = 0; j < 8; j++) {
@@ -122,13 +139,13 @@ int main(int argc, char **argv)
         y[j] = 400 + j;
     }
     t->p = me == 0 ? x : r;
-    bad |= doubles(t, 0, 300, 19);
-    bad |= doubles(t, 0, 300, 20);
+    bad |= doubles(t, 0, 300, k++);
+    bad |= doubles(t, 0, 300, k++);
     t->p = me == 0 ? y : r;
-    bad |= doubles(t, 0, 400, 21);
-    bad |= doubles(t, 0, 400, 22);
+    bad |= doubles(t, 0, 400, k++);
+    bad |= doubles(t, 0, 400, k++);
     t->p = me == 0 ? x : r;
-    bad |= doubles(t, 0, 300, 23);
+    bad |= doubles(t, 0, 300, k++);
     if (MDL_End(t) != MDL_SUCCESS)
         return 1;
     if (!bad)
