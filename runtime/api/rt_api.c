@@ -309,18 +309,22 @@ static __attribute__((noinline)) int send_other(mdl_rt *rt, const mdl_msg_desc *
  * layout that is not cached to send_other, so that it ends in tail calls
  * only: no register saved (the general path's calls made every send push
  * and pop six: 81 instructions a send, 52 then; callgrind, 8 B
- * ping-pong).  fast is a constant: the two uses compile apart. */
+ * ping-pong).  fast is a constant: the two uses compile apart.  repeat:
+ * inst is the call's own argument, untraced, so that the transport may
+ * note how it sends the layout, for mdl_send (rt_again). */
 static inline __attribute__((always_inline)) int send_one(mdl_rt *rt, const mdl_msg_desc *m,
                                                           void *task, int inst,
-                                                          const long *bounds, int fast)
+                                                          const long *bounds, int fast,
+                                                          int repeat)
 {
     const rt_layout *lay = rt_layout_cached(rt, m, task, bounds);
     if (fast && __builtin_expect(lay == NULL, 0))
         return send_other(rt, m, task, inst, NULL, 0, bounds);
     rt_enter(m->fn, m, inst);
-    if (!lay && !(lay = rt_layout_update(rt_c(rt)->layouts[m->index], task, bounds)))
+    rt_msg_layout *l = rt_c(rt)->layouts[m->index];
+    if (!lay && !(lay = rt_layout_update(l, task, bounds)))
         return rt_layout_error(rt, m);
-    return be_send_one(rt, m, lay, inst);
+    return be_send_one(rt, m, lay, inst, repeat ? &l->again : NULL);
 }
 
 /* Where the send goes is recorded as the current call (rt_enter*): one
@@ -335,7 +339,7 @@ static inline __attribute__((always_inline)) int send_body(mdl_rt *rt, mdl_rt_co
     if (__builtin_expect(m->peer_kind == MDL_PEER_ONE, 1)) {
         if ((unsigned)inst >= (unsigned)c->fam_size[m->peer_task])
             return rt_fail_instance(rt, m->fn, m->peer_task, inst, -1);
-        return send_one(rt, m, task, inst, bounds, 0);
+        return send_one(rt, m, task, inst, bounds, 0, c->tr == NULL);
     }
     switch (m->peer_kind) {
     case MDL_PEER_NEIGHBOR: {
@@ -349,7 +353,7 @@ static inline __attribute__((always_inline)) int send_body(mdl_rt *rt, mdl_rt_co
             rt_enter(m->fn, m, RT_PEER_NONE);
             return MDL_SUCCESS;
         }
-        return send_one(rt, m, task, nb, bounds, 0);
+        return send_one(rt, m, task, nb, bounds, 0, 0);
     }
     case MDL_PEER_ALL: {
         /* Like MPI_Bcast: every instance but the sender itself. */
@@ -412,21 +416,90 @@ static __attribute__((noinline)) int send_other(mdl_rt *rt, const mdl_msg_desc *
     return send_body(rt, rt_c(rt), m, task, inst, insts, n, bounds);
 }
 
-/* The fast path: send_body's first case (send_one). */
+/* msg_ok's checks after the descriptor's and the task struct's. */
+static inline int send_args_ok(const mdl_msg_desc *m, const long *bounds)
+{
+    return m->is_send && (bounds || m->fixed_bounds || !m->npairs);
+}
+
+/* A send whose descriptor is this task's and task its struct (msg_ok's
+ * first checks), not made from a note: msg_ok's other checks, then
+ * send_body's first case (send_one) as the fast path. */
+static inline __attribute__((always_inline)) int send_new(mdl_rt *rt, const mdl_msg_desc *m,
+                                                          void *task, int inst,
+                                                          const int *insts, int n,
+                                                          const long *bounds)
+{
+    mdl_rt_common *c = rt_c(rt);
+    if (!send_args_ok(m, bounds))
+        return bad_msg(rt, m, 1, task);
+    if (__builtin_expect(c->tr != NULL, 0))
+        return traced_send(rt, m, task, inst, insts, n, bounds);
+    if (__builtin_expect(m->peer_kind == MDL_PEER_ONE, 1) &&
+        (unsigned)inst < (unsigned)c->fam_size[m->peer_task])
+        return send_one(rt, m, task, inst, bounds, 1, 1);
+    return send_other(rt, m, task, inst, insts, n, bounds);
+}
+
+/* send_new of a narrow message (RT_REPEAT_NARROW, to one instance):
+ * mdl_send then keeps no register for what it does not need. */
+static __attribute__((noinline)) int send_narrow(mdl_rt *rt, const mdl_msg_desc *m, void *task,
+                                                 int inst, const long *bounds)
+{
+    return send_new(rt, m, task, inst, NULL, 0, bounds);
+}
+
+/* send_new of a message never sent from a note (RT_REPEAT_NONE: not to
+ * one instance, so without send_new's fast path and its registers). */
+static __attribute__((noinline)) int send_unnoted(mdl_rt *rt, const mdl_msg_desc *m, void *task,
+                                                  int inst, const int *insts, int n,
+                                                  const long *bounds)
+{
+    if (!send_args_ok(m, bounds))
+        return bad_msg(rt, m, 1, task);
+    if (__builtin_expect(rt_c(rt)->tr != NULL, 0))
+        return traced_send(rt, m, task, inst, insts, n, bounds);
+    return send_other(rt, m, task, inst, insts, n, bounds);
+}
+
+/* mdl_send of a RT_REPEAT_WIDE message: from the note, as mdl_send,
+ * when its key holds. */
+static __attribute__((noinline)) int send_wide(mdl_rt *rt, const mdl_msg_desc *m, void *task,
+                                               int inst, const long *bounds)
+{
+    const mdl_rt_common *c = rt_c(rt);
+    const rt_again *again = rt_again_wide_of(c->layouts[m->index], task, bounds);
+    if (!again || (unsigned)inst >= (unsigned)c->fam_size[m->peer_task])
+        return send_new(rt, m, task, inst, NULL, 0, bounds);
+    rt_enter(m->fn, m, inst);
+    return be_send_again(rt, m, again, inst);
+}
+
+/* The fast path: a message to one instance whose layout is its last
+ * call's, which the transport sends as it noted then (rt_again).  A
+ * layout is noted only after a call that passed every check, untraced;
+ * what the checks of a call depend on besides the handle, the descriptor,
+ * the task struct and the instance is the key, compared here: anything
+ * else is a call made as ever (send_new), refused as before.  Tail calls
+ * only, as send_one's. */
 MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, const int *insts,
                      int n, const long *bounds)
 {
     if (rt != rt_live)
         return rt_dead(m && m->fn ? m->fn : "MDL_SendTo");
     mdl_rt_common *c = rt_c(rt);
-    if (!msg_ok(c, m, 1, task, bounds))
+    if (__builtin_expect(!task_msg(c, m) || task != c->task, 0))
         return bad_msg(rt, m, 1, task);
-    if (__builtin_expect(c->tr != NULL, 0))
-        return traced_send(rt, m, task, inst, insts, n, bounds);
-    if (__builtin_expect(m->peer_kind == MDL_PEER_ONE, 1) &&
-        (unsigned)inst < (unsigned)c->fam_size[m->peer_task])
-        return send_one(rt, m, task, inst, bounds, 1);
-    return send_other(rt, m, task, inst, insts, n, bounds);
+    const rt_msg_layout *l = c->layouts[m->index];
+    if (__builtin_expect(l->repeats != RT_REPEAT_NARROW, 0))
+        return l->repeats == RT_REPEAT_NONE ? send_unnoted(rt, m, task, inst, insts, n, bounds)
+                                            : send_wide(rt, m, task, inst, bounds);
+    const rt_again *again = rt_again_of(l, bounds);
+    if (__builtin_expect(again == NULL || (unsigned)inst >= (unsigned)c->fam_size[m->peer_task],
+                         0))
+        return send_narrow(rt, m, task, inst, bounds);
+    rt_enter(m->fn, m, inst);
+    return be_send_again(rt, m, again, inst);
 }
 
 static __attribute__((noinline)) int recv_other(mdl_rt *rt, const mdl_msg_desc *m, void *task,

@@ -325,6 +325,24 @@ typedef struct rt_layout {
     uint64_t shape;
 } rt_layout;
 
+/* How the transport sends a message laid out as its layout is now, kept
+ * by the layer with that layout so that mdl_send repeats a call with the
+ * same key (rt_layout.h: bounds, the task struct's pointer and size
+ * words, the layout not stale) without its checks but the instance's,
+ * to whichever instance of the peer task.  The layer clears it (none)
+ * whenever the layout changes; the transport notes it in be_send_one when
+ * a send of this layout to any other process can be made from these
+ * words (none last), and be_send_again makes one.  The words are the
+ * transport's: what it hands its own send (MPI: buffer, count,
+ * datatype). */
+typedef struct rt_again {
+    long none;                  /* non-zero: nothing noted */
+    const rt_layout *lay;       /* the layout noted */
+    void *buf;
+    uintptr_t type;
+    int count;
+} rt_again;
+
 /* For a transport that prepares at MDL_Init what a message whose bounds
  * are all constant (or that has none) needs: its layout.  NULL: refused
  * (reported, MDL_ERR_BOUNDS). */
@@ -363,10 +381,14 @@ MDL_HIDDEN int be_sbarrier(mdl_rt *rt, const int *insts, int n);
 /* Message m, laid out as `lay` says, to the instances to[0..n-1] of
  * m->peer_task (valid, distinct, n >= 0; the sender only if the program
  * listed itself); be_send_one: to instance `to`, the path of nearly
- * every send. */
+ * every send, and `again` (NULL: none) the layer's record of the layout,
+ * where the transport may note how it sends it (rt_again);
+ * be_send_again: a send of the layout noted there, to instance `to`. */
 MDL_HIDDEN int be_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, const int *to,
                        int n);
-MDL_HIDDEN int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to);
+MDL_HIDDEN int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
+                           rt_again *again);
+MDL_HIDDEN int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_again *again, int to);
 /* Receive of m into `lay` from instance `from` of m->peer_task, or
  * MDL_ANY (the task has instances).  Returns the sender's instance
  * (async: the instance posted for, MDL_SUCCESS for MDL_ANY) or a

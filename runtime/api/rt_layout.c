@@ -44,18 +44,22 @@ rt_msg_layout **rt_layouts_new(mdl_rt *rt, const mdl_task_desc *d)
         l->rt = rt;
         l->m = m;
         l->stale = 1;
+        l->again.none = 1;
         l->nbounds = m->fixed_bounds ? 0 : 2 * m->npairs;
         for (int k = 0; k < m->nitems; k++) {
             l->nptr += m->items[k].is_pointer;
             if (m->items[k].rtvar >= 0)
                 l->nptr += d->rtvars[m->items[k].rtvar].ndeps;
         }
+        l->repeats = m->peer_kind != MDL_PEER_ONE            ? RT_REPEAT_NONE
+                     : l->nptr == 0 && l->nbounds <= 2 ? RT_REPEAT_NARROW
+                                                       : RT_REPEAT_WIDE;
         const mdl_item_desc *it = m->nitems == 1 ? &m->items[0] : NULL;
         l->movable = it && (!it->is_pointer || it->rtvar >= 0) && !m->fixed_bounds &&
                      it->ndims > 0 && m->npairs == it->ndims && it->first_pair == 0;
         l->sized = it && it->rtvar >= 0;
-        l->key = l->movable && !l->sized
-                     ? l->move_key
+        l->key = l->nptr == 0 && l->nbounds <= 2 * MDL_MAX_DIMS
+                     ? l->key_here
                      : calloc((size_t)(l->nbounds + l->nptr) + 1, sizeof *l->key);
         l->ptr_off = calloc((size_t)l->nptr + 1, sizeof *l->ptr_off);
         l->ptr_mask = calloc((size_t)l->nptr + 1, sizeof *l->ptr_mask);
@@ -93,7 +97,7 @@ void rt_layouts_free(const mdl_task_desc *d, rt_msg_layout **all)
 {
     for (int i = 0; all && i < d->nmsgs; i++)
         if (all[i]) {
-            if (all[i]->key != all[i]->move_key)
+            if (all[i]->key != all[i]->key_here)
                 free(all[i]->key);
             free(all[i]->ptr_off);
             free(all[i]->ptr_mask);
@@ -205,9 +209,11 @@ static __attribute__((noinline)) const rt_layout *moved(rt_msg_layout *l, void *
     return &l->out;
 }
 
-/* Tail calls only, so that each path pays for its own registers. */
+/* Tail calls only, so that each path pays for its own registers.  The
+ * layout changes here only: the note of how it is sent goes with it. */
 const rt_layout *rt_layout_update(rt_msg_layout *l, void *task, const long *bounds)
 {
+    l->again.none = 1;
     if (l->moves)
         return moved(l, task, bounds);
     return recompute(l, task, bounds);
@@ -221,6 +227,7 @@ void rt_layouts_resized(mdl_rt *rt)
             if (d->msgs[i]->items[k].rtvar >= 0) {
                 rt_c(rt)->layouts[i]->stale = 1;
                 rt_c(rt)->layouts[i]->moves = 0;
+                rt_c(rt)->layouts[i]->again.none = 1;
             }
 }
 

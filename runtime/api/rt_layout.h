@@ -7,6 +7,13 @@
 
 #include "rt_backend.h"
 
+/* Which calls of a message mdl_send may make from a note (rt_again):
+ * none (to several instances, to a neighbour: peers resolved per call),
+ * narrow ones (to one instance, the key at most one pair of bounds:
+ * compared without a loop, rt_again_of) or any to one instance
+ * (rt_again_wide_of). */
+enum { RT_REPEAT_NONE, RT_REPEAT_NARROW, RT_REPEAT_WIDE };
+
 /* What the layer keeps per message: the layout it last checked (out) and
  * what that layout depends on besides the descriptor, the key — the
  * call's bounds, then the value of each pointer item (a pointer moved
@@ -21,9 +28,12 @@ typedef struct rt_msg_layout {
     long stale;                 /* non-zero: out is not the layout of key
                                    (none yet, or the last call's bounds
                                    were refused) */
+    rt_again again;             /* a send: how the transport sends out
+                                   (cleared where out changes) */
     int nbounds;                /* bounds in the key: 2 * npairs, 0 when fixed */
     int nptr;                   /* words of the task struct in the key:
                                    pointer items', then extent variables' */
+    int repeats;                /* which calls mdl_send may repeat (RT_REPEAT_*) */
     long *key;                  /* [nbounds + nptr] */
     mdl_rt *rt;                 /* whose (for its reports) */
     const mdl_msg_desc *m;      /* of which message */
@@ -46,7 +56,10 @@ typedef struct rt_msg_layout {
     int sized;                  /* a run-time-sized variable: its pointer at
                                    offset, its extents and steps those of the
                                    last recompute, the key its own array */
-    long move_key[2 * MDL_MAX_DIMS];    /* movable and not sized: the key */
+    long key_here[2 * MDL_MAX_DIMS];    /* the key when it has no word of
+                                           the task struct and fits (a
+                                           narrow message's, a movable one's
+                                           not sized) */
     long extent[MDL_MAX_DIMS];          /* the section's variable's */
     size_t row_bytes[MDL_MAX_DIMS];     /* bytes per index step */
     size_t offset;                      /* the variable's in the task struct */
@@ -81,6 +94,19 @@ MDL_HIDDEN void rt_layouts_free(const mdl_task_desc *d, rt_msg_layout **all);
 MDL_HIDDEN const rt_layout *rt_layout_update(rt_msg_layout *l, void *task, const long *bounds)
     __attribute__((noinline));
 
+/* diff, or'ed with what differs between l's key and the call's bounds
+ * and the task struct's words: 0 when it is the same key. */
+static inline long rt_key_diff(const rt_msg_layout *l, void *task, const long *bounds, long diff)
+{
+    const long *key = l->key;
+    const long *end = key + l->nbounds;
+    for (const long *b = bounds, *k = key; k < end; b += 2, k += 2)
+        diff |= (b[0] ^ k[0]) | (b[1] ^ k[1]);
+    for (int i = 0; __builtin_expect(i < l->nptr, 0); i++)
+        diff |= rt_key_word(l, task, i) ^ end[i];
+    return diff;
+}
+
 /* rt_layout_cached: the layout of m if the key has not changed, else
  * NULL (the caller then calls rt_layout_of, out of its fast path).
  * rt_layout_of: the checked layout of m for the call's task struct (the one of
@@ -94,14 +120,33 @@ static inline const rt_layout *rt_layout_cached(mdl_rt *rt, const mdl_msg_desc *
                                                 const long *bounds)
 {
     rt_msg_layout *l = rt_c(rt)->layouts[m->index];
-    const long *key = l->key;
-    long diff = l->stale;
-    const long *end = key + l->nbounds;
-    for (const long *b = bounds, *k = key; k < end; b += 2, k += 2)
-        diff |= (b[0] ^ k[0]) | (b[1] ^ k[1]);
-    for (int i = 0; __builtin_expect(i < l->nptr, 0); i++)
-        diff |= rt_key_word(l, task, i) ^ end[i];
-    return __builtin_expect(diff == 0, 1) ? &l->out : NULL;
+    return __builtin_expect(rt_key_diff(l, task, bounds, l->stale) == 0, 1) ? &l->out : NULL;
+}
+
+/* The note of how the transport sends l's layout (rt_again) if this
+ * call's key is l's — bounds, the task struct's words (pointers, sizes),
+ * the layout not stale — else NULL.  l is the layout of a message of this
+ * task, task its struct, l->repeats RT_REPEAT_NARROW (rt_again_of:
+ * what nearly every small message is) or RT_REPEAT_WIDE
+ * (rt_again_wide_of). */
+static inline const rt_again *rt_again_of(const rt_msg_layout *l, const long *bounds)
+{
+    long diff = l->stale | l->again.none;
+    if (l->nbounds) {
+        if (!bounds)
+            return NULL;
+        diff |= (bounds[0] ^ l->key_here[0]) | (bounds[1] ^ l->key_here[1]);
+    }
+    return __builtin_expect(diff == 0, 1) ? &l->again : NULL;
+}
+
+static inline const rt_again *rt_again_wide_of(const rt_msg_layout *l, void *task,
+                                               const long *bounds)
+{
+    if (l->nbounds && !bounds)
+        return NULL;
+    long diff = rt_key_diff(l, task, bounds, l->stale | l->again.none);
+    return diff == 0 ? &l->again : NULL;
 }
 
 static inline const rt_layout *rt_layout_of(mdl_rt *rt, const mdl_msg_desc *m, void *task,

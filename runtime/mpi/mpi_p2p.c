@@ -164,22 +164,27 @@ static __attribute__((noinline, cold)) int recv_own(mdl_rt *rt, const char *fn,
     return copy == MPI_DIRECT_COPY ? size_fail(rt, fn, m, st, got) : 0;
 }
 
-/* got bytes (at most MPI_DIRECT_NOTE_BYTES) from own to buf.  From 8
- * to 16 bytes, two overlapping words: the 8-byte message is a move, where
+/* got bytes, 8 to 16, from own to buf: two overlapping words, where
  * libc's memcpy cost 36 instructions and a call (callgrind, 8 B
  * ping-pong). */
+static inline __attribute__((always_inline)) void move_8_16(void *buf, const unsigned char *own,
+                                                            size_t got)
+{
+    uint64_t head, tail;
+    memcpy(&head, own, 8);
+    memcpy(&tail, own + got - 8, 8);
+    memcpy(buf, &head, 8);
+    memcpy((unsigned char *)buf + got - 8, &tail, 8);
+}
+
+/* got bytes (at most MPI_DIRECT_NOTE_BYTES) from own to buf. */
 static inline __attribute__((always_inline)) void copy_small(void *buf, const unsigned char *own,
                                                              size_t got)
 {
-    if (got >= 8 && got <= 16) {
-        uint64_t head, tail;
-        memcpy(&head, own, 8);
-        memcpy(&tail, own + got - 8, 8);
-        memcpy(buf, &head, 8);
-        memcpy((unsigned char *)buf + got - 8, &tail, 8);
-    } else {
+    if (got - 8 <= 8)
+        move_8_16(buf, own, got);
+    else
         memcpy(buf, own, got);
-    }
 }
 
 /* The message a receive got whole in its own buffer, put in its place
@@ -219,12 +224,18 @@ static __attribute__((noinline)) int send_direct(mdl_rt *rt, const mdl_msg_desc 
 }
 
 /* A message of at least the smaller threshold, strided ones' (send_direct
- * leaves the contiguous ones below MPI_DIRECT_MIN to MPI): one compare of
- * a small message's size, what ping-pongs and halos send. */
+ * leaves the contiguous ones below MPI_DIRECT_MIN to MPI), on a host whose
+ * processes announce (direct_sized), to one of them (direct_peer): one
+ * compare of a small message's size, what ping-pongs and halos send. */
 _Static_assert(MPI_DIRECT_MIN_STRIDED <= MPI_DIRECT_MIN, "strided threshold the smaller");
+static inline int direct_sized(const mdl_rt *rt, const mpi_msg_types *ty)
+{
+    return ty->bytes >= MPI_DIRECT_MIN_STRIDED && rt->host.announces;
+}
+
 static inline int direct_peer(const mdl_rt *rt, const mpi_msg_types *ty, int dest)
 {
-    return ty->bytes >= MPI_DIRECT_MIN_STRIDED && rt->host.announces && rt->host.peer_base[dest];
+    return direct_sized(rt, ty) && rt->host.peer_base[dest];
 }
 
 /* A failed receive: a truncation names the sender and the receive's size. */
@@ -356,22 +367,43 @@ static inline int small_receive(const mdl_rt *rt, const mdl_msg_desc *m,
     return ty->bytes < MPI_DIRECT_NOTE_BYTES && rt->msgs[m->index].direct.noted;
 }
 
+/* What recv_small got in own (st, got bytes) when it was not a message of
+ * 8 to 16 bytes to copy: put in place (buf, dt) or found odd. */
+static __attribute__((noinline)) int recv_small_placed(mdl_rt *rt, const mdl_msg_desc *m,
+                                                       MPI_Status *st, const unsigned char *own,
+                                                       size_t got, void *buf, MPI_Datatype dt)
+{
+    const mpi_msg_types *ty = &rt->msgs[m->index].types;
+    int rc = got == ty->bytes ? place_own(rt, m->fn, ty, own, got, buf, dt)
+                              : recv_own(rt, m->fn, m, st, own, got, ty->bytes, MPI_DIRECT_COPY);
+    return rc ? rc : rt->job.inst_of[st->MPI_SOURCE];
+}
+
+/* No count recv_small's receive gets (MPI_DIRECT_NOTE_BYTES at most, or
+ * SIZE_MAX: MPI cannot say). */
+#define RECV_NO_COUNT (SIZE_MAX - 1)
+
 /* A sync receive of fewer than MPI_DIRECT_NOTE_BYTES on a channel that
  * may carry an announcement (noted): through a buffer, then into buf as
- * dt. */
+ * dt.  What follows MPI_Recv is on the message's path (in a ping-pong,
+ * before the reply's send): what it needs is read before, and a
+ * contiguous message of 8 to 16 bytes, what it expects, is two moves;
+ * anything else recv_small_placed. */
 static __attribute__((noinline)) int recv_small(mdl_rt *rt, const mdl_msg_desc *m, int src,
                                                 void *buf, MPI_Datatype dt)
 {
     unsigned char own[MPI_DIRECT_NOTE_BYTES];
     MPI_Status st;
+    const mpi_msg_types *ty = &rt->msgs[m->index].types;
+    size_t moved = ty->contiguous && ty->bytes - 8 <= 8 ? ty->bytes : RECV_NO_COUNT;
     int rc = recv_taken(rt, m, own, sizeof own, MPI_PACKED, src, &st);
     if (rc)
         return rc;
-    const mpi_msg_types *ty = &rt->msgs[m->index].types;
     size_t got = status_bytes(rt, &st);
-    rc = got == ty->bytes ? place_own(rt, m->fn, ty, own, got, buf, dt)
-                              : recv_own(rt, m->fn, m, &st, own, got, ty->bytes, MPI_DIRECT_COPY);
-    return rc ? rc : rt->job.inst_of[st.MPI_SOURCE];
+    if (__builtin_expect(got != moved, 0))
+        return recv_small_placed(rt, m, &st, own, got, buf, dt);
+    move_8_16(buf, own, got);
+    return rt->job.inst_of[st.MPI_SOURCE];
 }
 
 /* Size of what a receive got against what it expected: a message larger
@@ -451,13 +483,16 @@ int be_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, const int *
     return send_general(rt, m, lay, to, n);
 }
 
-/* A sync send of m's cached datatype from buf to world rank dest, not
- * itself. */
-static __attribute__((noinline)) int send_sync(mdl_rt *rt, const mdl_msg_desc *m, void *buf,
-                                               MPI_Datatype dt, int dest)
+/* A sync send of m, count of dt (its cached call_count, call_dt) from
+ * buf to world rank dest, not itself: inline in be_send_again, whose
+ * arguments are then MPI_Send's without a move. */
+static inline __attribute__((always_inline)) int send_sync_body(mdl_rt *rt,
+                                                                const mdl_msg_desc *m,
+                                                                void *buf, int count,
+                                                                MPI_Datatype dt, int dest)
 {
     rt_block_begin();
-    int mpirc = MPI_Send(buf, 1, dt, dest, m->channel, rt->job.world);
+    int mpirc = MPI_Send(buf, count, dt, dest, m->channel, rt->job.world);
     rt_block_end();
     if (mpirc != MPI_SUCCESS)
         return mpi_fail(rt, m->fn, mpirc, "MPI_Send");
@@ -465,8 +500,32 @@ static __attribute__((noinline)) int send_sync(mdl_rt *rt, const mdl_msg_desc *m
     return MDL_SUCCESS;
 }
 
+static __attribute__((noinline)) int send_sync(mdl_rt *rt, const mdl_msg_desc *m, void *buf,
+                                               int count, MPI_Datatype dt, int dest)
+{
+    return send_sync_body(rt, m, buf, count, dt, dest);
+}
+
+/* An async send of m, count of dt from buf to world rank dest, another
+ * process, through MPI: a request of the message's if one is free, else
+ * send_general, which makes room (lay, to: the call's). */
+static __attribute__((noinline)) int send_async(mdl_rt *rt, const mdl_msg_desc *m, void *buf,
+                                                int count, MPI_Datatype dt, int dest,
+                                                const rt_layout *lay, int to)
+{
+    mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
+    if (rq->n == rq->cap)
+        return send_general(rt, m, lay, &to, 1);
+    int mpirc = MPI_Isend(buf, count, dt, dest, m->channel, rt->job.world, &rq->reqs[rq->n]);
+    if (mpirc != MPI_SUCCESS)
+        return mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
+    mpi_count_sent(rt, dest);
+    rq->send_dest[rq->n++] = dest;
+    return MDL_SUCCESS;
+}
+
 /* be_send_one after its first checks: to a host peer that may take the
- * direct path, or async. */
+ * direct path, or to itself. */
 static __attribute__((noinline)) int send_one_other(mdl_rt *rt, const mdl_msg_desc *m,
                                                     const rt_layout *lay, int to, int dest)
 {
@@ -476,38 +535,53 @@ static __attribute__((noinline)) int send_one_other(mdl_rt *rt, const mdl_msg_de
         if (rc != 1)
             return rc;
     }
-    if (!m->async) {
-        if (dest == rt->job.world_rank)     /* to itself: buffered */
-            return send_general(rt, m, lay, &to, 1);
-        return send_sync(rt, m, lay->base, ty->dt, dest);
-    }
-    mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
-    if (rq->n < rq->cap && dest != rt->job.world_rank) {    /* to itself: buffered */
-        int mpirc = MPI_Isend(lay->base, 1, ty->dt, dest, m->channel, rt->job.world,
-                              &rq->reqs[rq->n]);
-        if (mpirc != MPI_SUCCESS)
-            return mpi_fail(rt, m->fn, mpirc, "MPI_Isend");
-        mpi_count_sent(rt, dest);
-        rq->send_dest[rq->n++] = dest;
-        return MDL_SUCCESS;
-    }
-    return send_general(rt, m, lay, &to, 1);
+    if (dest == rt->job.world_rank)     /* to itself: buffered */
+        return send_general(rt, m, lay, &to, 1);
+    if (m->async)
+        return send_async(rt, m, lay->base, ty->call_count, ty->call_dt, dest, lay, to);
+    return send_sync(rt, m, lay->base, ty->call_count, ty->call_dt, dest);
 }
 
 /* Fast paths: one peer, the datatype cached for the layout's shape — what
  * a program does in its loops: a few branches and the MPI call.
  * Everything else goes through the general functions.  Tail calls only,
  * so that they save no register (be_send_one and be_recv pushed and
- * popped six each). */
-int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to)
+ * popped six each).  A layout that no process of the host may take by
+ * the direct path (too small, or no host peer announces) is noted
+ * (again, rt_again): MPI_Send's or MPI_Isend's buffer, count and
+ * datatype, which serve every other process.  The datatype is rebuilt
+ * only for a layout of another shape, and the layer clears the note
+ * whenever the layout changes. */
+int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
+                rt_again *again)
 {
     const mpi_msg_types *ty = &rt->msgs[m->index].types;
     if (!mpi_type_serves(ty, lay))
         return send_general(rt, m, lay, &to, 1);
     int dest = rt->job.rank_of[m->peer_task][to];
-    if (__builtin_expect(m->async || direct_peer(rt, ty, dest) || dest == rt->job.world_rank, 0))
+    if (__builtin_expect(direct_peer(rt, ty, dest) || dest == rt->job.world_rank, 0))
         return send_one_other(rt, m, lay, to, dest);
-    return send_sync(rt, m, lay->base, ty->dt, dest);
+    if (again && !direct_sized(rt, ty)) {
+        again->lay = lay;
+        again->buf = lay->base;
+        again->count = ty->call_count;
+        again->type = (uintptr_t)ty->call_dt;
+        again->none = 0;
+    }
+    if (m->async)
+        return send_async(rt, m, lay->base, ty->call_count, ty->call_dt, dest, lay, to);
+    return send_sync(rt, m, lay->base, ty->call_count, ty->call_dt, dest);
+}
+
+int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_again *again, int to)
+{
+    int dest = rt->job.rank_of[m->peer_task][to];
+    MPI_Datatype dt = (MPI_Datatype)again->type;
+    if (__builtin_expect(dest == rt->job.world_rank, 0))
+        return send_one_other(rt, m, again->lay, to, dest);
+    if (m->async)
+        return send_async(rt, m, again->buf, again->count, dt, dest, again->lay, to);
+    return send_sync_body(rt, m, again->buf, again->count, dt, dest);
 }
 
 /* A sync receive of m's cached datatype from world rank src, not through
@@ -517,18 +591,26 @@ static __attribute__((noinline)) int recv_sync(mdl_rt *rt, const mdl_msg_desc *m
 {
     const mpi_msg_types *ty = &rt->msgs[m->index].types;
     MPI_Status st;
-    int rc = recv_taken(rt, m, lay->base, 1, ty->dt, src, &st);
+    int rc = recv_taken(rt, m, lay->base, ty->call_count, ty->call_dt, src, &st);
     if (rc)
         return rc;
     rc = check_size(rt, m->fn, m, &st, ty->bytes, lay);
     return rc ? rc : rt->job.inst_of[st.MPI_SOURCE];
 }
 
+/* be_recv once the sends to itself deferred until now are posted
+ * (mpi_self.c): out of be_recv, whose fast path then saves no register. */
+static __attribute__((noinline)) int recv_flushed(mdl_rt *rt, const mdl_msg_desc *m,
+                                                  const rt_layout *lay, int from)
+{
+    int rc = mpi_self_flush(rt);
+    return rc ? rc : be_recv(rt, m, lay, from);
+}
+
 int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
 {
-    int flushed = mpi_self_flushed(rt);
-    if (flushed)
-        return flushed;
+    if (__builtin_expect(rt->to_self.nlater != 0, 0))
+        return recv_flushed(rt, m, lay, from);
     const mpi_msg_types *ty = &rt->msgs[m->index].types;
     if (m->async || from == MDL_ANY || !mpi_type_serves(ty, lay))
         return recv_general(rt, m, lay, from);

@@ -53,6 +53,12 @@ typedef struct mpi_msg_types {
     MPI_Datatype dt;            /* MPI_DATATYPE_NULL until first built */
     size_t bytes;               /* payload of dt (struct padding does not
                                    travel) */
+    /* What the fast paths hand MPI for 1 of dt, the same type signature:
+     * contiguous elements of a basic type as call_count of it (MPICH's
+     * send of a derived datatype costs ≈ 15 instructions more: callgrind,
+     * 8 B ping-pong), anything else 1 of dt. */
+    MPI_Datatype call_dt;
+    int call_count;
     int absolute;               /* has user-allocated pointer items */
     uint64_t gen;               /* absolute: the layout dt is built for */
     int contiguous;             /* relative, one item, one block */

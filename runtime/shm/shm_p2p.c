@@ -354,9 +354,19 @@ int be_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, const int *
     return rc < 0 ? rc : MDL_SUCCESS;
 }
 
-int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to)
+/* be_send needs the layout only: that is the note. */
+int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to, rt_again *again)
 {
+    if (again) {
+        again->lay = lay;
+        again->none = 0;
+    }
     return be_send(rt, m, lay, &to, 1);
+}
+
+int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_again *again, int to)
+{
+    return be_send(rt, m, again->lay, &to, 1);
 }
 
 /* ---------------------------------------------------------------- receiving */

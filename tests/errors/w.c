@@ -67,6 +67,23 @@ static void point_to_point(struct w *t)
         want(MDL_lateWait(t), MDL_ERR_TRUNCATE, "8 into an async receive of 2");
     }
     sync_all(t);
+
+    /* a send that repeats its last call is sent again from what the
+     * runtime noted (docs/runtime-mpi.md): what the call's checks refuse
+     * is refused after it too, with the same line */
+    struct w copy = *t;
+    if (me == 0) {
+        want(MDL_SendTo_w_part(t, 1, 0, 7), MDL_SUCCESS, "send 8, noted");
+        want(MDL_SendTo_w_part(&copy, 1, 0, 7), MDL_ERR_ARG,
+             "the same send through a copy of the task struct");
+        want(MDL_SendTo_w_part(t, 5, 0, 7), MDL_ERR_RANK, "the same send to instance 5");
+        want(MDL_SendTo_w_part(t, 1, 0, 8), MDL_ERR_BOUNDS, "the same send past the end");
+        want(MDL_SendTo_w_part(t, 1, 0, 7), MDL_SUCCESS, "send 8 again");
+    } else {
+        want(MDL_RecvFrom_w_part(t, 0, 0, 7), MDL_SUCCESS, "receive 8");
+        want(MDL_RecvFrom_w_part(t, 0, 0, 7), MDL_SUCCESS, "receive 8 again");
+    }
+    sync_all(t);
 }
 
 static void collectives(struct w *t)
