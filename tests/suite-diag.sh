@@ -79,10 +79,10 @@ oks() { grep -oE "$1 [0-9]+: OK" "$OUT" | sort -u | wc -l; }
 fail() { echo "FAIL: diag/$1: $2; stderr: $(tail -c 400 "$ERR" | tr '\n' ' ')"; }
 # Until N (default 2) processes of the job in the background wait in their
 # receive (their MDL_HANG_SECONDS=1 lines in $ERR), 50 s at most: start-up
-# on a loaded machine takes seconds.
+# on a loaded machine takes seconds (and $ERR may not be there yet).
 both_wait() {
     local _
-    for _ in $(seq 500); do [ "$(grep -c 'waiting 1 s' "$ERR")" = "${1:-2}" ] && break; sleep 0.1; done
+    for _ in $(seq 500); do [ "$(grep -c 'waiting 1 s' "$ERR" 2> /dev/null)" = "${1:-2}" ] && break; sleep 0.1; done
 }
 # The SIGTERM lines of the job of 2 processes stuck in `cycle` (MPI)
 h=$(hostname)
