@@ -91,7 +91,7 @@ char *mdl_strdup(mdl_arena *a, const char *s)
     return mdl_strndup(a, s, strlen(s));
 }
 
-void mdl_vec_grow(mdl_arena *a, void **v, int *cap, size_t elem)
+void *mdl_vec_grow(mdl_arena *a, const void *v, int *cap, size_t elem)
 {
     int ncap = *cap ? *cap * 2 : 4;
     if (ncap <= *cap) {
@@ -100,7 +100,7 @@ void mdl_vec_grow(mdl_arena *a, void **v, int *cap, size_t elem)
     }
     void *nv = mdl_alloc(a, (size_t)ncap * elem);
     if (*cap)
-        memcpy(nv, *v, (size_t)*cap * elem);
-    *v = nv;
+        memcpy(nv, v, (size_t)*cap * elem);
     *cap = ncap;
+    return nv;
 }

@@ -16,14 +16,16 @@ void mdl_arena_free(mdl_arena *a);
 void *mdl_alloc(mdl_arena *a, size_t size);          /* zeroed */
 char *mdl_strdup(mdl_arena *a, const char *s);
 char *mdl_strndup(mdl_arena *a, const char *s, size_t n);
-void mdl_vec_grow(mdl_arena *a, void **v, int *cap, size_t elem);
+/* v (cap elements of elem bytes) copied into twice the room (4 at
+ * first); returns the new array and sets *cap. */
+void *mdl_vec_grow(mdl_arena *a, const void *v, int *cap, size_t elem);
 
 /* Append x to a MDL_VEC(...) field: MDL_VEC_PUSH(arena, task->vars, var); */
 #define MDL_VEC_PUSH(arena, vec, x)                                         \
     do {                                                                    \
         if ((vec).n == (vec).cap)                                           \
-            mdl_vec_grow((arena), (void **)&(vec).v, &(vec).cap,            \
-                         sizeof *(vec).v);                                  \
+            (vec).v = mdl_vec_grow((arena), (vec).v, &(vec).cap,            \
+                                   sizeof *(vec).v);                        \
         (vec).v[(vec).n++] = (x);                                           \
     } while (0)
 

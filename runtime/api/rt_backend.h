@@ -37,6 +37,7 @@
 #include <stdint.h>
 #include "core/rt_common.h"
 #include "mdl_api.h"            /* the public functions' names: MDL_FN_NAME */
+#include "mdl_clock.h"          /* mdl_mono_ns, mdl_mono_seconds */
 
 /* ---------------------------------------------------------------- state */
 
@@ -170,9 +171,6 @@ static inline void rt_block_end(void)
  * and the message.  n 0: nothing left to name (MPI_Finalize, the traces).
  * The instances are copied (up to the number a report shows). */
 MDL_HIDDEN void rt_enter_end(const mdl_msg_desc *m, const int *insts, int n);
-
-/* CLOCK_MONOTONIC in seconds. */
-MDL_HIDDEN double rt_mono_seconds(void);
 
 /* Name of the Test/Wait function of m ("MDL_mWait"), for error lines,
  * hang reports and traces only (formatting costs more than a completion). */

@@ -27,7 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 enum {
@@ -82,9 +81,7 @@ int rt_probe_listen(int n)
 
 static long long now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+    return (long long)(mdl_mono_ns() / 1000000);
 }
 
 /* Connects to the processes ranks[0..k-1] at once, until all answered or

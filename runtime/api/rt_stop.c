@@ -142,13 +142,6 @@ static void say_stopped(void)
     (void)written;              /* nothing to do about a closed stderr here */
 }
 
-static long long ns_now(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
-}
-
 /* Before this process dies: the launcher SIGKILLs the others as soon as
  * the first one has died of its SIGTERM (Open MPI's daemon 1-2 ms later,
  * Hydra at once), and on a loaded machine another process of the host may
@@ -166,8 +159,8 @@ static void host_said(void)
         nanosleep(&pause, NULL);
         return;
     }
-    long long until = ns_now() + STOP_WAIT_NS;
-    for (int i = 0; i < n && ns_now() < until;) {
+    uint64_t until = mdl_mono_ns() + STOP_WAIT_NS;
+    for (int i = 0; i < n && mdl_mono_ns() < until;) {
         if (__atomic_load_n(peers[i], __ATOMIC_ACQUIRE)) {
             i++;
             continue;

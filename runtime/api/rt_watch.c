@@ -33,13 +33,6 @@ static struct {
     mdl_who who;
 } dog = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
-double rt_mono_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void say(const char *line)
 {
     size_t len = strlen(line);
@@ -87,7 +80,7 @@ static void *watch(void *unused)
         if (dog.stop)
             break;
         unsigned long b = RT_GET(blocked);
-        double t = rt_mono_seconds();
+        double t = mdl_mono_seconds();
         if (b != cur) {
             cur = b;
             since = t;

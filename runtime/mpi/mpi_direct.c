@@ -642,7 +642,7 @@ static int peer_cpu_seconds(mdl_rt *rt, int rank, double *s)
  * cent of the second already waited. */
 static int receiver_stuck(mdl_rt *rt, struct mpi_direct_out *o)
 {
-    double t = rt_mono_seconds();
+    double t = mdl_mono_seconds();
     if (t - o->sent_at >= 1e-6 * MPI_DIRECT_LAST_RESORT_US)
         return 1;
     unsigned long b = __atomic_load_n(
@@ -737,7 +737,7 @@ int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int
     o->seen = 0;
     o->seen_at = 0;
     o->seen_cpu = 0;
-    o->sent_at = rt_mono_seconds();
+    o->sent_at = mdl_mono_seconds();
     __atomic_store_n(own_slot(rt, &o->note), SLOT_WORD(o->note.gen, SLOT_POSTED),
                      __ATOMIC_RELEASE);
     int mpirc;

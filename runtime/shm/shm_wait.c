@@ -11,7 +11,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 static inline void cpu_relax(void)
@@ -21,13 +20,6 @@ static inline void cpu_relax(void)
 #elif defined(__aarch64__)
     __asm__ volatile("yield");
 #endif
-}
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* Time a spinning wait leaves between two polls.  Polling more often
@@ -40,10 +32,10 @@ int shm_relax_pauses(void)
 {
     uint64_t best = UINT64_MAX;
     for (int trial = 0; trial < 3; trial++) {   /* the least disturbed */
-        uint64_t t0 = now_ns();
+        uint64_t t0 = mdl_mono_ns();
         for (int i = 0; i < 500; i++)
             cpu_relax();
-        uint64_t d = now_ns() - t0;
+        uint64_t d = mdl_mono_ns() - t0;
         if (d < best)
             best = d;
     }
@@ -225,10 +217,10 @@ static int wait_loop(mdl_rt *rt, const shm_waiting *how, void *arg, int *slept)
             for (int k = 0; k < rt->relax_pauses; k++)
                 cpu_relax();
             if (i == MIN_POLLS) {
-                t0 = now_ns();
+                t0 = mdl_mono_ns();
                 if (!checked)
                     checked = t0;
-            } else if (i > MIN_POLLS && (i & 31) == 0 && now_ns() - t0 >= rt->spin_ns) {
+            } else if (i > MIN_POLLS && (i & 31) == 0 && mdl_mono_ns() - t0 >= rt->spin_ns) {
                 break;
             }
         }
@@ -273,9 +265,9 @@ static int wait_loop(mdl_rt *rt, const shm_waiting *how, void *arg, int *slept)
             return 0;
         /* Peers' liveness every SHM_WAIT_TIMEOUT_NS, even when other
          * wake-ups keep coming. */
-        int pids = now_ns() - checked >= (uint64_t)SHM_WAIT_TIMEOUT_NS;
+        int pids = mdl_mono_ns() - checked >= (uint64_t)SHM_WAIT_TIMEOUT_NS;
         if (pids)
-            checked = now_ns();
+            checked = mdl_mono_ns();
         if (shm_job_broken(rt, pids))
             return MDL_ERR_PEER;
     }

@@ -53,7 +53,7 @@ static uint64_t skewed(uint64_t ns)
 
 uint64_t rt_trace_host_ns(void)
 {
-    return skewed(rt_mono_ns());
+    return skewed(mdl_mono_ns());
 }
 
 int rt_trace_test_unaligned(void)
@@ -66,13 +66,13 @@ int rt_trace_test_unaligned(void)
 void rt_trace_clock(rt_tracer *t, int end)
 {
     rt_trace_img *img = t->img;
-    uint64_t tick, ns = rt_mono_ns();
+    uint64_t tick, ns = mdl_mono_ns();
     if (end && rt_trace_tsc)
         while (ns < t->ns0 + 1000000)       /* a rate measured over >= 1 ms */
-            ns = rt_mono_ns();
+            ns = mdl_mono_ns();
     /* the tick between two readings of the monotonic clock */
     tick = rt_ticks();
-    ns = (ns + rt_mono_ns()) / 2;
+    ns = (ns + mdl_mono_ns()) / 2;
     if (end) {
         img->tick1 = tick;
         img->ns1 = skewed(ns);

@@ -92,20 +92,13 @@ typedef struct rt_tracer {
 /* The clock of this job's ticks: the TSC (1) or CLOCK_MONOTONIC in ns (0). */
 MDL_HIDDEN extern int rt_trace_tsc;
 
-static inline uint64_t rt_mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static inline uint64_t rt_ticks(void)
 {
 #if RT_HAVE_TSC
     if (__builtin_expect(rt_trace_tsc, 1))
         return __rdtsc();
 #endif
-    return rt_mono_ns();
+    return mdl_mono_ns();
 }
 
 /* ---------------------------------------------------------------- function ids */

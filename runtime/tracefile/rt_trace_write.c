@@ -4,6 +4,7 @@
  * helpers into one buffer because a traced job can hold millions of
  * events. */
 #include "rt_trace_write.h"
+#include "mdl_clock.h"
 #include "safe_files.h"
 
 #include <errno.h>
@@ -13,8 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#include <time.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -42,9 +41,7 @@ uint64_t rt_trace_read_clock(uint32_t clock)
         return __rdtsc();
 #endif
     (void)clock;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return mdl_mono_ns();
 }
 
 const char *rt_trace_first_error(rt_trace_img *const *imgs, int n)

@@ -27,8 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "mdl_clock.h"
 #include "mdlrun.h"
 
 #define MIN_GAP 0.2             /* seconds between the two looks of a report */
@@ -397,9 +397,7 @@ void mdlrun_report_calls(struct mdlrun_job *job, double now)
     struct mdlrun_look *lk = &job->scan->look[0];
     take_look(job, lk, now);
     solve(job, lk);
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    uint64_t tnow = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    uint64_t tnow = mdl_mono_ns();
     for (unsigned s = 0; s < job->nslots; s++) {
         const struct look_inst *li = &lk->inst[s];
         int state = __atomic_load_n(&job->hdr->slots[s].state, __ATOMIC_ACQUIRE);

@@ -15,14 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mdl_clock.h"
 #include "mdlrun.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int find_slot(const struct mdlrun_job *job, pid_t pid)
 {
@@ -120,11 +114,11 @@ static void tear_down(const struct mdlrun_job *job, int sig, int wake, int spare
  * job stood still, which --timeout does not count. */
 static double suspend(const struct mdlrun_job *job)
 {
-    double stopped_at = now();
+    double stopped_at = mdl_mono_seconds();
     signal_all(job, SIGSTOP, -1);
     kill(getpid(), SIGSTOP);
     signal_all(job, SIGCONT, -1);
-    return now() - stopped_at;
+    return mdl_mono_seconds() - stopped_at;
 }
 
 int mdlrun_watch(struct mdlrun_job *job, int status)
@@ -138,7 +132,7 @@ int mdlrun_watch(struct mdlrun_job *job, int status)
     int failing = 0;            /* a failure is reported or awaited */
     int blame = -1;             /* the culprit whose death is awaited */
     double kill_at = 0;
-    double timeout_at = job->timeout > 0 ? now() + job->timeout : 0;
+    double timeout_at = job->timeout > 0 ? mdl_mono_seconds() + job->timeout : 0;
     int stop_sig = 0;           /* non-zero: tear down with this signal */
     int wake = 1;               /* ... waking the instances asleep */
     if (status)
@@ -185,7 +179,7 @@ int mdlrun_watch(struct mdlrun_job *job, int status)
         if (job->running == 0 || (pid < 0 && errno == ECHILD))
             break;
 
-        double t = now();
+        double t = mdl_mono_seconds();
         if (!tearing && timeout_at && t >= timeout_at) {
             report(job, "timeout after %g s: terminating the job", job->timeout);
             mdlrun_report_calls(job, t);
