@@ -480,6 +480,20 @@ static __attribute__((noinline)) int send_wide(mdl_rt *rt, const mdl_msg_desc *m
     return send_noted(rt, m, task, inst, bounds, 0);
 }
 
+/* mdl_send after its first checks (the handle, the descriptor, the task
+ * struct): by the calls the message may make from a note. */
+static inline __attribute__((always_inline)) int send_checked(mdl_rt *rt, const mdl_msg_desc *m,
+                                                              void *task, int inst,
+                                                              const int *insts, int n,
+                                                              const long *bounds)
+{
+    int repeats = rt_c(rt)->layouts[m->index]->repeats;
+    if (__builtin_expect(repeats != RT_REPEAT_NARROW, 0))
+        return repeats == RT_REPEAT_NONE ? send_unnoted(rt, m, task, inst, insts, n, bounds)
+                                         : send_wide(rt, m, task, inst, bounds);
+    return send_noted(rt, m, task, inst, bounds, 1);
+}
+
 /* The fast path: a message to one instance whose layout is its last
  * call's, which the transport sends as it noted then (rt_again).  A
  * layout is noted only after a call that passed every check, untraced;
@@ -495,11 +509,41 @@ MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
     mdl_rt_common *c = rt_c(rt);
     if (__builtin_expect(!task_msg(c, m) || task != c->task, 0))
         return bad_msg(rt, m, 1, task);
-    int repeats = c->layouts[m->index]->repeats;
-    if (__builtin_expect(repeats != RT_REPEAT_NARROW, 0))
-        return repeats == RT_REPEAT_NONE ? send_unnoted(rt, m, task, inst, insts, n, bounds)
-                                         : send_wide(rt, m, task, inst, bounds);
-    return send_noted(rt, m, task, inst, bounds, 1);
+    return send_checked(rt, m, task, inst, insts, n, bounds);
+}
+
+/* mdl_send_pair when the note does not serve: mdl_send's path with the
+ * pair as the bounds of a message of one pair; a message of several
+ * pairs gets none, and is refused as mdl_send refuses missing bounds. */
+static __attribute__((noinline)) int send_pair_other(mdl_rt *rt, const mdl_msg_desc *m,
+                                                     void *task, int inst, long lo, long hi)
+{
+    const long b[] = { lo, hi };
+    return send_checked(rt, m, task, inst, NULL, 0,
+                        m->npairs == 1 && !m->fixed_bounds ? b : NULL);
+}
+
+/* mdl_send of a message to one instance whose bounds, one pair or none,
+ * come by value (the generated functions of such messages): no array to
+ * build, so that the generated function ends in a tail call, and the key
+ * compared in registers.  The same checks and refusals as mdl_send's. */
+MDL_API int mdl_send_pair(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, long lo,
+                          long hi)
+{
+    if (rt != rt_live)
+        return rt_dead(m && m->fn ? m->fn : "MDL_SendTo");
+    mdl_rt_common *c = rt_c(rt);
+    if (__builtin_expect(!task_msg(c, m) || task != c->task, 0))
+        return bad_msg(rt, m, 1, task);
+    const rt_msg_layout *l = c->layouts[m->index];
+    /* compares and branches, not rt_again_of's OR of XORs: lo and hi stay
+     * in their registers for send_pair_other, and no register is saved */
+    if (__builtin_expect(l->again.none || l->repeats != RT_REPEAT_NARROW ||
+                             (l->nbounds && (lo != l->key_here[0] || hi != l->key_here[1])) ||
+                             (unsigned)inst >= l->peers, 0))
+        return send_pair_other(rt, m, task, inst, lo, hi);
+    rt_enter(m->fn, m, inst);
+    return be_send_again(rt, m, &l->again, inst);
 }
 
 static __attribute__((noinline)) int recv_other(mdl_rt *rt, const mdl_msg_desc *m, void *task,
