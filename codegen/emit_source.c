@@ -125,11 +125,30 @@ static void array_arg(mdl_buf *b, const mdl_item *it)
         cg_buf_puts(b, "NULL");
 }
 
+/* A send to one instance with one pair of bounds or none read at the
+ * call: mdl_send_pair, the bounds by value (no array: a tail call). */
+static int emit_send_pair(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int fixed)
+{
+    if (!m->is_send || (m->peer_kind != MDL_P_ONE && m->peer_kind != MDL_P_NONE) ||
+        (!fixed && cg_msg_npairs(m) != 1))
+        return 0;
+    cg_buf_printf(b, "    return mdl_send_pair(t->mdl_rt_, &mdlg_msg_%d, t, inst, ",
+                  cg_task_msg_index(t, m));
+    if (fixed)
+        cg_buf_puts(b, "0, 0");
+    else
+        cg_msg_bounds(b, m);
+    cg_buf_puts(b, ");\n");
+    return 1;
+}
+
 static void emit_p2p(mdl_buf *b, const mdl_task *t, const api_fn *f)
 {
     const mdl_msg *m = f->msg;
     int k = cg_task_msg_index(t, m);
     int fixed = cg_msg_bounds_fixed(m);
+    if (emit_send_pair(b, t, m, fixed))
+        return;
     if (!fixed) {
         cg_buf_puts(b, "    const long b[] = { ");
         cg_msg_bounds(b, m);

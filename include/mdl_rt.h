@@ -281,6 +281,11 @@ int mdl_sbarrier(mdl_rt *rt, const int *ranks, int n);
  * receive, or a negative error. */
 int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst,
              const int *insts, int n, const long *bounds);
+/* mdl_send of a message to one instance (ONE) with one pair of bounds
+ * (lo, hi) or fixed bounds or none (lo, hi ignored): the bounds by value,
+ * what the generated functions of such messages call. */
+int mdl_send_pair(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst,
+                  long lo, long hi);
 int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst,
              const long *bounds);
 /* Async completion: 1 complete, 0 not yet (test); MDL_SUCCESS (wait).

@@ -423,30 +423,31 @@ static inline int send_args_ok(const mdl_msg_desc *m, const long *bounds)
 }
 
 /* A send whose descriptor is this task's and task its struct (msg_ok's
- * first checks), not made from a note: msg_ok's other checks, then
- * send_body's first case (send_one) as the fast path. */
+ * first checks), not made from a note: msg_ok's other checks, then, if
+ * one (a constant: the message is to one instance), send_body's first
+ * case (send_one) as the fast path. */
 static inline __attribute__((always_inline)) int send_new(mdl_rt *rt, const mdl_msg_desc *m,
                                                           void *task, int inst,
                                                           const int *insts, int n,
-                                                          const long *bounds)
+                                                          const long *bounds, int one)
 {
     mdl_rt_common *c = rt_c(rt);
     if (!send_args_ok(m, bounds))
         return bad_msg(rt, m, 1, task);
     if (__builtin_expect(c->tr != NULL, 0))
         return traced_send(rt, m, task, inst, insts, n, bounds);
-    if (__builtin_expect(m->peer_kind == MDL_PEER_ONE, 1) &&
+    if (one && __builtin_expect(m->peer_kind == MDL_PEER_ONE, 1) &&
         (unsigned)inst < (unsigned)c->fam_size[m->peer_task])
         return send_one(rt, m, task, inst, bounds, 1, 1);
     return send_other(rt, m, task, inst, insts, n, bounds);
 }
 
-/* send_new of a narrow message (RT_REPEAT_NARROW, to one instance):
+/* send_new of a message to one instance (RT_REPEAT_NARROW, _WIDE):
  * mdl_send then keeps no register for what it does not need. */
 static __attribute__((noinline)) int send_narrow(mdl_rt *rt, const mdl_msg_desc *m, void *task,
                                                  int inst, const long *bounds)
 {
-    return send_new(rt, m, task, inst, NULL, 0, bounds);
+    return send_new(rt, m, task, inst, NULL, 0, bounds, 1);
 }
 
 /* send_new of a message never sent from a note (RT_REPEAT_NONE: not to
@@ -455,24 +456,42 @@ static __attribute__((noinline)) int send_unnoted(mdl_rt *rt, const mdl_msg_desc
                                                   int inst, const int *insts, int n,
                                                   const long *bounds)
 {
-    if (!send_args_ok(m, bounds))
-        return bad_msg(rt, m, 1, task);
-    if (__builtin_expect(rt_c(rt)->tr != NULL, 0))
-        return traced_send(rt, m, task, inst, insts, n, bounds);
-    return send_other(rt, m, task, inst, insts, n, bounds);
+    return send_new(rt, m, task, inst, insts, n, bounds, 0);
 }
 
-/* mdl_send of a RT_REPEAT_WIDE message: from the note, as mdl_send,
- * when its key holds. */
+/* A send of a message to one instance from its note when the key holds
+ * (rt_again_of), else send_narrow; narrow a constant. */
+static inline __attribute__((always_inline)) int send_noted(mdl_rt *rt, const mdl_msg_desc *m,
+                                                            void *task, int inst,
+                                                            const long *bounds, int narrow)
+{
+    const rt_msg_layout *l = rt_c(rt)->layouts[m->index];
+    const rt_again *again = rt_again_of(l, task, bounds, narrow);
+    if (__builtin_expect(again == NULL || (unsigned)inst >= l->peers, 0))
+        return send_narrow(rt, m, task, inst, bounds);
+    rt_enter(m->fn, m, inst);
+    return be_send_again(rt, m, again, inst);
+}
+
+/* mdl_send of a RT_REPEAT_WIDE message. */
 static __attribute__((noinline)) int send_wide(mdl_rt *rt, const mdl_msg_desc *m, void *task,
                                                int inst, const long *bounds)
 {
-    const mdl_rt_common *c = rt_c(rt);
-    const rt_again *again = rt_again_wide_of(c->layouts[m->index], task, bounds);
-    if (!again || (unsigned)inst >= (unsigned)c->fam_size[m->peer_task])
-        return send_new(rt, m, task, inst, NULL, 0, bounds);
-    rt_enter(m->fn, m, inst);
-    return be_send_again(rt, m, again, inst);
+    return send_noted(rt, m, task, inst, bounds, 0);
+}
+
+/* mdl_send after its first checks (the handle, the descriptor, the task
+ * struct): by the calls the message may make from a note. */
+static inline __attribute__((always_inline)) int send_checked(mdl_rt *rt, const mdl_msg_desc *m,
+                                                              void *task, int inst,
+                                                              const int *insts, int n,
+                                                              const long *bounds)
+{
+    int repeats = rt_c(rt)->layouts[m->index]->repeats;
+    if (__builtin_expect(repeats != RT_REPEAT_NARROW, 0))
+        return repeats == RT_REPEAT_NONE ? send_unnoted(rt, m, task, inst, insts, n, bounds)
+                                         : send_wide(rt, m, task, inst, bounds);
+    return send_noted(rt, m, task, inst, bounds, 1);
 }
 
 /* The fast path: a message to one instance whose layout is its last
@@ -490,16 +509,41 @@ MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
     mdl_rt_common *c = rt_c(rt);
     if (__builtin_expect(!task_msg(c, m) || task != c->task, 0))
         return bad_msg(rt, m, 1, task);
+    return send_checked(rt, m, task, inst, insts, n, bounds);
+}
+
+/* mdl_send_pair when the note does not serve: mdl_send's path with the
+ * pair as the bounds of a message of one pair; a message of several
+ * pairs gets none, and is refused as mdl_send refuses missing bounds. */
+static __attribute__((noinline)) int send_pair_other(mdl_rt *rt, const mdl_msg_desc *m,
+                                                     void *task, int inst, long lo, long hi)
+{
+    const long b[] = { lo, hi };
+    return send_checked(rt, m, task, inst, NULL, 0,
+                        m->npairs == 1 && !m->fixed_bounds ? b : NULL);
+}
+
+/* mdl_send of a message to one instance whose bounds, one pair or none,
+ * come by value (the generated functions of such messages): no array to
+ * build, so that the generated function ends in a tail call, and the key
+ * compared in registers.  The same checks and refusals as mdl_send's. */
+MDL_API int mdl_send_pair(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, long lo,
+                          long hi)
+{
+    if (rt != rt_live)
+        return rt_dead(m && m->fn ? m->fn : "MDL_SendTo");
+    mdl_rt_common *c = rt_c(rt);
+    if (__builtin_expect(!task_msg(c, m) || task != c->task, 0))
+        return bad_msg(rt, m, 1, task);
     const rt_msg_layout *l = c->layouts[m->index];
-    if (__builtin_expect(l->repeats != RT_REPEAT_NARROW, 0))
-        return l->repeats == RT_REPEAT_NONE ? send_unnoted(rt, m, task, inst, insts, n, bounds)
-                                            : send_wide(rt, m, task, inst, bounds);
-    const rt_again *again = rt_again_of(l, bounds);
-    if (__builtin_expect(again == NULL || (unsigned)inst >= (unsigned)c->fam_size[m->peer_task],
-                         0))
-        return send_narrow(rt, m, task, inst, bounds);
+    /* compares and branches, not rt_again_of's OR of XORs: lo and hi stay
+     * in their registers for send_pair_other, and no register is saved */
+    if (__builtin_expect(l->again.none || l->repeats != RT_REPEAT_NARROW ||
+                             (l->nbounds && (lo != l->key_here[0] || hi != l->key_here[1])) ||
+                             (unsigned)inst >= l->peers, 0))
+        return send_pair_other(rt, m, task, inst, lo, hi);
     rt_enter(m->fn, m, inst);
-    return be_send_again(rt, m, again, inst);
+    return be_send_again(rt, m, &l->again, inst);
 }
 
 static __attribute__((noinline)) int recv_other(mdl_rt *rt, const mdl_msg_desc *m, void *task,

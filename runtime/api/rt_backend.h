@@ -324,22 +324,29 @@ typedef struct rt_layout {
 } rt_layout;
 
 /* How the transport sends a message laid out as its layout is now, kept
- * by the layer with that layout so that mdl_send repeats a call with the
- * same key (rt_layout.h: bounds, the task struct's pointer and size
- * words, the layout not stale) without its checks but the instance's,
- * to whichever instance of the peer task.  The layer clears it (none)
- * whenever the layout changes; the transport notes it in be_send_one when
- * a send of this layout to any other process can be made from these
- * words (none last), and be_send_again makes one.  The words are the
- * transport's: what it hands its own send (MPI: buffer, count,
- * datatype). */
+ * by the layer right after that layout (rt_layout.h) so that mdl_send
+ * repeats a call with the same key (bounds, the task struct's pointer and
+ * size words) without its checks but the instance's, to whichever
+ * instance of the peer task.  The layer clears it (none) whenever the
+ * layout changes or is marked stale, so that `none` alone says whether it
+ * holds; the transport notes it in be_send_one when a send of this layout
+ * to any other process can be made from these words (none last), and
+ * be_send_again makes one.  The words are the transport's: what it hands
+ * its own send (MPI: buffer, count, datatype, and the peer task's world
+ * ranks, so that the instance's is one load). */
 typedef struct rt_again {
     long none;                  /* non-zero: nothing noted */
-    const rt_layout *lay;       /* the layout noted */
     void *buf;
     uintptr_t type;
+    const int *ranks;
     int count;
 } rt_again;
+
+/* The layout a note was made of: the one the layer keeps it after. */
+static inline const rt_layout *rt_again_layout(const rt_again *again)
+{
+    return (const rt_layout *)(const void *)((const char *)again - sizeof(rt_layout));
+}
 
 /* For a transport that prepares at MDL_Init what a message whose bounds
  * are all constant (or that has none) needs: its layout.  NULL: refused

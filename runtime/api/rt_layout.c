@@ -45,6 +45,7 @@ rt_msg_layout **rt_layouts_new(mdl_rt *rt, const mdl_task_desc *d)
         l->m = m;
         l->stale = 1;
         l->again.none = 1;
+        l->peers = (unsigned)rt_c(rt)->fam_size[m->peer_task];
         l->nbounds = m->fixed_bounds ? 0 : 2 * m->npairs;
         for (int k = 0; k < m->nitems; k++) {
             l->nptr += m->items[k].is_pointer;

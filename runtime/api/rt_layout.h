@@ -3,6 +3,7 @@
 #ifndef MDL_RT_LAYOUT_H
 #define MDL_RT_LAYOUT_H
 
+#include <stddef.h>
 #include <string.h>
 
 #include "rt_backend.h"
@@ -10,8 +11,7 @@
 /* Which calls of a message mdl_send may make from a note (rt_again):
  * none (to several instances, to a neighbour: peers resolved per call),
  * narrow ones (to one instance, the key at most one pair of bounds:
- * compared without a loop, rt_again_of) or any to one instance
- * (rt_again_wide_of). */
+ * compared without a loop) or any to one instance (rt_again_of). */
 enum { RT_REPEAT_NONE, RT_REPEAT_NARROW, RT_REPEAT_WIDE };
 
 /* What the layer keeps per message: the layout it last checked (out) and
@@ -25,11 +25,15 @@ enum { RT_REPEAT_NONE, RT_REPEAT_NARROW, RT_REPEAT_WIDE };
  * cache needs to know. */
 typedef struct rt_msg_layout {
     rt_layout out;              /* what the transport is handed */
+    rt_again again;             /* a send: how the transport sends out
+                                   (cleared where out changes or is
+                                   marked stale); right after out
+                                   (rt_again_layout) */
     long stale;                 /* non-zero: out is not the layout of key
                                    (none yet, or the last call's bounds
                                    were refused) */
-    rt_again again;             /* a send: how the transport sends out
-                                   (cleared where out changes) */
+    unsigned peers;             /* the peer task's instances (fixed at
+                                   MDL_Init): a noted send's check */
     int nbounds;                /* bounds in the key: 2 * npairs, 0 when fixed */
     int nptr;                   /* words of the task struct in the key:
                                    pointer items', then extent variables' */
@@ -64,6 +68,9 @@ typedef struct rt_msg_layout {
     size_t row_bytes[MDL_MAX_DIMS];     /* bytes per index step */
     size_t offset;                      /* the variable's in the task struct */
 } rt_msg_layout;
+
+_Static_assert(offsetof(rt_msg_layout, again) == offsetof(rt_msg_layout, out) + sizeof(rt_layout),
+               "rt_again_layout finds the layout right before its note");
 
 /* Word i of the key after the bounds as the task struct has it now: a
  * pointer, or a size variable's bytes (the word may start at an int:
@@ -124,29 +131,25 @@ static inline const rt_layout *rt_layout_cached(mdl_rt *rt, const mdl_msg_desc *
 }
 
 /* The note of how the transport sends l's layout (rt_again) if this
- * call's key is l's — bounds, the task struct's words (pointers, sizes),
- * the layout not stale — else NULL.  l is the layout of a message of this
- * task, task its struct, l->repeats RT_REPEAT_NARROW (rt_again_of:
- * what nearly every small message is) or RT_REPEAT_WIDE
- * (rt_again_wide_of). */
-static inline const rt_again *rt_again_of(const rt_msg_layout *l, const long *bounds)
+ * call's key is l's — bounds, the task struct's words (pointers, sizes) —
+ * and the note holds (the layout not stale: every place marking it stale
+ * clears the note), else NULL.  l is the layout of a message of this
+ * task, task its struct; narrow (a constant): l->repeats is
+ * RT_REPEAT_NARROW, what nearly every small message is, and its key is
+ * compared without a loop; else RT_REPEAT_WIDE. */
+static inline __attribute__((always_inline)) const rt_again *
+rt_again_of(const rt_msg_layout *l, void *task, const long *bounds, int narrow)
 {
-    long diff = l->stale | l->again.none;
+    long diff = l->again.none;
     if (l->nbounds) {
         if (!bounds)
             return NULL;
-        diff |= (bounds[0] ^ l->key_here[0]) | (bounds[1] ^ l->key_here[1]);
+        if (narrow)
+            diff |= (bounds[0] ^ l->key_here[0]) | (bounds[1] ^ l->key_here[1]);
     }
+    if (!narrow)
+        diff = rt_key_diff(l, task, bounds, diff);
     return __builtin_expect(diff == 0, 1) ? &l->again : NULL;
-}
-
-static inline const rt_again *rt_again_wide_of(const rt_msg_layout *l, void *task,
-                                               const long *bounds)
-{
-    if (l->nbounds && !bounds)
-        return NULL;
-    long diff = rt_key_diff(l, task, bounds, l->stale | l->again.none);
-    return diff == 0 ? &l->again : NULL;
 }
 
 static inline const rt_layout *rt_layout_of(mdl_rt *rt, const mdl_msg_desc *m, void *task,

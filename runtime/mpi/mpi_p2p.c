@@ -562,10 +562,10 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
     if (__builtin_expect(direct_peer(rt, ty, dest) || dest == rt->job.world_rank, 0))
         return send_one_other(rt, m, lay, to, dest);
     if (again && !direct_sized(rt, ty)) {
-        again->lay = lay;
         again->buf = lay->base;
         again->count = ty->call_count;
         again->type = (uintptr_t)ty->call_dt;
+        again->ranks = rt->job.rank_of[m->peer_task];
         again->none = 0;
     }
     if (m->async)
@@ -575,12 +575,12 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
 
 int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_again *again, int to)
 {
-    int dest = rt->job.rank_of[m->peer_task][to];
+    int dest = again->ranks[to];
     MPI_Datatype dt = (MPI_Datatype)again->type;
     if (__builtin_expect(dest == rt->job.world_rank, 0))
-        return send_one_other(rt, m, again->lay, to, dest);
+        return send_one_other(rt, m, rt_again_layout(again), to, dest);
     if (m->async)
-        return send_async(rt, m, again->buf, again->count, dt, dest, again->lay, to);
+        return send_async(rt, m, again->buf, again->count, dt, dest, rt_again_layout(again), to);
     return send_sync_body(rt, m, again->buf, again->count, dt, dest);
 }
 

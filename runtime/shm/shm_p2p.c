@@ -354,19 +354,18 @@ int be_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, const int *
     return rc < 0 ? rc : MDL_SUCCESS;
 }
 
-/* be_send needs the layout only: that is the note. */
+/* be_send needs the layout only, which the note is kept after
+ * (rt_again_layout): nothing else to note. */
 int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to, rt_again *again)
 {
-    if (again) {
-        again->lay = lay;
+    if (again)
         again->none = 0;
-    }
     return be_send(rt, m, lay, &to, 1);
 }
 
 int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_again *again, int to)
 {
-    return be_send(rt, m, again->lay, &to, 1);
+    return be_send(rt, m, rt_again_layout(again), &to, 1);
 }
 
 /* ---------------------------------------------------------------- receiving */

@@ -42,9 +42,10 @@ static const mdl_msg_desc M[] = {
       .fixed_bounds = all8 },
     P2P("rep", "MDL_SendTo_w_rep", 8, 1, 6, MDL_PEER_ONE, v_item, 1, NULL),
     P2P("rep", "MDL_RecvFrom_w_rep", 9, 0, 6, MDL_PEER_ONE, v_item, 1, NULL),
+    P2P("two", "MDL_SendTo_w_two", 10, 1, 7, MDL_PEER_ONE, v_item, 2, NULL),
 };
-static const mdl_msg_desc *const MP[] = { &M[0], &M[1], &M[2], &M[3], &M[4],
-                                          &M[5], &M[6], &M[7], &M[8], &M[9] };
+static const mdl_msg_desc *const MP[] = { &M[0], &M[1], &M[2], &M[3], &M[4], &M[5],
+                                          &M[6], &M[7], &M[8], &M[9], &M[10] };
 
 static const mdl_coll_desc C[] = {
     { "g", "MDL_Gather_g", 0, MDL_COLL_GATHER, 0, 0, &td_int, 16, 16, 0, -1, -1 },
@@ -56,7 +57,7 @@ static const mdl_coll_desc *const CP[] = { &C[0], &C[1], &C[2] };
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "return";
-    mdl_task_desc d = { MDL_ABI, "errors.mdl", 5, 2, tasks, 0, 0, { 0, 0, 0 }, 7, NELEM(MP), MP,
+    mdl_task_desc d = { MDL_ABI, "errors.mdl", 5, 2, tasks, 0, 0, { 0, 0, 0 }, 8, NELEM(MP), MP,
                         NELEM(CP), CP, sizeof(T), 0, 0, NULL, 0, NULL };
     void *mem;
     mdl_rt *rt;
@@ -120,8 +121,19 @@ int main(int argc, char **argv)
         CHECK_EQ(mdl_send(rt, &M[8], &copy, 1, NULL, 0, all8), MDL_ERR_ARG);
         CHECK_EQ(mdl_send(rt, &M[8], t, 1, NULL, 0, NULL), MDL_ERR_ARG);   /* no bounds */
         CHECK_EQ(mdl_send(rt, &M[8], t, 1, NULL, 0, all8), 0);
+        /* the same through mdl_send_pair (the bounds by value), its note
+         * the one mdl_send made */
+        CHECK_EQ(mdl_send_pair(rt, &M[8], t, 1, 0, 7), 0);
+        CHECK_EQ(mdl_send_pair(rt, &alias, t, 1, 0, 7), MDL_ERR_ARG);
+        CHECK_EQ(mdl_send_pair(rt, &M[9], t, 1, 0, 7), MDL_ERR_ARG);
+        CHECK_EQ(mdl_send_pair(rt, &M[8], &copy, 1, 0, 7), MDL_ERR_ARG);
+        CHECK_EQ(mdl_send_pair(rt, &M[8], t, 5, 0, 7), MDL_ERR_RANK);
+        CHECK_EQ(mdl_send_pair(rt, &M[8], t, MDL_ANY, 0, 7), MDL_ERR_RANK);
+        CHECK_EQ(mdl_send_pair(rt, &M[8], t, 1, 0, 8), MDL_ERR_BOUNDS);
+        CHECK_EQ(mdl_send_pair(rt, &M[10], t, 1, 0, 7), MDL_ERR_ARG);  /* two pairs: no bounds */
+        CHECK_EQ(mdl_send_pair(rt, &M[8], t, 1, 0, 7), 0);
     } else {
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < 4; k++) {
             memset(t->V, 0, sizeof t->V);
             CHECK_EQ(mdl_recv(rt, &M[9], t, 0, all8), 0);
             for (int j = 0; j < 8; j++)

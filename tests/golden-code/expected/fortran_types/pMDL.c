@@ -520,21 +520,21 @@ int p_MDL_SendTo_p_scalars(struct p *t, int inst)
 {
     if (!t)
         return mdlg_no_task("MDL_SendTo_p_scalars");
-    return mdl_send(t->mdl_rt_, &mdlg_msg_0, t, inst, NULL, 0, NULL);
+    return mdl_send_pair(t->mdl_rt_, &mdlg_msg_0, t, inst, 0, 0);
 }
 
 int p_MDL_SendTo_p_structs(struct p *t, int inst)
 {
     if (!t)
         return mdlg_no_task("MDL_SendTo_p_structs");
-    return mdl_send(t->mdl_rt_, &mdlg_msg_1, t, inst, NULL, 0, NULL);
+    return mdl_send_pair(t->mdl_rt_, &mdlg_msg_1, t, inst, 0, 0);
 }
 
 int p_MDL_SendTo_p_whole(struct p *t, int inst)
 {
     if (!t)
         return mdlg_no_task("MDL_SendTo_p_whole");
-    return mdl_send(t->mdl_rt_, &mdlg_msg_2, t, inst, NULL, 0, NULL);
+    return mdl_send_pair(t->mdl_rt_, &mdlg_msg_2, t, inst, 0, 0);
 }
 
 int p_MDL_SendTo_p_block(struct p *t, int inst, int lo0, int hi0, int lo1, int hi1)
@@ -549,7 +549,7 @@ int p_MDL_SendTo_p_column(struct p *t, int inst)
 {
     if (!t)
         return mdlg_no_task("MDL_SendTo_p_column");
-    return mdl_send(t->mdl_rt_, &mdlg_msg_4, t, inst, NULL, 0, NULL);
+    return mdl_send_pair(t->mdl_rt_, &mdlg_msg_4, t, inst, 0, 0);
 }
 
 int p_MDL_SendTo_p_cube(struct p *t, int inst, int lo0, int hi0)
@@ -564,15 +564,14 @@ int p_MDL_SendTo_p_pointed(struct p *t, int inst, int lo0, int hi0)
 {
     if (!t)
         return mdlg_no_task("MDL_SendTo_p_pointed");
-    const long b[] = { (long)lo0, (long)hi0 };
-    return mdl_send(t->mdl_rt_, &mdlg_msg_6, t, inst, NULL, 0, b);
+    return mdl_send_pair(t->mdl_rt_, &mdlg_msg_6, t, inst, (long)lo0, (long)hi0);
 }
 
 int p_MDL_SendTo_p_later(struct p *t, int inst)
 {
     if (!t)
         return mdlg_no_task("MDL_SendTo_p_later");
-    return mdl_send(t->mdl_rt_, &mdlg_msg_7, t, inst, NULL, 0, NULL);
+    return mdl_send_pair(t->mdl_rt_, &mdlg_msg_7, t, inst, 0, 0);
 }
 
 int p_MDL_RecvFrom_p_scalars(struct p *t, int inst)

@@ -209,8 +209,7 @@ int boss_MDL_SendTo_worker_job(struct boss *t, int inst)
 {
     if (!t)
         return mdlg_no_task("MDL_SendTo_worker_job");
-    const long b[] = { (long)(t->slot), (long)(t->slot) };
-    return mdl_send(t->mdl_rt_, &mdlg_msg_0, t, inst, NULL, 0, b);
+    return mdl_send_pair(t->mdl_rt_, &mdlg_msg_0, t, inst, (long)(t->slot), (long)(t->slot));
 }
 
 int boss_MDL_SendTo_worker_cells(struct boss *t)

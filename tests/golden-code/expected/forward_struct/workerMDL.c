@@ -231,7 +231,7 @@ int worker_MDL_SendTo_boss_back(struct worker *t, int inst)
 {
     if (!t)
         return mdlg_no_task("MDL_SendTo_boss_back");
-    return mdl_send(t->mdl_rt_, &mdlg_msg_0, t, inst, NULL, 0, NULL);
+    return mdl_send_pair(t->mdl_rt_, &mdlg_msg_0, t, inst, 0, 0);
 }
 
 int worker_MDL_RecvFrom_boss_job(struct worker *t, int inst)

@@ -192,14 +192,14 @@ int son_MDL_SendTo_father_startMessage(struct son *t, int inst)
 {
     if (!t)
         return mdlg_no_task("MDL_SendTo_father_startMessage");
-    return mdl_send(t->mdl_rt_, &mdlg_msg_0, t, inst, NULL, 0, NULL);
+    return mdl_send_pair(t->mdl_rt_, &mdlg_msg_0, t, inst, 0, 0);
 }
 
 int son_MDL_SendTo_father_oneShoot(struct son *t, int inst)
 {
     if (!t)
         return mdlg_no_task("MDL_SendTo_father_oneShoot");
-    return mdl_send(t->mdl_rt_, &mdlg_msg_1, t, inst, NULL, 0, NULL);
+    return mdl_send_pair(t->mdl_rt_, &mdlg_msg_1, t, inst, 0, 0);
 }
 
 int son_MDL_RecvFrom_father_shootMessage(struct son *t, int inst)

@@ -259,15 +259,14 @@ int agent_MDL_SendTo_clients_res(struct agent *t, int inst)
 {
     if (!t)
         return mdlg_no_task("MDL_SendTo_clients_res");
-    const long b[] = { (long)0, (long)(t->n - 1) };
-    return mdl_send(t->mdl_rt_, &mdlg_msg_0, t, inst, NULL, 0, b);
+    return mdl_send_pair(t->mdl_rt_, &mdlg_msg_0, t, inst, (long)0, (long)(t->n - 1));
 }
 
 int agent_MDL_SendTo_control_done(struct agent *t, int inst)
 {
     if (!t)
         return mdlg_no_task("MDL_SendTo_control_done");
-    return mdl_send(t->mdl_rt_, &mdlg_msg_1, t, inst, NULL, 0, NULL);
+    return mdl_send_pair(t->mdl_rt_, &mdlg_msg_1, t, inst, 0, 0);
 }
 
 int agent_MDL_RecvFrom_control_cfg(struct agent *t, int inst)

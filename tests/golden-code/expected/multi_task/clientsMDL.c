@@ -175,7 +175,7 @@ int clients_MDL_SendTo_agent_request(struct clients *t, int inst)
 {
     if (!t)
         return mdlg_no_task("MDL_SendTo_agent_request");
-    return mdl_send(t->mdl_rt_, &mdlg_msg_0, t, inst, NULL, 0, NULL);
+    return mdl_send_pair(t->mdl_rt_, &mdlg_msg_0, t, inst, 0, 0);
 }
 
 int clients_MDL_RecvFrom_agent_answer(struct clients *t, int inst)
