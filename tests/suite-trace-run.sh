@@ -17,6 +17,9 @@
 #                per call
 #   rtsize       tests/trace/run/rtsize: a 2 MiB message from a variable
 #                sized at run time is copied once (copy_us), on MPI too
+#   strided      tests/trace/run/strided (MPI): strided messages of 2, 8,
+#                16 KiB copied once from the MPI's threshold (Open MPI: its
+#                eager limit, 8 KiB copied; also with the limit raised)
 #   timing       tests/trace/run/timing: a receive that waits 300 ms and a
 #                sync send that waits 300 ms last at least half that (the
 #                waiting instance may reach its call late); the sends and
@@ -332,6 +335,37 @@ for rt in "${MPI_RTS[@]}" shm; do
         grep -q '^rtsize: ok' "$W/out" && awk -v c="$c" 'BEGIN { exit !(c != "" && c > 0) }' &&
             pass rtsize_one_copy ||
             fail rtsize_one_copy "copy_us of MDL_RecvFrom_r_blk '$c': $(head -c 200 "$W/out" | tr '\n' ' ')"
+    fi
+
+    # strided messages between two processes of a host take the one-copy
+    # path from the MPI's own threshold (docs/runtime-mpi.md, "Which
+    # messages"): 16 KiB on MPICH; on Open MPI its shared-memory eager limit
+    # (4 KiB by default: 8 KiB is copied once there only), read from the
+    # MPI, so that raising the limit raises the threshold
+    strided_copied() {
+        local name=$1 want=" $2 " got='' m
+        for m in s2k s8k s16k; do
+            [ -n "$(copy_of "$f" "MDL_RecvFrom_p_$m")" ] && got+="$m "
+        done
+        grep -q '^strided: ok' "$W/out" && [ " $got" = "$want" ] && pass "$name" ||
+            fail "$name" "copied once: '${got% }', expected '$2': $(head -c 200 "$W/out" | tr '\n' ' ')"
+    }
+    if [ "$RT_LIB" = mpi ] && traced strided tests/trace/run/strided/spec.mdl \
+            tests/trace/run/strided/strided.c -- -n 2 ./strided; then
+        if [ "$MPI_NAME" = openmpi ]; then
+            strided_copied strided_one_copy "s8k s16k"
+        else
+            strided_copied strided_one_copy "s16k"
+        fi
+        if [ "$MPI_NAME" = openmpi ]; then
+            rm -f "$f"
+            OMPI_MCA_btl_vader_eager_limit=16384 MDL_TRACE=$f job "$d" -n 2 ./strided
+            if [ $rc -ne 0 ]; then
+                fail strided_eager_16k_check "status $rc: $(tail -c 300 "$W/err" | tr '\n' ' ')"
+            elif valid strided_eager_16k_check "$f"; then
+                strided_copied strided_eager_16k_one_copy "s16k"
+            fi
+        fi
     fi
 
     # ------------------------------------------------------------ C++

@@ -91,8 +91,8 @@ typedef struct mpi_direct_note {
 } mpi_direct_note;
 
 _Static_assert(sizeof(mpi_direct_note) == MPI_DIRECT_NOTE_BYTES, "mpi_rt.h says otherwise");
-_Static_assert(MPI_DIRECT_NOTE_BYTES < MPI_DIRECT_MIN &&
-                   MPI_DIRECT_NOTE_BYTES < MPI_DIRECT_MIN_STRIDED,
+_Static_assert(MPI_DIRECT_NOTE_BYTES < MPI_DIRECT_MIN && MPI_DIRECT_NOTE_BYTES < MPI_DIRECT_MIN_STRIDED &&
+                   MPI_DIRECT_NOTE_BYTES < MPI_DIRECT_MIN_STRIDED_OMPI,
                "an announcement must be smaller than any direct message");
 
 /* An announced send, until its slot is DONE or withdrawn. */
@@ -249,8 +249,9 @@ static void *map_peer(int fd, size_t size, size_t heap)
 
 /* Whether a send of m may ever be announced (make_note, direct_peer in
  * mpi_p2p.c): one item of a basic type whose largest section is large
- * enough for the smaller of the two thresholds. */
-static int may_announce(const mdl_msg_desc *m)
+ * enough for the smaller of the two thresholds, strided_min the strided
+ * one (never above MPI_DIRECT_MIN). */
+static int may_announce(const mdl_msg_desc *m, size_t strided_min)
 {
     if (!m->is_send || m->nitems != 1)
         return 0;
@@ -265,8 +266,7 @@ static int may_announce(const mdl_msg_desc *m)
             return 1;
         most *= (uint64_t)ext;
     }
-    return most >= (MPI_DIRECT_MIN < MPI_DIRECT_MIN_STRIDED ? MPI_DIRECT_MIN
-                                                            : MPI_DIRECT_MIN_STRIDED);
+    return most >= strided_min;
 }
 
 /* The channels on which this process may announce a send (NULL: out of
@@ -277,7 +277,7 @@ static unsigned char *announcing_channels(mdl_rt *rt)
     unsigned char *mine = calloc((size_t)(d->nchannels ? d->nchannels : 1), 1);
     int shared = rt->mem.size > 0;     /* else a control page alone */
     for (int i = 0; mine && shared && i < d->nmsgs; i++)
-        if (may_announce(d->msgs[i]))
+        if (may_announce(d->msgs[i], rt->host.direct_min_strided))
             mine[d->msgs[i]->channel] = 1;
     return mine;
 }
@@ -309,6 +309,7 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
     if (rc)
         return rc;
     int nsize = 0, me = 0, nchan = rt->c.d->nchannels;
+    rt->host.direct_min_strided = mpi_direct_min_strided();
     MPI_Comm_size(node, &nsize);
     MPI_Comm_rank(node, &me);
     enum { OK, PID, FD, SIZE, HEAP, RANK, N };

@@ -223,14 +223,14 @@ static __attribute__((noinline)) int send_direct(mdl_rt *rt, const mdl_msg_desc 
     return mpi_direct_send(rt, m, lay, dest, progress);
 }
 
-/* A message of at least the smaller threshold, strided ones' (send_direct
- * leaves the contiguous ones below MPI_DIRECT_MIN to MPI), on a host whose
- * processes announce (direct_sized), to one of them (direct_peer): one
- * compare of a small message's size, what ping-pongs and halos send. */
-_Static_assert(MPI_DIRECT_MIN_STRIDED <= MPI_DIRECT_MIN, "strided threshold the smaller");
+/* A message of at least the smaller threshold, strided ones'
+ * (mpi_direct_min_strided: at most MPI_DIRECT_MIN; send_direct leaves the
+ * contiguous ones below MPI_DIRECT_MIN to MPI), on a host whose processes
+ * announce (direct_sized), to one of them (direct_peer): one compare of a
+ * small message's size, what ping-pongs and halos send. */
 static inline int direct_sized(const mdl_rt *rt, const mpi_msg_types *ty)
 {
-    return ty->bytes >= MPI_DIRECT_MIN_STRIDED && rt->host.announces;
+    return ty->bytes >= rt->host.direct_min_strided && rt->host.announces;
 }
 
 static inline int direct_peer(const mdl_rt *rt, const mpi_msg_types *ty, int dest)

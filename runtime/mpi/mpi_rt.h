@@ -15,10 +15,20 @@
 /* Large messages on one host (mpi_direct.c).  A contiguous message of at
  * least MPI_DIRECT_MIN bytes takes it: the size above which MPICH's
  * shared-memory path is a rendezvous anyway, so a sync send waits for its
- * receiver as it did.  A strided one from MPI_DIRECT_MIN_STRIDED: MPICH
- * sends a derived datatype by a rendezvous that needs its sender again
- * after the receiver's request, slower than the receiver's one copy from
- * there on (docs/performance.md, defect 2).  MPI_DIRECT_SLOTS sends may be
+ * receiver as it did.  A strided one from rt->host.direct_min_strided
+ * (mpi_direct_min.c), where the MPI would send it by a rendezvous that
+ * needs its sender to run again after the receiver's match, slower than
+ * the receiver's one copy: on MPICH from MPI_DIRECT_MIN_STRIDED (its
+ * derived datatypes; measured, docs/performance.md, defect 2), on Open
+ * MPI from its shared-memory BTL's eager limit (MPI_T: btl_vader_eager_limit,
+ * Open MPI 5's btl_sm_eager_limit; MPI_DIRECT_MIN_STRIDED_OMPI, its default,
+ * when not read) less MPI_DIRECT_OMPI_HEADERS (the limit counts ob1's and
+ * the BTL's headers: at 4096, 4040 strided bytes went eagerly, 4056 not):
+ * above it ob1 sends a strided message by a rendezvous whose data the
+ * sender pushes once acknowledged, where a contiguous one is pulled by the
+ * receiver (single copy) — a halo's second receive from one peer waited
+ * for that peer to be scheduled again (docs/performance.md, "Across
+ * hosts").  MPI_DIRECT_SLOTS sends may be
  * announced at once (more go through MPI).  A sender withdraws an
  * announcement when its receiver has been blocked in another call for
  * MPI_DIRECT_STUCK_US of its own time on a CPU, or, whatever it does, has
@@ -27,6 +37,8 @@
  * withdrawn messages are kept for the next ones (mpi_buffered_pool). */
 #define MPI_DIRECT_MIN (64 * 1024)
 #define MPI_DIRECT_MIN_STRIDED (16 * 1024)
+#define MPI_DIRECT_MIN_STRIDED_OMPI (4 * 1024)
+#define MPI_DIRECT_OMPI_HEADERS 64
 /* The address space after the control page of a task with run-time-sized
  * variables, for their storage (mpi_sized.c): reserved, not committed. */
 #define MPI_SIZED_HEAP ((size_t)64 << 30)
@@ -237,6 +249,7 @@ typedef struct mpi_task_mem {
  * peer_base NULL: none of them), and this process's announced sends. */
 typedef struct mpi_host {
     int announces;              /* the struct is shared: large sends may be announced */
+    size_t direct_min_strided;  /* MDL_Init: mpi_direct_min_strided() */
     char **peer_base;
     size_t *peer_size;          /* struct bytes, the control page after */
     size_t *peer_span;          /* bytes an announcement may point into: the
@@ -404,6 +417,9 @@ MDL_HIDDEN void mpi_direct_alias(mdl_rt *rt, void *obj, size_t size);
 MDL_HIDDEN int mpi_host_comm(mdl_rt *rt, const char *fn, MPI_Comm *host);
 /* Collective: the host's processes map each other's structs, or none. */
 MDL_HIDDEN int mpi_direct_start(mdl_rt *rt, const char *fn);
+/* The smallest strided message that takes the one-copy path (after
+ * MPI_Init), above MPI_DIRECT_NOTE_BYTES and at most MPI_DIRECT_MIN. */
+MDL_HIDDEN size_t mpi_direct_min_strided(void);
 MDL_HIDDEN void mpi_direct_unmap_peers(mdl_rt *rt);
 MDL_HIDDEN void mpi_direct_free(mdl_rt *rt);
 /* What a sender waiting for its receiver runs meanwhile: the copies this
