@@ -2,18 +2,17 @@
 # bench/hosts.sh — the halo and the Vlasov code across 2 test hosts
 # (tests/hosts/, issue 29; make bench runs it, docs/performance.md "Across
 # hosts").  On every MPI of tests/lib/mpi.sh, two variants: mpi@<name>
-# (the hand-written MPI: bench/halo/mpi.c, bench/vlasov/mpi.c) and
-# mdl-mpi@<name> (the generated stubs: bench/halo/noeud.c,
-# examples/vlasov/vlasov.c, on that MPI's libmdl_mpi), one instance per host
+# (the hand-written MPI: bench/halo/halo_mpi.h, bench/vlasov/vlasov_mpi.h)
+# and mdl-mpi@<name> (the generated stubs: bench/halo/halo_mdl.h,
+# examples/vlasov/vlasov_mdl.h, on that MPI's libmdl_mpi), one instance per host
 # (2x1), then two per host (2x2, placed by block: the halo's and the
 # Vlasov code's neighbours then cross hosts and stay inside one alike).
 # Between two jobs across the test hosts the time of one exchange moves by
 # up to 30 % on this shared machine (the job's placement, the load of the
-# moment), so the figure is taken where both codes share them: the halo's
-# hand-written exchange and the stubs' run side by side in one program
-# (bench/halo/side.c: batches alternating ABBA in the same processes), one
-# job a round; the Vlasov code's two programs one job each, in ABBA order
-# from round to round.  Per job, the median time of one iteration (a halo
+# moment), so the figure is taken where both codes share them: the
+# hand-written code and the stubs run side by side in one program
+# (bench/halo/side.c, bench/vlasov/side.c: batches alternating ABBA in the
+# same processes), one job a round.  Per job, the median time of one iteration (a halo
 # exchange, a Vlasov step) on instance 0, which preempted iterations do not
 # move; per round the ratio stubs / hand-written of these; per case the
 # median of the rounds' ratios and their quartiles, which decide the target
@@ -21,22 +20,24 @@
 # (the best mean time of a batch or of the Vlasov code's 20 steps, and the
 # median of its rounds' ratios) is printed beside it.
 #
+#
 # MPICH 4.0.2 over UCX/TCP may hang in MPI_Finalize across hosts
 # (openucx/ucx#8738, tests/hosts/README.md).  Both programs print their
 # result before MPI_Finalize, so every run is watched (hosts_mpirun_watch):
 # once the result line is out the job has BENCH_HOSTS_GRACE seconds to end
 # (MPICH; Open MPI 30 s, as in tests/suite-hosts.sh), else it is ended.  On
-# MPICH such a run's time counts (it was measured before Finalize, and the
-# checks below read what was printed or written before it); the runs that
-# hung are counted and said under the table.  Open MPI never hung so
-# (tests/hosts/README.md): there it is a failure, as is a run that fails,
-# times out before its result, or whose result is wrong (the halo's "wrong
-# halo", the Vlasov code's W differing from the hand-written one).
+# MPICH such a run's time counts (it was measured, and the program's checks
+# made, before Finalize); the runs that hung are counted and said under the
+# table.  Open MPI never hung so (tests/hosts/README.md): there it is a
+# failure, as is a run that fails, times out before its result, or whose
+# result is wrong ("wrong halo", or "wrong W": the stubs' W(t) differing
+# from the hand-written code's).
 #
 # Environment: MEDLEY_STAGE, MEDLEY_BUILD, MEDLEY_MPIS (tests/lib/mpi.sh),
 # BENCH_QUICK, BENCH_OUT, BENCH_WORK, BENCH_CFLAGS as for bench/run.sh;
 #   BENCH_HOSTS_HALO    halo sizes       (default "64 256 1024"; quick "256")
 #   BENCH_HOSTS_VLASOV  Vlasov mesh sizes (default "256 512"; quick "256")
+#   BENCH_HOSTS_STEPS   timed Vlasov steps of each code (default 20; quick 4)
 #   BENCH_HOSTS_ROUNDS  rounds            (default 7; quick 1)
 #   BENCH_HOSTS_PER_HOST instances per host (default "1 2": 2x1, then 2x2)
 #   BENCH_HOSTS_GRACE   seconds an MPICH job may take to end after its result (2)
@@ -51,9 +52,9 @@ BENCH_NAME=bench/hosts
 . "$(dirname "$0")/lib.sh"
 WORK=$WORK/hosts
 if [ -n "$QUICK" ]; then
-    HALO_N=${BENCH_HOSTS_HALO:-256} VLASOV_N=${BENCH_HOSTS_VLASOV:-256} ROUNDS=${BENCH_HOSTS_ROUNDS:-1} STEPS=5
+    HALO_N=${BENCH_HOSTS_HALO:-256} VLASOV_N=${BENCH_HOSTS_VLASOV:-256} ROUNDS=${BENCH_HOSTS_ROUNDS:-1} STEPS=${BENCH_HOSTS_STEPS:-4}
 else
-    HALO_N=${BENCH_HOSTS_HALO:-64 256 1024} VLASOV_N=${BENCH_HOSTS_VLASOV:-256 512} ROUNDS=${BENCH_HOSTS_ROUNDS:-7} STEPS=20
+    HALO_N=${BENCH_HOSTS_HALO:-64 256 1024} VLASOV_N=${BENCH_HOSTS_VLASOV:-256 512} ROUNDS=${BENCH_HOSTS_ROUNDS:-7} STEPS=${BENCH_HOSTS_STEPS:-20}
 fi
 PER_HOST=${BENCH_HOSTS_PER_HOST:-1 2}
 GRACE=${BENCH_HOSTS_GRACE:-2}
@@ -79,10 +80,9 @@ FAILED=0
 start=$(date +%s)
 
 # build MPI BENCH N: on that MPI's staged install (rt_use has selected
-# it), in $WORK/MPI/BENCH-N/: the halo's side-by-side program (side: the
-# hand-written exchange and the stubs' in one program, its size a -D as on
-# one host), the Vlasov code's two (mpi, mdl-mpi: its mesh an argument of
-# both, run), built as bench/vlasov/run.sh builds them.
+# it), in $WORK/MPI/BENCH-N/side: the side-by-side program, the
+# hand-written code and the stubs in one (the halo's size a -D as on one
+# host, the Vlasov code's mesh an argument, run).
 build() {
     local m=$1 b=$2 n=$3 w=$WORK/$1/$2-$3 ok=1 d mdefs=()
     mkdir -p "$w/gen"
@@ -94,10 +94,9 @@ build() {
                 $(pkg-config --cflags --libs medley-mpi) -o "$w/side" >> "$w/log" 2>&1 || ok=0; } ;;
         vlasov)
             "$STAGE/bin/medleyc" -o "$w/gen" examples/vlasov/vlasov.mdl > "$w/log" 2>&1 || ok=0
-            [ $ok = 1 ] && { "$MPI_CC" "${CFLAGS_B[@]}" bench/vlasov/mpi.c -lm -o "$w/mpi" >> "$w/log" 2>&1 || ok=0; }
             # shellcheck disable=SC2046
-            [ $ok = 1 ] && { cc "${CFLAGS_B[@]}" -I"$w/gen" examples/vlasov/vlasov.c "$w"/gen/*MDL.c \
-                $(pkg-config --cflags --libs medley-mpi) -lm -o "$w/mdl-mpi" >> "$w/log" 2>&1 || ok=0; } ;;
+            [ $ok = 1 ] && { "$MPI_CC" "${CFLAGS_B[@]}" -I"$w/gen" bench/vlasov/side.c "$w"/gen/*MDL.c \
+                $(pkg-config --cflags --libs medley-mpi) -lm -o "$w/side" >> "$w/log" 2>&1 || ok=0; } ;;
     esac
     [ $ok = 1 ] && return 0
     echo "bench/hosts: build of $b N=$n on $m failed:" >&2
@@ -105,44 +104,36 @@ build() {
     return 1
 }
 
-# run MPI BENCH N PER-HOST ROUND PROGRAM: one watched job on both hosts
-# (PROGRAM: side for the halo, mpi or mdl-mpi for the Vlasov code); appends
-# its variants' times to $CSV, counts a Finalize hang in HUNG[MPI]; 1 on
-# failure
+# run MPI BENCH N PER-HOST ROUND: one watched job of the side-by-side
+# program on both hosts; appends its variants' times to $CSV, counts a
+# Finalize hang in HUNG[MPI]; 1 on failure
 declare -A HUNG RUNS
 run() {
-    local m=$1 b=$2 n=$3 k=$4 r=$5 v=$6 w=$WORK/$1/$2-$3 done_re args=() rc grace=$GRACE e row
+    local m=$1 b=$2 n=$3 k=$4 r=$5 w=$WORK/$1/$2-$3 args=() rc grace=$GRACE e f
+    local done_re="^$b side mdl-mpi "
     # What every rank needs: the ssh stand-in gives another host's ranks a
     # fresh environment (Open MPI forwards nothing); under SANITIZE the
     # sanitizers' settings too (LSAN_OPTIONS: this MPI's leak suppressions).
     local envs=(--env "BENCH_QUICK=${QUICK:-0}")
     for e in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do [ -n "${!e:-}" ] && envs+=(--env "$e"); done
     [ "$m" = mpich ] || grace=30
-    case $b in
-        halo) done_re='^halo side mdl-mpi ' ;;
-        vlasov) done_re='^bench: ' args=(--mesh "$n" "$n" --bench "$STEPS" "$w/W.$v") ;;
-    esac
-    rm -f "$w/W.$v"  # same_w must not read an earlier round's
+    [ "$b" = vlasov ] && args=(--mesh "$n" "$n" --bench "$STEPS")
     hosts_mpirun_watch "$w/out" "$done_re" "$grace" "$m" -n "$k" --map block "${envs[@]}" \
-        --timeout 300 -- "$w/$v" "${args[@]}"
+        --timeout 300 -- "$w/side" "${args[@]}"
     rc=$?
     RUNS[$m]=$((${RUNS[$m]:-0} + 1))
     [ $rc = 200 ] && [ "$m" = mpich ] && HUNG[$m]=$((${HUNG[$m]:-0} + 1))
     if ! grep -qE -- "$done_re" "$w/out" || { [ $rc != 0 ] && { [ $rc != 200 ] || [ "$m" != mpich ]; }; } ||
-            grep -q 'wrong halo' "$w/out"; then
+            grep -qE 'wrong (halo|W)' "$w/out"; then
         # kept for a look: the next run writes out again
-        cp "$w/out" "$w/failed-$v-2x$k-r$r.out"
-        echo "bench/hosts: $b N=$n $v@$m 2x$k round $r failed (status $rc; output in $w/failed-$v-2x$k-r$r.out): $(tail -c 300 "$w/out" | tr '\n' ' ')" >&2
+        f=$w/failed-2x$k-r$r.out
+        cp "$w/out" "$f"
+        echo "bench/hosts: $b N=$n @$m 2x$k round $r failed (status $rc; output in $f): $(tail -c 300 "$w/out" | tr '\n' ' ')" >&2
         return 1
     fi
     # bench,case,size,procs,variant,round,seconds,each_median,each_p10
-    row="$b,2x$k,$n,$((2 * k))"
-    case $b in
-        halo) awk -v row="$row" -v m="$m" -v r="$r" '$1 == "halo" && $2 == "side" && NF == 7 {
-                  printf "%s,%s@%s,%s,%s,%s,%s\n", row, $3, m, r, $5, $6, $7 }' "$w/out" >> "$CSV" ;;
-        vlasov) grep -m1 '^bench: ' "$w/out" | tr ' ' '\n' | awk -F= -v row="$row" -v v="$v@$m" -v r="$r" '
-                  { f[$1] = $2 } END { printf "%s,%s,%s,%s,%s,%s\n", row, v, r, f["total"], f["step_median"], f["step_p10"] }' >> "$CSV" ;;
-    esac
+    awk -v row="$b,2x$k,$n,$((2 * k))" -v b="$b" -v m="$m" -v r="$r" '$1 == b && $2 == "side" && NF == 7 {
+        printf "%s,%s@%s,%s,%s,%s,%s\n", row, $3, m, r, $5, $6, $7 }' "$w/out" >> "$CSV"
 }
 
 CASES=$(for n in $HALO_N; do echo "halo:$n"; done; for n in $VLASOV_N; do echo "vlasov:$n"; done)
@@ -160,19 +151,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
             b=${c%:*} n=${c#*:}
             for rt in "${MPIS[@]}"; do
                 rt_use "$rt" || die "$RT_WHY"
-                ok=1
-                if [ "$b" = halo ]; then
-                    run "$MPI_NAME" "$b" "$n" "$k" "$r" side || ok=0
-                else
-                    for v in $( ((r % 2)) && echo mpi mdl-mpi || echo mdl-mpi mpi); do
-                        run "$MPI_NAME" "$b" "$n" "$k" "$r" "$v" || ok=0
-                    done
-                fi
-                [ $ok = 1 ] || { FAILED=1; continue; }
-                if [ "$b" = vlasov ] && ! why=$(same_w "$WORK/$MPI_NAME/vlasov-$n/W.mpi" "$WORK/$MPI_NAME/vlasov-$n/W.mdl-mpi"); then
-                    echo "bench/hosts: vlasov N=$n 2x$k round $r on $MPI_NAME: the stubs' W differs from the hand-written one's: $why" >&2
-                    FAILED=1
-                fi
+                run "$MPI_NAME" "$b" "$n" "$k" "$r" || FAILED=1
             done
         done
     done
@@ -186,12 +165,12 @@ for rt in "${MPIS[@]}"; do mpis="$mpis ${rt#mpi-}"; done
 {
     echo "# across 2 test hosts (tests/hosts: network namespaces on one machine, veth, kernel TCP), $(date -u '+%Y-%m-%d %H:%M UTC')${QUICK:+; BENCH_QUICK=1, not for the record}"
     echo "$(load_line); $ROUNDS round(s)"
-    echo "# case: hosts x instances per host.  Halo: the hand-written exchange and the stubs' side by side in one job a round"
-    echo "# (bench/halo/side.c, ABBA batches); Vlasov: one job each a round, in ABBA order ($STEPS steps)."
+    echo "# case: hosts x instances per host.  The hand-written code and the stubs side by side in one job a round, ABBA"
+    echo "# batches (bench/halo/side.c; bench/vlasov/side.c, $STEPS steps of each)."
     echo "# each (s): the hand-written code's median time of one iteration (halo: an exchange, vlasov: a step), best of rounds."
     echo "# ratio = mdl-mpi / hand-written MPI on the same MPI, of the median iteration times of one round: median over rounds"
     echo "# [p25-p75]; the target (stubs <= 1.05 x hand-written): ok when p75 <= 1.05, MISSED when p25 > 1.05, else unresolved."
-    echo "# rounds: best / median of the former figure (the mean time of a batch, the Vlasov code's total), for comparison"
+    echo "# rounds: best / median of the former figure (the mean time of a batch), for comparison"
     awk -F, -v mpis="$mpis" "$BENCH_AWK"'
     function least(b, k, v, x) { if (!((k, v) in b) || x < b[k, v]) b[k, v] = x }
     # the rounds'"'"' ratios x / h of figure f into a[1..], sorted; their count

@@ -37,9 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include "vlasovMDL.h"
-#include "vlasov_numerics.h"
+#include "vlasov_mdl.h"
 
 #define GAMMA_REF (-0.1533)     /* linear theory, k = 0.5 */
 #define OMEGA_REF 1.4156
@@ -50,13 +48,6 @@ static const char usage[] =
     "NX (positions) a power of two >= 4, NV (velocities) >= 4, both multiples of the\n"
     "instance count\n";
 
-static double now(void)
-{
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void *xmalloc(size_t n)
 {
     void *p = malloc(n);
@@ -65,57 +56,6 @@ static void *xmalloc(size_t n)
         exit(1);
     }
     return p;
-}
-
-/* ---------------------------------------------------------------- slabs */
-
-/* What instance me of np owns: rows v0..v1 in the x phase, columns x0..x1
- * in the v phase. */
-typedef struct slabs {
-    int np, me, lv, lx, v0, v1, x0, x1;
-} slabs;
-
-static slabs slabs_of(const vlasov_mesh *m, int np, int me)
-{
-    slabs s = { np, me, m->nv / np, m->nx / np, 0, 0, 0, 0 };
-    s.v0 = me * s.lv;
-    s.v1 = s.v0 + s.lv - 1;
-    s.x0 = me * s.lx;
-    s.x1 = s.x0 + s.lx - 1;
-    return s;
-}
-
-/* x phase -> v phase: instance q gets my rows of its columns, I get its
- * rows of mine.  The receives are posted first, then the sends (all
- * asynchronous, the spec's defaults for these messages); partners are
- * taken from my successor on, so that not everyone starts with the same. */
-static void to_vslabs(struct vlasov *t, const slabs *s)
-{
-    for (int k = 1; k < s->np; k++) {
-        int q = (s->me + k) % s->np;
-        MDL_RecvFrom_vlasov_into_vslab(t, q, q * s->lv, q * s->lv + s->lv - 1, s->x0, s->x1);
-    }
-    for (int k = 1; k < s->np; k++) {
-        int q = (s->me + k) % s->np;
-        MDL_SendTo_vlasov_to_vslab(t, q, s->v0, s->v1, q * s->lx, q * s->lx + s->lx - 1);
-    }
-    MDL_into_vslabWait(t);
-    MDL_to_vslabWait(t);
-}
-
-/* v phase -> x phase: the same blocks going back. */
-static void to_xslabs(struct vlasov *t, const slabs *s)
-{
-    for (int k = 1; k < s->np; k++) {
-        int q = (s->me + k) % s->np;
-        MDL_RecvFrom_vlasov_into_xslab(t, q, s->v0, s->v1, q * s->lx, q * s->lx + s->lx - 1);
-    }
-    for (int k = 1; k < s->np; k++) {
-        int q = (s->me + k) % s->np;
-        MDL_SendTo_vlasov_to_xslab(t, q, q * s->lv, q * s->lv + s->lv - 1, s->x0, s->x1);
-    }
-    MDL_into_xslabWait(t);
-    MDL_to_xslabWait(t);
 }
 
 /* ---------------------------------------------------------------- runs */
@@ -130,39 +70,17 @@ static void run_parallel(struct vlasov *t, vlasov_mesh *m, int steps, double alp
 {
     slabs s = slabs_of(m, MDL_FamilySize(t), MDL_MyRank(t));
     double (*f)[m->nx] = vlasov_MDL_View_f(t);
-    double t_comm = 0, c0;
+    double t_comm = 0;
     initial(m, f, s.v0, s.v1, alpha);
     MDL_Barrier(t);
-    double t0 = now();
+    double t0 = vlasov_mdl_now();
     for (int k = 0; k < steps; k++) {
-        double s0 = now();
-        advect_x(m, f, s.v0, s.v1, DT / 2);
-
-        t->energy = moments(m, f, s.v0, s.v1, t->rho);
-        c0 = now();
-        MDL_Reduce_density(t);
-        MDL_Reduce_energy_sum(t);
-        t_comm += now() - c0;
-        if (s.me == 0) {
-            W[k] = solve_field(m, t->rho_total, t->efield);
-            Etot[k] = t->total_energy + W[k];
-        }
-        c0 = now();
-        MDL_Bcast_field(t);
-        to_vslabs(t, &s);
-        t_comm += now() - c0;
-
-        advect_v(m, f, s.x0, s.x1, t->efield, DT);
-
-        c0 = now();
-        to_xslabs(t, &s);
-        t_comm += now() - c0;
-
-        advect_x(m, f, s.v0, s.v1, DT / 2);
+        double s0 = vlasov_mdl_now();
+        t_comm += vlasov_mdl_step(t, m, &s, &W[k], &Etot[k]);
         if (step)
-            step[k] = now() - s0;
+            step[k] = vlasov_mdl_now() - s0;
     }
-    t->times[0] = now() - t0;
+    t->times[0] = vlasov_mdl_now() - t0;
     t->times[1] = t->times[0] - t_comm;
     MDL_Reduce_timing(t);
 }
@@ -281,11 +199,11 @@ int main(int argc, char **argv)
     int ok = 1;
     if (me == 0) {
         double *Ws = xmalloc((size_t)steps * sizeof *Ws);
-        double t0 = now();
+        double t0 = vlasov_mdl_now();
         run_serial(m, steps, alpha, Ws);
         /* Relative to the largest W: the density's rounding differs
          * (partial sums, then the reduction), and late W are ~1e-6 of W(0). */
-        double t_ser = now() - t0, dev = 0, wmax = 0;
+        double t_ser = vlasov_mdl_now() - t0, dev = 0, wmax = 0;
         for (int k = 0; k < steps; k++) {
             dev = fmax(dev, fabs(W[k] - Ws[k]));
             wmax = fmax(wmax, Ws[k]);
