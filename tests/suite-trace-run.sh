@@ -9,6 +9,8 @@
 #                Allreduce, Grid_Create
 #   async_many, ref_mcast   (tests/e2e) async receives from MDL_ANY polled
 #                with Test, Mcast members, Scatter, subset barriers
+#   self_kept    (tests/e2e) sends to itself kept outside MPI: every flow
+#                ends in its receive, forward in time
 #   hosts        tests/trace/run/hosts (MPI): large messages take the
 #                one-copy path within a host, never between (a second
 #                "host" by MDL_MPI_HOST)
@@ -270,6 +272,17 @@ for rt in "${MPI_RTS[@]}" shm; do
         count "$f" '"name":"MDL_Mcast_tab","cat":"coll","args":\{"msg":"tab","bytes":40,"root":"worker\[0\]","peer":\["worker\[0\]","worker\[2\]"\]'"$WAIT"'\}' > /dev/null &&
             count "$f" '"name":"MDL_Scatter_sc","cat":"coll"' > /dev/null &&
             pass mcast_events || fail mcast_events "no Mcast with its members, or no Scatter"
+    fi
+
+    # ------------------------------------------------------------ sends to itself
+    # kept outside MPI by the MPI runtime (docs/runtime-mpi.md "send to
+    # oneself"): each of the 26 messages' flow, from itself or from the
+    # other instance, ends in the receive that took it, forward in time
+    if traced self_kept tests/e2e/self_kept/spec.mdl tests/e2e/self_kept/d.c -- -n 2 ./d &&
+       grep -q '^self_kept: ok$' "$W/out"; then
+        ns=$(count "$f" '"ph":"s"') nf=$(count "$f" '"ph":"f"')
+        [ "$ns" = 26 ] && [ "$nf" = 26 ] && flows_forward "$f" && pass self_kept_flows ||
+            fail self_kept_flows "flows: $ns starts, $nf ends (26 each), or one backwards"
     fi
 
     # ------------------------------------------------------------ durations

@@ -473,8 +473,31 @@ void mdl_spans_unpack(const mdl_span *spans, int n, const void *src)
             span_rows(&spans[i], spans[i].base, spans[i].stride, in, NULL);
 }
 
+/* Whether two spans have one shape: their runs pair one to one. */
+static int same_shape(const mdl_span *a, const mdl_span *b)
+{
+    if (a->block != b->block || a->nloops != b->nloops || a->bytes != b->bytes)
+        return 0;
+    for (int d = 0; d < a->nloops; d++)
+        if (a->count[d] != b->count[d])
+            return 0;
+    return 1;
+}
+
+/* Spans of one shape on both sides (a halo's row received from the
+ * instance itself, mpi_self.c) are copied row by row, as pack does: run
+ * by run through the iterators cost 4-5 times as much for a strided row
+ * of doubles. */
 void mdl_spans_copy(const mdl_span *dst, int ndst, const mdl_span *src, int nsrc)
 {
+    int paired = ndst == nsrc;
+    for (int i = 0; paired && i < ndst; i++)
+        paired = same_shape(&dst[i], &src[i]);
+    for (int i = 0; paired && i < ndst; i++)
+        if (src[i].bytes)
+            span_rows(&src[i], dst[i].base, dst[i].stride, src[i].base, src[i].stride);
+    if (paired)
+        return;
     mdl_run_iter rd, rs;
     mdl_run_iter_init(&rd, dst, ndst);
     mdl_run_iter_init(&rs, src, nsrc);

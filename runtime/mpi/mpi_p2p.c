@@ -304,8 +304,11 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
                     return rc;
                 continue;
             }
-            if (is_self(rt, m, to[k]) && (rc = mpi_self_flushed(rt)) < 0)
-                return rc;      /* after those deferred: MPI's order per channel */
+            if (is_self(rt, m, to[k])) {
+                if ((rc = mpi_self_flushed(rt)) < 0)
+                    return rc;  /* after those kept: MPI's order per channel */
+                rt->to_self.mpi_only = 1;       /* not in to_self.sends: in_mpi */
+            }
             if (direct_peer(rt, ty, rank[to[k]]) &&
                 (rc = send_direct(rt, m, lay, rank[to[k]])) != 1) {
                 if (rc < 0)
@@ -598,19 +601,20 @@ static __attribute__((noinline)) int recv_sync(mdl_rt *rt, const mdl_msg_desc *m
     return rc ? rc : rt->job.inst_of[st.MPI_SOURCE];
 }
 
-/* be_recv once the sends to itself deferred until now are posted
- * (mpi_self.c): out of be_recv, whose fast path then saves no register. */
-static __attribute__((noinline)) int recv_flushed(mdl_rt *rt, const mdl_msg_desc *m,
-                                                  const rt_layout *lay, int from)
+/* be_recv while sends to itself are kept (mpi_self.c): one taken, or
+ * the receive through MPI.  Out of be_recv, whose fast path then saves no
+ * register. */
+static __attribute__((noinline)) int recv_kept(mdl_rt *rt, const mdl_msg_desc *m,
+                                               const rt_layout *lay, int from)
 {
-    int rc = mpi_self_flush(rt);
-    return rc ? rc : be_recv(rt, m, lay, from);
+    int rc = mpi_self_recv(rt, m, lay, from);
+    return rc != MPI_SELF_NONE ? rc : recv_general(rt, m, lay, from);
 }
 
 int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
 {
-    if (__builtin_expect(rt->to_self.nlater != 0, 0))
-        return recv_flushed(rt, m, lay, from);
+    if (__builtin_expect(rt->to_self.nkept != 0, 0))
+        return recv_kept(rt, m, lay, from);
     const mpi_msg_types *ty = &rt->msgs[m->index].types;
     if (m->async || from == MDL_ANY || !mpi_type_serves(ty, lay))
         return recv_general(rt, m, lay, from);
@@ -976,9 +980,7 @@ static __attribute__((noinline)) int failed_early(mdl_rt *rt, const mdl_msg_desc
 
 int be_test(mdl_rt *rt, const mdl_msg_desc *m)
 {
-    int flushed = mpi_self_flushed(rt);
-    if (flushed)
-        return flushed;
+    mpi_self_packed(rt, m);
     mpi_msg *x = &rt->msgs[m->index];
     if (x->reqs.n == 0)
         return 1;
@@ -1004,9 +1006,7 @@ int be_test(mdl_rt *rt, const mdl_msg_desc *m)
 
 int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
 {
-    int flushed = mpi_self_flushed(rt);
-    if (flushed)
-        return flushed;
+    mpi_self_packed(rt, m);
     mpi_msg *x = &rt->msgs[m->index];
     mpi_msg_reqs *rq = &x->reqs;
     if (rq->n == 0)

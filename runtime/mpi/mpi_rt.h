@@ -151,28 +151,31 @@ typedef struct mpi_buffered_pool {
     mpi_buffered *spare[MPI_DIRECT_SPARES];
 } mpi_buffered_pool;
 
-/* An async send to this instance itself not yet packed nor posted
+/* A send to this instance itself kept by the runtime, not in MPI
  * (mpi_self.c): its buffer, its message, its bytes (a later call of m
- * may have other bounds), its spans (to_self.spans from spans_at,
- * m->nitems of them). */
-typedef struct mpi_self_later {
+ * may have other bounds); its spans (to_self.spans from spans_at,
+ * nspans of them: an async one's, until packed) or, packed, the data in
+ * x. */
+typedef struct mpi_self_kept {
     mpi_buffered *x;
     const mdl_msg_desc *m;
     size_t bytes;
     size_t spans_at;
-} mpi_self_later;
+    int nspans;                 /* 0: packed into x */
+} mpi_self_kept;
 
 /* Sends to this instance itself (mpi_self.c). */
 typedef struct mpi_to_self {
-    mpi_buffered *sends;        /* in flight, oldest first */
+    mpi_buffered *sends;        /* in MPI, oldest first */
     int n;                      /* of them */
     int reap_at;                /* reaped when n reaches it */
     mpi_buffered_pool spares;
-    mpi_self_later *later;      /* deferred, oldest first */
-    int nlater;
-    size_t later_cap;
+    mpi_self_kept *kept;        /* kept, oldest first */
+    int nkept;
+    size_t kept_cap;
     mdl_span *spans;            /* theirs */
     size_t nspans, spans_cap;
+    int mpi_only;               /* one went through MPI_Isend: none kept since */
 } mpi_to_self;
 
 /* A struct element type built once, found by its descriptor. */
@@ -496,20 +499,33 @@ static inline void mpi_count_sent(mdl_rt *rt, int dest)
 MDL_HIDDEN int mpi_p2p_end(mdl_rt *rt);
 
 /* Sends to this instance itself (mpi_self.c): one sent (buf, dt: the
- * call's, for a layout only MPI_Pack packs), an async one deferred;
- * the deferred ones packed and posted, in order (0, or the first error,
- * under its send's name); the list freed at MDL_End. */
+ * call's, for a layout only MPI_Pack packs), kept or in MPI; a sync
+ * receive from itself (or MDL_ANY) taking the first kept one of its
+ * channel (1: not taken, go through MPI); the kept ones posted to MPI, in
+ * order (0, or the first error, under its send's name); the async ones of
+ * m packed (its Test or Wait: their data may change after); the list
+ * freed at MDL_End. */
 MDL_HIDDEN int mpi_self_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, void *buf,
                              MPI_Datatype dt);
+MDL_HIDDEN int mpi_self_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from);
+#define MPI_SELF_NONE INT_MIN   /* mpi_self_recv: none taken, through MPI */
 MDL_HIDDEN int mpi_self_flush(mdl_rt *rt);
+MDL_HIDDEN void mpi_self_pack(mdl_rt *rt, const mdl_msg_desc *m);
 MDL_HIDDEN void mpi_self_free(mdl_rt *rt);
 
-/* First thing in every call of the process that could need a deferred
- * send to itself (all but the sends to other processes): a test when
- * there is none. */
+/* First thing in every call of the process that needs the kept sends to
+ * itself in MPI (collectives, barriers, MDL_End, sends to itself through
+ * MPI): a test when there is none. */
 static inline int mpi_self_flushed(mdl_rt *rt)
 {
-    return __builtin_expect(rt->to_self.nlater != 0, 0) ? mpi_self_flush(rt) : 0;
+    return __builtin_expect(rt->to_self.nkept != 0, 0) ? mpi_self_flush(rt) : 0;
+}
+
+/* First thing in a Test or Wait of m: a test when none is kept. */
+static inline void mpi_self_packed(mdl_rt *rt, const mdl_msg_desc *m)
+{
+    if (__builtin_expect(rt->to_self.nkept != 0, 0))
+        mpi_self_pack(rt, m);
 }
 
 /* Tracing (mpi_trace.c).  mpi_trace_wanted: this process's MDL_TRACE, sent

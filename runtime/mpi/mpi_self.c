@@ -1,6 +1,7 @@
-/* mpi_self.c — messages an instance sends itself: packed into a buffer of
- * their own and sent from there; an async one packed and posted only at
- * the process's next call that could need it (mpi_self_flush). */
+/* mpi_self.c — messages an instance sends itself: kept by the runtime
+ * and copied by the receive from itself straight from the sender's data
+ * while nothing in MPI could match them (mpi_self_recv), else packed into
+ * a buffer of their own and sent from there through MPI. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,60 +42,193 @@ static int post(mdl_rt *rt, const mdl_msg_desc *m, mpi_buffered *x, int pos)
     return MDL_SUCCESS;
 }
 
-/* An async send deferred: its buffer taken now (out of memory is said by
- * the send), its spans kept (the layer's are valid until the next call of
- * the message only). */
-static int defer(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, size_t bytes)
+/* Whether a message of m to itself could meet MPI's matching: one of
+ * its channel to itself still in MPI (the list reaped first: MPI_Issend
+ * completes once received), an async receive on its channel from this
+ * task posted (its source may be this instance, or MDL_ANY), or one that
+ * went through MPI_Isend (mpi_only).  Then it goes through MPI too, after
+ * the kept ones: MPI's order per channel. */
+static int in_mpi(mdl_rt *rt, const mdl_msg_desc *m)
 {
     mpi_to_self *ts = &rt->to_self;
-    size_t nspans = ts->nspans + (size_t)m->nitems;
-    mpi_self_later *later =
-        mdl_grow(ts->later, &ts->later_cap, (size_t)ts->nlater + 1, sizeof *ts->later, 4);
-    if (later)
-        ts->later = later;
-    mdl_span *spans = later ? mdl_grow(ts->spans, &ts->spans_cap, nspans, sizeof *ts->spans, 8) : NULL;
+    if (ts->mpi_only)
+        return 1;
+    if (ts->sends) {
+        ts->n -= mpi_buffered_reap(&ts->sends, &ts->spares);
+        ts->reap_at = ts->n + MPI_DIRECT_SPARES;
+    }
+    for (const mpi_buffered *x = ts->sends; x; x = x->next)
+        if (x->tag == m->channel)
+            return 1;
+    const mdl_task_desc *d = rt->c.d;
+    for (int i = 0; i < d->nmsgs; i++) {
+        const mdl_msg_desc *r = d->msgs[i];
+        if (!r->is_send && r->channel == m->channel && r->peer_task == d->self &&
+            rt->msgs[i].reqs.n)
+            return 1;
+    }
+    return 0;
+}
+
+/* A send to itself kept: its buffer taken now (out of memory is said by
+ * the send); an async one's spans kept (the layer's are valid until the
+ * next call of the message only; its data may not change before its Test
+ * or Wait, mpi_self_pack), a sync one packed at once (the program may
+ * change its data when the send returns). */
+static int keep(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, size_t bytes)
+{
+    mpi_to_self *ts = &rt->to_self;
+    int nspans = m->async ? m->nitems : 0;
+    size_t total = ts->nspans + (size_t)nspans;
+    mpi_self_kept *kept =
+        mdl_grow(ts->kept, &ts->kept_cap, (size_t)ts->nkept + 1, sizeof *ts->kept, 4);
+    if (kept)
+        ts->kept = kept;
+    mdl_span *spans = kept ? mdl_grow(ts->spans, &ts->spans_cap, total, sizeof *ts->spans, 8) : NULL;
     if (!spans)
         return rt_fail_oom(rt, m->fn);
     ts->spans = spans;
     mpi_buffered *x = mpi_buffered_get(&ts->spares, bytes);
     if (!x)
         return rt_fail_oom(rt, m->fn);
-    memcpy(&ts->spans[ts->nspans], lay->spans, sizeof *lay->spans * (size_t)m->nitems);
-    ts->later[ts->nlater++] =
-        (mpi_self_later){ .x = x, .m = m, .bytes = bytes, .spans_at = ts->nspans };
-    ts->nspans = nspans;
+    if (nspans)
+        memcpy(&ts->spans[ts->nspans], lay->spans, sizeof *lay->spans * (size_t)nspans);
+    else
+        mdl_spans_pack(lay->spans, m->nitems, x->data);
+    ts->kept[ts->nkept++] = (mpi_self_kept){
+        .x = x, .m = m, .bytes = bytes, .spans_at = ts->nspans, .nspans = nspans
+    };
+    ts->nspans = total;
     return MDL_SUCCESS;
+}
+
+/* The spans of kept message i given up (taken, or packed): the later
+ * ones moved down, so that the spans do not grow while messages stay
+ * kept. */
+static void drop_spans(mpi_to_self *ts, int i)
+{
+    mpi_self_kept *k = &ts->kept[i];
+    size_t from = k->spans_at, n = (size_t)k->nspans;
+    if (!n)
+        return;
+    memmove(&ts->spans[from], &ts->spans[from + n], sizeof *ts->spans * (ts->nspans - from - n));
+    ts->nspans -= n;
+    for (int j = 0; j < ts->nkept; j++)
+        if (ts->kept[j].spans_at > from)
+            ts->kept[j].spans_at -= n;
+    k->nspans = 0;
+}
+
+/* Kept message i packed into its buffer. */
+static void pack_kept(mpi_to_self *ts, int i)
+{
+    mpi_self_kept *k = &ts->kept[i];
+    if (k->nspans) {
+        mdl_spans_pack(&ts->spans[k->spans_at], k->nspans, k->x->data);
+        drop_spans(ts, i);
+    }
+}
+
+void mpi_self_pack(mdl_rt *rt, const mdl_msg_desc *m)
+{
+    for (int i = 0; i < rt->to_self.nkept; i++)
+        if (rt->to_self.kept[i].m == m)
+            pack_kept(&rt->to_self, i);
 }
 
 int mpi_self_flush(mdl_rt *rt)
 {
     mpi_to_self *ts = &rt->to_self;
     int rc = MDL_SUCCESS;
-    for (int i = 0; i < ts->nlater; i++) {
-        const mpi_self_later *l = &ts->later[i];
-        mdl_spans_pack(&ts->spans[l->spans_at], l->m->nitems, l->x->data);
-        int prc = post(rt, l->m, l->x, (int)l->bytes);
+    for (int i = 0; i < ts->nkept; i++) {
+        const mpi_self_kept *k = &ts->kept[i];
+        if (k->nspans)
+            mdl_spans_pack(&ts->spans[k->spans_at], k->nspans, k->x->data);
+        int prc = post(rt, k->m, k->x, (int)k->bytes);
         rc = rc ? rc : prc;
     }
-    ts->nlater = 0;
+    ts->nkept = 0;
     ts->nspans = 0;
     self_reap(rt);
     return rc;
 }
 
-/* A sync send to the sending instance itself can complete only once its
- * receive is posted, which comes after the send returns: MPICH's MPI_Send
- * to self then waits for ever (any size).  The message is packed into a
- * buffer of its own and sent from there with MPI_Issend (a message sent as
- * MPI_PACKED matches a receive of its datatype, post), so the send returns
- * at once, as on the shm runtime; the buffer is reused once received
- * (self_reap), or freed at MDL_End.  An async send to itself takes the
- * same path, deferred: its data may not change before its Test or Wait
- * completes it, so it is packed and posted at the process's next call
- * that could need it — any receive, Test, Wait, collective, barrier,
- * MDL_End, another send to itself (in order: MPI's order per channel) —,
- * each of which flushes first (mpi_self_flushed), not before the sends to
- * other processes that follow it (docs/runtime-mpi.md).
+/* A receive of m taking kept message i (one copy, into lay's spans), sizes
+ * checked as a receive through MPI checks them (mpi_p2p.c): one larger
+ * than the receive is a truncation, unless a receive through a buffer of
+ * its own (small_receive) held it; either way the message is taken. */
+static int take(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay,
+                const mpi_msg_types *ty, int i)
+{
+    mpi_to_self *ts = &rt->to_self;
+    mpi_self_kept k = ts->kept[i];
+    if (k.bytes == ty->bytes) {
+        if (k.nspans)
+            mdl_spans_copy(lay->spans, m->nitems, &ts->spans[k.spans_at], k.nspans);
+        else
+            mdl_spans_unpack(lay->spans, m->nitems, k.x->data);
+    }
+    drop_spans(ts, i);
+    memmove(&ts->kept[i], &ts->kept[i + 1], sizeof *ts->kept * (size_t)(ts->nkept - i - 1));
+    ts->nkept--;
+    mpi_buffered_keep(&ts->spares, k.x);
+    int task = rt->c.d->self, inst = rt->c.inst;
+    if (k.bytes == ty->bytes)
+        return inst;
+    int held = rt->msgs[m->index].direct.noted && ty->bytes < MPI_DIRECT_NOTE_BYTES &&
+               k.bytes < MPI_DIRECT_NOTE_BYTES;
+    if (k.bytes > ty->bytes && !held)
+        return rt_fail_size(rt, m->fn, task, inst, RT_SIZE_LARGER, ty->layout_bytes);
+    return rt_fail_size(rt, m->fn, task, inst, mpi_types_memory_bytes(m, ty, k.bytes),
+                        ty->layout_bytes);
+}
+
+/* The first kept message of m's channel, when m receives from this
+ * instance (or MDL_ANY of its task: MPI promises no order between
+ * sources, so a kept one may come first); else -1. */
+static int first_kept(const mdl_rt *rt, const mdl_msg_desc *m, int from)
+{
+    const mpi_to_self *ts = &rt->to_self;
+    if (m->peer_task != rt->c.d->self || (from != MDL_ANY && from != rt->c.inst))
+        return -1;
+    for (int i = 0; i < ts->nkept; i++)
+        if (ts->kept[i].m->channel == m->channel)
+            return i;
+    return -1;
+}
+
+/* A receive while messages to itself are kept: a sync one from itself
+ * takes the first of its channel; an async one that could match one is
+ * posted after all are put in MPI (MPI then matches it, in order), as is
+ * one whose layout has struct padding (MPI unpacks it); any other leaves
+ * them kept. */
+int mpi_self_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
+{
+    int i = first_kept(rt, m, from);
+    if (i < 0)
+        return MPI_SELF_NONE;
+    void *buf;
+    MPI_Datatype dt;
+    int rc = m->async ? 0 : mpi_msg_type(rt, m, lay, &buf, &dt);
+    if (rc)
+        return rc;
+    const mpi_msg_types *ty = &rt->msgs[m->index].types;
+    if (!m->async && ty->bytes == lay->bytes)
+        return take(rt, m, lay, ty, i);
+    rc = mpi_self_flush(rt);
+    return rc ? rc : MPI_SELF_NONE;
+}
+
+/* A send to itself is kept (keep) unless something in MPI could match
+ * it (in_mpi): then, and for a layout with struct padding, it goes
+ * through MPI after the kept ones.  A sync send to itself through MPI can
+ * complete only once its receive is posted, which comes after the send
+ * returns: MPICH's MPI_Send to self then waits for ever (any size).  The
+ * message is packed into a buffer of its own and sent from there with
+ * MPI_Issend (a message sent as MPI_PACKED matches a receive of its
+ * datatype, post), so the send returns at once, as on the shm runtime;
+ * the buffer is reused once received (self_reap), or freed at MDL_End.
+ * Why kept, and why that is sound: docs/runtime-mpi.md "send to oneself".
  *
  * The packing is the layer's gather of the layout's spans whenever every
  * byte of them travels (no struct padding: ty->bytes == lay->bytes), which
@@ -116,8 +250,8 @@ int mpi_self_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, void 
     if (ty->bytes > INT_MAX)
         return rt_fail(rt, m->fn, MDL_ERR_ARG, "message too large for MPI (%zu bytes)",
                        ty->bytes);
-    if (own && m->async)
-        return defer(rt, m, lay, ty->bytes);
+    if (own && !in_mpi(rt, m))
+        return keep(rt, m, lay, ty->bytes);
     int rc = mpi_self_flushed(rt);
     if (rc)
         return rc;
@@ -147,14 +281,16 @@ int mpi_self_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, void 
     return post(rt, m, x, pos);
 }
 
-/* MDL_End, after its flush: none is left deferred. */
+/* MDL_End, after its flush: none is left kept. */
 void mpi_self_free(mdl_rt *rt)
 {
     mpi_to_self *ts = &rt->to_self;
-    free(ts->later);
+    free(ts->kept);
     free(ts->spans);
-    ts->later = NULL;
+    ts->kept = NULL;
     ts->spans = NULL;
-    ts->nlater = ts->later_cap = 0;
+    ts->nkept = 0;
+    ts->kept_cap = 0;
     ts->nspans = ts->spans_cap = 0;
+    ts->mpi_only = 0;
 }
