@@ -324,7 +324,7 @@ static inline __attribute__((always_inline)) int send_one(mdl_rt *rt, const mdl_
     rt_msg_layout *l = rt_c(rt)->layouts[m->index];
     if (!lay && !(lay = rt_layout_update(l, task, bounds)))
         return rt_layout_error(rt, m);
-    return be_send_one(rt, m, lay, inst, repeat ? &l->again : NULL);
+    return be_send_one(rt, m, lay, inst, repeat ? &l->out.again : NULL);
 }
 
 /* Where the send goes is recorded as the current call (rt_enter*): one
@@ -466,11 +466,11 @@ static inline __attribute__((always_inline)) int send_noted(mdl_rt *rt, const md
                                                             const long *bounds, int narrow)
 {
     const rt_msg_layout *l = rt_c(rt)->layouts[m->index];
-    const rt_again *again = rt_again_of(l, task, bounds, narrow);
-    if (__builtin_expect(again == NULL || (unsigned)inst >= l->peers, 0))
+    const rt_layout *noted = rt_again_of(l, task, bounds, narrow);
+    if (__builtin_expect(noted == NULL || (unsigned)inst >= l->peers, 0))
         return send_narrow(rt, m, task, inst, bounds);
     rt_enter(m->fn, m, inst);
-    return be_send_again(rt, m, again, inst);
+    return be_send_again(rt, m, noted, inst);
 }
 
 /* mdl_send of a RT_REPEAT_WIDE message. */
@@ -538,12 +538,12 @@ MDL_API int mdl_send_pair(mdl_rt *rt, const mdl_msg_desc *m, void *task, int ins
     const rt_msg_layout *l = c->layouts[m->index];
     /* compares and branches, not rt_again_of's OR of XORs: lo and hi stay
      * in their registers for send_pair_other, and no register is saved */
-    if (__builtin_expect(l->again.none || l->repeats != RT_REPEAT_NARROW ||
+    if (__builtin_expect(l->out.again.none || l->repeats != RT_REPEAT_NARROW ||
                              (l->nbounds && (lo != l->key_here[0] || hi != l->key_here[1])) ||
                              (unsigned)inst >= l->peers, 0))
         return send_pair_other(rt, m, task, inst, lo, hi);
     rt_enter(m->fn, m, inst);
-    return be_send_again(rt, m, &l->again, inst);
+    return be_send_again(rt, m, &l->out, inst);
 }
 
 static __attribute__((noinline)) int recv_other(mdl_rt *rt, const mdl_msg_desc *m, void *task,
