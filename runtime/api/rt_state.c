@@ -76,6 +76,8 @@ int rt_common_identified(mdl_rt *rt, int inst)
     c->seen = calloc((size_t)c->maxfam, sizeof(int));
     c->list = malloc(((size_t)c->maxfam + 1) * sizeof(int));
     c->nb = malloc(((size_t)d->nmsgs + 1) * sizeof(int));
+    /* fam_size is fixed from here to MDL_End: the layouts' peers and their
+     * notes' ranks (rt_again) are copied from it and follow it */
     c->layouts = rt_layouts_new(rt, d);
     int oom;
     c->sizes = rt_sizes_new(d, &oom);
