@@ -14,6 +14,7 @@
 
 static char no_runtime;
 mdl_rt *rt_live = (mdl_rt *)(void *)&no_runtime;
+unsigned long rt_generation;
 static int ended;                               /* MDL_End has run here */
 static mdl_who ended_who = { "?", -1 };         /* who this process was */
 
@@ -25,6 +26,8 @@ int rt_active(void)
 void rt_live_set(mdl_rt *rt)
 {
     rt_live = rt ? rt : (mdl_rt *)(void *)&no_runtime;
+    if (rt)
+        rt_generation++;
 }
 
 void rt_ended_set(mdl_rt *rt)
