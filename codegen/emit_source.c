@@ -126,14 +126,16 @@ static void array_arg(mdl_buf *b, const mdl_item *it)
 }
 
 /* A send to one instance with one pair of bounds or none read at the
- * call: mdl_send_pair, the bounds by value (no array: a tail call). */
+ * call: mdl_send_site, the bounds by value (no array: a tail call), with
+ * the function's own note (mdl_site: one runtime per process). */
 static int emit_send_pair(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int fixed)
 {
     if (!m->is_send || (m->peer_kind != MDL_P_ONE && m->peer_kind != MDL_P_NONE) ||
         (!fixed && cg_msg_npairs(m) != 1))
         return 0;
-    cg_buf_printf(b, "    return mdl_send_pair(t->mdl_rt_, &mdlg_msg_%d, t, inst, ",
-                  cg_task_msg_index(t, m));
+    int k = cg_task_msg_index(t, m);
+    cg_buf_printf(b, "    static mdl_site mdlg_site_%d = { &mdlg_msg_%d, NULL, 0, NULL };\n", k, k);
+    cg_buf_printf(b, "    return mdl_send_site(t->mdl_rt_, &mdlg_site_%d, t, inst, ", k);
     if (fixed)
         cg_buf_puts(b, "0, 0");
     else

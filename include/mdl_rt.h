@@ -25,7 +25,7 @@ extern "C" {
  * generated for another one.  It is also the major number of the
  * libraries' sonames (libmdl_mpi.so.N, libmdl_shm.so.N).  Change it with
  * any incompatible change of this file. */
-#define MDL_ABI_VERSION 2
+#define MDL_ABI_VERSION 3
 #define MDL_ABI_MAGIC   0x4d444c4142490000ULL   /* "MDLABI" in the high bytes */
 #define MDL_ABI         (MDL_ABI_MAGIC | MDL_ABI_VERSION)
 
@@ -281,11 +281,21 @@ int mdl_sbarrier(mdl_rt *rt, const int *ranks, int n);
  * receive, or a negative error. */
 int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst,
              const int *insts, int n, const long *bounds);
-/* mdl_send of a message to one instance (ONE) with one pair of bounds
- * (lo, hi) or fixed bounds or none (lo, hi ignored): the bounds by value,
- * what the generated functions of such messages call. */
-int mdl_send_pair(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst,
-                  long lo, long hi);
+/* A call site's note: one per generated send function (static, all but m
+ * zero at first), where the runtime keeps what it found for the site's
+ * message — valid for one runtime (gen: each MDL_Init is a new one) and
+ * one task struct — so that a repeated call skips the descriptor's
+ * look-up.  Only the runtime writes it. */
+typedef struct mdl_site {
+    const mdl_msg_desc *m;
+    const void *task;
+    unsigned long gen;
+    void *layout;
+} mdl_site;
+/* mdl_send of site->m, a message to one instance (ONE) with one pair of
+ * bounds (lo, hi) or fixed bounds or none (lo, hi ignored): the bounds by
+ * value, what the generated functions of such messages call. */
+int mdl_send_site(mdl_rt *rt, mdl_site *site, void *task, int inst, long lo, long hi);
 int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst,
              const long *bounds);
 /* Async completion: 1 complete, 0 not yet (test); MDL_SUCCESS (wait).

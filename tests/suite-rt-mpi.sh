@@ -101,6 +101,7 @@ build rt_p2p
 build rt_coll
 build rt_grid "$MPI_CC"       # it calls MPI itself
 build rt_errself "$MPI_CC"    # it wraps MPI_Wait
+build rt_site "$MPI_CC"       # it calls MPI itself
 build rt_errors
 build rt_big
 
@@ -117,6 +118,10 @@ fi
 if is_built rt_grid; then
     run grid 60 -n 4 "$W/rt_grid"
     expect_ok grid "rt_grid .*: OK" 9
+fi
+if is_built rt_site; then
+    run site 60 -n 2 "$W/rt_site"
+    expect_ok site "rt_site: OK" 1
 fi
 if is_built rt_big; then
     run big 60 -n 2 "$W/rt_big"

@@ -324,7 +324,7 @@ static inline __attribute__((always_inline)) int send_one(mdl_rt *rt, const mdl_
     rt_msg_layout *l = rt_c(rt)->layouts[m->index];
     if (!lay && !(lay = rt_layout_update(l, task, bounds)))
         return rt_layout_error(rt, m);
-    return be_send_one(rt, m, lay, inst, repeat ? &l->again : NULL);
+    return be_send_one(rt, m, lay, inst, repeat ? &l->out.again : NULL);
 }
 
 /* Where the send goes is recorded as the current call (rt_enter*): one
@@ -466,11 +466,11 @@ static inline __attribute__((always_inline)) int send_noted(mdl_rt *rt, const md
                                                             const long *bounds, int narrow)
 {
     const rt_msg_layout *l = rt_c(rt)->layouts[m->index];
-    const rt_again *again = rt_again_of(l, task, bounds, narrow);
-    if (__builtin_expect(again == NULL || (unsigned)inst >= l->peers, 0))
+    const rt_layout *noted = rt_again_of(l, task, bounds, narrow);
+    if (__builtin_expect(noted == NULL || (unsigned)inst >= l->peers, 0))
         return send_narrow(rt, m, task, inst, bounds);
     rt_enter(m->fn, m, inst);
-    return be_send_again(rt, m, again, inst);
+    return be_send_again(rt, m, noted, inst);
 }
 
 /* mdl_send of a RT_REPEAT_WIDE message. */
@@ -512,12 +512,22 @@ MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
     return send_checked(rt, m, task, inst, insts, n, bounds);
 }
 
-/* mdl_send_pair when the note does not serve: mdl_send's path with the
- * pair as the bounds of a message of one pair; a message of several
- * pairs gets none, and is refused as mdl_send refuses missing bounds. */
-static __attribute__((noinline)) int send_pair_other(mdl_rt *rt, const mdl_msg_desc *m,
-                                                     void *task, int inst, long lo, long hi)
+/* mdl_send_site when its notes do not serve: mdl_send's checks and path,
+ * with the pair as the bounds of a message of one pair (a message of
+ * several pairs gets none, and is refused as mdl_send refuses missing
+ * bounds); a call that passes the checks notes its site. */
+static __attribute__((noinline)) int send_site_other(mdl_rt *rt, mdl_site *site, void *task,
+                                                     int inst, long lo, long hi)
 {
+    const mdl_msg_desc *m = site->m;
+    if (rt != rt_live)
+        return rt_dead(m && m->fn ? m->fn : "MDL_SendTo");
+    mdl_rt_common *c = rt_c(rt);
+    if (__builtin_expect(!task_msg(c, m) || task != c->task, 0))
+        return bad_msg(rt, m, 1, task);
+    site->layout = c->layouts[m->index];
+    site->task = task;
+    site->gen = rt_generation;
     const long b[] = { lo, hi };
     return send_checked(rt, m, task, inst, NULL, 0,
                         m->npairs == 1 && !m->fixed_bounds ? b : NULL);
@@ -526,24 +536,23 @@ static __attribute__((noinline)) int send_pair_other(mdl_rt *rt, const mdl_msg_d
 /* mdl_send of a message to one instance whose bounds, one pair or none,
  * come by value (the generated functions of such messages): no array to
  * build, so that the generated function ends in a tail call, and the key
- * compared in registers.  The same checks and refusals as mdl_send's. */
-MDL_API int mdl_send_pair(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, long lo,
-                          long hi)
+ * compared in registers.  The site's note stands for the descriptor and
+ * task struct checks of its runtime and task struct (the layout it found
+ * is the message's for the runtime's life); everything else is checked
+ * as mdl_send checks it, with the same refusals. */
+MDL_API int mdl_send_site(mdl_rt *rt, mdl_site *site, void *task, int inst, long lo, long hi)
 {
-    if (rt != rt_live)
-        return rt_dead(m && m->fn ? m->fn : "MDL_SendTo");
-    mdl_rt_common *c = rt_c(rt);
-    if (__builtin_expect(!task_msg(c, m) || task != c->task, 0))
-        return bad_msg(rt, m, 1, task);
-    const rt_msg_layout *l = c->layouts[m->index];
+    const rt_msg_layout *l = site->layout;
     /* compares and branches, not rt_again_of's OR of XORs: lo and hi stay
-     * in their registers for send_pair_other, and no register is saved */
-    if (__builtin_expect(l->again.none || l->repeats != RT_REPEAT_NARROW ||
+     * in their registers for send_site_other, and no register is saved */
+    if (__builtin_expect(rt != rt_live || task != site->task || site->gen != rt_generation ||
+                             l->out.again.none || l->repeats != RT_REPEAT_NARROW ||
                              (l->nbounds && (lo != l->key_here[0] || hi != l->key_here[1])) ||
                              (unsigned)inst >= l->peers, 0))
-        return send_pair_other(rt, m, task, inst, lo, hi);
+        return send_site_other(rt, site, task, inst, lo, hi);
+    const mdl_msg_desc *m = site->m;
     rt_enter(m->fn, m, inst);
-    return be_send_again(rt, m, &l->again, inst);
+    return be_send_again(rt, m, &l->out, inst);
 }
 
 static __attribute__((noinline)) int recv_other(mdl_rt *rt, const mdl_msg_desc *m, void *task,

@@ -49,7 +49,10 @@ typedef struct mdl_rt_common {
     int inst;                   /* this instance's number in its family */
     int *fam_size;              /* [ntasks] instances of each task (the
                                    backend counts them between
-                                   rt_common_start and rt_common_identified) */
+                                   rt_common_start and rt_common_identified,
+                                   then fixed until MDL_End: the caches made
+                                   of it, rt_msg_layout.peers and
+                                   rt_again.ranks, follow it) */
     void *task;                 /* the task struct handed to the program */
     int maxfam;                 /* the largest family, at least 1 */
     int *seen;                  /* [maxfam] list checks: entry + 1 of each
@@ -305,26 +308,8 @@ typedef struct mdl_coll_call {
 
 /* ---------------------------------------------------------------- layouts */
 
-/* Where the items of a message lie for one call, as the layer checked
- * them (rt_layout.c: the bounds against the declared extents, by
- * mdl_item_span of runtime/core): spans[m->nitems] and their bytes.  Two
- * numbers tell a transport whether what it built from an earlier layout
- * still serves: `gen` changes whenever the spans change, `shape` only
- * when they change other than by one move of the whole message (the
- * spans relative to spans[0].base: a block sent from another place).
- * Both count up per message from 1 (0: none).  The spans are the
- * layer's, valid until the next call of the same message: a transport
- * that needs them longer (an async receive) copies them. */
-typedef struct rt_layout {
-    const mdl_span *spans;
-    char *base;                 /* the message's first byte: spans[0].base */
-    size_t bytes;
-    uint64_t gen;
-    uint64_t shape;
-} rt_layout;
-
 /* How the transport sends a message laid out as its layout is now, kept
- * by the layer right after that layout (rt_layout.h) so that mdl_send
+ * by the layer in that layout (rt_layout.h) so that mdl_send
  * repeats a call with the same key (bounds, the task struct's pointer and
  * size words) without its checks but the instance's, to whichever
  * instance of the peer task.  The layer clears it (none) whenever the
@@ -342,11 +327,26 @@ typedef struct rt_again {
     int count;
 } rt_again;
 
-/* The layout a note was made of: the one the layer keeps it after. */
-static inline const rt_layout *rt_again_layout(const rt_again *again)
-{
-    return (const rt_layout *)(const void *)((const char *)again - sizeof(rt_layout));
-}
+/* Where the items of a message lie for one call, as the layer checked
+ * them (rt_layout.c: the bounds against the declared extents, by
+ * mdl_item_span of runtime/core): spans[m->nitems] and their bytes.  Two
+ * numbers tell a transport whether what it built from an earlier layout
+ * still serves: `gen` changes whenever the spans change, `shape` only
+ * when they change other than by one move of the whole message (the
+ * spans relative to spans[0].base: a block sent from another place).
+ * Both count up per message from 1 (0: none).  The spans are the
+ * layer's, valid until the next call of the same message: a transport
+ * that needs them longer (an async receive) copies them. */
+typedef struct rt_layout {
+    const mdl_span *spans;
+    char *base;                 /* the message's first byte: spans[0].base */
+    size_t bytes;
+    uint64_t gen;
+    uint64_t shape;
+    rt_again again;             /* how the transport sends it (the layer's
+                                   layouts only: rt_msg_layout.out) */
+} rt_layout;
+
 
 /* For a transport that prepares at MDL_Init what a message whose bounds
  * are all constant (or that has none) needs: its layout.  NULL: refused
@@ -388,12 +388,12 @@ MDL_HIDDEN int be_sbarrier(mdl_rt *rt, const int *insts, int n);
  * listed itself); be_send_one: to instance `to`, the path of nearly
  * every send, and `again` (NULL: none) the layer's record of the layout,
  * where the transport may note how it sends it (rt_again);
- * be_send_again: a send of the layout noted there, to instance `to`. */
+ * be_send_again: a send of lay as noted in lay->again, to instance `to`. */
 MDL_HIDDEN int be_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, const int *to,
                        int n);
 MDL_HIDDEN int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
                            rt_again *again);
-MDL_HIDDEN int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_again *again, int to);
+MDL_HIDDEN int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to);
 /* Receive of m into `lay` from instance `from` of m->peer_task, or
  * MDL_ANY (the task has instances).  Returns the sender's instance
  * (async: the instance posted for, MDL_SUCCESS for MDL_ANY) or a

@@ -11,6 +11,10 @@
 /* The runtime of this process while it is active, else a marker no handle
  * equals: one comparison tells a live handle on every call (rt_state.c). */
 MDL_HIDDEN extern mdl_rt *rt_live;
+/* Which runtime of this process rt_live is: 1 for the first MDL_Init's,
+ * one more each MDL_Init after MDL_End (a call site's note, mdl_site,
+ * holds for one). */
+MDL_HIDDEN extern unsigned long rt_generation;
 /* Whether a runtime is live; rt_live_set: MDL_Init has started rt (NULL:
  * MDL_End has ended it); rt_ended_set: MDL_End runs on rt, whose identity
  * the calls after it are reported under (rt_ended_who: NULL before). */

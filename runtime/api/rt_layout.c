@@ -44,7 +44,7 @@ rt_msg_layout **rt_layouts_new(mdl_rt *rt, const mdl_task_desc *d)
         l->rt = rt;
         l->m = m;
         l->stale = 1;
-        l->again.none = 1;
+        l->out.again.none = 1;
         l->peers = (unsigned)rt_c(rt)->fam_size[m->peer_task];
         l->nbounds = m->fixed_bounds ? 0 : 2 * m->npairs;
         for (int k = 0; k < m->nitems; k++) {
@@ -214,7 +214,7 @@ static __attribute__((noinline)) const rt_layout *moved(rt_msg_layout *l, void *
  * layout changes here only: the note of how it is sent goes with it. */
 const rt_layout *rt_layout_update(rt_msg_layout *l, void *task, const long *bounds)
 {
-    l->again.none = 1;
+    l->out.again.none = 1;
     if (l->moves)
         return moved(l, task, bounds);
     return recompute(l, task, bounds);
@@ -228,7 +228,7 @@ void rt_layouts_resized(mdl_rt *rt)
             if (d->msgs[i]->items[k].rtvar >= 0) {
                 rt_c(rt)->layouts[i]->stale = 1;
                 rt_c(rt)->layouts[i]->moves = 0;
-                rt_c(rt)->layouts[i]->again.none = 1;
+                rt_c(rt)->layouts[i]->out.again.none = 1;
             }
 }
 

@@ -24,16 +24,14 @@ enum { RT_REPEAT_NONE, RT_REPEAT_NARROW, RT_REPEAT_WIDE };
  * call computes them again under new numbers, which is all a transport's
  * cache needs to know. */
 typedef struct rt_msg_layout {
-    rt_layout out;              /* what the transport is handed */
-    rt_again again;             /* a send: how the transport sends out
-                                   (cleared where out changes or is
-                                   marked stale); right after out
-                                   (rt_again_layout) */
+    rt_layout out;              /* what the transport is handed; a send's
+                                   out.again is cleared where out changes
+                                   or is marked stale */
     long stale;                 /* non-zero: out is not the layout of key
                                    (none yet, or the last call's bounds
                                    were refused) */
-    unsigned peers;             /* the peer task's instances (fixed at
-                                   MDL_Init): a noted send's check */
+    unsigned peers;             /* the peer task's instances (fam_size's,
+                                   fixed at MDL_Init): a noted send's check */
     int nbounds;                /* bounds in the key: 2 * npairs, 0 when fixed */
     int nptr;                   /* words of the task struct in the key:
                                    pointer items', then extent variables' */
@@ -68,9 +66,6 @@ typedef struct rt_msg_layout {
     size_t row_bytes[MDL_MAX_DIMS];     /* bytes per index step */
     size_t offset;                      /* the variable's in the task struct */
 } rt_msg_layout;
-
-_Static_assert(offsetof(rt_msg_layout, again) == offsetof(rt_msg_layout, out) + sizeof(rt_layout),
-               "rt_again_layout finds the layout right before its note");
 
 /* Word i of the key after the bounds as the task struct has it now: a
  * pointer, or a size variable's bytes (the word may start at an int:
@@ -130,17 +125,17 @@ static inline const rt_layout *rt_layout_cached(mdl_rt *rt, const mdl_msg_desc *
     return __builtin_expect(rt_key_diff(l, task, bounds, l->stale) == 0, 1) ? &l->out : NULL;
 }
 
-/* The note of how the transport sends l's layout (rt_again) if this
- * call's key is l's — bounds, the task struct's words (pointers, sizes) —
- * and the note holds (the layout not stale: every place marking it stale
- * clears the note), else NULL.  l is the layout of a message of this
+/* l's layout, with its note of how the transport sends it (rt_again), if
+ * this call's key is l's — bounds, the task struct's words (pointers,
+ * sizes) — and the note holds (the layout not stale: every place marking
+ * it stale clears the note), else NULL.  l is the layout of a message of this
  * task, task its struct; narrow (a constant): l->repeats is
  * RT_REPEAT_NARROW, what nearly every small message is, and its key is
  * compared without a loop; else RT_REPEAT_WIDE. */
-static inline __attribute__((always_inline)) const rt_again *
+static inline __attribute__((always_inline)) const rt_layout *
 rt_again_of(const rt_msg_layout *l, void *task, const long *bounds, int narrow)
 {
-    long diff = l->again.none;
+    long diff = l->out.again.none;
     if (l->nbounds) {
         if (!bounds)
             return NULL;
@@ -149,7 +144,7 @@ rt_again_of(const rt_msg_layout *l, void *task, const long *bounds, int narrow)
     }
     if (!narrow)
         diff = rt_key_diff(l, task, bounds, diff);
-    return __builtin_expect(diff == 0, 1) ? &l->again : NULL;
+    return __builtin_expect(diff == 0, 1) ? &l->out : NULL;
 }
 
 static inline const rt_layout *rt_layout_of(mdl_rt *rt, const mdl_msg_desc *m, void *task,

@@ -14,6 +14,7 @@
 
 static char no_runtime;
 mdl_rt *rt_live = (mdl_rt *)(void *)&no_runtime;
+unsigned long rt_generation;
 static int ended;                               /* MDL_End has run here */
 static mdl_who ended_who = { "?", -1 };         /* who this process was */
 
@@ -25,6 +26,8 @@ int rt_active(void)
 void rt_live_set(mdl_rt *rt)
 {
     rt_live = rt ? rt : (mdl_rt *)(void *)&no_runtime;
+    if (rt)
+        rt_generation++;
 }
 
 void rt_ended_set(mdl_rt *rt)
@@ -76,6 +79,8 @@ int rt_common_identified(mdl_rt *rt, int inst)
     c->seen = calloc((size_t)c->maxfam, sizeof(int));
     c->list = malloc(((size_t)c->maxfam + 1) * sizeof(int));
     c->nb = malloc(((size_t)d->nmsgs + 1) * sizeof(int));
+    /* fam_size is fixed from here to MDL_End: the layouts' peers and their
+     * notes' ranks (rt_again) are copied from it and follow it */
     c->layouts = rt_layouts_new(rt, d);
     int oom;
     c->sizes = rt_sizes_new(d, &oom);

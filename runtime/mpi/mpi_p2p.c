@@ -576,14 +576,15 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
     return send_sync(rt, m, lay->base, ty->call_count, ty->call_dt, dest);
 }
 
-int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_again *again, int to)
+int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to)
 {
-    int dest = again->ranks[to];
-    MPI_Datatype dt = (MPI_Datatype)again->type;
+    int dest = lay->again.ranks[to];
     if (__builtin_expect(dest == rt->job.world_rank, 0))
-        return send_one_other(rt, m, rt_again_layout(again), to, dest);
+        return send_one_other(rt, m, lay, to, dest);
+    const rt_again *again = &lay->again;
+    MPI_Datatype dt = (MPI_Datatype)again->type;
     if (m->async)
-        return send_async(rt, m, again->buf, again->count, dt, dest, rt_again_layout(again), to);
+        return send_async(rt, m, again->buf, again->count, dt, dest, lay, to);
     return send_sync_body(rt, m, again->buf, again->count, dt, dest);
 }
 

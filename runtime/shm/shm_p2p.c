@@ -354,8 +354,8 @@ int be_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, const int *
     return rc < 0 ? rc : MDL_SUCCESS;
 }
 
-/* be_send needs the layout only, which the note is kept after
- * (rt_again_layout): nothing else to note. */
+/* be_send needs the layout only, which be_send_again is handed: nothing
+ * else to note. */
 int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to, rt_again *again)
 {
     if (again)
@@ -363,9 +363,9 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
     return be_send(rt, m, lay, &to, 1);
 }
 
-int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_again *again, int to)
+int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to)
 {
-    return be_send(rt, m, rt_again_layout(again), &to, 1);
+    return be_send(rt, m, lay, &to, 1);
 }
 
 /* ---------------------------------------------------------------- receiving */

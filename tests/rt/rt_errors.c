@@ -121,17 +121,21 @@ int main(int argc, char **argv)
         CHECK_EQ(mdl_send(rt, &M[8], &copy, 1, NULL, 0, all8), MDL_ERR_ARG);
         CHECK_EQ(mdl_send(rt, &M[8], t, 1, NULL, 0, NULL), MDL_ERR_ARG);   /* no bounds */
         CHECK_EQ(mdl_send(rt, &M[8], t, 1, NULL, 0, all8), 0);
-        /* the same through mdl_send_pair (the bounds by value), its note
-         * the one mdl_send made */
-        CHECK_EQ(mdl_send_pair(rt, &M[8], t, 1, 0, 7), 0);
-        CHECK_EQ(mdl_send_pair(rt, &alias, t, 1, 0, 7), MDL_ERR_ARG);
-        CHECK_EQ(mdl_send_pair(rt, &M[9], t, 1, 0, 7), MDL_ERR_ARG);
-        CHECK_EQ(mdl_send_pair(rt, &M[8], &copy, 1, 0, 7), MDL_ERR_ARG);
-        CHECK_EQ(mdl_send_pair(rt, &M[8], t, 5, 0, 7), MDL_ERR_RANK);
-        CHECK_EQ(mdl_send_pair(rt, &M[8], t, MDL_ANY, 0, 7), MDL_ERR_RANK);
-        CHECK_EQ(mdl_send_pair(rt, &M[8], t, 1, 0, 8), MDL_ERR_BOUNDS);
-        CHECK_EQ(mdl_send_pair(rt, &M[10], t, 1, 0, 7), MDL_ERR_ARG);  /* two pairs: no bounds */
-        CHECK_EQ(mdl_send_pair(rt, &M[8], t, 1, 0, 7), 0);
+        /* the same through a call site's note (mdl_send_site: the bounds
+         * by value), the layout's note the one mdl_send made: the site's
+         * note, made by its first call, stands for no check but the
+         * descriptor's and the task struct's of its runtime */
+        mdl_site s8 = { &M[8], NULL, 0, NULL }, s_alias = { &alias, NULL, 0, NULL };
+        mdl_site s9 = { &M[9], NULL, 0, NULL }, s10 = { &M[10], NULL, 0, NULL };
+        CHECK_EQ(mdl_send_site(rt, &s8, t, 1, 0, 7), 0);
+        CHECK_EQ(mdl_send_site(rt, &s_alias, t, 1, 0, 7), MDL_ERR_ARG);
+        CHECK_EQ(mdl_send_site(rt, &s9, t, 1, 0, 7), MDL_ERR_ARG);
+        CHECK_EQ(mdl_send_site(rt, &s8, &copy, 1, 0, 7), MDL_ERR_ARG);
+        CHECK_EQ(mdl_send_site(rt, &s8, t, 5, 0, 7), MDL_ERR_RANK);
+        CHECK_EQ(mdl_send_site(rt, &s8, t, MDL_ANY, 0, 7), MDL_ERR_RANK);
+        CHECK_EQ(mdl_send_site(rt, &s8, t, 1, 0, 8), MDL_ERR_BOUNDS);
+        CHECK_EQ(mdl_send_site(rt, &s10, t, 1, 0, 7), MDL_ERR_ARG);  /* two pairs: no bounds */
+        CHECK_EQ(mdl_send_site(rt, &s8, t, 1, 0, 7), 0);
     } else {
         for (int k = 0; k < 4; k++) {
             memset(t->V, 0, sizeof t->V);

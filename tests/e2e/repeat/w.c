@@ -2,7 +2,7 @@
  * and check every byte.  Each phase repeats calls whose bounds are the same
  * while what they send or where to is not: a send made from what the
  * runtime noted of an earlier call must still go where, and carry what,
- * the call says.  The sends of v, s and p go through mdl_send_pair (one
+ * the call says.  The sends of v, s and p go through mdl_send_site (one
  * pair of bounds, by value), as every generated send of one pair does. */
 #define _POSIX_C_SOURCE 200809L    /* setenv */
 #include <stdio.h>
