@@ -135,10 +135,38 @@ run() {
     echo "bench: $name -n $np${suffix:+ loaded}: $rounds rounds done ($(( $(date +%s) - start_all )) s)" >&2
 }
 
-if [ -n "$QUICK" ]; then R_FAST=2 R_SLOW=1 HALO_N="64 256"; else R_FAST=9 R_SLOW=5 HALO_N="64 256 1024"; fi
+if [ -n "$QUICK" ]; then R_FAST=2 R_SLOW=1 R_SIDE=1 HALO_N="64 256"; else R_FAST=9 R_SLOW=5 R_SIDE=3 HALO_N="64 256 1024"; fi
+
+# side_pingpong: the ping-pong's hand-written MPI and stubs side by side
+# in one job (bench/pingpong/side.c), $R_SIDE jobs per MPI, after the
+# separate programs: between jobs the 8 B time moves by more than 5 %.
+# Rows of $SIDE: mpi,job,bytes,median ratio,best ratio.
+SIDE=$OUT/pingpong_side.csv
+side_pingpong() {
+    local w=$WORK/pingpong sfx launcher r
+    echo "mpi,job,bytes,ratio_median,ratio_best" > "$SIDE"
+    for sfx in "${SFX[@]}"; do
+        # shellcheck disable=SC2046
+        "${MCC[${sfx:-ref}]}" "${CFLAGS_B[@]}" -I"$w/gen" "$ROOT/bench/pingpong/side.c" "$w"/gen/*MDL.c \
+            $(PKG_CONFIG_PATH=${MSTAGE[${sfx:-ref}]}/lib/pkgconfig pkg-config --cflags --libs medley-mpi) \
+            -o "$w/side$sfx" >> "$w/log" 2>&1 || { echo "bench: pingpong side$sfx: build failed" >&2; return 1; }
+    done
+    for ((r = 1; r <= R_SIDE; r++)); do
+        for sfx in "${SFX[@]}"; do
+            read -r -a launcher <<< "${MLAUNCH[${sfx:-ref}]}"
+            if ! (cd "$w" && timeout -k 5 300 "${launcher[@]}" -n 2 "./side$sfx") > "$w/out" 2> "$w/err" < /dev/null; then
+                echo "bench: pingpong side$sfx job $r failed: $(tail -c 300 "$w/err" | tr '\n' ' ')" >&2
+                return 1
+            fi
+            awk -v m="${MNAME[${sfx:-ref}]%% *}" -v r="$r" '$1 == "pingpong" && $2 == "side" && NF == 5 {
+                printf "%s,%s,%s,%s,%s\n", m, r, $3, $4, $5 }' "$w/out" >> "$SIDE"
+        done
+    done
+    echo "bench: pingpong side by side: $R_SIDE jobs per MPI done ($(( $(date +%s) - start_all )) s)" >&2
+}
 
 if want pingpong; then
-    build pingpong pingpong pp && run pingpong 2 "$R_FAST" trace || FAILED=1
+    build pingpong pingpong pp && run pingpong 2 "$R_FAST" trace && side_pingpong || FAILED=1
 fi
 if want halo; then
     for n in $HALO_N; do
@@ -463,6 +491,33 @@ TXT=$OUT/summary.txt
                       for (j = 1; j <= nc; j++) printf " %" w[j] ".0f", bw[o[i], col[j]]
                       printf "\n"
                   } }' "$SUM"
+    fi
+    if [ -s "$SIDE" ] && want pingpong; then
+        echo
+        echo "# ping-pong side by side (bench/pingpong/side.c: one job, hand-written and stubs in ABBA batches):"
+        echo "# stubs / hand-written, median over jobs of each job's median over batch pairs [jobs' range]; best: of the best batches"
+        awk -F, "$BENCH_AWK$TARGETS"'NR > 1 { k = $3; if (!(k in s)) { s[k] = 1; o[++n] = k }
+                 if (!($1 in sm)) { sm[$1] = 1; mp[++nm] = $1 }
+                 c = ++cnt[k, $1]; med[k, $1, c] = $4; bst[k, $1, c] = $5 }
+        function cell(k, m,    c, i, a, b, lo, hi, x, t) {
+            c = cnt[k, m]; if (!c) return sprintf("%-48s", "(no run)")
+            for (i = 1; i <= c; i++) { a[i] = med[k, m, i]; b[i] = bst[k, m, i] }
+            x = median(a, c); lo = a[1]; hi = a[c]
+            t = tgt("pingpong", k, 2, "mdl-mpi")
+            return sprintf("%-48s", sprintf("%.3f [%.3f-%.3f] best %.3f", x, lo, hi, median(b, c)) \
+                (t == "" ? "" : (x + 0 <= t ? " ok" : " MISSED") "<=" t))
+        }
+        END {
+            printf "%-9s", "size"
+            for (j = 1; j <= nm; j++) printf " %-48s", mp[j]
+            printf "\n"
+            for (i = 1; i <= n; i++) {
+                sz = o[i] >= 1048576 ? o[i] / 1048576 " MiB" : o[i] >= 1024 ? o[i] / 1024 " KiB" : o[i] " B"
+                printf "%-9s", sz
+                for (j = 1; j <= nm; j++) printf " %s", cell(o[i], mp[j])
+                printf "\n"
+            }
+        }' "$SIDE"
     fi
     if [ -f "$OUT/vlasov.txt" ] && want vlasov; then
         echo

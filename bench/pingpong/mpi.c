@@ -1,8 +1,8 @@
 /* Ping-pong, hand-written MPI: the reference (OSU-style Send/Recv). */
-#include <mpi.h>
 #include <string.h>
 #include "../bench.h"
 #include "pingpong.h"
+#include "pp_mpi.h"
 
 static char buf[PP_MAX];
 
@@ -14,7 +14,6 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &n);
     if (n != 2)
         MPI_Abort(MPI_COMM_WORLD, 1);
-    int other = 1 - me;
     memset(buf, me + 1, sizeof buf);
     int nb = bench_quick() ? PP_QUICK_BATCHES : PP_BATCHES;
     for (long size = PP_MIN; size <= PP_MAX; size = pp_next(size)) {
@@ -22,17 +21,7 @@ int main(int argc, char **argv)
         double tb[BENCH_MAXBATCH];
         for (int b = -1; b < nb; b++) {
             double t0 = bench_now();
-            for (int k = 0; k < iters; k++) {
-                if (me == 0) {
-                    MPI_Send(buf, (int)size, MPI_CHAR, other, 0, MPI_COMM_WORLD);
-                    MPI_Recv(buf, (int)size, MPI_CHAR, other, 0, MPI_COMM_WORLD,
-                             MPI_STATUS_IGNORE);
-                } else {
-                    MPI_Recv(buf, (int)size, MPI_CHAR, other, 0, MPI_COMM_WORLD,
-                             MPI_STATUS_IGNORE);
-                    MPI_Send(buf, (int)size, MPI_CHAR, other, 0, MPI_COMM_WORLD);
-                }
-            }
+            pp_mpi_trips(buf, MPI_COMM_WORLD, me, size, iters);
             if (b >= 0)
                 tb[b] = (bench_now() - t0) / (2.0 * iters);
         }
