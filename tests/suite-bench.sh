@@ -4,7 +4,8 @@
 # each other MPI of tests/lib/mpi.sh: mpi@<name>, mdl-mpi@<name>) and print every
 # ratio (the kernels quiet and loaded, in their table; vlasov: its CSV
 # complete, with the computation time; across 2 test hosts, bench/hosts.sh:
-# its ratio lines, or SKIP without root); and
+# its ratio lines, or SKIP without root; the ping-pong side by side: its
+# table); and
 # bench/cxx.sh (the C++ binding's cost) must print every row.  No timing is
 # asserted: this machine is shared, times mean nothing here.  PASS: bench/<benchmark>; the ratio table is printed as it comes.
 set -u
@@ -46,6 +47,17 @@ for b in pingpong halo coll oversub stencil transpose; do
         echo "PASS: bench/$b ($(echo "$cases" | wc -l) cases)"
     fi
 done
+
+# the ping-pong side by side (bench/pingpong/side.c): one job per MPI, a
+# row per size (8 B ... 4 MiB: 11) with a ratio for each MPI
+r='[0-9]+\.[0-9]{3}'
+rows=$(sed -n '/^# ping-pong side by side/,/^$/p' "$tmp/out/summary.txt" 2>/dev/null |
+       grep -cE "^[0-9]+ (B|KiB|MiB)( +$r \[$r-$r\] best $r( (ok|MISSED)<=[0-9.]+)?){${#MPI_RTS[@]}} *\$")
+if [ "$rows" = 11 ]; then
+    echo "PASS: bench/pingpong-side"
+else
+    echo "FAIL: bench/pingpong-side: $rows of 11 rows with a ratio for each of the ${#MPI_RTS[@]} MPI(s)"
+fi
 
 # the kernels: quiet and loaded at 2 and 4 instances, each a row of the
 # kernel table with best / median of mdl-mpi and mdl-shm
