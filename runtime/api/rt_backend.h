@@ -151,22 +151,23 @@ static inline void rt_enter_all(const char *fn, const mdl_msg_desc *m, const int
 MDL_HIDDEN extern unsigned long rt_nblocks;
 
 /* A copy of rt_now.blocked that the other processes of the host read (the
- * MPI runtime's large messages, mpi_direct.c), or NULL. */
+ * MPI runtime's large messages, mpi_direct.c), or, while nothing is shared
+ * (rt_block_unshare), a word nobody reads: never NULL, so that the marks
+ * cost no test on the path of a blocking call. */
 MDL_HIDDEN extern unsigned long *rt_block_shared;
+MDL_HIDDEN void rt_block_unshare(void);
 
 static inline void rt_block_begin(void)
 {
     unsigned long b = ++rt_nblocks;
     RT_SET(blocked, b);
-    if (rt_block_shared)
-        __atomic_store_n(rt_block_shared, b, __ATOMIC_RELAXED);
+    __atomic_store_n(rt_block_shared, b, __ATOMIC_RELAXED);
 }
 
 static inline void rt_block_end(void)
 {
     RT_SET(blocked, 0);
-    if (rt_block_shared)
-        __atomic_store_n(rt_block_shared, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(rt_block_shared, 0, __ATOMIC_RELAXED);
 }
 
 /* MDL_End about to wait for async sends of m in flight to the instances

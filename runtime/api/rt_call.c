@@ -9,7 +9,15 @@
 
 rt_call rt_now;
 unsigned long rt_nblocks;
-unsigned long *rt_block_shared;
+/* Where rt_block_shared points while nothing is shared: a word of its own,
+ * so that the marks on every blocking call's path store without a test. */
+static unsigned long block_unshared;
+unsigned long *rt_block_shared = &block_unshared;
+
+void rt_block_unshare(void)
+{
+    rt_block_shared = &block_unshared;
+}
 
 const char *rt_completion_fn(const mdl_msg_desc *m, int wait, char *buf, size_t len)
 {

@@ -56,7 +56,9 @@
 #include "mpi_rt.h"
 #include "trace/rt_trace.h"
 
-mpi_recv_blocked *mpi_recv_shared;
+/* Where mpi_recv_shared points while nothing is shared: as rt_block_shared. */
+static mpi_recv_blocked recv_unshared;
+mpi_recv_blocked *mpi_recv_shared = &recv_unshared;
 
 static const uint64_t note_magic[2] = { 0x6d646c2d64697265ULL, 0x63742d6e6f746532ULL };
 
@@ -487,8 +489,8 @@ void mpi_direct_free(mdl_rt *rt)
 {
     rt_stop_share(NULL, NULL, 0);       /* before the control pages go */
     msgs_free(rt);
-    rt_block_shared = NULL;
-    mpi_recv_shared = NULL;
+    rt_block_unshare();
+    mpi_recv_shared = &recv_unshared;
     if (rt->mem.fd >= 0)       /* MDL_Init failed before the host mapped it */
         close(rt->mem.fd);
     rt->mem.fd = -1;

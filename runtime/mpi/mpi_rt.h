@@ -341,7 +341,9 @@ MDL_HIDDEN int mpi_fail(mdl_rt *rt, const char *fn, int mpirc, const char *what)
 
 /* The sync receive a process is blocked in, for its host peers' senders
  * (mpi_direct.c): `block` is its rt_block_begin number while `from`
- * (source << 32 | channel; MPI_ANY_SOURCE as source) is valid. */
+ * (source << 32 | channel; MPI_ANY_SOURCE as source) is valid.  While
+ * nothing is shared, mpi_recv_shared points at a word nobody reads, as
+ * rt_block_shared does. */
 typedef struct mpi_recv_blocked {
     uint64_t block;
     uint64_t from;
@@ -369,10 +371,8 @@ static inline __attribute__((always_inline)) int mpi_recv_sync(mdl_rt *rt, void 
                                                                MPI_Datatype dt, int src,
                                                                int channel, MPI_Status *st)
 {
-    if (mpi_recv_shared) {
-        __atomic_store_n(&mpi_recv_shared->from, mpi_recv_word(src, channel), __ATOMIC_RELAXED);
-        __atomic_store_n(&mpi_recv_shared->block, rt_nblocks + 1, __ATOMIC_RELEASE);
-    }
+    __atomic_store_n(&mpi_recv_shared->from, mpi_recv_word(src, channel), __ATOMIC_RELAXED);
+    __atomic_store_n(&mpi_recv_shared->block, rt_nblocks + 1, __ATOMIC_RELEASE);
     rt_block_begin();
     int mpirc = MPI_Recv(buf, count, dt, src, channel, rt->job.world, st);
     rt_block_end();
