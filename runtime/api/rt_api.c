@@ -525,9 +525,12 @@ static __attribute__((noinline)) int send_site_other(mdl_rt *rt, mdl_site *site,
     mdl_rt_common *c = rt_c(rt);
     if (__builtin_expect(!task_msg(c, m) || task != c->task, 0))
         return bad_msg(rt, m, 1, task);
-    site->layout = c->layouts[m->index];
-    site->task = task;
-    site->gen = rt_generation;
+    rt_msg_layout *l = c->layouts[m->index];
+    if (l->repeats == RT_REPEAT_NARROW) {   /* fixed at MDL_Init */
+        site->layout = l;
+        site->task = task;
+        site->gen = rt_generation;
+    }
     const long b[] = { lo, hi };
     return send_checked(rt, m, task, inst, NULL, 0,
                         m->npairs == 1 && !m->fixed_bounds ? b : NULL);
@@ -536,18 +539,21 @@ static __attribute__((noinline)) int send_site_other(mdl_rt *rt, mdl_site *site,
 /* mdl_send of a message to one instance whose bounds, one pair or none,
  * come by value (the generated functions of such messages): no array to
  * build, so that the generated function ends in a tail call, and the key
- * compared in registers.  The site's note stands for the descriptor and
- * task struct checks of its runtime and task struct (the layout it found
- * is the message's for the runtime's life); everything else is checked
- * as mdl_send checks it, with the same refusals. */
+ * compared in registers.  The site's note stands for the checks of the
+ * handle, the descriptor and the task struct of its runtime (the
+ * generation, which MDL_End changes too, says that runtime is live; the
+ * handle is the one its task struct holds) and for the layout being
+ * RT_REPEAT_NARROW (the site is noted only then); everything else is
+ * checked as mdl_send checks it, with the same refusals. */
 MDL_API int mdl_send_site(mdl_rt *rt, mdl_site *site, void *task, int inst, long lo, long hi)
 {
     const rt_msg_layout *l = site->layout;
     /* compares and branches, not rt_again_of's OR of XORs: lo and hi stay
-     * in their registers for send_site_other, and no register is saved */
-    if (__builtin_expect(rt != rt_live || task != site->task || site->gen != rt_generation ||
-                             l->out.again.none || l->repeats != RT_REPEAT_NARROW ||
-                             (l->nbounds && (lo != l->key_here[0] || hi != l->key_here[1])) ||
+     * in their registers for send_site_other, and no register is saved.
+     * Without bounds in the key (fixed, or none) key_here stays 0, 0, as
+     * the generated function passes them. */
+    if (__builtin_expect(task != site->task || site->gen != rt_generation ||
+                             l->out.again.none || lo != l->key_here[0] || hi != l->key_here[1] ||
                              (unsigned)inst >= l->peers, 0))
         return send_site_other(rt, site, task, inst, lo, hi);
     const mdl_msg_desc *m = site->m;

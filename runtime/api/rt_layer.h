@@ -11,9 +11,9 @@
 /* The runtime of this process while it is active, else a marker no handle
  * equals: one comparison tells a live handle on every call (rt_state.c). */
 MDL_HIDDEN extern mdl_rt *rt_live;
-/* Which runtime of this process rt_live is: 1 for the first MDL_Init's,
- * one more each MDL_Init after MDL_End (a call site's note, mdl_site,
- * holds for one). */
+/* Which runtime of this process rt_live is, or that none is: one more at
+ * each MDL_Init and each MDL_End (a call site's note, mdl_site, holds for
+ * one, so that a current note also says its runtime is live). */
 MDL_HIDDEN extern unsigned long rt_generation;
 /* Whether a runtime is live; rt_live_set: MDL_Init has started rt (NULL:
  * MDL_End has ended it); rt_ended_set: MDL_End runs on rt, whose identity

@@ -14,7 +14,7 @@
 
 static char no_runtime;
 mdl_rt *rt_live = (mdl_rt *)(void *)&no_runtime;
-unsigned long rt_generation;
+unsigned long rt_generation = 1;       /* a fresh site's 0 names none */
 static int ended;                               /* MDL_End has run here */
 static mdl_who ended_who = { "?", -1 };         /* who this process was */
 
@@ -26,8 +26,7 @@ int rt_active(void)
 void rt_live_set(mdl_rt *rt)
 {
     rt_live = rt ? rt : (mdl_rt *)(void *)&no_runtime;
-    if (rt)
-        rt_generation++;
+    rt_generation++;
 }
 
 void rt_ended_set(mdl_rt *rt)
