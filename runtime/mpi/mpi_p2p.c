@@ -97,6 +97,29 @@ static size_t mpi_status_bytes(const MPI_Status *st)
     return got < 0 ? SIZE_MAX : (size_t)got;
 }
 
+/* Whether status_bytes reads the count from the status itself (known
+ * from the first receive on: probe_status), so that a receive may read it
+ * as status_decoded_bytes without the test. */
+static inline int status_decoded(const mdl_rt *rt)
+{
+#if defined(MPICH_NUMVERSION) || defined(OPEN_MPI)
+    return rt->job.status_fast > 0;
+#else
+    (void)rt;
+    return 0;
+#endif
+}
+
+/* status_bytes once status_decoded. */
+static inline __attribute__((always_inline)) size_t status_decoded_bytes(const MPI_Status *st)
+{
+#if defined(MPICH_NUMVERSION) || defined(OPEN_MPI)
+    return status_count(st);
+#else
+    return mpi_status_bytes(st);
+#endif
+}
+
 /* Bytes a receive got (SIZE_MAX when MPI cannot say).  Inline: on every
  * receive's path, a call cost more than the read. */
 static inline __attribute__((always_inline)) size_t status_bytes(mdl_rt *rt, const MPI_Status *st)
@@ -244,25 +267,27 @@ static __attribute__((cold)) int recv_fail(mdl_rt *rt, const char *fn, const mdl
 {
     int cls = 0;
     MPI_Error_class(mpirc, &cls);
-    if (cls != MPI_ERR_TRUNCATE || st->MPI_SOURCE < 0 || st->MPI_SOURCE >= rt->job.world_size)
+    if (cls != MPI_ERR_TRUNCATE || st->MPI_SOURCE < 0 || st->MPI_SOURCE >= rt->job.world_size) {
+        rt->tally.taken--;      /* nothing taken (recv_taken counted it) */
         return mpi_fail(rt, fn, mpirc, "receive");
-    rt->tally.taken++;          /* truncated, but taken off the channel */
+    }
     return rt_fail_size(rt, fn, rt->job.task_of[st->MPI_SOURCE], rt->job.inst_of[st->MPI_SOURCE],
                         RT_SIZE_LARGER, rt->msgs[m->index].types.layout_bytes);
 }
 
 /* A sync receive (mpi_recv_sync) of m from src, counted as taken off the
- * channel; a failure said by recv_fail.  Every sync receive of a message
- * goes through it. */
+ * channel (before: off the message's path; a truncated one is taken too,
+ * and recv_fail takes the count back for anything else); a failure said
+ * by recv_fail.  Every sync receive of a message goes through it. */
 static inline __attribute__((always_inline)) int recv_taken(mdl_rt *rt, const mdl_msg_desc *m,
                                                             void *buf, int count,
                                                             MPI_Datatype dt, int src,
                                                             MPI_Status *st)
 {
+    rt->tally.taken++;
     int mpirc = mpi_recv_sync(rt, buf, count, dt, src, m->channel, st);
     if (mpirc != MPI_SUCCESS)
         return recv_fail(rt, m->fn, m, mpirc, st);
-    rt->tally.taken++;
     return 0;
 }
 
@@ -391,9 +416,13 @@ static __attribute__((noinline)) int recv_small_placed(mdl_rt *rt, const mdl_msg
  * dt.  What follows MPI_Recv is on the message's path (in a ping-pong,
  * before the reply's send): what it needs is read before, and a
  * contiguous message of 8 to 16 bytes, what it expects, is two moves;
- * anything else recv_small_placed. */
-static __attribute__((noinline)) int recv_small(mdl_rt *rt, const mdl_msg_desc *m, int src,
-                                                void *buf, MPI_Datatype dt)
+ * anything else recv_small_placed.  known (a constant): the status
+ * decodes (status_decoded) and the sender is instance `from`, not
+ * MDL_ANY, so that neither is looked up after the receive. */
+static inline __attribute__((always_inline)) int recv_small_body(mdl_rt *rt,
+                                                                 const mdl_msg_desc *m, int src,
+                                                                 int from, void *buf,
+                                                                 MPI_Datatype dt, int known)
 {
     unsigned char own[MPI_DIRECT_NOTE_BYTES];
     MPI_Status st;
@@ -402,11 +431,24 @@ static __attribute__((noinline)) int recv_small(mdl_rt *rt, const mdl_msg_desc *
     int rc = recv_taken(rt, m, own, sizeof own, MPI_PACKED, src, &st);
     if (rc)
         return rc;
-    size_t got = status_bytes(rt, &st);
+    size_t got = known ? status_decoded_bytes(&st) : status_bytes(rt, &st);
     if (__builtin_expect(got != moved, 0))
         return recv_small_placed(rt, m, &st, own, got, buf, dt);
     move_8_16(buf, own, got);
-    return rt->job.inst_of[st.MPI_SOURCE];
+    return known ? from : rt->job.inst_of[st.MPI_SOURCE];
+}
+
+static __attribute__((noinline)) int recv_small(mdl_rt *rt, const mdl_msg_desc *m, int src,
+                                                void *buf, MPI_Datatype dt)
+{
+    return recv_small_body(rt, m, src, MDL_ANY, buf, dt, 0);
+}
+
+/* be_recv's: from an instance, the status known to decode. */
+static __attribute__((noinline)) int recv_small_known(mdl_rt *rt, const mdl_msg_desc *m, int src,
+                                                      int from, void *buf, MPI_Datatype dt)
+{
+    return recv_small_body(rt, m, src, from, buf, dt, 1);
 }
 
 /* Size of what a receive got against what it expected: a message larger
@@ -621,7 +663,8 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
         return recv_general(rt, m, lay, from);
     int src = rt->job.rank_of[m->peer_task][from];
     if (__builtin_expect(small_receive(rt, m, ty), 0))
-        return recv_small(rt, m, src, lay->base, ty->dt);
+        return status_decoded(rt) ? recv_small_known(rt, m, src, from, lay->base, ty->dt)
+                                  : recv_small(rt, m, src, lay->base, ty->dt);
     return recv_sync(rt, m, lay, src);
 }
 
