@@ -50,6 +50,8 @@ static char *parent_of(const char *path)
     return strndup(path, n == 1 ? 1 : n - 1);
 }
 
+void (*mdl_private_race)(const char *dir, int made);
+
 char *mdl_private_dir(int create, char *why, size_t len)
 {
     char *dir = private_dir_path();
@@ -73,6 +75,8 @@ char *mdl_private_dir(int create, char *why, size_t len)
     for (int tries = 1;; tries++) {
         int again = create && tries < MDL_PRIVATE_TRIES;
         if (create && mkdir(dir, 0700) == 0) {
+            if (mdl_private_race)
+                mdl_private_race(dir, 1);
             /* ours: the umask may have taken more than the group's and
              * others' bits; set on what was made, never through a link
              * put at its name since */
@@ -137,8 +141,6 @@ int mdl_create_private(const char *path, int access, char *why, size_t len)
     return fd;
 }
 
-void (*mdl_private_race)(const char *dir);
-
 int mdl_create_in_private(const char *name, int access, char **path, char *why, size_t len)
 {
     for (int tries = 1;; tries++) {
@@ -151,7 +153,7 @@ int mdl_create_in_private(const char *name, int access, char **path, char *why, 
             return -1;
         }
         if (mdl_private_race)
-            mdl_private_race(dir);
+            mdl_private_race(dir, 0);
         free(dir);
         int fd = mdl_create_private(p, access, why, len);
         if (fd >= 0) {

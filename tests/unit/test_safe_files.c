@@ -1,7 +1,8 @@
 /* test_safe_files.c — the user's private directory (common/safe_files.h):
- * removed once empty by mdl_private_dir_release, and a create in it that
- * meets its removal by another process (mdl_private_race plays that
- * process) makes it again, MDL_PRIVATE_TRIES times at most.  Each test
+ * removed once empty by mdl_private_dir_release, and making it or a
+ * create in it that meets its removal by another process
+ * (mdl_private_race plays that process) makes it again,
+ * MDL_PRIVATE_TRIES times at most.  Each test
  * runs in a child; as root in a mount namespace of its own with a fresh
  * tmpfs on /dev/shm, so that the jobs of other runs of the same user are
  * neither seen nor disturbed (else on the user's directory as it is). */
@@ -43,17 +44,16 @@ static void in_child(int (*body)(void))
 }
 
 static char why[512];
-static int removals, remove_first;
+static int removals, remove_first, remove_made;
 
-/* Another process of the user removing the directory, empty, in the
- * window between its check and the create in it: the first remove_first
- * times. */
-static void remove_dir(const char *dir)
+/* Another process of the user removing the directory, empty, the first
+ * remove_first times it is in the window chosen: just made (remove_made),
+ * or checked before a create in it. */
+static void remove_dir(const char *dir, int made)
 {
-    if (removals < remove_first && rmdir(dir) == 0)
+    if (made == remove_made && removals < remove_first && rmdir(dir) == 0)
         removals++;
 }
-
 
 static int exists(const char *path)
 {
@@ -68,7 +68,7 @@ static int body_retried(void)
     mdl_private_race = remove_dir;
     for (int k = 0; k < 2; k++) {
         char *dir = mdl_private_dir(1, why, sizeof why), *path = NULL;
-    EXPECT(dir);
+        EXPECT(dir);
         removals = 0;
         remove_first = races[k];
         int fd = mdl_create_in_private("part", O_RDWR, &path, why, sizeof why);
@@ -109,6 +109,23 @@ static int body_bounded(void)
     return 0;
 }
 
+/* Removed as soon as made (before its mode is set): made again. */
+static int body_made_again(void)
+{
+    mdl_private_race = remove_dir;
+    remove_first = 1;
+    remove_made = 1;
+    char *dir = mdl_private_dir(1, why, sizeof why);
+    EXPECT(dir);
+    EXPECT(removals == 1);
+    struct stat st;
+    EXPECT(lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 07777) == 0700);
+    mdl_private_dir_release();
+    EXPECT(!exists(dir));
+    free(dir);
+    return 0;
+}
+
 /* Only the user's own directory, checked, is removed: not a link at its
  * name (nor the directory it names), not one of another mode. */
 static int body_only_own(void)
@@ -134,11 +151,13 @@ static int body_only_own(void)
 static void test_retried(void) { in_child(body_retried); }
 static void test_bounded(void) { in_child(body_bounded); }
 static void test_only_own(void) { in_child(body_only_own); }
+static void test_made_again(void) { in_child(body_made_again); }
 
 static const mdl_unit_test tests[] = {
     { "create_retried", test_retried },
     { "create_bounded", test_bounded },
     { "release_only_own", test_only_own },
+    { "dir_made_again", test_made_again },
     { NULL, NULL },
 };
 MDL_UNIT_SUITE("safe_files", tests)
