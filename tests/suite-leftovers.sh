@@ -58,6 +58,8 @@ for rt in "${MPI_RTS[@]}"; do
     else echo "PASS: leftovers/$rt/removed"; fi
 done
 
+CFLAGS_L=(-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror)
+[ "${SANITIZE:-}" = 1 ] && CFLAGS_L+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
 for rt in "${MPI_RTS[@]}" shm; do
     if [ "$(id -u)" != 0 ] || ! command -v unshare > /dev/null; then
         echo "SKIP: leftovers/$rt/private_dir: needs root and unshare (a /dev/shm of its own)"; continue
@@ -66,7 +68,7 @@ for rt in "${MPI_RTS[@]}" shm; do
     cc=${MPI_CC:-cc} lib=medley-${RT_LIB} prog=$work/slow-$rt
     # shellcheck disable=SC2046
     if ! "$MEDLEY_STAGE/bin/medleyc" -o "$work/gen-$rt" tests/shared-node/spec.mdl > "$work/build" 2>&1 ||
-       ! "$cc" -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$work/gen-$rt" tests/shared-node/slow.c \
+       ! "$cc" "${CFLAGS_L[@]}" -I"$work/gen-$rt" tests/shared-node/slow.c \
            "$work/gen-$rt/pMDL.c" $(pkg-config --cflags --libs "$lib") -o "$prog" >> "$work/build" 2>&1; then
         echo "FAIL: leftovers/$rt/private_dir: build: $(tail -c 300 "$work/build" | tr '\n' ' ')"; continue
     fi
