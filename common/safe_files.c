@@ -50,6 +50,8 @@ static char *parent_of(const char *path)
     return strndup(path, n == 1 ? 1 : n - 1);
 }
 
+void (*mdl_private_race)(const char *dir, int made);
+
 char *mdl_private_dir(int create, char *why, size_t len)
 {
     char *dir = private_dir_path();
@@ -68,19 +70,36 @@ char *mdl_private_dir(int create, char *why, size_t len)
                  dir, parent, (unsigned)(st.st_mode & 07777), rule);
         goto refuse;
     }
-    if (create && mkdir(dir, 0700) == 0) {
-        /* ours: the umask may have taken more than the group's and
-         * others' bits */
-        if (chmod(dir, 0700) < 0) {
-            snprintf(why, len, "cannot set the mode of %s: %s", dir, strerror(errno));
+    /* Another process of the user may remove it, empty, at any moment
+     * (mdl_private_dir_release): then it is made again. */
+    for (int tries = 1;; tries++) {
+        int again = create && tries < MDL_PRIVATE_TRIES;
+        if (create && mkdir(dir, 0700) == 0) {
+            if (mdl_private_race)
+                mdl_private_race(dir, 1);
+            /* ours: the umask may have taken more than the group's and
+             * others' bits; set on what was made, never through a link
+             * put at its name since */
+            int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            int rc = fd < 0 ? -1 : fchmod(fd, 0700);
+            int e = errno;
+            if (fd >= 0)
+                close(fd);
+            if (rc < 0 && e == ENOENT && again)
+                continue;
+            if (rc < 0) {
+                snprintf(why, len, "cannot set the mode of %s: %s", dir, strerror(e));
+                goto refuse;
+            }
+        } else if (create && errno != EEXIST) {
+            snprintf(why, len, "cannot create %s: %s", dir, strerror(errno));
             goto refuse;
         }
-    } else if (create && errno != EEXIST) {
-        snprintf(why, len, "cannot create %s: %s", dir, strerror(errno));
-        goto refuse;
-    }
-    if (lstat(dir, &st) < 0) {
+        if (lstat(dir, &st) == 0)
+            break;
         int e = errno;
+        if (e == ENOENT && again)
+            continue;
         snprintf(why, len, "%s: %s", dir, strerror(e));
         free(parent);
         free(dir);
@@ -114,9 +133,47 @@ refuse:
 int mdl_create_private(const char *path, int access, char *why, size_t len)
 {
     int fd = open(path, access | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0)
-        snprintf(why, len, "cannot create %s: %s", path, strerror(errno));
+    if (fd < 0) {
+        int e = errno;
+        snprintf(why, len, "cannot create %s: %s", path, strerror(e));
+        errno = e;
+    }
     return fd;
+}
+
+int mdl_create_in_private(const char *name, int access, char **path, char *why, size_t len)
+{
+    for (int tries = 1;; tries++) {
+        char *dir = mdl_private_dir(1, why, len), *p = NULL;
+        if (!dir)
+            return -1;
+        if (asprintf(&p, "%s/%s", dir, name) < 0) {
+            free(dir);
+            snprintf(why, len, "out of memory");
+            return -1;
+        }
+        if (mdl_private_race)
+            mdl_private_race(dir, 0);
+        free(dir);
+        int fd = mdl_create_private(p, access, why, len);
+        if (fd >= 0) {
+            *path = p;
+            return fd;
+        }
+        int e = errno;
+        free(p);
+        if (e != ENOENT || tries == MDL_PRIVATE_TRIES)
+            return -1;
+    }
+}
+
+void mdl_private_dir_release(void)
+{
+    char why[512];
+    char *dir = mdl_private_dir(0, why, sizeof why);
+    if (dir)
+        (void)rmdir(dir);
+    free(dir);
 }
 
 int mdl_open_own(const char *path, char *why, size_t len)

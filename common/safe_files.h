@@ -23,13 +23,38 @@
  * when it is a directory (not a link) owned by the user with mode 0700,
  * checked with lstat at every call, in a parent where others cannot
  * replace it (sticky, or not writable by all): once checked, it stays
- * what it is.  malloc'd, or NULL with the reason (naming it) in why. */
+ * what it is until the user's own processes remove it, empty
+ * (mdl_private_dir_release): when `create`, a removal met while it is
+ * made and checked makes it again (MDL_PRIVATE_TRIES times in all).
+ * malloc'd, or NULL with the reason (naming it) in why. */
+#define MDL_PRIVATE_TRIES 8
 char *mdl_private_dir(int create, char *why, size_t len);
 
 /* Creates path, which must not exist: O_EXCL, O_NOFOLLOW, close-on-exec,
  * mode 0600; `access` is O_RDWR or O_WRONLY.  The descriptor, or -1 with
- * the reason (naming path) in why. */
+ * the reason (naming path) in why and errno set. */
 int mdl_create_private(const char *path, int access, char *why, size_t len);
+
+/* Creates `name` in the private directory (made if need be) as
+ * mdl_create_private does, *path its malloc'd path.  Another process of
+ * the user may remove the directory (mdl_private_dir_release) between
+ * its check and the create: on ENOENT it is made, checked and tried again,
+ * MDL_PRIVATE_TRIES times in all.  The descriptor, or -1 with the reason
+ * in why. */
+int mdl_create_in_private(const char *name, int access, char **path, char *why, size_t len);
+
+/* The private directory removed if it is empty, at the end of a
+ * process's use of it (no file of the user's jobs left there): checked as
+ * mdl_private_dir checks it, then rmdir, which removes nothing else and
+ * follows no link; another process's files in it keep it (ENOTEMPTY, not
+ * an error). */
+void mdl_private_dir_release(void);
+
+/* Tests only (tests/unit/test_safe_files.c): called where another
+ * process may remove the directory — between its mkdir and its mode set
+ * (mdl_private_dir, `made` 1), between its check and the create in it
+ * (mdl_create_in_private, `made` 0); NULL otherwise. */
+extern void (*mdl_private_race)(const char *dir, int made);
 
 /* Opens path read-only if it is a regular file of the user: a link is
  * not followed, and a FIFO or device does not block.  The descriptor, or

@@ -274,7 +274,10 @@ run_hang() {
     else echo "FAIL: hosts-mdl/$f/recover-host: ${err%; }"
     fi
     err=''
-    hosts_run 1 tar -C /dev/shm/medley-0 -xpf "$work/parts2.tar" 2>> "$work/tar.err" || err="cannot copy the part; "
+    # (the recovery removed mdlh1's private directory with its last part)
+    hosts_run 1 mkdir -p -m 700 /dev/shm/medley-0 &&
+        hosts_run 1 tar -C /dev/shm/medley-0 -xpf "$work/parts2.tar" 2>> "$work/tar.err" ||
+        err="cannot copy the part; "
     hosts_run 1 "$T" --recover "$tr" > "$work/rec" 2>&1
     grep -qE "^mdltrace: process 1 is left out: /dev/shm/medley-0/trace\.[0-9a-f]+\.[0-9a-f]+\.1: its process did not end and ran on host mdlh2: only that host can read its clock$" "$work/rec" ||
         err+="no refusal of mdlh2's part on mdlh1; "

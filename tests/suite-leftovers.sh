@@ -5,6 +5,13 @@
 #                             directory of scratch_begin, none in /dev/shm
 #   leftovers/<mpi>/removed   scratch_end leaves nothing of the job
 # MPICH unlinks its segments once mapped: nothing to test, skipped.
+# And what a traced job leaves, on each MPI and on shm (as root, in a mount
+# namespace whose /dev/shm is a tmpfs of its own: the suite's own files
+# only, never the jobs other runs of the same user have going):
+#   leftovers/<rt>/private_dir  a 2-process job traced (MDL_TRACE) writes its
+#                               trace and leaves no /dev/shm/medley-*: the
+#                               private directory of the MPI runtime's trace
+#                               parts is removed once empty
 set -u
 cd "$(dirname "$0")/.."
 : "${MEDLEY_STAGE:?run through make check (MEDLEY_STAGE unset)}"
@@ -49,5 +56,35 @@ for rt in "${MPI_RTS[@]}"; do
     if [ -e "$work/job" ]; then echo "FAIL: leftovers/$rt/removed: $work/job is still there"
     elif ! grep -q "removed $(echo "$segments" | wc -l) Open MPI segment" "$work/end"; then echo "FAIL: leftovers/$rt/removed: said '$(cat "$work/end")'"
     else echo "PASS: leftovers/$rt/removed"; fi
+done
+
+CFLAGS_L=(-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror)
+[ "${SANITIZE:-}" = 1 ] && CFLAGS_L+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+for rt in "${MPI_RTS[@]}" shm; do
+    if [ "$(id -u)" != 0 ] || ! command -v unshare > /dev/null; then
+        echo "SKIP: leftovers/$rt/private_dir: needs root and unshare (a /dev/shm of its own)"; continue
+    fi
+    if ! rt_use "$rt"; then echo "FAIL: leftovers/$rt/private_dir: $RT_WHY"; continue; fi
+    cc=${MPI_CC:-cc} lib=medley-${RT_LIB} prog=$work/slow-$rt
+    # shellcheck disable=SC2046
+    if ! "$MEDLEY_STAGE/bin/medleyc" -o "$work/gen-$rt" tests/shared-node/spec.mdl > "$work/build" 2>&1 ||
+       ! "$cc" "${CFLAGS_L[@]}" -I"$work/gen-$rt" tests/shared-node/slow.c \
+           "$work/gen-$rt/pMDL.c" $(pkg-config --cflags --libs "$lib") -o "$prog" >> "$work/build" 2>&1; then
+        echo "FAIL: leftovers/$rt/private_dir: build: $(tail -c 300 "$work/build" | tr '\n' ' ')"; continue
+    fi
+    mkdir -p "$work/ompi-$rt"
+    # shellcheck disable=SC2016
+    unshare -m bash -c 'mount -t tmpfs -o mode=1777 tmpfs /dev/shm || exit 99
+        export OMPI_MCA_btl_vader_backing_directory=$1 OMPI_MCA_orte_tmpdir_base=$1
+        MDL_ERRORS=return MDL_TRACE=$2 timeout -s INT -k 5 60 "${@:5}" -n 2 "$3" || exit
+        ls -A /dev/shm > "$4"' _ "$work/ompi-$rt" "$work/$rt.json" "$prog" "$work/shm-$rt" \
+        "${RT_LAUNCH[@]}" > "$work/out" 2>&1 < /dev/null
+    rc=$?
+    left=$(grep '^medley-' "$work/shm-$rt" 2> /dev/null | tr '\n' ' ')
+    if [ $rc = 99 ]; then echo "SKIP: leftovers/$rt/private_dir: cannot mount a tmpfs on /dev/shm in a mount namespace"
+    elif [ $rc != 0 ] || ! "$MEDLEY_STAGE/bin/mdltrace" --check "$work/$rt.json" > /dev/null 2>&1; then
+        echo "FAIL: leftovers/$rt/private_dir: status $rc, trace $(wc -c < "$work/$rt.json" 2> /dev/null || echo none): $(tail -c 300 "$work/out" | tr '\n' ' ')"
+    elif [ -n "$left" ]; then echo "FAIL: leftovers/$rt/private_dir: left in /dev/shm: $left"
+    else echo "PASS: leftovers/$rt/private_dir"; fi
 done
 exit 0

@@ -330,10 +330,12 @@ else
     fail names "status $rc, $(ls "$W/tpl" | wc -l) parts: $(one_line "$W/err")"
 fi
 
-# restore: the templates back in place (a recovery removes them)
+# restore: the templates back in place (a recovery removes them, and the
+# private directory once empty)
 restore() {
     rm -f "$f"
     parts_left "$f" | xargs -r rm -f
+    mkdir -p -m 700 "$(parts_dir)"
     cp -p "$W/tpl"/* "$(parts_dir)/"
 }
 part_of() { printf '%s/%s' "$(parts_dir)" "$(ls "$W/tpl" | grep "\.$1\$")"; }

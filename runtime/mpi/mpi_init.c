@@ -170,6 +170,8 @@ static int start(mdl_rt *rt, const char *fn)
     if (!rc)
         rc = mpi_types_init(rt);
     if (!rc)
+        rc = mpi_self_init(rt);
+    if (!rc)
         mpi_direct_receives(rt);
     return rc || !rt->trace.on ? rc : mpi_trace_start(rt);
 }
@@ -198,6 +200,7 @@ static int alloc_task(mdl_rt *rt, const char *fn)
 static void teardown(mdl_rt *rt)
 {
     mpi_reqs_free(rt);
+    mpi_self_free(rt);
     mpi_types_free(rt);
     mpi_coll_free(rt);
     if (rt->job.family != MPI_COMM_NULL)

@@ -176,6 +176,11 @@ typedef struct mpi_to_self {
     mdl_span *spans;            /* theirs */
     size_t nspans, spans_cap;
     int mpi_only;               /* one went through MPI_Isend: none kept since */
+    /* The task's receives from its own task, by channel (made at
+     * MDL_Init, mpi_self_init): those of channel c are the messages
+     * recvs[recv_at[c] .. recv_at[c + 1]) */
+    int *recv_at;               /* [channels + 1], channels past the highest of the task */
+    int *recvs;
 } mpi_to_self;
 
 /* A struct element type built once, found by its descriptor. */
@@ -498,13 +503,15 @@ static inline void mpi_count_sent(mdl_rt *rt, int dest)
  * sends to itself not received cancelled. */
 MDL_HIDDEN int mpi_p2p_end(mdl_rt *rt);
 
-/* Sends to this instance itself (mpi_self.c): one sent (buf, dt: the
+/* Sends to this instance itself (mpi_self.c): the index of the task's
+ * receives from itself made (MDL_Init; 0, or out of memory reported); one sent (buf, dt: the
  * call's, for a layout only MPI_Pack packs), kept or in MPI; a sync
  * receive from itself (or MDL_ANY) taking the first kept one of its
  * channel (1: not taken, go through MPI); the kept ones posted to MPI, in
  * order (0, or the first error, under its send's name); the async ones of
  * m packed (its Test or Wait: their data may change after); the list
- * freed at MDL_End. */
+ * and the index freed at MDL_End (or a failed MDL_Init). */
+MDL_HIDDEN int mpi_self_init(mdl_rt *rt);
 MDL_HIDDEN int mpi_self_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, void *buf,
                              MPI_Datatype dt);
 MDL_HIDDEN int mpi_self_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from);

@@ -42,6 +42,49 @@ static int post(mdl_rt *rt, const mdl_msg_desc *m, mpi_buffered *x, int pos)
     return MDL_SUCCESS;
 }
 
+/* The index in_mpi reads: by channel, the task's receives from its own
+ * task (a counting sort of their message indices), so that a send to
+ * itself looks at its channel's receives (one, in a spec medleyc
+ * compiled), not at every message of the task.  Sized past the highest
+ * channel of the task's messages, whatever nchannels says; a negative
+ * one (no MPI tag) is refused here rather than read out of bounds. */
+int mpi_self_init(mdl_rt *rt)
+{
+    mpi_to_self *ts = &rt->to_self;
+    const mdl_task_desc *d = rt->c.d;
+    int channels = d->nchannels;
+    for (int i = 0; i < d->nmsgs; i++) {
+        if (d->msgs[i]->channel < 0)
+            return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_INTERN,
+                           "message %s has channel %d (a descriptor not made by medleyc?)",
+                           d->msgs[i]->name, d->msgs[i]->channel);
+        if (d->msgs[i]->channel >= channels)
+            channels = d->msgs[i]->channel + 1;
+    }
+    free(ts->recv_at);
+    free(ts->recvs);
+    ts->recvs = NULL;
+    int *at = NULL;
+    if (!(ts->recv_at = calloc((size_t)channels + 1, sizeof *ts->recv_at)) ||
+        !(ts->recvs = calloc((size_t)d->nmsgs + 1, sizeof *ts->recvs)) ||
+        !(at = calloc((size_t)channels + 1, sizeof *at)))
+        return rt_fail_oom(rt, MDL_FN_NAME(INIT));
+    for (int i = 0; i < d->nmsgs; i++) {
+        const mdl_msg_desc *r = d->msgs[i];
+        if (!r->is_send && r->peer_task == d->self)
+            ts->recv_at[r->channel + 1]++;
+    }
+    for (int c = 0; c < channels; c++)
+        at[c + 1] = ts->recv_at[c + 1] += ts->recv_at[c];
+    for (int i = 0; i < d->nmsgs; i++) {
+        const mdl_msg_desc *r = d->msgs[i];
+        if (!r->is_send && r->peer_task == d->self)
+            ts->recvs[at[r->channel]++] = i;
+    }
+    free(at);
+    return 0;
+}
+
 /* Whether a message of m to itself could meet MPI's matching: one of
  * its channel to itself still in MPI (the list reaped first: MPI_Issend
  * completes once received), an async receive on its channel from this
@@ -60,13 +103,9 @@ static int in_mpi(mdl_rt *rt, const mdl_msg_desc *m)
     for (const mpi_buffered *x = ts->sends; x; x = x->next)
         if (x->tag == m->channel)
             return 1;
-    const mdl_task_desc *d = rt->c.d;
-    for (int i = 0; i < d->nmsgs; i++) {
-        const mdl_msg_desc *r = d->msgs[i];
-        if (!r->is_send && r->channel == m->channel && r->peer_task == d->self &&
-            rt->msgs[i].reqs.n)
+    for (int k = ts->recv_at[m->channel]; k < ts->recv_at[m->channel + 1]; k++)
+        if (rt->msgs[ts->recvs[k]].reqs.n)
             return 1;
-    }
     return 0;
 }
 
@@ -169,6 +208,12 @@ static int take(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay,
             mdl_spans_unpack(lay->spans, m->nitems, k.x->data);
     }
     drop_spans(ts, i);
+    /* One list for every channel, oldest first, closed up: its order is
+     * MPI's per channel when flushed, and first_kept's scan already costs
+     * what this move does.  It holds the sends made and not yet received,
+     * which a program keeps few (the halo: one per direction); a list per
+     * channel would buy an O(1) take at the cost of the flush's order
+     * across channels. */
     memmove(&ts->kept[i], &ts->kept[i + 1], sizeof *ts->kept * (size_t)(ts->nkept - i - 1));
     ts->nkept--;
     mpi_buffered_keep(&ts->spares, k.x);
@@ -287,8 +332,11 @@ void mpi_self_free(mdl_rt *rt)
     mpi_to_self *ts = &rt->to_self;
     free(ts->kept);
     free(ts->spans);
+    free(ts->recv_at);
+    free(ts->recvs);
     ts->kept = NULL;
     ts->spans = NULL;
+    ts->recv_at = ts->recvs = NULL;
     ts->nkept = 0;
     ts->kept_cap = 0;
     ts->nspans = ts->spans_cap = 0;

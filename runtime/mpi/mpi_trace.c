@@ -114,6 +114,8 @@ void mpi_trace_free(mdl_rt *rt)
 {
     if (rt->trace.img)
         munmap(rt->trace.img, rt->trace.size);
+    if (rt->trace.path)         /* made by rt_trace_parts_usable, maybe left empty */
+        rt_trace_parts_done();
     free(rt->trace.path);
     mpi_clock_free(rt);
     rt->trace.img = NULL;

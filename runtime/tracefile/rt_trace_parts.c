@@ -31,31 +31,44 @@ static void name_prefix(const char *file, char *buf, size_t n)
     snprintf(buf, n, "trace.%016" PRIx64 ".", mdl_fnv1a_str(file));
 }
 
-/* The path of part (job, rank) of FILE, malloc'd, or NULL with why (the
- * private directory is made if need be when `create`). */
-static char *part_path(const char *file, uint64_t job, int rank, int create, char *why,
+/* The name of part (job, rank) of FILE followed by `suffix`, malloc'd,
+ * or NULL with why. */
+static char *part_name(const char *file, uint64_t job, int rank, const char *suffix, char *why,
                        size_t len)
 {
-    char *dir = mdl_private_dir(create, why, len);
-    if (!dir)
-        return NULL;
     char pre[32], *p;
     name_prefix(file, pre, sizeof pre);
-    if (asprintf(&p, "%s/%s%016" PRIx64 ".%d", dir, pre, job, rank) < 0) {
+    if (asprintf(&p, "%s%016" PRIx64 ".%d%s", pre, job, rank, suffix) < 0) {
         p = NULL;
         snprintf(why, len, "out of memory");
     }
+    return p;
+}
+
+/* The path of part (job, rank) of FILE in the private directory,
+ * malloc'd, or NULL with why. */
+static char *part_path(const char *file, uint64_t job, int rank, char *why, size_t len)
+{
+    char *dir = mdl_private_dir(0, why, len);
+    char *name = dir ? part_name(file, job, rank, "", why, len) : NULL, *p = NULL;
+    if (name && asprintf(&p, "%s/%s", dir, name) < 0) {
+        p = NULL;
+        snprintf(why, len, "out of memory");
+    }
+    free(name);
     free(dir);
     return p;
 }
 
-/* Where the part at path `part` is made, under a name no listing takes
- * for a part (parse_id), until its image is whole
- * (rt_trace_part_publish); malloc'd, or NULL with why. */
+/* Where a part is made, under a name no listing takes for a part
+ * (parse_id), until its image is whole (rt_trace_part_publish). */
+#define UNPUBLISHED ".new"
+
+/* The path of `part` unpublished; malloc'd, or NULL with why. */
 static char *unpublished_path(const char *part, char *why, size_t len)
 {
     char *p = NULL;
-    if (part && asprintf(&p, "%s.new", part) < 0) {
+    if (part && asprintf(&p, "%s" UNPUBLISHED, part) < 0) {
         p = NULL;
         snprintf(why, len, "out of memory");
     }
@@ -67,6 +80,11 @@ int rt_trace_parts_usable(char *why, size_t len)
     char *dir = mdl_private_dir(1, why, len);
     free(dir);
     return dir ? 0 : -1;
+}
+
+void rt_trace_parts_done(void)
+{
+    mdl_private_dir_release();
 }
 
 uint64_t rt_trace_part_new_job(void)
@@ -91,11 +109,17 @@ int rt_trace_part_create(const char *file, uint64_t job, int rank, int size, siz
         return -1;
     }
     /* messages name the part (path); it is made as `made` */
-    char *path = part_path(file, job, rank, 1, why, len);
-    char *made = unpublished_path(path, why, len);
-    int fd = made ? mdl_create_private(made, O_RDWR, why, len) : -1;
-    if (fd < 0) {
-        free(path);
+    char *name = part_name(file, job, rank, UNPUBLISHED, why, len), *made = NULL;
+    int fd = name ? mdl_create_in_private(name, O_RDWR, &made, why, len) : -1;
+    free(name);
+    char *path = fd >= 0 ? strndup(made, strlen(made) - strlen(UNPUBLISHED)) : NULL;
+    if (!path) {
+        if (fd >= 0) {
+            snprintf(why, len, "out of memory");
+            close(fd);
+            unlink(made);
+            rt_trace_parts_done();
+        }
         free(made);
         return -1;
     }
@@ -115,8 +139,10 @@ int rt_trace_part_create(const char *file, uint64_t job, int rank, int size, siz
                        (off_t)h.image)) == MAP_FAILED)
         snprintf(why, len, "cannot map %s: %s", path, strerror(errno));
     close(fd);
-    if (p == MAP_FAILED)
+    if (p == MAP_FAILED) {
         unlink(made);
+        rt_trace_parts_done();
+    }
     free(path);
     free(made);
     *img = p == MAP_FAILED ? NULL : p;
@@ -125,7 +151,7 @@ int rt_trace_part_create(const char *file, uint64_t job, int rank, int size, siz
 
 int rt_trace_part_publish(const char *file, uint64_t job, int rank, char *why, size_t len)
 {
-    char *to = part_path(file, job, rank, 0, why, len);
+    char *to = part_path(file, job, rank, why, len);
     char *from = unpublished_path(to, why, len);
     int rc = from && to ? rename(from, to) : -1;
     if (rc && from && to)
@@ -138,13 +164,14 @@ int rt_trace_part_publish(const char *file, uint64_t job, int rank, char *why, s
 int rt_trace_part_remove(const char *file, uint64_t job, int rank)
 {
     char why[256];
-    char *part = part_path(file, job, rank, 0, why, sizeof why);
+    char *part = part_path(file, job, rank, why, sizeof why);
     char *unpublished = unpublished_path(part, why, sizeof why);
     int rc = part ? unlink(part) : -1;
     if (rc && unpublished)
         rc = unlink(unpublished);
     free(part);
     free(unpublished);
+    rt_trace_parts_done();
     return rc;
 }
 
@@ -380,7 +407,7 @@ rt_trace_img *rt_trace_part_load(int fd, const char *name, const char *file, uin
 static int open_part(const char *file, uint64_t job, int rank, char **path, char *why,
                      size_t len)
 {
-    *path = part_path(file, job, rank, 0, why, len);
+    *path = part_path(file, job, rank, why, len);
     return *path ? mdl_open_own(*path, why, len) : -1;
 }
 

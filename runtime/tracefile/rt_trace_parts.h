@@ -7,7 +7,8 @@
  * calls MPI: mdltrace links it too.
  *
  * Parts live in the user's private directory (common/safe_files.h:
- * /dev/shm/medley-<uid>, mode 0700), named
+ * /dev/shm/medley-<uid>, mode 0700; removed once empty by whoever removes
+ * a part or is done with them, rt_trace_parts_done), named
  *     trace.<H>.<J>.<R>
  * H: FNV-1a of FILE's absolute path, J: the job's id (both 16 hex
  * digits), R: the world rank.  Two jobs, or two traces, never share a
@@ -65,7 +66,13 @@ int rt_trace_part_create(const char *file, uint64_t job, int rank, int size, siz
  * -1 with the reason in why. */
 int rt_trace_part_publish(const char *file, uint64_t job, int rank, char *why, size_t len);
 
-/* Removes the part of `rank` of job `job`, published or not.  0, or -1. */
+/* The end of this process's use of parts (its own removed, or never
+ * made: a failed MDL_Init): the private directory removed if empty
+ * (mdl_private_dir_release; another job's parts keep it). */
+void rt_trace_parts_done(void);
+
+/* Removes the part of `rank` of job `job`, published or not, then
+ * rt_trace_parts_done.  0, or -1. */
 int rt_trace_part_remove(const char *file, uint64_t job, int rank);
 
 typedef struct rt_trace_part_id {

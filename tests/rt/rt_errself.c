@@ -11,7 +11,7 @@
 #include <mpi.h>
 #include <string.h>
 
-#include "rt_test.h"
+#include "rt_task_w.h"
 
 int MPI_Wait(MPI_Request *req, MPI_Status *st)
 {
@@ -21,14 +21,7 @@ int MPI_Wait(MPI_Request *req, MPI_Status *st)
     return rc;
 }
 
-typedef struct T {
-    int V[8];
-    void *rt;
-} T;
-
-static const char *const tasks[] = { "w" };
-static const mdl_item_desc v_item[] = { ITEM1(T, V, td_int, 8, 0) };
-static const long all8[] = { 0, 7 }, first4[] = { 0, 3 };
+static const long first4[] = { 0, 3 };
 
 #define P2P(nm, fnm, idx, snd, asy, ch, fb)                                               \
     { .name = nm, .fn = fnm, .index = idx, .is_send = snd, .async = asy, .channel = ch, \

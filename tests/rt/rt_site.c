@@ -9,16 +9,7 @@
 #include <mpi.h>
 #include <string.h>
 
-#include "rt_test.h"
-
-typedef struct T {
-    int V[8];
-    void *rt;
-} T;
-
-static const char *const tasks[] = { "w" };
-static const mdl_item_desc v_item[] = { ITEM1(T, V, td_int, 8, 0) };
-static const long all8[] = { 0, 7 };
+#include "rt_task_w.h"
 
 static const mdl_msg_desc M[] = {
     { .name = "hop", .fn = "MDL_SendTo_w_hop", .index = 0, .is_send = 1, .channel = 0,
