@@ -6,23 +6,27 @@
  * two copies of every byte.  Here every process's task struct is a memfd,
  * followed by one control page, and the other processes of its host map
  * both at MDL_Init.  A send of MPI_DIRECT_MIN bytes or more whose message
- * is one section of the struct sends, instead of the data, an
- * announcement (mpi_direct_note: where the section lies, and a slot of the
- * sender's control page) on the message's own tag, so that MPI matches it
- * exactly as it would have matched the data.  The receiver takes the slot
+ * is one section of the struct writes an announcement (mpi_direct_note:
+ * where the section lies, for whom) into a slot of its control page, and
+ * sends, instead of the data, the slot's number (MPI_DIRECT_WIRE_MIN
+ * bytes, padded to the channel's largest element, both agreed by the host
+ * at MDL_Init) on the message's own tag, so that MPI matches it exactly
+ * as it would have matched the data.  The receiver takes the slot
  * (POSTED -> COPYING), copies the section from its mapping of the sender's
  * struct into its own layout, and marks it DONE, which completes the send.
  *
- * The receiver posts its receive as always (its own datatype): an
- * announcement lands in the first bytes of its layout, and is recognised
+ * The receiver posts its receive as always (its own datatype): the
+ * slot's number lands in the first bytes of its layout, and is recognised
  * on completion by its size — smaller than any message that takes this
- * path — and its magic words.  So receives, MDL_ANY included, decide
+ * path — and by the slot it names: one posted for this process and
+ * channel, of that generation.  So receives, MDL_ANY included, decide
  * nothing before they match, and only the cold size-mismatch path looks
- * for an announcement.  A receive too small to hold one, on a channel
- * where some process of the host may announce (agreed at MDL_Init),
- * goes through a buffer of its own instead (mpi_direct_recv_small):
- * MPICH writes nothing of a truncated message, and its sender would wait
- * for ever.
+ * for an announcement.  A sync receive of at most the wire's bytes, or an
+ * async one of fewer than MPI_DIRECT_OWN_BYTES, on a channel where some
+ * process of the host may announce, goes through a buffer of its own
+ * instead (mpi_direct_recv_small): MPICH writes nothing of a truncated
+ * message, and its sender would wait for ever; one of exactly the wire's
+ * bytes is the message unless its slot says otherwise.
  *
  * A receiver copies when it completes its receive, not when MPI matches
  * it: an async receive posted early is copied at its Wait or Test, or
@@ -40,7 +44,8 @@
  * taken the slot for MPI_DIRECT_LAST_RESORT_US whatever it does, withdraws
  * it (POSTED -> WITHDRAWN, one compare-and-swap against the receiver's)
  * and sends the data through MPI from a buffer of its own, reused, which
- * the receiver then receives on the channel's withdrawal tag.  A receiver
+ * the receiver then receives on the channel's withdrawal tag; the slot
+ * stays the receiver's until it has read the announcement (DONE).  A receiver
  * that computes is not withdrawn from: it will copy at its receive, Wait
  * or Test, as MPICH's rendezvous would wait for it too.  See
  * docs/runtime-mpi.md, "Large messages on one host". */
@@ -60,42 +65,54 @@
 static mpi_recv_blocked recv_unshared;
 mpi_recv_blocked *mpi_recv_shared = &recv_unshared;
 
-static const uint64_t note_magic[2] = { 0x6d646c2d64697265ULL, 0x63742d6e6f746532ULL };
-
-/* A slot word: generation << 2 | state. */
+/* A slot word: generation << 2 | state.  A withdrawn slot is the
+ * sender's again only once its receiver has read the announcement and
+ * marked it DONE: until a receiver has its announcement, the slot is
+ * never reused, so the wire's slot and generation bits find it. */
 enum { SLOT_POSTED, SLOT_COPYING, SLOT_DONE, SLOT_WITHDRAWN };
 #define SLOT_WORD(gen, state) ((gen) << 2 | (uint64_t)(state))
 
-/* The control page after the struct: the process's blocking call, whether
- * its SIGTERM line is written, then the slots of its announced sends. */
-#define CTL_BYTES 4096
-typedef struct mpi_direct_ctl {
-    unsigned long blocked;      /* rt_block_shared */
-    mpi_recv_blocked receiving; /* mpi_recv_shared */
-    unsigned said;              /* rt_stop_share */
-    char pad[64 - sizeof(unsigned long) - sizeof(mpi_recv_blocked) - sizeof(unsigned)];
-    uint64_t slot[MPI_DIRECT_SLOTS];
-} mpi_direct_ctl;
-_Static_assert(sizeof(mpi_direct_ctl) <= CTL_BYTES, "control page");
+/* The announcement on the wire: slot | generation << WIRE_SLOT_BITS, its
+ * low bits (a check: the slot alone finds it, see above). */
+#define WIRE_SLOT_BITS 9
+#define WIRE_GEN_MASK ((UINT32_C(1) << (32 - WIRE_SLOT_BITS)) - 1)
+_Static_assert(MPI_DIRECT_SLOTS <= 1 << WIRE_SLOT_BITS, "a slot must fit the wire");
+_Static_assert(MPI_DIRECT_WIRE_MIN == sizeof(uint32_t), "the wire's word");
 
 /* Where the sender's section lies: its span, base as an offset into the
- * sender's struct, and the slot that says who moves it. */
+ * sender's struct; whom and which channel it is for (a receiver checks
+ * the wire's slot against them); its slot and generation. */
 typedef struct mpi_direct_note {
-    uint64_t magic[2];
     uint64_t bytes;             /* the section's bytes (its span's total) */
     uint64_t offset;            /* of the span's base in the sender's struct */
     uint64_t block;
     int64_t nloops;
     int64_t count[MDL_MAX_DIMS];
     int64_t stride[MDL_MAX_DIMS];
+    int64_t dest;               /* world rank */
+    int64_t channel;
     uint64_t slot;
     uint64_t gen;
 } mpi_direct_note;
 
-_Static_assert(sizeof(mpi_direct_note) == MPI_DIRECT_NOTE_BYTES, "mpi_rt.h says otherwise");
-_Static_assert(MPI_DIRECT_NOTE_BYTES < MPI_DIRECT_MIN && MPI_DIRECT_NOTE_BYTES < MPI_DIRECT_MIN_STRIDED &&
-                   MPI_DIRECT_NOTE_BYTES < MPI_DIRECT_MIN_STRIDED_OMPI,
+/* The control pages after the struct: the process's blocking call,
+ * whether its SIGTERM line is written, then the slots of its announced
+ * sends and their announcements. */
+typedef struct mpi_direct_ctl {
+    unsigned long blocked;      /* rt_block_shared */
+    mpi_recv_blocked receiving; /* mpi_recv_shared */
+    unsigned said;              /* rt_stop_share */
+    char pad[64 - sizeof(unsigned long) - sizeof(mpi_recv_blocked) - sizeof(unsigned)];
+    uint64_t slot[MPI_DIRECT_SLOTS];
+    mpi_direct_note note[MPI_DIRECT_SLOTS];
+} mpi_direct_ctl;
+#define CTL_BYTES ((sizeof(mpi_direct_ctl) + 4095) / 4096 * 4096)
+
+_Static_assert(MPI_DIRECT_WIRE_MAX < MPI_DIRECT_MIN && MPI_DIRECT_WIRE_MAX < MPI_DIRECT_MIN_STRIDED &&
+                   MPI_DIRECT_WIRE_MAX < MPI_DIRECT_MIN_STRIDED_OMPI,
                "an announcement must be smaller than any direct message");
+_Static_assert(sizeof(double) <= MPI_DIRECT_WIRE_MAX && sizeof(long long) <= MPI_DIRECT_WIRE_MAX,
+               "a basic element must fit the wire");
 
 /* An announced send, until its slot is DONE or withdrawn. */
 struct mpi_direct_out {
@@ -107,6 +124,7 @@ struct mpi_direct_out {
     int seen_cpu;               /* seen_at is the receiver's time on a CPU,
                                    else the wall clock */
     double sent_at;
+    unsigned char wire[MPI_DIRECT_WIRE_MAX];    /* what MPI sends */
 };
 
 static mpi_direct_ctl *ctl_of(char *base, size_t struct_size)
@@ -271,16 +289,22 @@ static int may_announce(const mdl_msg_desc *m, size_t strided_min)
     return most >= strided_min;
 }
 
-/* The channels on which this process may announce a send (NULL: out of
- * memory), to be or-ed over the host into rt->host.note_channels. */
+/* Per channel, two bytes to be maxed over the host (NULL: out of memory):
+ * whether this process may announce a send on it, and the largest
+ * element of its messages there (the wire's padding, mpi_rt.h). */
 static unsigned char *announcing_channels(mdl_rt *rt)
 {
     const mdl_task_desc *d = rt->c.d;
-    unsigned char *mine = calloc((size_t)(d->nchannels ? d->nchannels : 1), 1);
+    unsigned char *mine = calloc(2 * (size_t)(d->nchannels ? d->nchannels : 1), 1);
     int shared = rt->mem.size > 0;     /* else a control page alone */
-    for (int i = 0; mine && shared && i < d->nmsgs; i++)
-        if (may_announce(d->msgs[i], rt->host.direct_min_strided))
-            mine[d->msgs[i]->channel] = 1;
+    for (int i = 0; mine && i < d->nmsgs; i++) {
+        const mdl_msg_desc *m = d->msgs[i];
+        if (shared && may_announce(m, rt->host.direct_min_strided))
+            mine[2 * m->channel] = 1;
+        for (int k = 0; k < m->nitems; k++)
+            if (m->items[k].type->base != MDL_T_STRUCT && m->items[k].type->size > mine[2 * m->channel + 1])
+                mine[2 * m->channel + 1] = (unsigned char)m->items[k].type->size;
+    }
     return mine;
 }
 
@@ -364,13 +388,20 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
     /* all or nothing: the peers' fds stay open until everyone has mapped */
     int all_ok = 0;
     unsigned char *announcing = ok ? announcing_channels(rt) : NULL;
-    if (!announcing || !(rt->host.note_channels = calloc((size_t)(nchan ? nchan : 1), 1)))
+    unsigned char *host = calloc(2 * (size_t)(nchan ? nchan : 1), 1);
+    if (!announcing || !host || !(rt->host.note_channels = calloc((size_t)(nchan ? nchan : 1), 1)))
         ok = 0;
     int rc2 = MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, node);
-    /* the channels on which a receive of this process may get an announcement */
+    /* the channels on which a receive of this process may get an
+     * announcement, and its bytes there */
     if (rc2 == MPI_SUCCESS && all_ok)
-        rc2 = MPI_Allreduce(announcing, rt->host.note_channels, nchan ? nchan : 1,
-                            MPI_UNSIGNED_CHAR, MPI_BOR, node);
+        rc2 = MPI_Allreduce(announcing, host, 2 * (nchan ? nchan : 1), MPI_UNSIGNED_CHAR,
+                            MPI_MAX, node);
+    for (int c = 0; rc2 == MPI_SUCCESS && all_ok && c < nchan; c++)
+        rt->host.note_channels[c] =
+            host[2 * c] ? (host[2 * c + 1] > MPI_DIRECT_WIRE_MIN ? host[2 * c + 1] : MPI_DIRECT_WIRE_MIN)
+                        : 0;
+    free(host);
     free(announcing);
     free(all);
     if (rt->mem.fd >= 0) {
@@ -385,8 +416,14 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
     } else {
         mpi_direct_ctl *ctl = rt->mem.ctl;
         rt->host.nfree_slots = 0;
-        for (int k = MPI_DIRECT_SLOTS - 1; k >= 0; k--)
+        rt->host.nheld_slots = 0;
+        /* generations begin apart from small numbers, which a message of
+         * the wrong size is likelier to hold than an announcement's word */
+        uint64_t seed = (uint64_t)getpid() * UINT64_C(0x9e3779b1);
+        for (int k = MPI_DIRECT_SLOTS - 1; k >= 0; k--) {
             rt->host.free_slots[rt->host.nfree_slots++] = k;
+            rt->host.slot_gen[k] = (seed + (uint64_t)k * UINT64_C(0x85ebca6b)) & UINT32_MAX;
+        }
         rt_block_shared = &ctl->blocked;
         mpi_recv_shared = &ctl->receiving;
         rt->host.announces = rt->mem.size > 0;
@@ -397,8 +434,9 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
     return rc2 == MPI_SUCCESS ? 0 : mpi_fail(rt, fn, rc2, "MPI_Allreduce");
 }
 
-/* The receives that may get an announcement (noted, mpi_rt.h): those of
- * the announcing channels; the channels are forgotten. */
+/* The messages of the announcing channels: their wire bytes; the
+ * receives among them that may get an announcement (noted, mpi_rt.h);
+ * the channels are forgotten. */
 void mpi_direct_receives(mdl_rt *rt)
 {
     const mdl_task_desc *d = rt->c.d;
@@ -407,7 +445,8 @@ void mpi_direct_receives(mdl_rt *rt)
         int basic = !m->is_send;
         for (int k = 0; basic && k < m->nitems; k++)
             basic = m->items[k].type->base != MDL_T_STRUCT;
-        rt->msgs[i].direct.noted = basic && rt->host.note_channels[m->channel];
+        rt->msgs[i].direct.wire = rt->host.note_channels[m->channel];
+        rt->msgs[i].direct.noted = basic && rt->msgs[i].direct.wire;
     }
     free(rt->host.note_channels);
     rt->host.note_channels = NULL;
@@ -529,7 +568,6 @@ static int make_note(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay,
          (uintptr_t)sp->base - rt->mem.heap_lo >= rt->mem.heap))
         return 0;
     memset(n, 0, sizeof *n);
-    memcpy(n->magic, note_magic, sizeof note_magic);
     n->bytes = lay->bytes;
     n->offset = (uint64_t)(sp->base - (char *)rt->c.task);
     n->block = sp->block;
@@ -695,8 +733,9 @@ static int out_progress(mdl_rt *rt, const mdl_msg_desc *m, int wait, struct mpi_
                 rc = withdraw(rt, m, wait, o);
                 if (rc < 0)
                     goto out;
+                rt->host.held_slots[rt->host.nheld_slots++] = (int)o->note.slot;
                 rc = 1;
-                break;
+                goto out;
             }
             continue;
         }
@@ -720,11 +759,30 @@ out:
     return rc;
 }
 
+/* The withdrawn slots whose receivers have read their announcements,
+ * free again. */
+static void reclaim_held(mdl_rt *rt)
+{
+    int kept = 0;
+    for (int i = 0; i < rt->host.nheld_slots; i++) {
+        int k = rt->host.held_slots[i];
+        if (__atomic_load_n(&rt->mem.ctl->slot[k], __ATOMIC_ACQUIRE) ==
+            SLOT_WORD(rt->host.slot_gen[k], SLOT_DONE))
+            rt->host.free_slots[rt->host.nfree_slots++] = k;
+        else
+            rt->host.held_slots[kept++] = k;
+    }
+    rt->host.nheld_slots = kept;
+}
+
 int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int dest,
                     mpi_progress_fn *progress)
 {
     struct mpi_direct_out local, *o = &local;
-    if (rt->host.nfree_slots == 0 || !make_note(rt, m, lay, &local.note))
+    int wire = rt->msgs[m->index].direct.wire;
+    if (rt->host.nfree_slots == 0)
+        reclaim_held(rt);
+    if (!wire || rt->host.nfree_slots == 0 || !make_note(rt, m, lay, &local.note))
         return 1;
     /* async: the announcement must live until completion: a buffer of its
      * own (notes may move when it grows) */
@@ -735,18 +793,26 @@ int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int
     int slot = rt->host.free_slots[--rt->host.nfree_slots];
     o->note.slot = (uint64_t)slot;
     o->note.gen = ++rt->host.slot_gen[slot];
+    o->note.dest = dest;
+    o->note.channel = m->channel;
     o->dest = dest;
     o->channel = m->channel;
     o->seen = 0;
     o->seen_at = 0;
     o->seen_cpu = 0;
     o->sent_at = mdl_mono_seconds();
+    uint32_t word = (uint32_t)slot | ((uint32_t)o->note.gen & WIRE_GEN_MASK) << WIRE_SLOT_BITS;
+    memset(o->wire, 0, sizeof o->wire);
+    memcpy(o->wire, &word, sizeof word);
+    /* the announcement's rest where its receiver reads it, published with
+     * the slot */
+    rt->mem.ctl->note[slot] = o->note;
     __atomic_store_n(own_slot(rt, &o->note), SLOT_WORD(o->note.gen, SLOT_POSTED),
                      __ATOMIC_RELEASE);
     int mpirc;
     if (!m->async) {
         rt_block_begin();
-        mpirc = MPI_Send(&o->note, sizeof o->note, MPI_BYTE, dest, m->channel, rt->job.world);
+        mpirc = MPI_Send(o->wire, wire, MPI_BYTE, dest, m->channel, rt->job.world);
         rt_block_end();
         if (mpirc != MPI_SUCCESS)
             return mpi_fail(rt, m->fn, mpirc, "MPI_Send");
@@ -757,8 +823,7 @@ int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int
     mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
     mpi_msg_direct *dx = &rt->msgs[m->index].direct;
     int k = rq->n;
-    mpirc = MPI_Isend(&o->note, sizeof o->note, MPI_BYTE, dest, m->channel, rt->job.world,
-                      &rq->reqs[k]);
+    mpirc = MPI_Isend(o->wire, wire, MPI_BYTE, dest, m->channel, rt->job.world, &rq->reqs[k]);
     if (mpirc != MPI_SUCCESS) {
         rt->host.free_slots[rt->host.nfree_slots++] = slot;
         free(o);
@@ -872,26 +937,57 @@ static int recv_withdrawn(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int
     return mpirc == MPI_SUCCESS ? 0 : mpi_fail(rt, fn, mpirc, "MPI_Recv");
 }
 
-/* The announcement n from world rank src for a receive of m whose
+/* The announcement whose wire word is `word`, from world rank src, a host
+ * peer, for a receive of m: its slot's word and the announcement there,
+ * read into *n (0: the word finds no announcement to this process on m's
+ * channel; the bytes were a message, of the wrong size).  The slot is
+ * held for this receiver until it marks it DONE, so what is read is its
+ * announcement whenever the slot is still POSTED when it is taken, and
+ * whatever the slot says once WITHDRAWN. */
+static uint64_t find_note(mdl_rt *rt, const mdl_msg_desc *m, int src, uint32_t word,
+                          mpi_direct_note *n)
+{
+    uint32_t slot = word & ((UINT32_C(1) << WIRE_SLOT_BITS) - 1);
+    if (slot >= MPI_DIRECT_SLOTS)
+        return 0;
+    mpi_direct_ctl *ctl = ctl_of(rt->host.peer_base[src], rt->host.peer_size[src]);
+    uint64_t v = __atomic_load_n(&ctl->slot[slot], __ATOMIC_ACQUIRE);
+    int state = (int)(v & 3);
+    if (((v >> 2) & WIRE_GEN_MASK) != word >> WIRE_SLOT_BITS ||
+        (state != SLOT_POSTED && state != SLOT_WITHDRAWN))
+        return 0;
+    memcpy(n, (const void *)&ctl->note[slot], sizeof *n);
+    if (n->slot != slot || n->gen != v >> 2 || n->dest != rt->job.world_rank ||
+        n->channel != m->channel)
+        return 0;
+    return v;
+}
+
+/* The announcement in `word` from world rank src for a receive of m whose
  * layout is `spans`, `total` bytes (spans unused if the message does not
  * fit): taken, then copied if it fits, or received through MPI if
- * withdrawn; its sender is released either way. */
-static int take(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int src,
-                const mpi_direct_note *n, const mdl_span *spans, size_t total, int copy)
+ * withdrawn; its sender is released either way.  1: not an
+ * announcement (nothing done). */
+static int take(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int src, uint32_t word,
+                const mdl_span *spans, size_t total, int copy)
 {
+    mpi_direct_note n;
+    uint64_t v = find_note(rt, m, src, word, &n);
+    if (!v)
+        return 1;
     mdl_span from;
-    int bad = n->slot >= MPI_DIRECT_SLOTS ||
-              !note_span(n, rt->host.peer_base[src], rt->host.peer_span[src], &from);
-    if (copy == MPI_DIRECT_EARLY && (bad || n->bytes != total))
+    int bad = !note_span(&n, rt->host.peer_base[src], rt->host.peer_span[src], &from);
+    if (copy == MPI_DIRECT_EARLY && (bad || n.bytes != total))
         return 1;               /* for the receive's own Wait or Test to report */
     if (bad)
         return rt_fail(rt, fn, MDL_ERR_INTERN, "a large message from %s[%d] was announced "
                        "outside its sender's memory", rt->c.d->tasks[rt->job.task_of[src]],
                        rt->job.inst_of[src]);
-    int fits = copy && n->bytes == total, rc = 0;
-    uint64_t *w = &ctl_of(rt->host.peer_base[src], rt->host.peer_size[src])->slot[n->slot];
-    uint64_t want = SLOT_WORD(n->gen, SLOT_POSTED);
-    if (__atomic_compare_exchange_n(w, &want, SLOT_WORD(n->gen, SLOT_COPYING), 0,
+    int fits = copy && n.bytes == total, rc = 0;
+    uint64_t *w = &ctl_of(rt->host.peer_base[src], rt->host.peer_size[src])->slot[n.slot];
+    uint64_t want = SLOT_WORD(n.gen, SLOT_POSTED);
+    if ((v & 3) == SLOT_POSTED &&
+        __atomic_compare_exchange_n(w, &want, SLOT_WORD(n.gen, SLOT_COPYING), 0,
                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
         if (fits) {
             uint64_t c0 = rt_trace_copy_begin(rt->c.tr);
@@ -899,16 +995,18 @@ static int take(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int src,
             rt_trace_copy_end(rt->c.tr, c0);
         }
         /* the sender is released whatever the outcome, as on shm */
-        __atomic_store_n(w, SLOT_WORD(n->gen, SLOT_DONE), __ATOMIC_RELEASE);
+        __atomic_store_n(w, SLOT_WORD(n.gen, SLOT_DONE), __ATOMIC_RELEASE);
     } else if (copy == MPI_DIRECT_EARLY) {
         return 1;               /* withdrawn: the receive's Wait receives it */
     } else {
-        rc = recv_withdrawn(rt, fn, m, src, n, spans, fits);
+        /* withdrawn (n read whole: the slot is held until this DONE) */
+        __atomic_store_n(w, SLOT_WORD(n.gen, SLOT_DONE), __ATOMIC_RELEASE);
+        rc = recv_withdrawn(rt, fn, m, src, &n, spans, fits);
     }
     if (rc || copy != MPI_DIRECT_COPY)
         return rc;
-    if (n->bytes != total)
-        return rt_fail_size(rt, fn, rt->job.task_of[src], rt->job.inst_of[src], n->bytes,
+    if (n.bytes != total)
+        return rt_fail_size(rt, fn, rt->job.task_of[src], rt->job.inst_of[src], n.bytes,
                             rt->msgs[m->index].types.layout_bytes);
     return 0;
 }
@@ -923,30 +1021,33 @@ int mpi_direct_recv(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, const MPI
 {
     if (!from_host_peer(rt, st))
         return 1;
-    mpi_direct_note n;
     size_t total = 0;
     for (int i = 0; i < m->nitems; i++) {
         if (m->items[i].type->base == MDL_T_STRUCT)
             return 1;       /* never announced: see make_note */
         total += spans[i].bytes;
     }
-    if (total < sizeof n)
+    uint32_t word;
+    if (total < sizeof word)
         return 1;
-    read_head(spans, m->nitems, &n, sizeof n);
-    if (memcmp(n.magic, note_magic, sizeof note_magic) != 0)
-        return 1;
-    return take(rt, fn, m, st->MPI_SOURCE, &n, spans, total, copy);
+    read_head(spans, m->nitems, &word, sizeof word);
+    return take(rt, fn, m, st->MPI_SOURCE, word, spans, total, copy);
+}
+
+int mpi_direct_is_note(mdl_rt *rt, const mdl_msg_desc *m, const MPI_Status *st, const void *got)
+{
+    uint32_t word;
+    mpi_direct_note n;
+    memcpy(&word, got, sizeof word);
+    return from_host_peer(rt, st) && find_note(rt, m, st->MPI_SOURCE, word, &n) != 0;
 }
 
 int mpi_direct_recv_small(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
                           const MPI_Status *st, const void *got, size_t total, int copy)
 {
-    mpi_direct_note n;
     if (!from_host_peer(rt, st))
         return 1;
-    memcpy(&n, got, sizeof n);
-    /* announced messages are larger than any receive that gets here */
-    if (memcmp(n.magic, note_magic, sizeof note_magic) != 0 || n.bytes <= total)
-        return 1;
-    return take(rt, fn, m, st->MPI_SOURCE, &n, NULL, total, copy);
+    uint32_t word;
+    memcpy(&word, got, sizeof word);
+    return take(rt, fn, m, st->MPI_SOURCE, word, NULL, total, copy);
 }

@@ -58,7 +58,7 @@ size_t mpi_direct_min_strided(void)
     min = eager > MPI_DIRECT_OMPI_HEADERS ? eager - MPI_DIRECT_OMPI_HEADERS : 0;
 #endif
     /* an announcement must stay smaller than any message announced */
-    if (min <= MPI_DIRECT_NOTE_BYTES)
-        min = MPI_DIRECT_NOTE_BYTES + 1;
+    if (min <= MPI_DIRECT_WIRE_MAX)
+        min = MPI_DIRECT_WIRE_MAX + 1;
     return min < MPI_DIRECT_MIN ? min : MPI_DIRECT_MIN;
 }

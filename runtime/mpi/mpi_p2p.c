@@ -142,11 +142,12 @@ static __attribute__((noinline, cold)) int size_fail(mdl_rt *rt, const char *fn,
                         mpi_types_memory_bytes(m, ty, got), ty->layout_bytes);
 }
 
-/* A receive that got what it expected: the message itself, unless it
- * may be the announcement of a large one from a host peer. */
+/* A receive that got what it expected: the message itself (a receive
+ * that may get an announcement of that size goes through its own
+ * buffer, small_receive). */
 static inline int recv_plain(size_t got, size_t expect)
 {
-    return got == expect && got != MPI_DIRECT_NOTE_BYTES;
+    return got == expect;
 }
 
 /* Any other receive: an announcement (the message is copied from the
@@ -159,7 +160,8 @@ static __attribute__((noinline, cold)) int recv_odd(mdl_rt *rt, const char *fn,
                                                     size_t got, size_t expect,
                                                     const mdl_span *spans, int copy)
 {
-    if (rt->msgs[m->index].direct.noted && got == MPI_DIRECT_NOTE_BYTES) {
+    const mpi_msg_direct *dx = &rt->msgs[m->index].direct;
+    if (dx->noted && got == (size_t)dx->wire) {
         int rc = mpi_direct_recv(rt, fn, m, st, spans, copy);
         if (rc != 1)
             return rc;
@@ -169,45 +171,31 @@ static __attribute__((noinline, cold)) int recv_odd(mdl_rt *rt, const char *fn,
     return size_fail(rt, fn, m, st, got);
 }
 
-/* A receive smaller than an announcement that went through a buffer of
- * its own (noted), `own`, and got `got` bytes when it expected
- * `expect`: an announcement (its sender released; MDL_ERR_TRUNCATE with
- * copy) or sizes that disagree, as recv_odd.  Sizes that agree are not
- * odd (place_own). */
+/* Whether a receive through a buffer of its own, `own`, got its message
+ * (got the bytes it expected, and they are not an announcement of that
+ * size): place_own's, else recv_own's. */
+static int own_message(mdl_rt *rt, const mdl_msg_desc *m, const MPI_Status *st,
+                       const unsigned char *own, size_t got, size_t expect)
+{
+    return got == expect &&
+           (got != (size_t)rt->msgs[m->index].direct.wire || !mpi_direct_is_note(rt, m, st, own));
+}
+
+/* A receive that went through a buffer of its own (noted), `own`, and
+ * got `got` bytes when it expected `expect`, not its message
+ * (own_message): an announcement (its sender released; MDL_ERR_TRUNCATE
+ * with copy) or sizes that disagree, as recv_odd. */
 static __attribute__((noinline, cold)) int recv_own(mdl_rt *rt, const char *fn,
                                                     const mdl_msg_desc *m, MPI_Status *st,
                                                     const unsigned char *own, size_t got,
                                                     size_t expect, int copy)
 {
-    if (got == MPI_DIRECT_NOTE_BYTES) {
+    if (got == (size_t)rt->msgs[m->index].direct.wire) {
         int rc = mpi_direct_recv_small(rt, fn, m, st, own, expect, copy);
         if (rc != 1)
             return rc;
     }
     return copy == MPI_DIRECT_COPY ? size_fail(rt, fn, m, st, got) : 0;
-}
-
-/* got bytes, 8 to 16, from own to buf: two overlapping words, where
- * libc's memcpy cost 36 instructions and a call (callgrind, 8 B
- * ping-pong). */
-static inline __attribute__((always_inline)) void move_8_16(void *buf, const unsigned char *own,
-                                                            size_t got)
-{
-    uint64_t head, tail;
-    memcpy(&head, own, 8);
-    memcpy(&tail, own + got - 8, 8);
-    memcpy(buf, &head, 8);
-    memcpy((unsigned char *)buf + got - 8, &tail, 8);
-}
-
-/* got bytes (at most MPI_DIRECT_NOTE_BYTES) from own to buf. */
-static inline __attribute__((always_inline)) void copy_small(void *buf, const unsigned char *own,
-                                                             size_t got)
-{
-    if (got - 8 <= 8)
-        move_8_16(buf, own, got);
-    else
-        memcpy(buf, own, got);
 }
 
 /* The message a receive got whole in its own buffer, put in its place
@@ -219,7 +207,7 @@ static inline __attribute__((always_inline)) int place_own(mdl_rt *rt, const cha
                                                            void *buf, MPI_Datatype dt)
 {
     if (ty->contiguous) {
-        copy_small(buf, own, got);
+        memcpy(buf, own, got);
         return 0;
     }
     int pos = 0;
@@ -388,67 +376,38 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
     return mpirc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, fn, mpirc, "MPI_Isend/MPI_Waitall");
 }
 
-/* Whether a receive of m goes through a buffer of its own (recv_own). */
+/* Whether an async receive of `bytes` on x's channel goes through a
+ * buffer of its own (recv_own). */
+static inline int async_own(const mpi_msg_direct *dx, size_t bytes)
+{
+    return dx->noted && bytes < MPI_DIRECT_OWN_BYTES;
+}
+
+/* Whether a sync receive of m goes through a buffer of its own (recv_own). */
 static inline int small_receive(const mdl_rt *rt, const mdl_msg_desc *m,
                                 const mpi_msg_types *ty)
 {
-    return ty->bytes < MPI_DIRECT_NOTE_BYTES && rt->msgs[m->index].direct.noted;
+    const mpi_msg_direct *dx = &rt->msgs[m->index].direct;
+    return dx->noted && ty->bytes <= (size_t)dx->wire;
 }
 
-/* What recv_small got in own (st, got bytes) when it was not a message of
- * 8 to 16 bytes to copy: put in place (buf, dt) or found odd. */
-static __attribute__((noinline)) int recv_small_placed(mdl_rt *rt, const mdl_msg_desc *m,
-                                                       MPI_Status *st, const unsigned char *own,
-                                                       size_t got, void *buf, MPI_Datatype dt)
-{
-    const mpi_msg_types *ty = &rt->msgs[m->index].types;
-    int rc = got == ty->bytes ? place_own(rt, m->fn, ty, own, got, buf, dt)
-                              : recv_own(rt, m->fn, m, st, own, got, ty->bytes, MPI_DIRECT_COPY);
-    return rc ? rc : rt->job.inst_of[st->MPI_SOURCE];
-}
-
-/* No count recv_small's receive gets (MPI_DIRECT_NOTE_BYTES at most, or
- * SIZE_MAX: MPI cannot say). */
-#define RECV_NO_COUNT (SIZE_MAX - 1)
-
-/* A sync receive of fewer than MPI_DIRECT_NOTE_BYTES on a channel that
+/* A sync receive of at most an announcement's bytes on a channel that
  * may carry an announcement (noted): through a buffer, then into buf as
- * dt.  What follows MPI_Recv is on the message's path (in a ping-pong,
- * before the reply's send): what it needs is read before, and a
- * contiguous message of 8 to 16 bytes, what it expects, is two moves;
- * anything else recv_small_placed.  known (a constant): the status
- * decodes (status_decoded) and the sender is instance `from`, not
- * MDL_ANY, so that neither is looked up after the receive. */
-static inline __attribute__((always_inline)) int recv_small_body(mdl_rt *rt,
-                                                                 const mdl_msg_desc *m, int src,
-                                                                 int from, void *buf,
-                                                                 MPI_Datatype dt, int known)
-{
-    unsigned char own[MPI_DIRECT_NOTE_BYTES];
-    MPI_Status st;
-    const mpi_msg_types *ty = &rt->msgs[m->index].types;
-    size_t moved = ty->contiguous && ty->bytes - 8 <= 8 ? ty->bytes : RECV_NO_COUNT;
-    int rc = recv_taken(rt, m, own, sizeof own, MPI_PACKED, src, &st);
-    if (rc)
-        return rc;
-    size_t got = known ? status_decoded_bytes(&st) : status_bytes(rt, &st);
-    if (__builtin_expect(got != moved, 0))
-        return recv_small_placed(rt, m, &st, own, got, buf, dt);
-    move_8_16(buf, own, got);
-    return known ? from : rt->job.inst_of[st.MPI_SOURCE];
-}
-
+ * dt, unless it was an announcement or sizes disagree. */
 static __attribute__((noinline)) int recv_small(mdl_rt *rt, const mdl_msg_desc *m, int src,
                                                 void *buf, MPI_Datatype dt)
 {
-    return recv_small_body(rt, m, src, MDL_ANY, buf, dt, 0);
-}
-
-/* be_recv's: from an instance, the status known to decode. */
-static __attribute__((noinline)) int recv_small_known(mdl_rt *rt, const mdl_msg_desc *m, int src,
-                                                      int from, void *buf, MPI_Datatype dt)
-{
-    return recv_small_body(rt, m, src, from, buf, dt, 1);
+    unsigned char own[MPI_DIRECT_WIRE_MAX];
+    MPI_Status st;
+    const mpi_msg_types *ty = &rt->msgs[m->index].types;
+    int rc = recv_taken(rt, m, own, sizeof own, MPI_PACKED, src, &st);
+    if (rc)
+        return rc;
+    size_t got = status_bytes(rt, &st);
+    rc = own_message(rt, m, &st, own, got, ty->bytes)
+             ? place_own(rt, m->fn, ty, own, got, buf, dt)
+             : recv_own(rt, m->fn, m, &st, own, got, ty->bytes, MPI_DIRECT_COPY);
+    return rc ? rc : rt->job.inst_of[st.MPI_SOURCE];
 }
 
 /* Size of what a receive got against what it expected: a message larger
@@ -491,10 +450,10 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
             return rc;
         mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
         mpi_msg_direct *dx = &rt->msgs[m->index].direct;
-        int k = rq->n, own = small_receive(rt, m, ty);
-        if (own && !dx->own[k] && !(dx->own[k] = malloc(MPI_DIRECT_NOTE_BYTES)))
+        int k = rq->n, own = async_own(dx, ty->bytes);
+        if (own && !dx->own[k] && !(dx->own[k] = malloc(MPI_DIRECT_OWN_BYTES)))
             return rt_fail_oom(rt, fn);
-        mpirc = own ? MPI_Irecv(dx->own[k], MPI_DIRECT_NOTE_BYTES, MPI_PACKED, src, m->channel,
+        mpirc = own ? MPI_Irecv(dx->own[k], MPI_DIRECT_OWN_BYTES, MPI_PACKED, src, m->channel,
                                 rt->job.world, &rq->reqs[k])
                     : MPI_Irecv(buf, 1, dt, src, m->channel, rt->job.world, &rq->reqs[k]);
         if (mpirc != MPI_SUCCESS)
@@ -503,7 +462,7 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
         if (dx->noted) {        /* for an announcement (recv_odd) */
             keep_posted(dx, m, k, lay);
             dx->early[k] = 0;
-            if (ty->bytes > MPI_DIRECT_NOTE_BYTES) {
+            if (!own) {
                 dx->nlarge++;   /* progress looks at it */
                 rt->host.nlarge++;
             }
@@ -630,18 +589,51 @@ int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int t
     return send_sync_body(rt, m, again->buf, again->count, dt, dest);
 }
 
+/* What recv_sync got when it was not what it expected (st, got bytes):
+ * an announcement, or sizes that disagree (recv_odd). */
+static __attribute__((noinline, cold)) int recv_sync_odd(mdl_rt *rt, const mdl_msg_desc *m,
+                                                         MPI_Status *st, size_t got,
+                                                         const rt_layout *lay)
+{
+    int rc = recv_odd(rt, m->fn, m, st, got, rt->msgs[m->index].types.bytes, lay->spans,
+                      MPI_DIRECT_COPY);
+    return rc ? rc : rt->job.inst_of[st->MPI_SOURCE];
+}
+
 /* A sync receive of m's cached datatype from world rank src, not through
- * a buffer of its own (small_receive). */
-static __attribute__((noinline)) int recv_sync(mdl_rt *rt, const mdl_msg_desc *m,
-                                               const rt_layout *lay, int src)
+ * a buffer of its own (small_receive).  What follows MPI_Recv is on the
+ * message's path (in a ping-pong, before the reply's send): what it
+ * needs is read before, and known (a constant) says the status decodes
+ * (status_decoded) and the sender is instance `from`, not MDL_ANY, so
+ * that neither is looked up after the receive. */
+static inline __attribute__((always_inline)) int recv_sync_body(mdl_rt *rt,
+                                                                const mdl_msg_desc *m,
+                                                                const rt_layout *lay, int src,
+                                                                int from, int known)
 {
     const mpi_msg_types *ty = &rt->msgs[m->index].types;
+    size_t expect = ty->bytes;
     MPI_Status st;
     int rc = recv_taken(rt, m, lay->base, ty->call_count, ty->call_dt, src, &st);
     if (rc)
         return rc;
-    rc = check_size(rt, m->fn, m, &st, ty->bytes, lay);
-    return rc ? rc : rt->job.inst_of[st.MPI_SOURCE];
+    size_t got = known ? status_decoded_bytes(&st) : status_bytes(rt, &st);
+    if (__builtin_expect(got != expect, 0))
+        return recv_sync_odd(rt, m, &st, got, lay);
+    return known ? from : rt->job.inst_of[st.MPI_SOURCE];
+}
+
+static __attribute__((noinline)) int recv_sync(mdl_rt *rt, const mdl_msg_desc *m,
+                                               const rt_layout *lay, int src)
+{
+    return recv_sync_body(rt, m, lay, src, MDL_ANY, 0);
+}
+
+/* be_recv's: from an instance, the status known to decode. */
+static __attribute__((noinline)) int recv_sync_known(mdl_rt *rt, const mdl_msg_desc *m,
+                                                     const rt_layout *lay, int src, int from)
+{
+    return recv_sync_body(rt, m, lay, src, from, 1);
 }
 
 /* be_recv while sends to itself are kept (mpi_self.c): one taken, or
@@ -663,9 +655,8 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
         return recv_general(rt, m, lay, from);
     int src = rt->job.rank_of[m->peer_task][from];
     if (__builtin_expect(small_receive(rt, m, ty), 0))
-        return status_decoded(rt) ? recv_small_known(rt, m, src, from, lay->base, ty->dt)
-                                  : recv_small(rt, m, src, lay->base, ty->dt);
-    return recv_sync(rt, m, lay, src);
+        return recv_small(rt, m, src, lay->base, ty->dt);
+    return status_decoded(rt) ? recv_sync_known(rt, m, lay, src, from) : recv_sync(rt, m, lay, src);
 }
 
 /* The requests of a message, x, are done with (completed, or cancelled
@@ -681,7 +672,7 @@ static inline void requests_done(mdl_rt *rt, mpi_msg *x)
 /* Whether async receive i of x went through its own buffer (recv_own). */
 static inline int req_own(const mpi_msg *x, int i)
 {
-    return x->reqs.recv_bytes[i] < MPI_DIRECT_NOTE_BYTES && x->direct.noted;
+    return async_own(&x->direct, x->reqs.recv_bytes[i]);
 }
 
 /* The layout async receive i of a noted message was posted with. */
@@ -724,7 +715,8 @@ static int req_odd(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int i, siz
 static int req_placed(mdl_rt *rt, const mdl_msg_desc *m, int i, size_t got)
 {
     mpi_msg *x = &rt->msgs[m->index];
-    if (!req_own(x, i) || got != x->reqs.recv_bytes[i])
+    if (!req_own(x, i) ||
+        !own_message(rt, m, &x->reqs.sts[i], x->direct.own[i], got, x->reqs.recv_bytes[i]))
         return 1;
     rt_layout lay = req_layout(&x->direct, m, i);
     void *buf;
@@ -745,7 +737,7 @@ static void progress(mdl_rt *rt)
         const mpi_msg_reqs *rq = &rt->msgs[i].reqs;
         mpi_msg_direct *dx = &rt->msgs[i].direct;
         for (int k = 0; dx->nlarge && k < rq->n; k++) {
-            if (dx->early[k] || rq->recv_bytes[k] <= MPI_DIRECT_NOTE_BYTES)
+            if (dx->early[k] || async_own(dx, rq->recv_bytes[k]))
                 continue;
             /* completed, the request left for the Wait or Test */
             int flag = 0;
@@ -753,7 +745,7 @@ static void progress(mdl_rt *rt)
             mpi_completion_errors_returned(rt, 1);
             int mpirc = MPI_Request_get_status(rq->reqs[k], &flag, &st);
             mpi_completion_errors_returned(rt, 0);
-            if (flag && mpirc == MPI_SUCCESS && status_bytes(rt, &st) == MPI_DIRECT_NOTE_BYTES &&
+            if (flag && mpirc == MPI_SUCCESS && status_bytes(rt, &st) == (size_t)dx->wire &&
                 mpi_direct_recv(rt, m->fn, m, &st, req_spans(dx, m, k), MPI_DIRECT_EARLY) == 0)
                 dx->early[k] = 1;
         }
@@ -818,7 +810,7 @@ static void keep_pending(mdl_rt *rt, const mdl_msg_desc *m, int n)
                 dx->notes[i] = NULL;
             }
         }
-        large += !m->is_send && dx->noted && rq->recv_bytes[kept] > MPI_DIRECT_NOTE_BYTES;
+        large += !m->is_send && dx->noted && !async_own(dx, rq->recv_bytes[kept]);
         kept++;
     }
     rt->host.nlarge += large - dx->nlarge;
@@ -1119,7 +1111,8 @@ static int drop_unreceived(mdl_rt *rt, const mdl_msg_desc *m, MPI_Status *st)
         return 0;
     MPI_Recv(sink, bytes, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, rt->job.world, MPI_STATUS_IGNORE);
     rt->tally.taken++;
-    if (m && rt->host.peer_base && bytes == MPI_DIRECT_NOTE_BYTES)
+    if (m && rt->host.peer_base && rt->msgs[m->index].direct.noted &&
+        bytes == rt->msgs[m->index].direct.wire)
         mpi_direct_recv_small(rt, MDL_FN_NAME(END), m, st, sink, 0, MPI_DIRECT_RELEASE);
     free(sink);
     return 1;

@@ -104,14 +104,18 @@ typedef struct mpi_msg_direct {
     /* send: each request's announcement, else NULL */
     struct mpi_direct_out **notes;
     int nnotes;                 /* announced sends in flight */
-    /* A receive on a channel where a host peer may announce a large
-     * message (mpi_direct_receives): one smaller than an announcement
-     * goes through a buffer of MPI_DIRECT_NOTE_BYTES, so that an
-     * announcement is never cut short and its sender never left waiting
-     * (own: one per async request, allocated when first used), and an
-     * async one keeps its layout (posted) until its announcement is
-     * copied, at its Wait or Test or early, while this process waits for
-     * a send of its own (mpi_p2p.c, progress: early). */
+    /* wire: the bytes of an announcement on the message's channel, agreed
+     * by the host at MDL_Init (0: no host peer announces on it).  A
+     * receive on such a channel is noted (mpi_direct_receives): one of at
+     * most `wire` bytes goes through a buffer of MPI_DIRECT_WIRE_MAX, so
+     * that an announcement is never cut short or taken for the message
+     * and its sender never left waiting, as does an async one of fewer
+     * than MPI_DIRECT_OWN_BYTES (own: one per async request, allocated
+     * when first used); and an async one keeps its layout
+     * (posted) until its announcement is copied, at its Wait or Test or
+     * early, while this process waits for a send of its own (mpi_p2p.c,
+     * progress: early). */
+    int wire;
     int noted;
     int cap;                    /* requests the arrays below hold */
     unsigned char **own;
@@ -264,6 +268,9 @@ typedef struct mpi_host {
                                    struct, or (with a heap) the whole file */
     int nfree_slots;
     int free_slots[MPI_DIRECT_SLOTS];
+    /* withdrawn, until their receiver has read the announcement (DONE) */
+    int nheld_slots;
+    int held_slots[MPI_DIRECT_SLOTS];
     uint64_t slot_gen[MPI_DIRECT_SLOTS];
     int *peer_sched;            /* [world_size] /proc/<pid>/schedstat of each
                                    peer, open (-1: unreadable, the wall
@@ -275,7 +282,7 @@ typedef struct mpi_host {
     int nlarge;                 /* the msgs' direct.nlarge together: none, and a
                                    process waiting or polling has no copy
                                    to make (mpi_p2p.c, progress) */
-    unsigned char *note_channels;       /* MDL_Init: [nchannels] announcing */
+    unsigned char *note_channels;       /* MDL_Init: [nchannels] wire bytes */
 } mpi_host;
 
 /* MDL_TRACE (mpi_trace.c). */
@@ -426,7 +433,7 @@ MDL_HIDDEN int mpi_host_comm(mdl_rt *rt, const char *fn, MPI_Comm *host);
 /* Collective: the host's processes map each other's structs, or none. */
 MDL_HIDDEN int mpi_direct_start(mdl_rt *rt, const char *fn);
 /* The smallest strided message that takes the one-copy path (after
- * MPI_Init), above MPI_DIRECT_NOTE_BYTES and at most MPI_DIRECT_MIN. */
+ * MPI_Init), above MPI_DIRECT_WIRE_MAX and at most MPI_DIRECT_MIN. */
 MDL_HIDDEN size_t mpi_direct_min_strided(void);
 MDL_HIDDEN void mpi_direct_unmap_peers(mdl_rt *rt);
 MDL_HIDDEN void mpi_direct_free(mdl_rt *rt);
@@ -442,7 +449,7 @@ typedef void mpi_progress_fn(mdl_rt *rt);
  * caller, completed by mpi_direct_sends_done. */
 MDL_HIDDEN int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay,
                                int dest, mpi_progress_fn *progress);
-/* A receive that got MPI_DIRECT_NOTE_BYTES, with host peers (peer_base):
+/* A receive that got its message's wire bytes, with host peers (peer_base):
  * 1 when it is not an announcement, else the message copied from the
  * sender (0) or an error.  spans: the receive's layout (m->nitems).  copy:
  * MPI_DIRECT_COPY; MPI_DIRECT_RELEASE: the sender is only released
@@ -454,12 +461,16 @@ enum { MPI_DIRECT_RELEASE, MPI_DIRECT_COPY, MPI_DIRECT_EARLY };
 MDL_HIDDEN int mpi_direct_recv(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
                                const MPI_Status *st, const mdl_span *spans, int copy);
 /* The same for a receive smaller than an announcement, which got `got`
- * (MPI_DIRECT_NOTE_BYTES of it) in a buffer of its own (noted);
+ * (its message's wire bytes) in a buffer of its own (noted);
  * total: the receive's bytes.  Nothing is copied: an announced message
  * is always larger than such a receive (MDL_ERR_TRUNCATE with copy). */
 MDL_HIDDEN int mpi_direct_recv_small(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
                                      const MPI_Status *st, const void *got, size_t total,
                                      int copy);
+/* Whether what such a receive got (its message's wire bytes, in its own
+ * buffer) is an announcement to this process, not the message. */
+MDL_HIDDEN int mpi_direct_is_note(mdl_rt *rt, const mdl_msg_desc *m, const MPI_Status *st,
+                                  const void *got);
 /* After mpi_types_init: which receives are noted (mpi_msg_direct). */
 MDL_HIDDEN void mpi_direct_receives(mdl_rt *rt);
 /* The announced sends among m's requests (their MPI requests complete):
@@ -489,9 +500,21 @@ MDL_HIDDEN void mpi_direct_flush(mdl_rt *rt);
 /* MDL_End before its barrier: the hang line names the receiver of the
  * first withdrawn copy still in flight, which the barrier then waits for. */
 MDL_HIDDEN void mpi_direct_name_pending(mdl_rt *rt);
-/* Size of an announcement: a receive of exactly this many bytes is looked
- * at twice (was it the message, or an announcement of a larger one?). */
-#define MPI_DIRECT_NOTE_BYTES (64 + 16 * MDL_MAX_DIMS)
+/* An announcement on the wire is a slot of its sender's control page
+ * (where the rest of it is) in MPI_DIRECT_WIRE_MIN bytes, padded to the
+ * largest element of its channel's messages on the host (a strided
+ * receive takes no part of an element: MPICH fails it), so that
+ * receives of more than that many bytes receive in place: one of
+ * exactly that many is looked at twice (the message, or an
+ * announcement of a larger one?).  MPI_DIRECT_WIRE_MAX: the largest
+ * element of a basic type (structs are never announced). */
+#define MPI_DIRECT_WIRE_MIN 4
+#define MPI_DIRECT_WIRE_MAX 8
+/* An async receive of fewer bytes on a noted channel goes through a
+ * buffer of its own this size: its announcement is read at its Wait or
+ * Test, or at MDL_End, by when a program may have written where it
+ * landed (a receive never waited for, its variable used again). */
+#define MPI_DIRECT_OWN_BYTES 192
 
 /* A message sent on a channel to world rank dest (mpi_tally). */
 static inline void mpi_count_sent(mdl_rt *rt, int dest)

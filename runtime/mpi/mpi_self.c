@@ -220,8 +220,10 @@ static int take(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay,
     int task = rt->c.d->self, inst = rt->c.inst;
     if (k.bytes == ty->bytes)
         return inst;
-    int held = rt->msgs[m->index].direct.noted && ty->bytes < MPI_DIRECT_NOTE_BYTES &&
-               k.bytes < MPI_DIRECT_NOTE_BYTES;
+    const mpi_msg_direct *dx = &rt->msgs[m->index].direct;
+    size_t own = m->async ? MPI_DIRECT_OWN_BYTES : MPI_DIRECT_WIRE_MAX;
+    int held = dx->noted && k.bytes <= own &&
+               (m->async ? ty->bytes < MPI_DIRECT_OWN_BYTES : ty->bytes <= (size_t)dx->wire);
     if (k.bytes > ty->bytes && !held)
         return rt_fail_size(rt, m->fn, task, inst, RT_SIZE_LARGER, ty->layout_bytes);
     return rt_fail_size(rt, m->fn, task, inst, mpi_types_memory_bytes(m, ty, k.bytes),
