@@ -45,22 +45,13 @@ static int post(mdl_rt *rt, const mdl_msg_desc *m, mpi_buffered *x, int pos)
 /* The index in_mpi reads: by channel, the task's receives from its own
  * task (a counting sort of their message indices), so that a send to
  * itself looks at its channel's receives (one, in a spec medleyc
- * compiled), not at every message of the task.  Sized past the highest
- * channel of the task's messages, whatever nchannels says; a negative
- * one (no MPI tag) is refused here rather than read out of bounds. */
+ * compiled), not at every message of the task.  Every channel is in
+ * 0..nchannels-1 (checked by MDL_Init, rt_api.c). */
 int mpi_self_init(mdl_rt *rt)
 {
     mpi_to_self *ts = &rt->to_self;
     const mdl_task_desc *d = rt->c.d;
     int channels = d->nchannels;
-    for (int i = 0; i < d->nmsgs; i++) {
-        if (d->msgs[i]->channel < 0)
-            return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_INTERN,
-                           "message %s has channel %d (a descriptor not made by medleyc?)",
-                           d->msgs[i]->name, d->msgs[i]->channel);
-        if (d->msgs[i]->channel >= channels)
-            channels = d->msgs[i]->channel + 1;
-    }
     free(ts->recv_at);
     free(ts->recvs);
     ts->recvs = NULL;
