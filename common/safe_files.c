@@ -50,8 +50,6 @@ static char *parent_of(const char *path)
     return strndup(path, n == 1 ? 1 : n - 1);
 }
 
-void (*mdl_private_race)(const char *dir, int made);
-
 char *mdl_private_dir(int create, char *why, size_t len)
 {
     char *dir = private_dir_path();
@@ -75,8 +73,6 @@ char *mdl_private_dir(int create, char *why, size_t len)
     for (int tries = 1;; tries++) {
         int again = create && tries < MDL_PRIVATE_TRIES;
         if (create && mkdir(dir, 0700) == 0) {
-            if (mdl_private_race)
-                mdl_private_race(dir, 1);
             /* ours: the umask may have taken more than the group's and
              * others' bits; set on what was made, never through a link
              * put at its name since */
@@ -152,8 +148,6 @@ int mdl_create_in_private(const char *name, int access, char **path, char *why, 
             snprintf(why, len, "out of memory");
             return -1;
         }
-        if (mdl_private_race)
-            mdl_private_race(dir, 0);
         free(dir);
         int fd = mdl_create_private(p, access, why, len);
         if (fd >= 0) {

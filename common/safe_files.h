@@ -50,12 +50,6 @@ int mdl_create_in_private(const char *name, int access, char **path, char *why, 
  * an error). */
 void mdl_private_dir_release(void);
 
-/* Tests only (tests/unit/test_safe_files.c): called where another
- * process may remove the directory — between its mkdir and its mode set
- * (mdl_private_dir, `made` 1), between its check and the create in it
- * (mdl_create_in_private, `made` 0); NULL otherwise. */
-extern void (*mdl_private_race)(const char *dir, int made);
-
 /* Opens path read-only if it is a regular file of the user: a link is
  * not followed, and a FIFO or device does not block.  The descriptor, or
  * -1 with the reason (naming path) in why. */

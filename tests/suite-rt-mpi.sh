@@ -143,6 +143,11 @@ if is_built rt_errors; then
     expect_fatal errors-spec 'MDL_Init: process [01] of the job runs a program built from another spec.*\(MDL_ERR_LAUNCH\)$'
     MDL_ERRORS=return run errors-spec-return 60 -n 2 "$W/rt_errors" spec
     expect_ok errors-spec-return "rt_errors spec: returned -107" 2
+    # every message's channel in 0..nchannels-1, checked once at MDL_Init
+    run errors-channel 60 -n 2 "$W/rt_errors" channel
+    expect_fatal errors-channel '^w: MDL_Init: invalid task descriptor: message MDL_SendTo_w_dyn has channel 8, not in 0\.\.7 \(MDL_ERR_ARG\)$'
+    MDL_ERRORS=return run errors-channel-return 60 -n 2 "$W/rt_errors" channel
+    expect_ok errors-channel-return "rt_errors channel: returned -101" 2
     run errors-launcher 60 -n 1 "$W/rt_errors" launcher
     expect_fatal errors-launcher 'MDL_Init: .*started by mdlrun.*\(MDL_ERR_LAUNCH\)$'
     # under the MPI launcher too, this refusal must not start MPI to abort the job

@@ -93,6 +93,8 @@ run portable-coll-3 0 "rt_coll: OK" "$MDLRUN" -n 3 ./rt_coll
 run portable-coll-4 0 "rt_coll: OK" "$MDLRUN" -n 4 ./rt_coll
 run portable-errors 0 "rt_errors return: OK" "$MDLRUN" -n 2 ./rt_errors return
 run portable-big 0 "rt_big: OK" "$MDLRUN" -n 2 ./rt_big
+# (returned: the instances end without MDL_End, which mdlrun reports)
+run portable-errors-channel-return 1 "rt_errors channel: returned -101" "$MDLRUN" -n 2 ./rt_errors channel
 # stress: oversubscribed all-to-all with MDL_ANY, and a million messages in order
 run a2a-$NA2A 0 "a2a ok: $NA2A instances" "$MDLRUN" -n $NA2A ./shm_stress a2a 40
 run coll-$NA2A 0 "coll ok: $NA2A instances" "$MDLRUN" -n $NA2A ./shm_stress coll 100
@@ -117,6 +119,9 @@ for rt in "${MPI_RTS[@]}"; do
 done
 rt_use shm
 unset MDL_ERRORS
+# every message's channel in 0..nchannels-1, checked once at MDL_Init
+run portable-errors-channel 1 "^w: MDL_Init: invalid task descriptor: message MDL_SendTo_w_dyn has channel 8, not in 0\.\.7 (MDL_ERR_ARG)$" \
+    "$MDLRUN" -n 2 ./rt_errors channel
 run launch-spec 1 "built from another spec" "$MDLRUN" -n 1 ./shm_p2p : -n 2 ./shm_stress million 1
 run launch-layout 1 "linked with different builds of libmdl_shm" \
     "$MDLRUN" -n 1 ./shm_stress million 1 : -n 1 ./shm_stress_other million 1

@@ -52,7 +52,7 @@ static int check_abi(const mdl_task_desc *d)
 static int desc_ok(const mdl_task_desc *d)
 {
     if (d->ntasks <= 0 || !d->tasks || d->self < 0 || d->self >= d->ntasks ||
-        !d->tasks[d->self] || d->nmsgs < 0 || (!d->msgs && d->nmsgs) || d->ncolls < 0 ||
+        !d->tasks[d->self] || d->nchannels < 0 || d->nmsgs < 0 || (!d->msgs && d->nmsgs) || d->ncolls < 0 ||
         (!d->colls && d->ncolls) || d->grid_ndims < 0 || d->grid_ndims > 3)
         return 0;
     if (d->nrtvars < 0 || (d->nrtvars && !d->rtvars) || d->nextvars < 0 ||
@@ -90,6 +90,20 @@ static int desc_ok(const mdl_task_desc *d)
     return 1;
 }
 
+/* Every message's channel in 0..nchannels-1, which the transports take
+ * for granted (the MPI one's tables by channel, its tags above them). */
+static int channels_ok(const mdl_task_desc *d, mdl_who who, const char *fn)
+{
+    for (int i = 0; i < d->nmsgs; i++) {
+        const mdl_msg_desc *m = d->msgs[i];
+        if (m->channel < 0 || m->channel >= d->nchannels)
+            return rt_fail_who(who, fn, MDL_ERR_ARG,
+                               "invalid task descriptor: message %s has channel %d, not in "
+                               "0..%d", m->fn, m->channel, d->nchannels - 1);
+    }
+    return MDL_SUCCESS;
+}
+
 /* mdl_init and mdl_init_at: `user` is the caller's task struct (a C++
  * task object, user_size bytes), or NULL for one the backend allocates. */
 static int start(const mdl_task_desc *d, int *argc, char ***argv, void *user,
@@ -106,6 +120,9 @@ static int start(const mdl_task_desc *d, int *argc, char ***argv, void *user,
         return rt_fail_who((mdl_who){ program_invocation_short_name, -1 }, fn, MDL_ERR_ARG,
                            "invalid task descriptor");
     mdl_who who = { d->tasks[d->self], -1 };
+    rc = channels_ok(d, who, fn);
+    if (rc)
+        return rc;
     if (!task || !out)
         return rt_fail_who(who, fn, MDL_ERR_ARG, "NULL argument");
     if (user && user_size < d->struct_size)

@@ -183,7 +183,7 @@ typedef struct mpi_to_self {
     /* The task's receives from its own task, by channel (made at
      * MDL_Init, mpi_self_init): those of channel c are the messages
      * recvs[recv_at[c] .. recv_at[c + 1]) */
-    int *recv_at;               /* [channels + 1], channels past the highest of the task */
+    int *recv_at;               /* [nchannels + 1] */
     int *recvs;
 } mpi_to_self;
 

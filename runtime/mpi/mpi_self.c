@@ -45,43 +45,26 @@ static int post(mdl_rt *rt, const mdl_msg_desc *m, mpi_buffered *x, int pos)
 /* The index in_mpi reads: by channel, the task's receives from its own
  * task (a counting sort of their message indices), so that a send to
  * itself looks at its channel's receives (one, in a spec medleyc
- * compiled), not at every message of the task.  Sized past the highest
- * channel of the task's messages, whatever nchannels says; a negative
- * one (no MPI tag) is refused here rather than read out of bounds. */
+ * compiled), not at every message of the task.  Every channel is in
+ * 0..nchannels-1 (checked by MDL_Init, rt_api.c).  Counted at their
+ * channel and summed, recv_at[c] is where channel c's end; placed from
+ * there, last message first, it is where they start, in message order.
+ * Out of memory, teardown frees what was made. */
 int mpi_self_init(mdl_rt *rt)
 {
     mpi_to_self *ts = &rt->to_self;
     const mdl_task_desc *d = rt->c.d;
-    int channels = d->nchannels;
-    for (int i = 0; i < d->nmsgs; i++) {
-        if (d->msgs[i]->channel < 0)
-            return rt_fail(rt, MDL_FN_NAME(INIT), MDL_ERR_INTERN,
-                           "message %s has channel %d (a descriptor not made by medleyc?)",
-                           d->msgs[i]->name, d->msgs[i]->channel);
-        if (d->msgs[i]->channel >= channels)
-            channels = d->msgs[i]->channel + 1;
-    }
-    free(ts->recv_at);
-    free(ts->recvs);
-    ts->recvs = NULL;
-    int *at = NULL;
-    if (!(ts->recv_at = calloc((size_t)channels + 1, sizeof *ts->recv_at)) ||
-        !(ts->recvs = calloc((size_t)d->nmsgs + 1, sizeof *ts->recvs)) ||
-        !(at = calloc((size_t)channels + 1, sizeof *at)))
+    if (!(ts->recv_at = calloc((size_t)d->nchannels + 1, sizeof *ts->recv_at)) ||
+        !(ts->recvs = calloc((size_t)d->nmsgs + 1, sizeof *ts->recvs)))
         return rt_fail_oom(rt, MDL_FN_NAME(INIT));
-    for (int i = 0; i < d->nmsgs; i++) {
-        const mdl_msg_desc *r = d->msgs[i];
-        if (!r->is_send && r->peer_task == d->self)
-            ts->recv_at[r->channel + 1]++;
-    }
-    for (int c = 0; c < channels; c++)
-        at[c + 1] = ts->recv_at[c + 1] += ts->recv_at[c];
-    for (int i = 0; i < d->nmsgs; i++) {
-        const mdl_msg_desc *r = d->msgs[i];
-        if (!r->is_send && r->peer_task == d->self)
-            ts->recvs[at[r->channel]++] = i;
-    }
-    free(at);
+    for (int i = 0; i < d->nmsgs; i++)
+        if (!d->msgs[i]->is_send && d->msgs[i]->peer_task == d->self)
+            ts->recv_at[d->msgs[i]->channel]++;
+    for (int c = 0; c < d->nchannels; c++)
+        ts->recv_at[c + 1] += ts->recv_at[c];
+    for (int i = d->nmsgs; i-- > 0;)
+        if (!d->msgs[i]->is_send && d->msgs[i]->peer_task == d->self)
+            ts->recvs[--ts->recv_at[d->msgs[i]->channel]] = i;
     return 0;
 }
 

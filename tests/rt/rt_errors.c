@@ -7,7 +7,10 @@
  *   rank       fatal: send to instance 5 (exits non-zero, one line)
  *   truncate   fatal: receive smaller than the message
  *   spec       instance 1 built from another spec (different hash)
- *   launcher   MDL_SHM_FD set: started by mdlrun */
+ *   launcher   MDL_SHM_FD set: started by mdlrun
+ *   channel    a large send's channel past the descriptor's nchannels:
+ *              refused by MDL_Init (the MPI runtime's tables of the
+ *              task's channels have nchannels entries) */
 #include <string.h>
 
 #include "rt_test.h"
@@ -22,6 +25,8 @@ typedef struct T {
 static const char *const tasks[] = { "w", "ghost" };    /* no ghost is launched */
 static const mdl_item_desc v_item[] = { ITEM1(T, V, td_int, 8, 0) };
 static const mdl_item_desc p_item[] = { ITEMP(T, p, td_int, 0) };
+/* large enough for the one-copy path (mode channel: never sent) */
+static const mdl_item_desc huge_item[] = { ITEM1(T, V, td_int, 1 << 20, 0) };
 static const long all8[] = { 0, 7 }, first4[] = { 0, 3 };
 
 #define P2P(nm, fnm, idx, snd, ch, kind, it, np, fb)                                      \
@@ -63,6 +68,15 @@ int main(int argc, char **argv)
     mdl_rt *rt;
     if (strcmp(mode, "launcher") == 0)
         setenv("MDL_SHM_FD", "3", 1);
+    mdl_msg_desc bad = M[5];
+    const mdl_msg_desc *bad_mp[NELEM(MP)];
+    if (strcmp(mode, "channel") == 0) {
+        bad.channel = d.nchannels;
+        bad.items = huge_item;
+        memcpy(bad_mp, MP, sizeof MP);
+        bad_mp[bad.index] = &bad;
+        d.msgs = bad_mp;
+    }
     if (strcmp(mode, "spec") == 0) {
         /* which instance is built differently does not matter: all see it
            (the rank as MPICH's and Open MPI's launchers give it) */
@@ -71,6 +85,11 @@ int main(int argc, char **argv)
             d.spec_hash = 6;
     }
     int rc = mdl_init(&d, &argc, &argv, &mem, &rt);
+    if (strcmp(mode, "channel") == 0) {
+        CHECK_EQ(rc, MDL_ERR_ARG);    /* reached only with MDL_ERRORS=return */
+        printf("rt_errors %s: returned %d\n", mode, rc);
+        return 0;
+    }
     if (strcmp(mode, "spec") == 0 || strcmp(mode, "launcher") == 0) {
         CHECK_EQ(rc, MDL_ERR_LAUNCH);    /* reached only with MDL_ERRORS=return */
         printf("rt_errors %s: returned %d\n", mode, rc);

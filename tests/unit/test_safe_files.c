@@ -1,15 +1,20 @@
 /* test_safe_files.c — the user's private directory (common/safe_files.h):
  * removed once empty by mdl_private_dir_release, and making it or a
  * create in it that meets its removal by another process
- * (mdl_private_race plays that process) makes it again,
- * MDL_PRIVATE_TRIES times at most.  Each test
- * runs in a child; as root in a mount namespace of its own with a fresh
- * tmpfs on /dev/shm, so that the jobs of other runs of the same user are
- * neither seen nor disturbed (else on the user's directory as it is). */
+ * makes it again, MDL_PRIVATE_TRIES times at most: that process is
+ * played by the wrappers of mkdir and open below, which the unit test
+ * binary's link puts between common/safe_files.o and the C library
+ * (-Wl,--wrap, tests/unit/README.md) — the library carries no hook.
+ * Each test runs in a child; as root in a mount namespace of its own
+ * with a fresh tmpfs on /dev/shm, so that the jobs of other runs of the
+ * same user are neither seen nor disturbed (else on the user's directory
+ * as it is). */
 #include <CUnit/CUnit.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,11 +53,44 @@ static int removals, remove_first, remove_made;
 
 /* Another process of the user removing the directory, empty, the first
  * remove_first times it is in the window chosen: just made (remove_made),
- * or checked before a create in it. */
+ * or checked before a create in it.  remove_first is 0 outside the
+ * bodies below: the wrappers then only pass the calls on. */
 static void remove_dir(const char *dir, int made)
 {
     if (made == remove_made && removals < remove_first && rmdir(dir) == 0)
         removals++;
+}
+
+int __real_mkdir(const char *path, mode_t mode);
+int __real_open(const char *path, int flags, ...);
+
+/* The window between mdl_private_dir's mkdir and its mode set. */
+int __wrap_mkdir(const char *path, mode_t mode)
+{
+    int rc = __real_mkdir(path, mode);
+    if (rc == 0)
+        remove_dir(path, 1);
+    return rc;
+}
+
+/* The window between the directory's check and mdl_create_private's
+ * exclusive create in it. */
+int __wrap_open(const char *path, int flags, ...)
+{
+    mode_t mode = 0;
+    if (flags & O_CREAT) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = va_arg(ap, mode_t);
+        va_end(ap);
+    }
+    if (flags & O_EXCL) {
+        char *copy = strdup(path);
+        if (copy)
+            remove_dir(dirname(copy), 0);
+        free(copy);
+    }
+    return __real_open(path, flags, mode);
 }
 
 static int exists(const char *path)
@@ -65,7 +103,6 @@ static int exists(const char *path)
 static int body_retried(void)
 {
     const int races[] = { 1, MDL_PRIVATE_TRIES - 1 };
-    mdl_private_race = remove_dir;
     for (int k = 0; k < 2; k++) {
         char *dir = mdl_private_dir(1, why, sizeof why), *path = NULL;
         EXPECT(dir);
@@ -97,7 +134,6 @@ static int body_bounded(void)
 {
     char *dir = mdl_private_dir(1, why, sizeof why), *path = NULL;
     EXPECT(dir);
-    mdl_private_race = remove_dir;
     remove_first = MDL_PRIVATE_TRIES + 1;
     EXPECT(mdl_create_in_private("part", O_RDWR, &path, why, sizeof why) == -1);
     EXPECT(removals == MDL_PRIVATE_TRIES);
@@ -112,7 +148,6 @@ static int body_bounded(void)
 /* Removed as soon as made (before its mode is set): made again. */
 static int body_made_again(void)
 {
-    mdl_private_race = remove_dir;
     remove_first = 1;
     remove_made = 1;
     char *dir = mdl_private_dir(1, why, sizeof why);
