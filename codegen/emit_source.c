@@ -134,7 +134,7 @@ static int emit_send_pair(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int f
         (!fixed && cg_msg_npairs(m) != 1))
         return 0;
     int k = cg_task_msg_index(t, m);
-    cg_buf_printf(b, "    static mdl_site mdlg_site_%d = { &mdlg_msg_%d, NULL, 0, NULL };\n", k, k);
+    cg_buf_printf(b, "    static mdl_site mdlg_site_%d = MDL_SITE_INIT(&mdlg_msg_%d);\n", k, k);
     cg_buf_printf(b, "    return mdl_send_site(t->mdl_rt_, &mdlg_site_%d, t, inst, ", k);
     if (fixed)
         cg_buf_puts(b, "0, 0");

@@ -11,6 +11,7 @@
 #define MDL_RT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "mdl.h"
 
 #ifdef __cplusplus
@@ -25,7 +26,7 @@ extern "C" {
  * generated for another one.  It is also the major number of the
  * libraries' sonames (libmdl_mpi.so.N, libmdl_shm.so.N).  Change it with
  * any incompatible change of this file. */
-#define MDL_ABI_VERSION 3
+#define MDL_ABI_VERSION 4
 #define MDL_ABI_MAGIC   0x4d444c4142490000ULL   /* "MDLABI" in the high bytes */
 #define MDL_ABI         (MDL_ABI_MAGIC | MDL_ABI_VERSION)
 
@@ -285,13 +286,26 @@ int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst,
  * zero at first), where the runtime keeps what it found for the site's
  * message — valid for one runtime (gen: each MDL_Init is a new one) and
  * one task struct — so that a repeated call skips the descriptor's
- * look-up.  Only the runtime writes it. */
+ * look-up; and the transport's plan of the site's last send (plan_gen:
+ * the runtime it is valid for, 0 none), which a call with the same
+ * bounds (lo, hi) to any instance below peers but itself (self: its own
+ * instance when the peer task is its own, else -1) repeats with
+ * plan_send, from the words of plan alone.  Only the runtime writes it. */
 typedef struct mdl_site {
     const mdl_msg_desc *m;
     const void *task;
     unsigned long gen;
     void *layout;
+    unsigned long plan_gen;
+    long lo, hi;
+    unsigned peers;
+    int self;
+    int (*plan_send)(mdl_rt *rt, const struct mdl_site *site, int inst);
+    uintptr_t plan[5];
 } mdl_site;
+/* A site as the generated code declares it, every field named (C and C++
+ * with -Wextra want no field left out). */
+#define MDL_SITE_INIT(m) { (m), NULL, 0, NULL, 0, 0, 0, 0, 0, NULL, { 0 } }
 /* mdl_send of site->m, a message to one instance (ONE) with one pair of
  * bounds (lo, hi) or fixed bounds or none (lo, hi ignored): the bounds by
  * value, what the generated functions of such messages call. */

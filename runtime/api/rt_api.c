@@ -487,7 +487,7 @@ static inline __attribute__((always_inline)) int send_noted(mdl_rt *rt, const md
     if (__builtin_expect(noted == NULL || (unsigned)inst >= l->peers, 0))
         return send_narrow(rt, m, task, inst, bounds);
     rt_enter(m->fn, m, inst);
-    return be_send_again(rt, m, noted, inst);
+    return be_send_again(rt, m, noted, inst, NULL);
 }
 
 /* mdl_send of a RT_REPEAT_WIDE message. */
@@ -547,22 +547,35 @@ static __attribute__((noinline)) int send_site_other(mdl_rt *rt, mdl_site *site,
         site->layout = l;
         site->task = task;
         site->gen = rt_generation;
+        site->peers = l->peers;
+        site->self = m->peer_task == c->d->self ? c->inst : -1;
     }
     const long b[] = { lo, hi };
     return send_checked(rt, m, task, inst, NULL, 0,
                         m->npairs == 1 && !m->fixed_bounds ? b : NULL);
 }
 
-/* mdl_send of a message to one instance whose bounds, one pair or none,
- * come by value (the generated functions of such messages): no array to
- * build, so that the generated function ends in a tail call, and the key
+/* The plan is the transport's, its key (the bounds) the layer's: set in
+ * send_site_noted before the transport may plan. */
+void rt_site_plan(mdl_site *site, int (*plan_send)(mdl_rt *rt, const mdl_site *site, int inst))
+{
+    site->plan_send = plan_send;
+    site->plan_gen = rt_generation;
+}
+
+/* mdl_send_site when the site's plan does not serve (none yet, other
+ * bounds, its own instance, or a send the transport did not plan): a
+ * message to one instance whose bounds, one pair or none, come by value
+ * (the generated functions of such messages), so that the key is
  * compared in registers.  The site's note stands for the checks of the
  * handle, the descriptor and the task struct of its runtime (the
  * generation, which MDL_End changes too, says that runtime is live; the
  * handle is the one its task struct holds) and for the layout being
  * RT_REPEAT_NARROW (the site is noted only then); everything else is
- * checked as mdl_send checks it, with the same refusals. */
-MDL_API int mdl_send_site(mdl_rt *rt, mdl_site *site, void *task, int inst, long lo, long hi)
+ * checked as mdl_send checks it, with the same refusals.  A sync send
+ * made here may leave a plan for the call's bounds. */
+static __attribute__((noinline)) int send_site_noted(mdl_rt *rt, mdl_site *site, void *task,
+                                                     int inst, long lo, long hi)
 {
     const rt_msg_layout *l = site->layout;
     /* compares and branches, not rt_again_of's OR of XORs: lo and hi stay
@@ -575,7 +588,28 @@ MDL_API int mdl_send_site(mdl_rt *rt, mdl_site *site, void *task, int inst, long
         return send_site_other(rt, site, task, inst, lo, hi);
     const mdl_msg_desc *m = site->m;
     rt_enter(m->fn, m, inst);
-    return be_send_again(rt, m, &l->out, inst);
+    site->plan_gen = 0;         /* until the transport plans this key */
+    site->lo = lo;
+    site->hi = hi;
+    return be_send_again(rt, m, &l->out, inst, site);
+}
+
+/* The fast path of the generated send functions: a call with its site's
+ * last bounds, the plan's, to an instance of the peer task but itself,
+ * sent from the plan's words (rt_site_plan).  What the plan depends on
+ * is fixed for the runtime's life once the bounds are: the task struct
+ * (checked here), the message's layout for these bounds (a narrow
+ * message's depends on them alone) and the transport's choices for it;
+ * everything else is checked as mdl_send checks it. */
+MDL_API int mdl_send_site(mdl_rt *rt, mdl_site *site, void *task, int inst, long lo, long hi)
+{
+    if (__builtin_expect(task != site->task || site->plan_gen != rt_generation ||
+                             lo != site->lo || hi != site->hi ||
+                             (unsigned)inst >= site->peers || inst == site->self, 0))
+        return send_site_noted(rt, site, task, inst, lo, hi);
+    const mdl_msg_desc *m = site->m;
+    rt_enter(m->fn, m, inst);
+    return site->plan_send(rt, site, inst);
 }
 
 static __attribute__((noinline)) int recv_other(mdl_rt *rt, const mdl_msg_desc *m, void *task,

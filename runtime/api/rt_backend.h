@@ -394,7 +394,17 @@ MDL_HIDDEN int be_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, 
                        int n);
 MDL_HIDDEN int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
                            rt_again *again);
-MDL_HIDDEN int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to);
+MDL_HIDDEN int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
+                             mdl_site *site);
+/* be_send_again's site (not NULL: the layer's mdl_send_site, which has
+ * set the site's key to the call's bounds) may get a plan: a transport
+ * that can repeat this send to any instance of the peer task but itself
+ * from a few words, as long as the runtime lives, writes them in
+ * site->plan and calls rt_site_plan with the function that sends from
+ * them, which the layer then calls instead of every step after its
+ * checks (mdl_send_site).  A transport that plans nothing never does. */
+MDL_HIDDEN void rt_site_plan(mdl_site *site,
+                             int (*plan_send)(mdl_rt *rt, const mdl_site *site, int inst));
 /* Receive of m into `lay` from instance `from` of m->peer_task, or
  * MDL_ANY (the task has instances).  Returns the sender's instance
  * (async: the instance posted for, MDL_SUCCESS for MDL_ANY) or a

@@ -577,7 +577,52 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
     return send_sync(rt, m, lay->base, ty->call_count, ty->call_dt, dest);
 }
 
-int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to)
+/* A site's plan (rt_site_plan): a sync send's MPI_Send arguments, but
+ * the instance's world rank, one load from the peer task's ranks. */
+enum { PLAN_BUF, PLAN_TYPE, PLAN_RANKS, PLAN_COUNT, PLAN_TAG };
+
+/* send_planned's MPI_Send failed: its count taken back, the failure
+ * reported under the call rt_enter recorded. */
+static __attribute__((noinline, cold)) int send_planned_failed(mdl_rt *rt, int mpirc)
+{
+    const mdl_msg_desc *m = RT_GET(m);
+    rt->tally.sent[rt->job.rank_of[m->peer_task][RT_GET(peer)]]--;
+    return mpi_fail(rt, m->fn, mpirc, "MPI_Send");
+}
+
+/* Counted before MPI_Send, so that only rt lives across the call (one
+ * register saved, not three). */
+static int send_planned(mdl_rt *rt, const mdl_site *site, int inst)
+{
+    const uintptr_t *w = site->plan;
+    int dest = ((const int *)w[PLAN_RANKS])[inst];
+    mpi_count_sent(rt, dest);
+    rt_block_begin();
+    int mpirc = MPI_Send((void *)w[PLAN_BUF], (int)w[PLAN_COUNT], (MPI_Datatype)w[PLAN_TYPE],
+                         dest, (int)w[PLAN_TAG], rt->job.world);
+    rt_block_end();
+    if (__builtin_expect(mpirc != MPI_SUCCESS, 0))
+        return send_planned_failed(rt, mpirc);
+    return MDL_SUCCESS;
+}
+
+/* A sync send as noted, planned for its site: only when its datatype is
+ * MPI's own (basic), which lives as long as the runtime, where a derived
+ * one is freed when the message changes shape. */
+static void plan(mdl_rt *rt, const mdl_msg_desc *m, const rt_again *again, mdl_site *site)
+{
+    if (!rt->msgs[m->index].types.basic)
+        return;
+    site->plan[PLAN_BUF] = (uintptr_t)again->buf;
+    site->plan[PLAN_TYPE] = again->type;
+    site->plan[PLAN_RANKS] = (uintptr_t)again->ranks;
+    site->plan[PLAN_COUNT] = (uintptr_t)again->count;
+    site->plan[PLAN_TAG] = (uintptr_t)m->channel;
+    rt_site_plan(site, send_planned);
+}
+
+int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
+                  mdl_site *site)
 {
     int dest = lay->again.ranks[to];
     if (__builtin_expect(dest == rt->job.world_rank, 0))
@@ -586,6 +631,8 @@ int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int t
     MPI_Datatype dt = (MPI_Datatype)again->type;
     if (m->async)
         return send_async(rt, m, again->buf, again->count, dt, dest, lay, to);
+    if (site)
+        plan(rt, m, again, site);
     return send_sync_body(rt, m, again->buf, again->count, dt, dest);
 }
 

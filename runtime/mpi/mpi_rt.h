@@ -71,6 +71,7 @@ typedef struct mpi_msg_types {
      * 8 B ping-pong), anything else 1 of dt. */
     MPI_Datatype call_dt;
     int call_count;
+    int basic;                  /* call_dt is MPI's own, not dt */
     int absolute;               /* has user-allocated pointer items */
     uint64_t gen;               /* absolute: the layout dt is built for */
     int contiguous;             /* relative, one item, one block */

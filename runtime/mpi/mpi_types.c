@@ -169,9 +169,9 @@ static int build_msg_type(mdl_rt *rt, const mdl_msg_desc *m, mpi_msg_types *ty,
     for (int i = 0; i < m->nitems; i++)
         ty->item_bytes[i] = spans[i].bytes;
     ty->contiguous = !ty->absolute && m->nitems == 1 && spans[0].nloops == 0;
-    int basic = ty->contiguous && m->items[0].type->base != MDL_T_STRUCT;
-    ty->call_dt = basic ? mpi_elem_type(rt, m->items[0].type) : dt;
-    ty->call_count = basic ? (int)(spans[0].bytes / m->items[0].type->size) : 1;
+    ty->basic = ty->contiguous && m->items[0].type->base != MDL_T_STRUCT;
+    ty->call_dt = ty->basic ? mpi_elem_type(rt, m->items[0].type) : dt;
+    ty->call_count = ty->basic ? (int)(spans[0].bytes / m->items[0].type->size) : 1;
     /* payload, not span bytes: struct padding does not travel */
     MPI_Count size = 0;
     MPI_Type_size_x(dt, &size);

@@ -363,8 +363,10 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
     return be_send(rt, m, lay, &to, 1);
 }
 
-int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to)
+int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
+                  mdl_site *site)
 {
+    (void)site;                 /* nothing planned: see be_send_one */
     return be_send(rt, m, lay, &to, 1);
 }
 

@@ -144,8 +144,8 @@ int main(int argc, char **argv)
          * by value), the layout's note the one mdl_send made: the site's
          * note, made by its first call, stands for no check but the
          * descriptor's and the task struct's of its runtime */
-        mdl_site s8 = { &M[8], NULL, 0, NULL }, s_alias = { &alias, NULL, 0, NULL };
-        mdl_site s9 = { &M[9], NULL, 0, NULL }, s10 = { &M[10], NULL, 0, NULL };
+        mdl_site s8 = MDL_SITE_INIT(&M[8]), s_alias = MDL_SITE_INIT(&alias);
+        mdl_site s9 = MDL_SITE_INIT(&M[9]), s10 = MDL_SITE_INIT(&M[10]);
         CHECK_EQ(mdl_send_site(rt, &s8, t, 1, 0, 7), 0);
         CHECK_EQ(mdl_send_site(rt, &s_alias, t, 1, 0, 7), MDL_ERR_ARG);
         CHECK_EQ(mdl_send_site(rt, &s9, t, 1, 0, 7), MDL_ERR_ARG);

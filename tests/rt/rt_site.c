@@ -4,7 +4,11 @@
  * the first is handed a site noted by the one before, whose layout that
  * runtime's MDL_End freed (SANITIZE=1 reports its use).  Between them, a
  * call on the ended runtime is refused as ever.  Errors are returned
- * (MDL_ERRORS=return is set here) and checked.  2 instances:
+ * (MDL_ERRORS=return is set here) and checked.  Within each runtime,
+ * the site's plan (a sync send with the site's last bounds, sent from the
+ * plan's words: docs/runtime-mpi.md) must follow the bounds and never
+ * serve a call it does not fit: other bounds and back, a send to itself,
+ * an instance out of range, another task struct.  2 instances:
  * mpiexec -n 2 ./rt_site */
 #include <mpi.h>
 #include <string.h>
@@ -20,7 +24,60 @@ static const mdl_msg_desc M[] = {
 static const mdl_msg_desc *const MP[] = { &M[0], &M[1] };
 
 /* as a generated send function keeps it */
-static mdl_site site = { &M[0], NULL, 0, NULL };
+static mdl_site site = MDL_SITE_INIT(&M[0]);
+
+static const long mid[] = { 2, 5 };
+
+/* V[lo..hi] = base + j, sent to inst from the site */
+static int send_v(mdl_rt *rt, T *t, int inst, long lo, long hi, int base)
+{
+    for (long j = lo; j <= hi; j++)
+        t->V[j] = base + (int)j;
+    return mdl_send_site(rt, &site, t, inst, lo, hi);
+}
+
+/* V[lo..hi] received from inst, each base + j, the rest untouched */
+static void recv_v(mdl_rt *rt, T *t, int inst, const long *b, int base)
+{
+    memset(t->V, 0, sizeof t->V);
+    CHECK_EQ(mdl_recv(rt, &M[1], t, inst, b), inst);
+    for (long j = 0; j < 8; j++)
+        CHECK_EQ(t->V[j], j >= b[0] && j <= b[1] ? base + (int)j : 0);
+}
+
+/* The plan of the site's last bounds, while the calls change around it:
+ * rank 0 sends, rank 1 receives; rank 0 also sends to itself. */
+static void plans(mdl_rt *rt, int r, int gen, T *t)
+{
+    int b = 1000 * gen;
+    if (r == 0) {
+        CHECK_EQ(send_v(rt, t, 1, 2, 5, b + 100), 0);   /* other bounds */
+        CHECK_EQ(send_v(rt, t, 1, 0, 7, b + 200), 0);   /* back: the plan of 0..7 */
+        CHECK_EQ(send_v(rt, t, 1, 2, 5, b + 300), 0);
+        CHECK_EQ(send_v(rt, t, 1, 2, 5, b + 400), 0);   /* planned for 2..5 */
+        CHECK_EQ(send_v(rt, t, 2, 2, 5, b + 450), MDL_ERR_RANK);
+        CHECK_EQ(send_v(rt, t, -1, 2, 5, b + 450), MDL_ERR_RANK);
+        T other = *t;
+        CHECK(mdl_send_site(rt, &site, &other, 1, 2, 5) < 0);
+        CHECK_EQ(send_v(rt, t, 1, 2, 5, b + 500), 0);   /* still planned */
+        CHECK_EQ(send_v(rt, t, 1, 3, 5, b + 600), 0);   /* the plan's hi, not its lo */
+        CHECK_EQ(send_v(rt, t, 1, 2, 5, b + 700), 0);
+        CHECK_EQ(send_v(rt, t, 1, 2, 5, b + 800), 0);   /* planned again */
+        /* to itself: kept out of MPI, as a send of mdl_send's after it,
+         * so that the two are received in order */
+        CHECK_EQ(send_v(rt, t, 0, 2, 5, b + 900), 0);
+        for (long j = 2; j <= 5; j++)
+            t->V[j] = b + 950 + (int)j;
+        CHECK_EQ(mdl_send(rt, &M[0], t, 0, NULL, 0, mid), 0);
+        recv_v(rt, t, 0, mid, b + 900);
+        recv_v(rt, t, 0, mid, b + 950);
+    } else {
+        recv_v(rt, t, 0, mid, b + 100);
+        recv_v(rt, t, 0, all8, b + 200);
+        for (int k = 3; k <= 8; k++)
+            recv_v(rt, t, 0, k == 6 ? (const long[]){ 3, 5 } : mid, b + 100 * k);
+    }
+}
 
 static void run(int gen, T *t)
 {
@@ -41,6 +98,7 @@ static void run(int gen, T *t)
                 CHECK_EQ(t->V[j], 100 * gen + 10 * k + j);
         }
     }
+    plans(rt, r, gen, t);
     CHECK_EQ(mdl_end(rt, t), 0);
     CHECK_EQ(mdl_send_site(rt, &site, t, 1, 0, 7), MDL_ERR_STATE);
 }
