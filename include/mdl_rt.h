@@ -300,8 +300,8 @@ typedef struct mdl_site {
     long lo, hi;
     unsigned peers;
     int self;
-    int (*plan_send)(mdl_rt *rt, const struct mdl_site *site, int inst);
-    uintptr_t plan[5];
+    int (*plan_send)(mdl_rt *rt, struct mdl_site *site, int inst);
+    uintptr_t plan[7];
 } mdl_site;
 /* A site as the generated code declares it, every field named (C and C++
  * with -Wextra want no field left out). */

@@ -557,7 +557,7 @@ static __attribute__((noinline)) int send_site_other(mdl_rt *rt, mdl_site *site,
 
 /* The plan is the transport's, its key (the bounds) the layer's: set in
  * send_site_noted before the transport may plan. */
-void rt_site_plan(mdl_site *site, int (*plan_send)(mdl_rt *rt, const mdl_site *site, int inst))
+void rt_site_plan(mdl_site *site, int (*plan_send)(mdl_rt *rt, mdl_site *site, int inst))
 {
     site->plan_send = plan_send;
     site->plan_gen = rt_generation;

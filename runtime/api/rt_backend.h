@@ -404,7 +404,7 @@ MDL_HIDDEN int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout 
  * them, which the layer then calls instead of every step after its
  * checks (mdl_send_site).  A transport that plans nothing never does. */
 MDL_HIDDEN void rt_site_plan(mdl_site *site,
-                             int (*plan_send)(mdl_rt *rt, const mdl_site *site, int inst));
+                             int (*plan_send)(mdl_rt *rt, mdl_site *site, int inst));
 /* Receive of m into `lay` from instance `from` of m->peer_task, or
  * MDL_ANY (the task has instances).  Returns the sender's instance
  * (async: the instance posted for, MDL_SUCCESS for MDL_ANY) or a

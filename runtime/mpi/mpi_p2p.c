@@ -577,9 +577,10 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
     return send_sync(rt, m, lay->base, ty->call_count, ty->call_dt, dest);
 }
 
-/* A site's plan (rt_site_plan): a sync send's MPI_Send arguments, but
- * the instance's world rank, one load from the peer task's ranks. */
-enum { PLAN_BUF, PLAN_TYPE, PLAN_RANKS, PLAN_COUNT, PLAN_TAG };
+/* A site's plan (rt_site_plan): a sync send's MPI_Send arguments, the
+ * peer task's world ranks, and the last instance sent to with its rank,
+ * so that a send to the same instance again reads its rank in one load. */
+enum { PLAN_BUF, PLAN_TYPE, PLAN_RANKS, PLAN_COUNT, PLAN_TAG, PLAN_INST, PLAN_DEST };
 
 /* send_planned's MPI_Send failed: its count taken back, the failure
  * reported under the call rt_enter recorded. */
@@ -592,10 +593,15 @@ static __attribute__((noinline, cold)) int send_planned_failed(mdl_rt *rt, int m
 
 /* Counted before MPI_Send, so that only rt lives across the call (one
  * register saved, not three). */
-static int send_planned(mdl_rt *rt, const mdl_site *site, int inst)
+static int send_planned(mdl_rt *rt, mdl_site *site, int inst)
 {
-    const uintptr_t *w = site->plan;
-    int dest = ((const int *)w[PLAN_RANKS])[inst];
+    uintptr_t *w = site->plan;
+    int dest = (int)w[PLAN_DEST];
+    if (__builtin_expect(inst != (int)w[PLAN_INST], 0)) {
+        dest = ((const int *)w[PLAN_RANKS])[inst];
+        w[PLAN_INST] = (uintptr_t)inst;
+        w[PLAN_DEST] = (uintptr_t)dest;
+    }
     mpi_count_sent(rt, dest);
     rt_block_begin();
     int mpirc = MPI_Send((void *)w[PLAN_BUF], (int)w[PLAN_COUNT], (MPI_Datatype)w[PLAN_TYPE],
@@ -618,6 +624,7 @@ static void plan(mdl_rt *rt, const mdl_msg_desc *m, const rt_again *again, mdl_s
     site->plan[PLAN_RANKS] = (uintptr_t)again->ranks;
     site->plan[PLAN_COUNT] = (uintptr_t)again->count;
     site->plan[PLAN_TAG] = (uintptr_t)m->channel;
+    site->plan[PLAN_INST] = (uintptr_t)-1;     /* no instance's rank read yet */
     rt_site_plan(site, send_planned);
 }
 
