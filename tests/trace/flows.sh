@@ -15,6 +15,13 @@ flows_forward() {
         END { n = 0; for (id in f) { n++; if (!(id in s) || f[id] + slack <= s[id] + 0) exit 1 } exit n == 0 }' "$1"
 }
 
+# flows_least FILE: the least time from a flow's start to its end, µs
+# (negative: back in time), for a failure's message.
+flows_least() {
+    awk -F'"ts":|,"pid"|"id":"|"}|","bp"' '/"ph":"s"/ { s[$4] = $2 } /"ph":"f"/ { f[$4] = $2 }
+        END { for (id in f) if (!n++ || f[id] - s[id] < m) m = f[id] - s[id]; print m + 0 }' "$1"
+}
+
 # events_ordered FILE: each instance's calls (its track: pid, tid) start
 # in the order it made them, which is the order the file lists them in;
 # and there are some.
