@@ -402,7 +402,7 @@ static __attribute__((noinline)) int traced_send(mdl_rt *rt, const mdl_msg_desc 
 {
     mdl_rt_common *c = rt_c(rt);
     rt_tracer *t = c->tr;
-    rt_trace_begin_late(t, (uint32_t)m->index);
+    rt_trace_begin_send(t, (uint32_t)m->index);
     rt_trace_open_peer(t, m->peer_kind == MDL_PEER_ONE ? inst : RT_PEER_NONE);
     int rc = send_body(rt, c, m, task, inst, insts, n, bounds);
     uint64_t t1 = rt_trace_body_done(t);    /* the message is published */
@@ -652,21 +652,22 @@ static __attribute__((noinline)) int traced_recv(mdl_rt *rt, const mdl_msg_desc 
     rt_tracer *t = c->tr;
     rt_trace_begin(t, (uint32_t)m->index);
     rt_trace_open_peer(t, m->peer_kind == MDL_PEER_NEIGHBOR ? RT_PEER_NONE : inst);
-    t->seen = t->t0;            /* the end if the message is there: no poll */
     int rc = recv_body(rt, c, m, task, inst, bounds);
+    uint64_t t1 = rt_ticks();   /* the message taken: its flow ends before */
     uint64_t bytes = rt_trace_bytes(t, m, bounds);  /* rt_trace_payload: no work */
     int late = t->late && bytes <= RT_LATE_MAX_BYTES;
     int from = RT_GET(peer);    /* the instance posted for, or MDL_ANY */
     if (rc == MDL_PROC_NULL)
-        rt_trace_end(t, -1, 0, 0, 0);
+        rt_trace_end_at(t, t1, -1, 0, 0, 0);
     else if (rc < 0)
         rt_trace_end_error(t, rc);
     else if (m->async)          /* posted: the flow ends in its Wait/Test */
-        rt_trace_end(t, from, 0, bytes,
-                     from == MDL_ANY ? RT_F_POSTED | RT_F_ANYPOST : RT_F_POSTED);
+        rt_trace_end_at(t, t1, from, 0, bytes,
+                        from == MDL_ANY ? RT_F_POSTED | RT_F_ANYPOST : RT_F_POSTED);
     else if (late) {            /* recorded off the message's path (rt_trace.h) */
         t->pend_t0 = t->t0;
-        t->pend_t1 = t->seen;
+        t->pend_t1 = t1;
+        t->pend_seen = t->seen;
         t->pend_wait0 = t->wait0;
         t->pend_copy_w = t->copy_w1 - t->copy_w0;
         t->pend_copy = t->copy;
@@ -676,7 +677,7 @@ static __attribute__((noinline)) int traced_recv(mdl_rt *rt, const mdl_msg_desc 
         t->pend_m = m;
         t->in_call = 0;
     } else {
-        rt_trace_end(t, rc, rt_trace_seq(t, m, rc), bytes, 0);
+        rt_trace_end_at(t, t1, rc, rt_trace_seq(t, m, rc), bytes, 0);
     }
     return rc;
 }

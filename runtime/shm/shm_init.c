@@ -418,7 +418,8 @@ static int start_trace(mdl_rt *rt)
     uint64_t slots = rt->hdr->trace_slots, off = 0;
     if (!slots)
         return 0;
-    /* waits poll memory and tell the tracer: small messages are stamped late */
+    /* waits poll memory and tell the tracer: small messages are recorded
+     * off their path */
     char why[512];
     int rc = rt_trace_attach(rt, slots, rt->me, (int)rt->hdr->trace_clock, 1, trace_alloc, &off,
                              why, sizeof why);

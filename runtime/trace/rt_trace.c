@@ -463,7 +463,7 @@ void rt_trace_flush(rt_tracer *t)
     const mdl_msg_desc *m = t->pend_m;
     t->pend_m = NULL;
     uint32_t seq = rt_trace_seq(t, m, t->pend_peer);
-    uint64_t wait = rt_trace_blocked(t->pend_wait0, t->pend_t1, t->pend_copy_w);
+    uint64_t wait = rt_trace_blocked(t->pend_wait0, t->pend_seen, t->pend_copy_w);
     if (!rt_trace_rec_put(t, t->pend_t0, t->pend_t1, t->pend_func, t->pend_peer, seq,
                           t->pend_bytes, 0, wait, t->pend_copy))
         put_rec(t, t->pend_t0, t->pend_t1, t->pend_func, t->pend_peer, seq, t->pend_bytes, 0, 0,

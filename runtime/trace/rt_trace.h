@@ -10,16 +10,18 @@
  * rt_trace_arrived for each async receive a Wait/Test completes (they
  * alone know its sender), and set up / collect the image (rt_backend.h).
  *
- * Point-to-point calls of at most RT_LATE_MAX_BYTES on a backend that
- * polls (`late`, rt_trace_attach) keep the clock and the bookkeeping off the
- * message's path: between a message seen and the next one published, a
- * ping-pong's critical path, any work of ≈ 25 ns costs a whole poll
- * period, ≈ 90 ns on the machine of docs/performance.md.  A send is
- * stamped once its message is published (its start: then, or when it
- * first waited, or before a long copy); a receive ends at its wait's last
- * poll (or at its start when the message was there) and is recorded
- * during the next call (rt_trace_flush).  Their payload comes from the
- * backend's layout cache (rt_trace_payload). */
+ * A flow goes forward by construction: a send is stamped at entry, before
+ * its message can be seen, and a receive ends at a clock read after it
+ * took its message, whenever the kernel deschedules either (only these two
+ * reads are on the message's path).  Point-to-point calls of at most
+ * RT_LATE_MAX_BYTES on a backend that polls (`late`, rt_trace_attach) keep
+ * the rest of their bookkeeping off that path: between a message seen and
+ * the next one published, a ping-pong's critical path, any work of
+ * ≈ 25 ns costs a whole poll period, ≈ 90 ns on the machine of
+ * docs/performance.md.  Such a send writes its record once its message is
+ * published; such a receive is recorded during the next call
+ * (rt_trace_flush).  Their payload comes from the backend's layout cache
+ * (rt_trace_payload). */
 #ifndef MDL_RT_TRACE_H
 #define MDL_RT_TRACE_H
 
@@ -69,12 +71,12 @@ typedef struct rt_tracer {
     const mdl_msg_desc *pend_m;
     int32_t pend_peer;
     uint32_t pend_func;
-    uint64_t pend_t0, pend_t1, pend_wait0, pend_copy_w, pend_copy, pend_bytes;
+    uint64_t pend_t0, pend_t1, pend_seen, pend_wait0, pend_copy_w, pend_copy, pend_bytes;
     uint32_t func;
     int in_call;
     int late;                   /* the backend waits by polling memory and
                                    says when (rt_trace_poll, rt_trace_payload):
-                                   small messages are stamped off their path */
+                                   small messages are recorded off their path */
     int nmsgs, ncolls;
     /* message numbers per (message, peer instance): the k of a flow id */
     uint32_t *seq;
@@ -154,8 +156,17 @@ static inline void rt_trace_open_peer(rt_tracer *t, int peer)
         t->img->open_peer = peer;
 }
 
-/* A send or a completion: on a backend that stamps late, not stamped at
- * entry (the backend's first poll or a long copy may do it, else
+/* A send: stamped at entry, before its message is published, so that its
+ * flow's start precedes any receive of it; the last receive is recorded
+ * when it waits or after the body (rt_trace_body_done), off the message's
+ * path (MPI never leaves one pending). */
+static inline void rt_trace_begin_send(rt_tracer *t, uint32_t func)
+{
+    rt_trace_begin_at(t, func, rt_ticks());
+}
+
+/* A completion: on a backend that stamps late, not stamped at entry (the
+ * backend's first poll or a long copy may do it, else
  * rt_trace_body_done), and the last receive is recorded when it waits or
  * after the body. */
 static inline void rt_trace_begin_late(rt_tracer *t, uint32_t func)
@@ -166,7 +177,8 @@ static inline void rt_trace_begin_late(rt_tracer *t, uint32_t func)
         rt_trace_begin(t, func);
 }
 
-/* The body of a call begun with rt_trace_begin_late returned: its end. */
+/* The body of a send, or of a call begun with rt_trace_begin_late,
+ * returned: its end. */
 static inline uint64_t rt_trace_body_done(rt_tracer *t)
 {
     uint64_t t1 = rt_ticks();
@@ -190,16 +202,11 @@ static inline void rt_trace_start(rt_tracer *t)
 }
 
 /* A backend knows the payload of the send or receive in progress (its
- * layout cache computed it): the layer need not compute it again.  On a
- * backend that stamps late, a send of more than RT_LATE_MAX_BYTES starts
- * now, before its copy. */
+ * layout cache computed it): the layer need not compute it again. */
 static inline void rt_trace_payload(rt_tracer *t, uint64_t bytes)
 {
-    if (__builtin_expect(t != NULL, 0)) {
+    if (__builtin_expect(t != NULL, 0))
         t->bytes = bytes;
-        if (t->late && bytes > RT_LATE_MAX_BYTES)
-            rt_trace_start(t);
-    }
 }
 
 /* Backends that stamp late: a copy they time begins (the call's

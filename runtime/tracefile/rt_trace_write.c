@@ -614,15 +614,12 @@ void rt_trace_out_events(rt_trace_out *o, rt_trace_job *job, int idx, const rt_t
             copy = end - ts;
         if (wait > end - ts - copy)
             wait = end - ts - copy;
-        /* A flow starts at its send's first nanosecond (the message
-         * leaves during the call, not before it started) and ends where
-         * it had come: in the middle of what follows the call's wait when
-         * the runtime timed it, else at the call's last nanosecond (the
-         * middle of a receive that waited would draw the arrow back in
-         * time).  Strictly inside the call either way. */
-        uint64_t arrived = img->waits_timed ? ts + wait + (end - ts - wait) / 2 : end - 1;
-        if (arrived == end)     /* all of it waiting (end >= ts + 2) */
-            arrived = end - 1;
+        /* A flow starts at its send's first nanosecond and ends at its
+         * receive's last, strictly inside both: the runtimes read the
+         * send's start before its message could be seen and the receive's
+         * end after it was, so the arrow goes forward however long either
+         * process was descheduled (docs/tracing.md §2.4). */
+        uint64_t arrived = end - 1;
         events++;
 
         event_sep(o);
