@@ -144,7 +144,7 @@ static __attribute__((noinline, cold)) int size_fail(mdl_rt *rt, const char *fn,
 
 /* A receive that got what it expected: the message itself (a receive
  * that may get an announcement of that size goes through its own
- * buffer, small_receive). */
+ * buffer, mpi_recv_own_bytes). */
 static inline int recv_plain(size_t got, size_t expect)
 {
     return got == expect;
@@ -376,21 +376,6 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
     return mpirc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, fn, mpirc, "MPI_Isend/MPI_Waitall");
 }
 
-/* Whether an async receive of `bytes` on x's channel goes through a
- * buffer of its own (recv_own). */
-static inline int async_own(const mpi_msg_direct *dx, size_t bytes)
-{
-    return dx->noted && bytes < MPI_DIRECT_OWN_BYTES;
-}
-
-/* Whether a sync receive of m goes through a buffer of its own (recv_own). */
-static inline int small_receive(const mdl_rt *rt, const mdl_msg_desc *m,
-                                const mpi_msg_types *ty)
-{
-    const mpi_msg_direct *dx = &rt->msgs[m->index].direct;
-    return dx->noted && ty->bytes <= (size_t)dx->wire;
-}
-
 /* A sync receive of at most an announcement's bytes on a channel that
  * may carry an announcement (noted): through a buffer, then into buf as
  * dt, unless it was an announcement or sizes disagree. */
@@ -450,11 +435,12 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
             return rc;
         mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
         mpi_msg_direct *dx = &rt->msgs[m->index].direct;
-        int k = rq->n, own = async_own(dx, ty->bytes);
-        if (own && !dx->own[k] && !(dx->own[k] = malloc(MPI_DIRECT_OWN_BYTES)))
+        int k = rq->n;
+        size_t own = mpi_recv_own_bytes(rt, m, ty->bytes);
+        if (own && !dx->own[k] && !(dx->own[k] = malloc(own)))
             return rt_fail_oom(rt, fn);
-        mpirc = own ? MPI_Irecv(dx->own[k], MPI_DIRECT_OWN_BYTES, MPI_PACKED, src, m->channel,
-                                rt->job.world, &rq->reqs[k])
+        mpirc = own ? MPI_Irecv(dx->own[k], (int)own, MPI_PACKED, src, m->channel, rt->job.world,
+                                &rq->reqs[k])
                     : MPI_Irecv(buf, 1, dt, src, m->channel, rt->job.world, &rq->reqs[k]);
         if (mpirc != MPI_SUCCESS)
             return mpi_fail(rt, fn, mpirc, "MPI_Irecv");
@@ -472,7 +458,7 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
          * answer MDL_SUCCESS, never a negative value that reads as an error. */
         return from == MDL_ANY ? MDL_SUCCESS : from;
     }
-    if (small_receive(rt, m, ty))
+    if (mpi_recv_own_bytes(rt, m, ty->bytes))
         return recv_small(rt, m, src, buf, dt);
     MPI_Status st;
     rc = recv_taken(rt, m, buf, 1, dt, src, &st);
@@ -601,7 +587,7 @@ static __attribute__((noinline, cold)) int recv_sync_odd(mdl_rt *rt, const mdl_m
 }
 
 /* A sync receive of m's cached datatype from world rank src, not through
- * a buffer of its own (small_receive).  What follows MPI_Recv is on the
+ * a buffer of its own (mpi_recv_own_bytes).  What follows MPI_Recv is on the
  * message's path (in a ping-pong, before the reply's send): what it
  * needs is read before, and known (a constant) says the status decodes
  * (status_decoded) and the sender is instance `from`, not MDL_ANY, so
@@ -654,7 +640,10 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
     if (m->async || from == MDL_ANY || !mpi_type_serves(ty, lay))
         return recv_general(rt, m, lay, from);
     int src = rt->job.rank_of[m->peer_task][from];
-    if (__builtin_expect(small_receive(rt, m, ty), 0))
+    /* noted first: GCC reads the bytes, an argument, before the inline's
+     * own test of it (one load more on every receive) */
+    if (__builtin_expect(rt->msgs[m->index].direct.noted, 0) &&
+        mpi_recv_own_bytes(rt, m, ty->bytes))
         return recv_small(rt, m, src, lay->base, ty->dt);
     return status_decoded(rt) ? recv_sync_known(rt, m, lay, src, from) : recv_sync(rt, m, lay, src);
 }
@@ -669,10 +658,10 @@ static inline void requests_done(mdl_rt *rt, mpi_msg *x)
     x->direct.nlarge = 0;
 }
 
-/* Whether async receive i of x went through its own buffer (recv_own). */
-static inline int req_own(const mpi_msg *x, int i)
+/* Whether async receive i of m went through its own buffer (recv_own). */
+static inline int req_own(const mdl_rt *rt, const mdl_msg_desc *m, int i)
 {
-    return async_own(&x->direct, x->reqs.recv_bytes[i]);
+    return mpi_recv_own_bytes(rt, m, rt->msgs[m->index].reqs.recv_bytes[i]) != 0;
 }
 
 /* The layout async receive i of a noted message was posted with. */
@@ -689,11 +678,12 @@ static const mdl_span *req_spans(const mpi_msg_direct *dx, const mdl_msg_desc *m
     return dx->noted ? &dx->posted_spans[(size_t)i * (size_t)m->nitems] : NULL;
 }
 
-/* Async receive i of x got its message: what it expected, or an
+/* Async receive i of m got its message: what it expected, or an
  * announcement copied already by progress. */
-static inline int req_plain(const mpi_msg *x, int i, size_t got)
+static inline int req_plain(const mdl_rt *rt, const mdl_msg_desc *m, int i, size_t got)
 {
-    return (recv_plain(got, x->reqs.recv_bytes[i]) && !req_own(x, i)) ||
+    const mpi_msg *x = &rt->msgs[m->index];
+    return (recv_plain(got, x->reqs.recv_bytes[i]) && !req_own(rt, m, i)) ||
            (x->direct.noted && x->direct.early[i]);
 }
 
@@ -703,7 +693,7 @@ static int req_odd(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int i, siz
 {
     mpi_msg *x = &rt->msgs[m->index];
     mpi_msg_reqs *rq = &x->reqs;
-    return req_own(x, i)
+    return req_own(rt, m, i)
                ? recv_own(rt, fn, m, &rq->sts[i], x->direct.own[i], got, rq->recv_bytes[i], copy)
                : recv_odd(rt, fn, m, &rq->sts[i], got, rq->recv_bytes[i],
                           req_spans(&x->direct, m, i), copy);
@@ -715,7 +705,7 @@ static int req_odd(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int i, siz
 static int req_placed(mdl_rt *rt, const mdl_msg_desc *m, int i, size_t got)
 {
     mpi_msg *x = &rt->msgs[m->index];
-    if (!req_own(x, i) ||
+    if (!req_own(rt, m, i) ||
         !own_message(rt, m, &x->reqs.sts[i], x->direct.own[i], got, x->reqs.recv_bytes[i]))
         return 1;
     rt_layout lay = req_layout(&x->direct, m, i);
@@ -737,7 +727,7 @@ static void progress(mdl_rt *rt)
         const mpi_msg_reqs *rq = &rt->msgs[i].reqs;
         mpi_msg_direct *dx = &rt->msgs[i].direct;
         for (int k = 0; dx->nlarge && k < rq->n; k++) {
-            if (dx->early[k] || async_own(dx, rq->recv_bytes[k]))
+            if (dx->early[k] || req_own(rt, m, k))
                 continue;
             /* completed, the request left for the Wait or Test */
             int flag = 0;
@@ -760,12 +750,11 @@ static __attribute__((cold)) void release_others(mdl_rt *rt, const char *fn,
                                                  const mdl_msg_desc *m, int n, int bad,
                                                  int in_status)
 {
-    const mpi_msg *x = &rt->msgs[m->index];
-    const MPI_Status *sts = x->reqs.sts;
+    const MPI_Status *sts = rt->msgs[m->index].reqs.sts;
     for (int i = 0; rt->host.peer_base && i < n; i++) {
         size_t got = status_bytes(rt, &sts[i]);
         if (i != bad && (!in_status || sts[i].MPI_ERROR == MPI_SUCCESS) &&
-            !req_plain(x, i, got))
+            !req_plain(rt, m, i, got))
             req_odd(rt, fn, m, i, got, MPI_DIRECT_RELEASE);
     }
 }
@@ -810,7 +799,7 @@ static void keep_pending(mdl_rt *rt, const mdl_msg_desc *m, int n)
                 dx->notes[i] = NULL;
             }
         }
-        large += !m->is_send && dx->noted && !async_own(dx, rq->recv_bytes[kept]);
+        large += !m->is_send && dx->noted && !req_own(rt, m, kept);
         kept++;
     }
     rt->host.nlarge += large - dx->nlarge;
@@ -851,7 +840,7 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, int wait, int mpirc)
     if (!m->is_send)
         for (int i = 0; i < n; i++) {
             size_t got = status_bytes(rt, &rq->sts[i]);
-            int rc = req_plain(x, i, got) ? 0 : req_placed(rt, m, i, got);
+            int rc = req_plain(rt, m, i, got) ? 0 : req_placed(rt, m, i, got);
             if (rc == 1)
                 rc = req_odd(rt, rt_completion_fn(m, wait, fn, sizeof fn), m, i, got,
                              MPI_DIRECT_COPY);
@@ -984,7 +973,7 @@ static __attribute__((noinline)) int failed_early(mdl_rt *rt, const mdl_msg_desc
         int mpirc = MPI_Request_get_status(rq->reqs[k], &done, &st);
         if (mpirc == MPI_SUCCESS && !done)
             continue;
-        if (mpirc == MPI_SUCCESS && !req_own(x, k)) {
+        if (mpirc == MPI_SUCCESS && !req_own(rt, m, k)) {
             mpirc = MPI_Test(&rq->reqs[k], &done, &st);
             if (mpirc == MPI_SUCCESS) {
                 st.MPI_ERROR = MPI_SUCCESS;
@@ -1059,7 +1048,7 @@ int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
             return done;
     }
     if (mpirc == MPI_SUCCESS && rq->n == 1 &&
-        (m->is_send || req_plain(x, 0, status_bytes(rt, &rq->sts[0])))) {
+        (m->is_send || req_plain(rt, m, 0, status_bytes(rt, &rq->sts[0])))) {
         requests_done(rt, x);
         if (!m->is_send && rt->c.tr)
             rt_trace_arrived(rt, m, rt->job.inst_of[rq->sts[0].MPI_SOURCE]);
@@ -1089,7 +1078,7 @@ static int end_receives(mdl_rt *rt, const char *fn, const mdl_msg_desc *m)
         MPI_Test_cancelled(&rq->sts[k], &cancelled);
         rt->tally.taken -= cancelled;   /* took nothing */
         size_t got = status_bytes(rt, &rq->sts[k]);
-        if (!cancelled && err == MPI_SUCCESS && !req_plain(&rt->msgs[m->index], k, got))
+        if (!cancelled && err == MPI_SUCCESS && !req_plain(rt, m, k, got))
             req_odd(rt, fn, m, k, got, MPI_DIRECT_RELEASE);
         if (cls != MPI_SUCCESS && cls != MPI_ERR_TRUNCATE && !rc)
             rc = mpi_fail(rt, fn, err, "cancelling an async receive");

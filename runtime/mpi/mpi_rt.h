@@ -110,8 +110,8 @@ typedef struct mpi_msg_direct {
      * most `wire` bytes goes through a buffer of MPI_DIRECT_WIRE_MAX, so
      * that an announcement is never cut short or taken for the message
      * and its sender never left waiting, as does an async one of fewer
-     * than MPI_DIRECT_OWN_BYTES (own: one per async request, allocated
-     * when first used); and an async one keeps its layout
+     * than MPI_DIRECT_OWN_BYTES (mpi_recv_own_bytes; own: one per async
+     * request, allocated when first used); and an async one keeps its layout
      * (posted) until its announcement is copied, at its Wait or Test or
      * early, while this process waits for a send of its own (mpi_p2p.c,
      * progress: early). */
@@ -515,6 +515,21 @@ MDL_HIDDEN void mpi_direct_name_pending(mdl_rt *rt);
  * Test, or at MDL_End, by when a program may have written where it
  * landed (a receive never waited for, its variable used again). */
 #define MPI_DIRECT_OWN_BYTES 192
+
+/* The buffer of its own a receive of m of `bytes` goes through, its size
+ * (0: it receives in place): on a noted channel, a sync one of at most
+ * the wire's bytes, MPI_DIRECT_WIRE_MAX; an async one of fewer than
+ * MPI_DIRECT_OWN_BYTES, that many.  The one rule for point to point
+ * (mpi_p2p.c) and for a send to itself taken (mpi_self.c). */
+static inline size_t mpi_recv_own_bytes(const mdl_rt *rt, const mdl_msg_desc *m, size_t bytes)
+{
+    const mpi_msg_direct *dx = &rt->msgs[m->index].direct;
+    if (!dx->noted)
+        return 0;
+    if (m->async)
+        return bytes < MPI_DIRECT_OWN_BYTES ? MPI_DIRECT_OWN_BYTES : 0;
+    return bytes <= (size_t)dx->wire ? MPI_DIRECT_WIRE_MAX : 0;
+}
 
 /* A message sent on a channel to world rank dest (mpi_tally). */
 static inline void mpi_count_sent(mdl_rt *rt, int dest)
