@@ -116,9 +116,7 @@ _Static_assert(sizeof(double) <= MPI_DIRECT_WIRE_MAX && sizeof(long long) <= MPI
 
 /* An announced send, until its slot is DONE or withdrawn. */
 struct mpi_direct_out {
-    mpi_direct_note note;
-    int dest;                   /* world rank */
-    int channel;
+    mpi_direct_note note;       /* its dest and channel: whom it is for */
     unsigned long seen;         /* the receiver's blocking call last seen */
     double seen_at;             /* since when (seconds, clock seen_cpu) */
     int seen_cpu;               /* seen_at is the receiver's time on a CPU,
@@ -389,7 +387,7 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
     int all_ok = 0;
     unsigned char *announcing = ok ? announcing_channels(rt) : NULL;
     unsigned char *host = calloc(2 * (size_t)(nchan ? nchan : 1), 1);
-    if (!announcing || !host || !(rt->host.note_channels = calloc((size_t)(nchan ? nchan : 1), 1)))
+    if (!announcing || !host || !(rt->host.wire_bytes = calloc((size_t)(nchan ? nchan : 1), 1)))
         ok = 0;
     int rc2 = MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, node);
     /* the channels on which a receive of this process may get an
@@ -398,7 +396,7 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
         rc2 = MPI_Allreduce(announcing, host, 2 * (nchan ? nchan : 1), MPI_UNSIGNED_CHAR,
                             MPI_MAX, node);
     for (int c = 0; rc2 == MPI_SUCCESS && all_ok && c < nchan; c++)
-        rt->host.note_channels[c] =
+        rt->host.wire_bytes[c] =
             host[2 * c] ? (host[2 * c + 1] > MPI_DIRECT_WIRE_MIN ? host[2 * c + 1] : MPI_DIRECT_WIRE_MIN)
                         : 0;
     free(host);
@@ -411,8 +409,8 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
     MPI_Comm_free(&node);
     if (rc2 != MPI_SUCCESS || !all_ok) {
         mpi_direct_unmap_peers(rt);
-        free(rt->host.note_channels);
-        rt->host.note_channels = NULL;
+        free(rt->host.wire_bytes);
+        rt->host.wire_bytes = NULL;
     } else {
         mpi_direct_ctl *ctl = rt->mem.ctl;
         rt->host.nfree_slots = 0;
@@ -440,16 +438,16 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
 void mpi_direct_receives(mdl_rt *rt)
 {
     const mdl_task_desc *d = rt->c.d;
-    for (int i = 0; rt->host.note_channels && i < d->nmsgs; i++) {
+    for (int i = 0; rt->host.wire_bytes && i < d->nmsgs; i++) {
         const mdl_msg_desc *m = d->msgs[i];
         int basic = !m->is_send;
         for (int k = 0; basic && k < m->nitems; k++)
             basic = m->items[k].type->base != MDL_T_STRUCT;
-        rt->msgs[i].direct.wire = rt->host.note_channels[m->channel];
+        rt->msgs[i].direct.wire = rt->host.wire_bytes[m->channel];
         rt->msgs[i].direct.noted = basic && rt->msgs[i].direct.wire;
     }
-    free(rt->host.note_channels);
-    rt->host.note_channels = NULL;
+    free(rt->host.wire_bytes);
+    rt->host.wire_bytes = NULL;
 }
 
 int mpi_direct_reserve(mdl_rt *rt, const mdl_msg_desc *m, int cap)
@@ -533,8 +531,8 @@ void mpi_direct_free(mdl_rt *rt)
     if (rt->mem.fd >= 0)       /* MDL_Init failed before the host mapped it */
         close(rt->mem.fd);
     rt->mem.fd = -1;
-    free(rt->host.note_channels);
-    rt->host.note_channels = NULL;
+    free(rt->host.wire_bytes);
+    rt->host.wire_bytes = NULL;
     mpi_direct_unmap_peers(rt);
     mpi_buffered_pool_free(&rt->host.spares);
     free(rt->host.unpack);
@@ -634,15 +632,16 @@ static int withdraw(mdl_rt *rt, const mdl_msg_desc *m, int wait, const struct mp
     if (!x)
         return rt_fail_oom(rt, send_fn(m, wait, fn, sizeof fn));
     mdl_spans_pack(&sp, 1, x->data);
-    int mpirc = MPI_Isend(x->data, (int)o->note.bytes, MPI_BYTE, o->dest,
-                          rt->tags.withdrawn + o->channel, rt->job.world, &x->req);
+    int dest = (int)o->note.dest, tag = rt->tags.withdrawn + (int)o->note.channel;
+    int mpirc = MPI_Isend(x->data, (int)o->note.bytes, MPI_BYTE, dest, tag, rt->job.world,
+                          &x->req);
     if (mpirc != MPI_SUCCESS) {
         mpi_buffered_keep(&rt->host.spares, x);
         return mpi_fail(rt, send_fn(m, wait, fn, sizeof fn), mpirc, "MPI_Isend");
     }
-    x->tag = rt->tags.withdrawn + o->channel;
+    x->tag = tag;
     x->m = m;
-    x->dest = o->dest;
+    x->dest = dest;
     mpi_buffered_append(&rt->host.withdrawn, x);
     return 0;
 }
@@ -686,22 +685,23 @@ static int receiver_stuck(mdl_rt *rt, struct mpi_direct_out *o)
     double t = mdl_mono_seconds();
     if (t - o->sent_at >= 1e-6 * MPI_DIRECT_LAST_RESORT_US)
         return 1;
+    int dest = (int)o->note.dest;
     unsigned long b = __atomic_load_n(
-        &ctl_of(rt->host.peer_base[o->dest], rt->host.peer_size[o->dest])->blocked, __ATOMIC_RELAXED);
+        &ctl_of(rt->host.peer_base[dest], rt->host.peer_size[dest])->blocked, __ATOMIC_RELAXED);
     if (b == 0) {
         o->seen = 0;
         return 0;
     }
-    const mpi_recv_blocked *r = &ctl_of(rt->host.peer_base[o->dest],
-                                        rt->host.peer_size[o->dest])->receiving;
+    const mpi_recv_blocked *r = &ctl_of(rt->host.peer_base[dest],
+                                        rt->host.peer_size[dest])->receiving;
     if (__atomic_load_n(&r->block, __ATOMIC_ACQUIRE) == b &&
         mpi_recv_awaits(__atomic_load_n(&r->from, __ATOMIC_RELAXED), rt->job.world_rank,
-                        o->channel)) {
+                        (int)o->note.channel)) {
         o->seen = 0;    /* in the receive this announcement completes: it will copy */
         return 0;
     }
     double clock = t;
-    int cpu = rt->host.peer_sched[o->dest] >= 0 && peer_cpu_seconds(rt, o->dest, &clock);
+    int cpu = rt->host.peer_sched[dest] >= 0 && peer_cpu_seconds(rt, dest, &clock);
     if (b != o->seen || cpu != o->seen_cpu) {
         o->seen = b;
         o->seen_at = clock;
@@ -795,8 +795,6 @@ int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int
     o->note.gen = ++rt->host.slot_gen[slot];
     o->note.dest = dest;
     o->note.channel = m->channel;
-    o->dest = dest;
-    o->channel = m->channel;
     o->seen = 0;
     o->seen_at = 0;
     o->seen_cpu = 0;

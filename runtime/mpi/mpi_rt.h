@@ -282,7 +282,8 @@ typedef struct mpi_host {
     int nlarge;                 /* the msgs' direct.nlarge together: none, and a
                                    process waiting or polling has no copy
                                    to make (mpi_p2p.c, progress) */
-    unsigned char *note_channels;       /* MDL_Init: [nchannels] wire bytes */
+    unsigned char *wire_bytes;  /* MDL_Init: [nchannels] each channel's
+                                   announcement bytes (0: none on it) */
 } mpi_host;
 
 /* MDL_TRACE (mpi_trace.c). */
