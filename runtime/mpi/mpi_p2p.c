@@ -142,15 +142,10 @@ static __attribute__((noinline, cold)) int size_fail(mdl_rt *rt, const char *fn,
                         mpi_types_memory_bytes(m, ty, got), ty->layout_bytes);
 }
 
-/* A receive that got what it expected: the message itself (a receive
- * that may get an announcement of that size goes through its own
- * buffer, mpi_recv_own_bytes). */
-static inline int recv_plain(size_t got, size_t expect)
-{
-    return got == expect;
-}
-
-/* Any other receive: an announcement (the message is copied from the
+/* A receive that got other than it expected (one that got what it
+ * expected got the message itself: a receive that may get an
+ * announcement of that size goes through its own buffer,
+ * mpi_recv_own_bytes): an announcement (the message is copied from the
  * sender's struct, mpi_direct.c), or sizes that disagree.  spans: the
  * receive's layout.  copy: MPI_DIRECT_COPY, or MPI_DIRECT_RELEASE
  * (MDL_End, a failed Wait: the sender is only released, nothing
@@ -395,16 +390,28 @@ static __attribute__((noinline)) int recv_small(mdl_rt *rt, const mdl_msg_desc *
     return rc ? rc : rt->job.inst_of[st.MPI_SOURCE];
 }
 
-/* Size of what a receive got against what it expected: a message larger
- * than the receive is MPI_ERR_TRUNCATE already; a smaller one is also an
- * error (the two sides' sections disagree), never a silent partial fill. */
-static inline int check_size(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, MPI_Status *st,
-                             size_t expect, const rt_layout *lay)
+/* What a sync receive of m laid out as lay got when it was not what it
+ * expected (st, got bytes): an announcement, or sizes that disagree
+ * (recv_odd); the sender's instance, or the error. */
+static __attribute__((noinline, cold)) int recv_sync_odd(mdl_rt *rt, const mdl_msg_desc *m,
+                                                         MPI_Status *st, size_t got,
+                                                         const rt_layout *lay)
+{
+    int rc = recv_odd(rt, m->fn, m, st, got, rt->msgs[m->index].types.bytes, lay->spans,
+                      MPI_DIRECT_COPY);
+    return rc ? rc : rt->job.inst_of[st->MPI_SOURCE];
+}
+
+/* Size of what a sync receive got against what it expected: a message
+ * larger than the receive is MPI_ERR_TRUNCATE already; a smaller one is
+ * also an error (the two sides' sections disagree), never a silent
+ * partial fill.  The sender's instance, or the error. */
+static inline int check_size(mdl_rt *rt, const mdl_msg_desc *m, MPI_Status *st,
+                             const rt_layout *lay)
 {
     size_t got = status_bytes(rt, st);
-    return recv_plain(got, expect)
-               ? 0
-               : recv_odd(rt, fn, m, st, got, expect, lay->spans, MPI_DIRECT_COPY);
+    return got == rt->msgs[m->index].types.bytes ? rt->job.inst_of[st->MPI_SOURCE]
+                                                 : recv_sync_odd(rt, m, st, got, lay);
 }
 
 /* An async receive k of m posted with the layout lay: kept with it when
@@ -462,10 +469,7 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
         return recv_small(rt, m, src, buf, dt);
     MPI_Status st;
     rc = recv_taken(rt, m, buf, 1, dt, src, &st);
-    if (rc)
-        return rc;
-    rc = check_size(rt, fn, m, &st, ty->bytes, lay);
-    return rc ? rc : rt->job.inst_of[st.MPI_SOURCE];
+    return rc ? rc : check_size(rt, m, &st, lay);
 }
 
 int be_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, const int *to, int n)
@@ -575,17 +579,6 @@ int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int t
     return send_sync_body(rt, m, again->buf, again->count, dt, dest);
 }
 
-/* What recv_sync got when it was not what it expected (st, got bytes):
- * an announcement, or sizes that disagree (recv_odd). */
-static __attribute__((noinline, cold)) int recv_sync_odd(mdl_rt *rt, const mdl_msg_desc *m,
-                                                         MPI_Status *st, size_t got,
-                                                         const rt_layout *lay)
-{
-    int rc = recv_odd(rt, m->fn, m, st, got, rt->msgs[m->index].types.bytes, lay->spans,
-                      MPI_DIRECT_COPY);
-    return rc ? rc : rt->job.inst_of[st->MPI_SOURCE];
-}
-
 /* A sync receive of m's cached datatype from world rank src, not through
  * a buffer of its own (mpi_recv_own_bytes).  What follows MPI_Recv is on the
  * message's path (in a ping-pong, before the reply's send): what it
@@ -683,7 +676,7 @@ static const mdl_span *req_spans(const mpi_msg_direct *dx, const mdl_msg_desc *m
 static inline int req_plain(const mdl_rt *rt, const mdl_msg_desc *m, int i, size_t got)
 {
     const mpi_msg *x = &rt->msgs[m->index];
-    return (recv_plain(got, x->reqs.recv_bytes[i]) && !req_own(rt, m, i)) ||
+    return (got == x->reqs.recv_bytes[i] && !req_own(rt, m, i)) ||
            (x->direct.noted && x->direct.early[i]);
 }
 
