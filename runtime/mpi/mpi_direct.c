@@ -79,22 +79,6 @@ enum { SLOT_POSTED, SLOT_COPYING, SLOT_DONE, SLOT_WITHDRAWN };
 _Static_assert(MPI_DIRECT_SLOTS <= 1 << WIRE_SLOT_BITS, "a slot must fit the wire");
 _Static_assert(MPI_DIRECT_WIRE_MIN == sizeof(uint32_t), "the wire's word");
 
-/* Where the sender's section lies: its span, base as an offset into the
- * sender's struct; whom and which channel it is for (a receiver checks
- * the wire's slot against them); its slot and generation. */
-typedef struct mpi_direct_note {
-    uint64_t bytes;             /* the section's bytes (its span's total) */
-    uint64_t offset;            /* of the span's base in the sender's struct */
-    uint64_t block;
-    int64_t nloops;
-    int64_t count[MDL_MAX_DIMS];
-    int64_t stride[MDL_MAX_DIMS];
-    int64_t dest;               /* world rank */
-    int64_t channel;
-    uint64_t slot;
-    uint64_t gen;
-} mpi_direct_note;
-
 /* The control pages after the struct: the process's blocking call,
  * whether its SIGTERM line is written, then the slots of its announced
  * sends and their announcements. */
@@ -961,31 +945,27 @@ static uint64_t find_note(mdl_rt *rt, const mdl_msg_desc *m, int src, uint32_t w
     return v;
 }
 
-/* The announcement in `word` from world rank src for a receive of m whose
- * layout is `spans`, `total` bytes (spans unused if the message does not
- * fit): taken, then copied if it fits, or received through MPI if
- * withdrawn; its sender is released either way.  1: not an
- * announcement (nothing done). */
-static int take(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int src, uint32_t word,
-                const mdl_span *spans, size_t total, int copy)
+/* The announcement found (find_note: its slot's word v, itself n) from
+ * world rank src for a receive of m whose layout is `spans`, `total`
+ * bytes (spans unused if the message does not fit): taken, then copied
+ * if it fits, or received through MPI if withdrawn; its sender is
+ * released either way. */
+static int take(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int src, uint64_t v,
+                const mpi_direct_note *n, const mdl_span *spans, size_t total, int copy)
 {
-    mpi_direct_note n;
-    uint64_t v = find_note(rt, m, src, word, &n);
-    if (!v)
-        return 1;
     mdl_span from;
-    int bad = !note_span(&n, rt->host.peer_base[src], rt->host.peer_span[src], &from);
-    if (copy == MPI_DIRECT_EARLY && (bad || n.bytes != total))
+    int bad = !note_span(n, rt->host.peer_base[src], rt->host.peer_span[src], &from);
+    if (copy == MPI_DIRECT_EARLY && (bad || n->bytes != total))
         return 1;               /* for the receive's own Wait or Test to report */
     if (bad)
         return rt_fail(rt, fn, MDL_ERR_INTERN, "a large message from %s[%d] was announced "
                        "outside its sender's memory", rt->c.d->tasks[rt->job.task_of[src]],
                        rt->job.inst_of[src]);
-    int fits = copy && n.bytes == total, rc = 0;
-    uint64_t *w = &ctl_of(rt->host.peer_base[src], rt->host.peer_size[src])->slot[n.slot];
-    uint64_t want = SLOT_WORD(n.gen, SLOT_POSTED);
+    int fits = copy && n->bytes == total, rc = 0;
+    uint64_t *w = &ctl_of(rt->host.peer_base[src], rt->host.peer_size[src])->slot[n->slot];
+    uint64_t want = SLOT_WORD(n->gen, SLOT_POSTED);
     if ((v & 3) == SLOT_POSTED &&
-        __atomic_compare_exchange_n(w, &want, SLOT_WORD(n.gen, SLOT_COPYING), 0,
+        __atomic_compare_exchange_n(w, &want, SLOT_WORD(n->gen, SLOT_COPYING), 0,
                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
         if (fits) {
             uint64_t c0 = rt_trace_copy_begin(rt->c.tr);
@@ -993,18 +973,18 @@ static int take(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int src, uint
             rt_trace_copy_end(rt->c.tr, c0);
         }
         /* the sender is released whatever the outcome, as on shm */
-        __atomic_store_n(w, SLOT_WORD(n.gen, SLOT_DONE), __ATOMIC_RELEASE);
+        __atomic_store_n(w, SLOT_WORD(n->gen, SLOT_DONE), __ATOMIC_RELEASE);
     } else if (copy == MPI_DIRECT_EARLY) {
         return 1;               /* withdrawn: the receive's Wait receives it */
     } else {
         /* withdrawn (n read whole: the slot is held until this DONE) */
-        __atomic_store_n(w, SLOT_WORD(n.gen, SLOT_DONE), __ATOMIC_RELEASE);
-        rc = recv_withdrawn(rt, fn, m, src, &n, spans, fits);
+        __atomic_store_n(w, SLOT_WORD(n->gen, SLOT_DONE), __ATOMIC_RELEASE);
+        rc = recv_withdrawn(rt, fn, m, src, n, spans, fits);
     }
     if (rc || copy != MPI_DIRECT_COPY)
         return rc;
-    if (n.bytes != total)
-        return rt_fail_size(rt, fn, rt->job.task_of[src], rt->job.inst_of[src], n.bytes,
+    if (n->bytes != total)
+        return rt_fail_size(rt, fn, rt->job.task_of[src], rt->job.inst_of[src], n->bytes,
                             rt->msgs[m->index].types.layout_bytes);
     return 0;
 }
@@ -1029,23 +1009,33 @@ int mpi_direct_recv(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, const MPI
     if (total < sizeof word)
         return 1;
     read_head(spans, m->nitems, &word, sizeof word);
-    return take(rt, fn, m, st->MPI_SOURCE, word, spans, total, copy);
+    mpi_direct_note n;
+    uint64_t v = find_note(rt, m, st->MPI_SOURCE, word, &n);
+    return v ? take(rt, fn, m, st->MPI_SOURCE, v, &n, spans, total, copy) : 1;
 }
 
-int mpi_direct_is_note(mdl_rt *rt, const mdl_msg_desc *m, const MPI_Status *st, const void *got)
+int mpi_direct_is_note(mdl_rt *rt, const mdl_msg_desc *m, const MPI_Status *st, const void *got,
+                       mpi_direct_found *found)
 {
     uint32_t word;
-    mpi_direct_note n;
     memcpy(&word, got, sizeof word);
-    return from_host_peer(rt, st) && find_note(rt, m, st->MPI_SOURCE, word, &n) != 0;
+    found->slot_word =
+        from_host_peer(rt, st) ? find_note(rt, m, st->MPI_SOURCE, word, &found->note) : 0;
+    return found->slot_word != 0;
 }
 
 int mpi_direct_recv_small(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
-                          const MPI_Status *st, const void *got, size_t total, int copy)
+                          const MPI_Status *st, const void *got, size_t total, int copy,
+                          const mpi_direct_found *found)
 {
+    if (found && found->slot_word)
+        return take(rt, fn, m, st->MPI_SOURCE, found->slot_word, &found->note, NULL, total,
+                    copy);
     if (!from_host_peer(rt, st))
         return 1;
     uint32_t word;
+    mpi_direct_note n;
     memcpy(&word, got, sizeof word);
-    return take(rt, fn, m, st->MPI_SOURCE, word, NULL, total, copy);
+    uint64_t v = find_note(rt, m, st->MPI_SOURCE, word, &n);
+    return v ? take(rt, fn, m, st->MPI_SOURCE, v, &n, NULL, total, copy) : 1;
 }

@@ -168,25 +168,30 @@ static __attribute__((noinline, cold)) int recv_odd(mdl_rt *rt, const char *fn,
 
 /* Whether a receive through a buffer of its own, `own`, got its message
  * (got the bytes it expected, and they are not an announcement of that
- * size): place_own's, else recv_own's. */
+ * size): place_own's, else recv_own's, handed what was found (*found:
+ * its slot_word 0 unless an announcement was). */
 static int own_message(mdl_rt *rt, const mdl_msg_desc *m, const MPI_Status *st,
-                       const unsigned char *own, size_t got, size_t expect)
+                       const unsigned char *own, size_t got, size_t expect,
+                       mpi_direct_found *found)
 {
-    return got == expect &&
-           (got != (size_t)rt->msgs[m->index].direct.wire || !mpi_direct_is_note(rt, m, st, own));
+    found->slot_word = 0;
+    return got == expect && (got != (size_t)rt->msgs[m->index].direct.wire ||
+                             !mpi_direct_is_note(rt, m, st, own, found));
 }
 
 /* A receive that went through a buffer of its own (noted), `own`, and
  * got `got` bytes when it expected `expect`, not its message
- * (own_message): an announcement (its sender released; MDL_ERR_TRUNCATE
- * with copy) or sizes that disagree, as recv_odd. */
+ * (own_message, whose found is handed on; NULL: not asked): an
+ * announcement (its sender released; MDL_ERR_TRUNCATE with copy) or
+ * sizes that disagree, as recv_odd. */
 static __attribute__((noinline, cold)) int recv_own(mdl_rt *rt, const char *fn,
                                                     const mdl_msg_desc *m, MPI_Status *st,
                                                     const unsigned char *own, size_t got,
-                                                    size_t expect, int copy)
+                                                    size_t expect, int copy,
+                                                    const mpi_direct_found *found)
 {
     if (got == (size_t)rt->msgs[m->index].direct.wire) {
-        int rc = mpi_direct_recv_small(rt, fn, m, st, own, expect, copy);
+        int rc = mpi_direct_recv_small(rt, fn, m, st, own, expect, copy, found);
         if (rc != 1)
             return rc;
     }
@@ -384,9 +389,10 @@ static __attribute__((noinline)) int recv_small(mdl_rt *rt, const mdl_msg_desc *
     if (rc)
         return rc;
     size_t got = status_bytes(rt, &st);
-    rc = own_message(rt, m, &st, own, got, ty->bytes)
+    mpi_direct_found found;
+    rc = own_message(rt, m, &st, own, got, ty->bytes, &found)
              ? place_own(rt, m->fn, ty, own, got, buf, dt)
-             : recv_own(rt, m->fn, m, &st, own, got, ty->bytes, MPI_DIRECT_COPY);
+             : recv_own(rt, m->fn, m, &st, own, got, ty->bytes, MPI_DIRECT_COPY, &found);
     return rc ? rc : rt->job.inst_of[st.MPI_SOURCE];
 }
 
@@ -680,26 +686,29 @@ static inline int req_plain(const mdl_rt *rt, const mdl_msg_desc *m, int i, size
            (x->direct.noted && x->direct.early[i]);
 }
 
-/* Async receive i of m, not plain: recv_own or recv_odd. */
+/* Async receive i of m, not plain: recv_own (found: req_placed's, or
+ * NULL) or recv_odd. */
 static int req_odd(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int i, size_t got,
-                   int copy)
+                   int copy, const mpi_direct_found *found)
 {
     mpi_msg *x = &rt->msgs[m->index];
     mpi_msg_reqs *rq = &x->reqs;
     return req_own(rt, m, i)
-               ? recv_own(rt, fn, m, &rq->sts[i], x->direct.own[i], got, rq->recv_bytes[i], copy)
+               ? recv_own(rt, fn, m, &rq->sts[i], x->direct.own[i], got, rq->recv_bytes[i], copy,
+                          found)
                : recv_odd(rt, fn, m, &rq->sts[i], got, rq->recv_bytes[i],
                           req_spans(&x->direct, m, i), copy);
 }
 
 /* Async receive i of m went through its own buffer and got what it
  * expected: into its place, the datatype of its layout (1: not that
- * case). */
-static int req_placed(mdl_rt *rt, const mdl_msg_desc *m, int i, size_t got)
+ * case; what own_message found in *found, for req_odd). */
+static int req_placed(mdl_rt *rt, const mdl_msg_desc *m, int i, size_t got,
+                      mpi_direct_found *found)
 {
     mpi_msg *x = &rt->msgs[m->index];
-    if (!req_own(rt, m, i) ||
-        !own_message(rt, m, &x->reqs.sts[i], x->direct.own[i], got, x->reqs.recv_bytes[i]))
+    if (!req_own(rt, m, i) || !own_message(rt, m, &x->reqs.sts[i], x->direct.own[i], got,
+                                           x->reqs.recv_bytes[i], found))
         return 1;
     rt_layout lay = req_layout(&x->direct, m, i);
     void *buf;
@@ -748,7 +757,7 @@ static __attribute__((cold)) void release_others(mdl_rt *rt, const char *fn,
         size_t got = status_bytes(rt, &sts[i]);
         if (i != bad && (!in_status || sts[i].MPI_ERROR == MPI_SUCCESS) &&
             !req_plain(rt, m, i, got))
-            req_odd(rt, fn, m, i, got, MPI_DIRECT_RELEASE);
+            req_odd(rt, fn, m, i, got, MPI_DIRECT_RELEASE, NULL);
     }
 }
 
@@ -833,10 +842,11 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, int wait, int mpirc)
     if (!m->is_send)
         for (int i = 0; i < n; i++) {
             size_t got = status_bytes(rt, &rq->sts[i]);
-            int rc = req_plain(rt, m, i, got) ? 0 : req_placed(rt, m, i, got);
+            mpi_direct_found found;
+            int rc = req_plain(rt, m, i, got) ? 0 : req_placed(rt, m, i, got, &found);
             if (rc == 1)
                 rc = req_odd(rt, rt_completion_fn(m, wait, fn, sizeof fn), m, i, got,
-                             MPI_DIRECT_COPY);
+                             MPI_DIRECT_COPY, &found);
             if (rc) {
                 rt_completion_fn(m, wait, fn, sizeof fn);
                 release_others(rt, fn, m, n, i, 0);
@@ -988,7 +998,7 @@ static __attribute__((noinline)) int failed_early(mdl_rt *rt, const mdl_msg_desc
         rc = mpirc != MPI_SUCCESS ? recv_fail(rt, fn, m, mpirc, &st)
                                   : recv_own(rt, fn, m, &rq->sts[k], x->direct.own[k],
                                              status_bytes(rt, &rq->sts[k]), rq->recv_bytes[k],
-                                             MPI_DIRECT_COPY);
+                                             MPI_DIRECT_COPY, NULL);
         keep_pending(rt, m, rq->n);
         break;
     }
@@ -1072,7 +1082,7 @@ static int end_receives(mdl_rt *rt, const char *fn, const mdl_msg_desc *m)
         rt->tally.taken -= cancelled;   /* took nothing */
         size_t got = status_bytes(rt, &rq->sts[k]);
         if (!cancelled && err == MPI_SUCCESS && !req_plain(rt, m, k, got))
-            req_odd(rt, fn, m, k, got, MPI_DIRECT_RELEASE);
+            req_odd(rt, fn, m, k, got, MPI_DIRECT_RELEASE, NULL);
         if (cls != MPI_SUCCESS && cls != MPI_ERR_TRUNCATE && !rc)
             rc = mpi_fail(rt, fn, err, "cancelling an async receive");
     }
@@ -1095,7 +1105,7 @@ static int drop_unreceived(mdl_rt *rt, const mdl_msg_desc *m, MPI_Status *st)
     rt->tally.taken++;
     if (m && rt->host.peer_base && rt->msgs[m->index].direct.noted &&
         bytes == rt->msgs[m->index].direct.wire)
-        mpi_direct_recv_small(rt, MDL_FN_NAME(END), m, st, sink, 0, MPI_DIRECT_RELEASE);
+        mpi_direct_recv_small(rt, MDL_FN_NAME(END), m, st, sink, 0, MPI_DIRECT_RELEASE, NULL);
     free(sink);
     return 1;
 }

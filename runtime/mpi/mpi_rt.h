@@ -461,17 +461,42 @@ MDL_HIDDEN int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layou
 enum { MPI_DIRECT_RELEASE, MPI_DIRECT_COPY, MPI_DIRECT_EARLY };
 MDL_HIDDEN int mpi_direct_recv(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
                                const MPI_Status *st, const mdl_span *spans, int copy);
-/* The same for a receive smaller than an announcement, which got `got`
- * (its message's wire bytes) in a buffer of its own (noted);
- * total: the receive's bytes.  Nothing is copied: an announced message
- * is always larger than such a receive (MDL_ERR_TRUNCATE with copy). */
+/* An announcement in a sender's control page (mpi_direct.c): where the
+ * sender's section lies, its span, base as an offset into the sender's
+ * struct; whom and which channel it is for (a receiver checks the wire's
+ * slot against them); its slot and generation. */
+typedef struct mpi_direct_note {
+    uint64_t bytes;             /* the section's bytes (its span's total) */
+    uint64_t offset;            /* of the span's base in the sender's struct */
+    uint64_t block;
+    int64_t nloops;
+    int64_t count[MDL_MAX_DIMS];
+    int64_t stride[MDL_MAX_DIMS];
+    int64_t dest;               /* world rank */
+    int64_t channel;
+    uint64_t slot;
+    uint64_t gen;
+} mpi_direct_note;
+/* What mpi_direct_is_note found, handed to mpi_direct_recv_small so that
+ * the slot is looked up once: the slot's word (0: no announcement, or
+ * none looked for) and the announcement read there. */
+typedef struct mpi_direct_found {
+    uint64_t slot_word;
+    mpi_direct_note note;
+} mpi_direct_found;
+/* Whether what a receive through a buffer of its own (noted) got, its
+ * message's wire bytes, is an announcement to this process, not the
+ * message: what was found in *found. */
+MDL_HIDDEN int mpi_direct_is_note(mdl_rt *rt, const mdl_msg_desc *m, const MPI_Status *st,
+                                  const void *got, mpi_direct_found *found);
+/* mpi_direct_recv for such a receive, which got `got` (its message's
+ * wire bytes); total: the receive's bytes; found: what mpi_direct_is_note
+ * found for it (NULL or slot_word 0: looked up here).  Nothing is copied:
+ * an announced message is always larger than such a receive
+ * (MDL_ERR_TRUNCATE with copy). */
 MDL_HIDDEN int mpi_direct_recv_small(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
                                      const MPI_Status *st, const void *got, size_t total,
-                                     int copy);
-/* Whether what such a receive got (its message's wire bytes, in its own
- * buffer) is an announcement to this process, not the message. */
-MDL_HIDDEN int mpi_direct_is_note(mdl_rt *rt, const mdl_msg_desc *m, const MPI_Status *st,
-                                  const void *got);
+                                     int copy, const mpi_direct_found *found);
 /* After mpi_types_init: which receives are noted (mpi_msg_direct). */
 MDL_HIDDEN void mpi_direct_receives(mdl_rt *rt);
 /* The announced sends among m's requests (their MPI requests complete):
