@@ -79,22 +79,6 @@ enum { SLOT_POSTED, SLOT_COPYING, SLOT_DONE, SLOT_WITHDRAWN };
 _Static_assert(MPI_DIRECT_SLOTS <= 1 << WIRE_SLOT_BITS, "a slot must fit the wire");
 _Static_assert(MPI_DIRECT_WIRE_MIN == sizeof(uint32_t), "the wire's word");
 
-/* Where the sender's section lies: its span, base as an offset into the
- * sender's struct; whom and which channel it is for (a receiver checks
- * the wire's slot against them); its slot and generation. */
-typedef struct mpi_direct_note {
-    uint64_t bytes;             /* the section's bytes (its span's total) */
-    uint64_t offset;            /* of the span's base in the sender's struct */
-    uint64_t block;
-    int64_t nloops;
-    int64_t count[MDL_MAX_DIMS];
-    int64_t stride[MDL_MAX_DIMS];
-    int64_t dest;               /* world rank */
-    int64_t channel;
-    uint64_t slot;
-    uint64_t gen;
-} mpi_direct_note;
-
 /* The control pages after the struct: the process's blocking call,
  * whether its SIGTERM line is written, then the slots of its announced
  * sends and their announcements. */
@@ -116,9 +100,7 @@ _Static_assert(sizeof(double) <= MPI_DIRECT_WIRE_MAX && sizeof(long long) <= MPI
 
 /* An announced send, until its slot is DONE or withdrawn. */
 struct mpi_direct_out {
-    mpi_direct_note note;
-    int dest;                   /* world rank */
-    int channel;
+    mpi_direct_note note;       /* its dest and channel: whom it is for */
     unsigned long seen;         /* the receiver's blocking call last seen */
     double seen_at;             /* since when (seconds, clock seen_cpu) */
     int seen_cpu;               /* seen_at is the receiver's time on a CPU,
@@ -389,7 +371,7 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
     int all_ok = 0;
     unsigned char *announcing = ok ? announcing_channels(rt) : NULL;
     unsigned char *host = calloc(2 * (size_t)(nchan ? nchan : 1), 1);
-    if (!announcing || !host || !(rt->host.note_channels = calloc((size_t)(nchan ? nchan : 1), 1)))
+    if (!announcing || !host || !(rt->host.wire_bytes = calloc((size_t)(nchan ? nchan : 1), 1)))
         ok = 0;
     int rc2 = MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, node);
     /* the channels on which a receive of this process may get an
@@ -398,7 +380,7 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
         rc2 = MPI_Allreduce(announcing, host, 2 * (nchan ? nchan : 1), MPI_UNSIGNED_CHAR,
                             MPI_MAX, node);
     for (int c = 0; rc2 == MPI_SUCCESS && all_ok && c < nchan; c++)
-        rt->host.note_channels[c] =
+        rt->host.wire_bytes[c] =
             host[2 * c] ? (host[2 * c + 1] > MPI_DIRECT_WIRE_MIN ? host[2 * c + 1] : MPI_DIRECT_WIRE_MIN)
                         : 0;
     free(host);
@@ -411,8 +393,8 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
     MPI_Comm_free(&node);
     if (rc2 != MPI_SUCCESS || !all_ok) {
         mpi_direct_unmap_peers(rt);
-        free(rt->host.note_channels);
-        rt->host.note_channels = NULL;
+        free(rt->host.wire_bytes);
+        rt->host.wire_bytes = NULL;
     } else {
         mpi_direct_ctl *ctl = rt->mem.ctl;
         rt->host.nfree_slots = 0;
@@ -440,16 +422,16 @@ int mpi_direct_start(mdl_rt *rt, const char *fn)
 void mpi_direct_receives(mdl_rt *rt)
 {
     const mdl_task_desc *d = rt->c.d;
-    for (int i = 0; rt->host.note_channels && i < d->nmsgs; i++) {
+    for (int i = 0; rt->host.wire_bytes && i < d->nmsgs; i++) {
         const mdl_msg_desc *m = d->msgs[i];
         int basic = !m->is_send;
         for (int k = 0; basic && k < m->nitems; k++)
             basic = m->items[k].type->base != MDL_T_STRUCT;
-        rt->msgs[i].direct.wire = rt->host.note_channels[m->channel];
+        rt->msgs[i].direct.wire = rt->host.wire_bytes[m->channel];
         rt->msgs[i].direct.noted = basic && rt->msgs[i].direct.wire;
     }
-    free(rt->host.note_channels);
-    rt->host.note_channels = NULL;
+    free(rt->host.wire_bytes);
+    rt->host.wire_bytes = NULL;
 }
 
 int mpi_direct_reserve(mdl_rt *rt, const mdl_msg_desc *m, int cap)
@@ -533,8 +515,8 @@ void mpi_direct_free(mdl_rt *rt)
     if (rt->mem.fd >= 0)       /* MDL_Init failed before the host mapped it */
         close(rt->mem.fd);
     rt->mem.fd = -1;
-    free(rt->host.note_channels);
-    rt->host.note_channels = NULL;
+    free(rt->host.wire_bytes);
+    rt->host.wire_bytes = NULL;
     mpi_direct_unmap_peers(rt);
     mpi_buffered_pool_free(&rt->host.spares);
     free(rt->host.unpack);
@@ -634,15 +616,16 @@ static int withdraw(mdl_rt *rt, const mdl_msg_desc *m, int wait, const struct mp
     if (!x)
         return rt_fail_oom(rt, send_fn(m, wait, fn, sizeof fn));
     mdl_spans_pack(&sp, 1, x->data);
-    int mpirc = MPI_Isend(x->data, (int)o->note.bytes, MPI_BYTE, o->dest,
-                          rt->tags.withdrawn + o->channel, rt->job.world, &x->req);
+    int dest = (int)o->note.dest, tag = rt->tags.withdrawn + (int)o->note.channel;
+    int mpirc = MPI_Isend(x->data, (int)o->note.bytes, MPI_BYTE, dest, tag, rt->job.world,
+                          &x->req);
     if (mpirc != MPI_SUCCESS) {
         mpi_buffered_keep(&rt->host.spares, x);
         return mpi_fail(rt, send_fn(m, wait, fn, sizeof fn), mpirc, "MPI_Isend");
     }
-    x->tag = rt->tags.withdrawn + o->channel;
+    x->tag = tag;
     x->m = m;
-    x->dest = o->dest;
+    x->dest = dest;
     mpi_buffered_append(&rt->host.withdrawn, x);
     return 0;
 }
@@ -686,22 +669,23 @@ static int receiver_stuck(mdl_rt *rt, struct mpi_direct_out *o)
     double t = mdl_mono_seconds();
     if (t - o->sent_at >= 1e-6 * MPI_DIRECT_LAST_RESORT_US)
         return 1;
+    int dest = (int)o->note.dest;
     unsigned long b = __atomic_load_n(
-        &ctl_of(rt->host.peer_base[o->dest], rt->host.peer_size[o->dest])->blocked, __ATOMIC_RELAXED);
+        &ctl_of(rt->host.peer_base[dest], rt->host.peer_size[dest])->blocked, __ATOMIC_RELAXED);
     if (b == 0) {
         o->seen = 0;
         return 0;
     }
-    const mpi_recv_blocked *r = &ctl_of(rt->host.peer_base[o->dest],
-                                        rt->host.peer_size[o->dest])->receiving;
+    const mpi_recv_blocked *r = &ctl_of(rt->host.peer_base[dest],
+                                        rt->host.peer_size[dest])->receiving;
     if (__atomic_load_n(&r->block, __ATOMIC_ACQUIRE) == b &&
         mpi_recv_awaits(__atomic_load_n(&r->from, __ATOMIC_RELAXED), rt->job.world_rank,
-                        o->channel)) {
+                        (int)o->note.channel)) {
         o->seen = 0;    /* in the receive this announcement completes: it will copy */
         return 0;
     }
     double clock = t;
-    int cpu = rt->host.peer_sched[o->dest] >= 0 && peer_cpu_seconds(rt, o->dest, &clock);
+    int cpu = rt->host.peer_sched[dest] >= 0 && peer_cpu_seconds(rt, dest, &clock);
     if (b != o->seen || cpu != o->seen_cpu) {
         o->seen = b;
         o->seen_at = clock;
@@ -795,8 +779,6 @@ int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int
     o->note.gen = ++rt->host.slot_gen[slot];
     o->note.dest = dest;
     o->note.channel = m->channel;
-    o->dest = dest;
-    o->channel = m->channel;
     o->seen = 0;
     o->seen_at = 0;
     o->seen_cpu = 0;
@@ -963,31 +945,27 @@ static uint64_t find_note(mdl_rt *rt, const mdl_msg_desc *m, int src, uint32_t w
     return v;
 }
 
-/* The announcement in `word` from world rank src for a receive of m whose
- * layout is `spans`, `total` bytes (spans unused if the message does not
- * fit): taken, then copied if it fits, or received through MPI if
- * withdrawn; its sender is released either way.  1: not an
- * announcement (nothing done). */
-static int take(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int src, uint32_t word,
-                const mdl_span *spans, size_t total, int copy)
+/* The announcement found (find_note: its slot's word v, itself n) from
+ * world rank src for a receive of m whose layout is `spans`, `total`
+ * bytes (spans unused if the message does not fit): taken, then copied
+ * if it fits, or received through MPI if withdrawn; its sender is
+ * released either way. */
+static int take(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int src, uint64_t v,
+                const mpi_direct_note *n, const mdl_span *spans, size_t total, int copy)
 {
-    mpi_direct_note n;
-    uint64_t v = find_note(rt, m, src, word, &n);
-    if (!v)
-        return 1;
     mdl_span from;
-    int bad = !note_span(&n, rt->host.peer_base[src], rt->host.peer_span[src], &from);
-    if (copy == MPI_DIRECT_EARLY && (bad || n.bytes != total))
+    int bad = !note_span(n, rt->host.peer_base[src], rt->host.peer_span[src], &from);
+    if (copy == MPI_DIRECT_EARLY && (bad || n->bytes != total))
         return 1;               /* for the receive's own Wait or Test to report */
     if (bad)
         return rt_fail(rt, fn, MDL_ERR_INTERN, "a large message from %s[%d] was announced "
                        "outside its sender's memory", rt->c.d->tasks[rt->job.task_of[src]],
                        rt->job.inst_of[src]);
-    int fits = copy && n.bytes == total, rc = 0;
-    uint64_t *w = &ctl_of(rt->host.peer_base[src], rt->host.peer_size[src])->slot[n.slot];
-    uint64_t want = SLOT_WORD(n.gen, SLOT_POSTED);
+    int fits = copy && n->bytes == total, rc = 0;
+    uint64_t *w = &ctl_of(rt->host.peer_base[src], rt->host.peer_size[src])->slot[n->slot];
+    uint64_t want = SLOT_WORD(n->gen, SLOT_POSTED);
     if ((v & 3) == SLOT_POSTED &&
-        __atomic_compare_exchange_n(w, &want, SLOT_WORD(n.gen, SLOT_COPYING), 0,
+        __atomic_compare_exchange_n(w, &want, SLOT_WORD(n->gen, SLOT_COPYING), 0,
                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
         if (fits) {
             uint64_t c0 = rt_trace_copy_begin(rt->c.tr);
@@ -995,18 +973,18 @@ static int take(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int src, uint
             rt_trace_copy_end(rt->c.tr, c0);
         }
         /* the sender is released whatever the outcome, as on shm */
-        __atomic_store_n(w, SLOT_WORD(n.gen, SLOT_DONE), __ATOMIC_RELEASE);
+        __atomic_store_n(w, SLOT_WORD(n->gen, SLOT_DONE), __ATOMIC_RELEASE);
     } else if (copy == MPI_DIRECT_EARLY) {
         return 1;               /* withdrawn: the receive's Wait receives it */
     } else {
         /* withdrawn (n read whole: the slot is held until this DONE) */
-        __atomic_store_n(w, SLOT_WORD(n.gen, SLOT_DONE), __ATOMIC_RELEASE);
-        rc = recv_withdrawn(rt, fn, m, src, &n, spans, fits);
+        __atomic_store_n(w, SLOT_WORD(n->gen, SLOT_DONE), __ATOMIC_RELEASE);
+        rc = recv_withdrawn(rt, fn, m, src, n, spans, fits);
     }
     if (rc || copy != MPI_DIRECT_COPY)
         return rc;
-    if (n.bytes != total)
-        return rt_fail_size(rt, fn, rt->job.task_of[src], rt->job.inst_of[src], n.bytes,
+    if (n->bytes != total)
+        return rt_fail_size(rt, fn, rt->job.task_of[src], rt->job.inst_of[src], n->bytes,
                             rt->msgs[m->index].types.layout_bytes);
     return 0;
 }
@@ -1031,23 +1009,33 @@ int mpi_direct_recv(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, const MPI
     if (total < sizeof word)
         return 1;
     read_head(spans, m->nitems, &word, sizeof word);
-    return take(rt, fn, m, st->MPI_SOURCE, word, spans, total, copy);
+    mpi_direct_note n;
+    uint64_t v = find_note(rt, m, st->MPI_SOURCE, word, &n);
+    return v ? take(rt, fn, m, st->MPI_SOURCE, v, &n, spans, total, copy) : 1;
 }
 
-int mpi_direct_is_note(mdl_rt *rt, const mdl_msg_desc *m, const MPI_Status *st, const void *got)
+int mpi_direct_is_note(mdl_rt *rt, const mdl_msg_desc *m, const MPI_Status *st, const void *got,
+                       mpi_direct_found *found)
 {
     uint32_t word;
-    mpi_direct_note n;
     memcpy(&word, got, sizeof word);
-    return from_host_peer(rt, st) && find_note(rt, m, st->MPI_SOURCE, word, &n) != 0;
+    found->slot_word =
+        from_host_peer(rt, st) ? find_note(rt, m, st->MPI_SOURCE, word, &found->note) : 0;
+    return found->slot_word != 0;
 }
 
 int mpi_direct_recv_small(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
-                          const MPI_Status *st, const void *got, size_t total, int copy)
+                          const MPI_Status *st, const void *got, size_t total, int copy,
+                          const mpi_direct_found *found)
 {
+    if (found && found->slot_word)
+        return take(rt, fn, m, st->MPI_SOURCE, found->slot_word, &found->note, NULL, total,
+                    copy);
     if (!from_host_peer(rt, st))
         return 1;
     uint32_t word;
+    mpi_direct_note n;
     memcpy(&word, got, sizeof word);
-    return take(rt, fn, m, st->MPI_SOURCE, word, NULL, total, copy);
+    uint64_t v = find_note(rt, m, st->MPI_SOURCE, word, &n);
+    return v ? take(rt, fn, m, st->MPI_SOURCE, v, &n, NULL, total, copy) : 1;
 }

@@ -142,15 +142,10 @@ static __attribute__((noinline, cold)) int size_fail(mdl_rt *rt, const char *fn,
                         mpi_types_memory_bytes(m, ty, got), ty->layout_bytes);
 }
 
-/* A receive that got what it expected: the message itself (a receive
- * that may get an announcement of that size goes through its own
- * buffer, small_receive). */
-static inline int recv_plain(size_t got, size_t expect)
-{
-    return got == expect;
-}
-
-/* Any other receive: an announcement (the message is copied from the
+/* A receive that got other than it expected (one that got what it
+ * expected got the message itself: a receive that may get an
+ * announcement of that size goes through its own buffer,
+ * mpi_recv_own_bytes): an announcement (the message is copied from the
  * sender's struct, mpi_direct.c), or sizes that disagree.  spans: the
  * receive's layout.  copy: MPI_DIRECT_COPY, or MPI_DIRECT_RELEASE
  * (MDL_End, a failed Wait: the sender is only released, nothing
@@ -173,25 +168,30 @@ static __attribute__((noinline, cold)) int recv_odd(mdl_rt *rt, const char *fn,
 
 /* Whether a receive through a buffer of its own, `own`, got its message
  * (got the bytes it expected, and they are not an announcement of that
- * size): place_own's, else recv_own's. */
+ * size): place_own's, else recv_own's, handed what was found (*found:
+ * its slot_word 0 unless an announcement was). */
 static int own_message(mdl_rt *rt, const mdl_msg_desc *m, const MPI_Status *st,
-                       const unsigned char *own, size_t got, size_t expect)
+                       const unsigned char *own, size_t got, size_t expect,
+                       mpi_direct_found *found)
 {
-    return got == expect &&
-           (got != (size_t)rt->msgs[m->index].direct.wire || !mpi_direct_is_note(rt, m, st, own));
+    found->slot_word = 0;
+    return got == expect && (got != (size_t)rt->msgs[m->index].direct.wire ||
+                             !mpi_direct_is_note(rt, m, st, own, found));
 }
 
 /* A receive that went through a buffer of its own (noted), `own`, and
  * got `got` bytes when it expected `expect`, not its message
- * (own_message): an announcement (its sender released; MDL_ERR_TRUNCATE
- * with copy) or sizes that disagree, as recv_odd. */
+ * (own_message, whose found is handed on; NULL: not asked): an
+ * announcement (its sender released; MDL_ERR_TRUNCATE with copy) or
+ * sizes that disagree, as recv_odd. */
 static __attribute__((noinline, cold)) int recv_own(mdl_rt *rt, const char *fn,
                                                     const mdl_msg_desc *m, MPI_Status *st,
                                                     const unsigned char *own, size_t got,
-                                                    size_t expect, int copy)
+                                                    size_t expect, int copy,
+                                                    const mpi_direct_found *found)
 {
     if (got == (size_t)rt->msgs[m->index].direct.wire) {
-        int rc = mpi_direct_recv_small(rt, fn, m, st, own, expect, copy);
+        int rc = mpi_direct_recv_small(rt, fn, m, st, own, expect, copy, found);
         if (rc != 1)
             return rc;
     }
@@ -376,21 +376,6 @@ static __attribute__((noinline)) int send_general(mdl_rt *rt, const mdl_msg_desc
     return mpirc == MPI_SUCCESS ? MDL_SUCCESS : mpi_fail(rt, fn, mpirc, "MPI_Isend/MPI_Waitall");
 }
 
-/* Whether an async receive of `bytes` on x's channel goes through a
- * buffer of its own (recv_own). */
-static inline int async_own(const mpi_msg_direct *dx, size_t bytes)
-{
-    return dx->noted && bytes < MPI_DIRECT_OWN_BYTES;
-}
-
-/* Whether a sync receive of m goes through a buffer of its own (recv_own). */
-static inline int small_receive(const mdl_rt *rt, const mdl_msg_desc *m,
-                                const mpi_msg_types *ty)
-{
-    const mpi_msg_direct *dx = &rt->msgs[m->index].direct;
-    return dx->noted && ty->bytes <= (size_t)dx->wire;
-}
-
 /* A sync receive of at most an announcement's bytes on a channel that
  * may carry an announcement (noted): through a buffer, then into buf as
  * dt, unless it was an announcement or sizes disagree. */
@@ -404,22 +389,35 @@ static __attribute__((noinline)) int recv_small(mdl_rt *rt, const mdl_msg_desc *
     if (rc)
         return rc;
     size_t got = status_bytes(rt, &st);
-    rc = own_message(rt, m, &st, own, got, ty->bytes)
+    mpi_direct_found found;
+    rc = own_message(rt, m, &st, own, got, ty->bytes, &found)
              ? place_own(rt, m->fn, ty, own, got, buf, dt)
-             : recv_own(rt, m->fn, m, &st, own, got, ty->bytes, MPI_DIRECT_COPY);
+             : recv_own(rt, m->fn, m, &st, own, got, ty->bytes, MPI_DIRECT_COPY, &found);
     return rc ? rc : rt->job.inst_of[st.MPI_SOURCE];
 }
 
-/* Size of what a receive got against what it expected: a message larger
- * than the receive is MPI_ERR_TRUNCATE already; a smaller one is also an
- * error (the two sides' sections disagree), never a silent partial fill. */
-static inline int check_size(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, MPI_Status *st,
-                             size_t expect, const rt_layout *lay)
+/* What a sync receive of m laid out as lay got when it was not what it
+ * expected (st, got bytes): an announcement, or sizes that disagree
+ * (recv_odd); the sender's instance, or the error. */
+static __attribute__((noinline, cold)) int recv_sync_odd(mdl_rt *rt, const mdl_msg_desc *m,
+                                                         MPI_Status *st, size_t got,
+                                                         const rt_layout *lay)
+{
+    int rc = recv_odd(rt, m->fn, m, st, got, rt->msgs[m->index].types.bytes, lay->spans,
+                      MPI_DIRECT_COPY);
+    return rc ? rc : rt->job.inst_of[st->MPI_SOURCE];
+}
+
+/* Size of what a sync receive got against what it expected: a message
+ * larger than the receive is MPI_ERR_TRUNCATE already; a smaller one is
+ * also an error (the two sides' sections disagree), never a silent
+ * partial fill.  The sender's instance, or the error. */
+static inline int check_size(mdl_rt *rt, const mdl_msg_desc *m, MPI_Status *st,
+                             const rt_layout *lay)
 {
     size_t got = status_bytes(rt, st);
-    return recv_plain(got, expect)
-               ? 0
-               : recv_odd(rt, fn, m, st, got, expect, lay->spans, MPI_DIRECT_COPY);
+    return got == rt->msgs[m->index].types.bytes ? rt->job.inst_of[st->MPI_SOURCE]
+                                                 : recv_sync_odd(rt, m, st, got, lay);
 }
 
 /* An async receive k of m posted with the layout lay: kept with it when
@@ -450,11 +448,12 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
             return rc;
         mpi_msg_reqs *rq = &rt->msgs[m->index].reqs;
         mpi_msg_direct *dx = &rt->msgs[m->index].direct;
-        int k = rq->n, own = async_own(dx, ty->bytes);
-        if (own && !dx->own[k] && !(dx->own[k] = malloc(MPI_DIRECT_OWN_BYTES)))
+        int k = rq->n;
+        size_t own = mpi_recv_own_bytes(rt, m, ty->bytes);
+        if (own && !dx->own[k] && !(dx->own[k] = malloc(own)))
             return rt_fail_oom(rt, fn);
-        mpirc = own ? MPI_Irecv(dx->own[k], MPI_DIRECT_OWN_BYTES, MPI_PACKED, src, m->channel,
-                                rt->job.world, &rq->reqs[k])
+        mpirc = own ? MPI_Irecv(dx->own[k], (int)own, MPI_PACKED, src, m->channel, rt->job.world,
+                                &rq->reqs[k])
                     : MPI_Irecv(buf, 1, dt, src, m->channel, rt->job.world, &rq->reqs[k]);
         if (mpirc != MPI_SUCCESS)
             return mpi_fail(rt, fn, mpirc, "MPI_Irecv");
@@ -472,14 +471,11 @@ static __attribute__((noinline)) int recv_general(mdl_rt *rt, const mdl_msg_desc
          * answer MDL_SUCCESS, never a negative value that reads as an error. */
         return from == MDL_ANY ? MDL_SUCCESS : from;
     }
-    if (small_receive(rt, m, ty))
+    if (mpi_recv_own_bytes(rt, m, ty->bytes))
         return recv_small(rt, m, src, buf, dt);
     MPI_Status st;
     rc = recv_taken(rt, m, buf, 1, dt, src, &st);
-    if (rc)
-        return rc;
-    rc = check_size(rt, fn, m, &st, ty->bytes, lay);
-    return rc ? rc : rt->job.inst_of[st.MPI_SOURCE];
+    return rc ? rc : check_size(rt, m, &st, lay);
 }
 
 int be_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, const int *to, int n)
@@ -643,19 +639,8 @@ int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int t
     return send_sync_body(rt, m, again->buf, again->count, dt, dest);
 }
 
-/* What recv_sync got when it was not what it expected (st, got bytes):
- * an announcement, or sizes that disagree (recv_odd). */
-static __attribute__((noinline, cold)) int recv_sync_odd(mdl_rt *rt, const mdl_msg_desc *m,
-                                                         MPI_Status *st, size_t got,
-                                                         const rt_layout *lay)
-{
-    int rc = recv_odd(rt, m->fn, m, st, got, rt->msgs[m->index].types.bytes, lay->spans,
-                      MPI_DIRECT_COPY);
-    return rc ? rc : rt->job.inst_of[st->MPI_SOURCE];
-}
-
 /* A sync receive of m's cached datatype from world rank src, not through
- * a buffer of its own (small_receive).  What follows MPI_Recv is on the
+ * a buffer of its own (mpi_recv_own_bytes).  What follows MPI_Recv is on the
  * message's path (in a ping-pong, before the reply's send): what it
  * needs is read before, and known (a constant) says the status decodes
  * (status_decoded) and the sender is instance `from`, not MDL_ANY, so
@@ -708,7 +693,10 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
     if (m->async || from == MDL_ANY || !mpi_type_serves(ty, lay))
         return recv_general(rt, m, lay, from);
     int src = rt->job.rank_of[m->peer_task][from];
-    if (__builtin_expect(small_receive(rt, m, ty), 0))
+    /* noted first: GCC reads the bytes, an argument, before the inline's
+     * own test of it (one load more on every receive) */
+    if (__builtin_expect(rt->msgs[m->index].direct.noted, 0) &&
+        mpi_recv_own_bytes(rt, m, ty->bytes))
         return recv_small(rt, m, src, lay->base, ty->dt);
     return status_decoded(rt) ? recv_sync_known(rt, m, lay, src, from) : recv_sync(rt, m, lay, src);
 }
@@ -723,10 +711,10 @@ static inline void requests_done(mdl_rt *rt, mpi_msg *x)
     x->direct.nlarge = 0;
 }
 
-/* Whether async receive i of x went through its own buffer (recv_own). */
-static inline int req_own(const mpi_msg *x, int i)
+/* Whether async receive i of m went through its own buffer (recv_own). */
+static inline int req_own(const mdl_rt *rt, const mdl_msg_desc *m, int i)
 {
-    return async_own(&x->direct, x->reqs.recv_bytes[i]);
+    return mpi_recv_own_bytes(rt, m, rt->msgs[m->index].reqs.recv_bytes[i]) != 0;
 }
 
 /* The layout async receive i of a noted message was posted with. */
@@ -743,34 +731,38 @@ static const mdl_span *req_spans(const mpi_msg_direct *dx, const mdl_msg_desc *m
     return dx->noted ? &dx->posted_spans[(size_t)i * (size_t)m->nitems] : NULL;
 }
 
-/* Async receive i of x got its message: what it expected, or an
+/* Async receive i of m got its message: what it expected, or an
  * announcement copied already by progress. */
-static inline int req_plain(const mpi_msg *x, int i, size_t got)
+static inline int req_plain(const mdl_rt *rt, const mdl_msg_desc *m, int i, size_t got)
 {
-    return (recv_plain(got, x->reqs.recv_bytes[i]) && !req_own(x, i)) ||
+    const mpi_msg *x = &rt->msgs[m->index];
+    return (got == x->reqs.recv_bytes[i] && !req_own(rt, m, i)) ||
            (x->direct.noted && x->direct.early[i]);
 }
 
-/* Async receive i of m, not plain: recv_own or recv_odd. */
+/* Async receive i of m, not plain: recv_own (found: req_placed's, or
+ * NULL) or recv_odd. */
 static int req_odd(mdl_rt *rt, const char *fn, const mdl_msg_desc *m, int i, size_t got,
-                   int copy)
+                   int copy, const mpi_direct_found *found)
 {
     mpi_msg *x = &rt->msgs[m->index];
     mpi_msg_reqs *rq = &x->reqs;
-    return req_own(x, i)
-               ? recv_own(rt, fn, m, &rq->sts[i], x->direct.own[i], got, rq->recv_bytes[i], copy)
+    return req_own(rt, m, i)
+               ? recv_own(rt, fn, m, &rq->sts[i], x->direct.own[i], got, rq->recv_bytes[i], copy,
+                          found)
                : recv_odd(rt, fn, m, &rq->sts[i], got, rq->recv_bytes[i],
                           req_spans(&x->direct, m, i), copy);
 }
 
 /* Async receive i of m went through its own buffer and got what it
  * expected: into its place, the datatype of its layout (1: not that
- * case). */
-static int req_placed(mdl_rt *rt, const mdl_msg_desc *m, int i, size_t got)
+ * case; what own_message found in *found, for req_odd). */
+static int req_placed(mdl_rt *rt, const mdl_msg_desc *m, int i, size_t got,
+                      mpi_direct_found *found)
 {
     mpi_msg *x = &rt->msgs[m->index];
-    if (!req_own(x, i) ||
-        !own_message(rt, m, &x->reqs.sts[i], x->direct.own[i], got, x->reqs.recv_bytes[i]))
+    if (!req_own(rt, m, i) || !own_message(rt, m, &x->reqs.sts[i], x->direct.own[i], got,
+                                           x->reqs.recv_bytes[i], found))
         return 1;
     rt_layout lay = req_layout(&x->direct, m, i);
     void *buf;
@@ -791,7 +783,7 @@ static void progress(mdl_rt *rt)
         const mpi_msg_reqs *rq = &rt->msgs[i].reqs;
         mpi_msg_direct *dx = &rt->msgs[i].direct;
         for (int k = 0; dx->nlarge && k < rq->n; k++) {
-            if (dx->early[k] || async_own(dx, rq->recv_bytes[k]))
+            if (dx->early[k] || req_own(rt, m, k))
                 continue;
             /* completed, the request left for the Wait or Test */
             int flag = 0;
@@ -814,13 +806,12 @@ static __attribute__((cold)) void release_others(mdl_rt *rt, const char *fn,
                                                  const mdl_msg_desc *m, int n, int bad,
                                                  int in_status)
 {
-    const mpi_msg *x = &rt->msgs[m->index];
-    const MPI_Status *sts = x->reqs.sts;
+    const MPI_Status *sts = rt->msgs[m->index].reqs.sts;
     for (int i = 0; rt->host.peer_base && i < n; i++) {
         size_t got = status_bytes(rt, &sts[i]);
         if (i != bad && (!in_status || sts[i].MPI_ERROR == MPI_SUCCESS) &&
-            !req_plain(x, i, got))
-            req_odd(rt, fn, m, i, got, MPI_DIRECT_RELEASE);
+            !req_plain(rt, m, i, got))
+            req_odd(rt, fn, m, i, got, MPI_DIRECT_RELEASE, NULL);
     }
 }
 
@@ -864,7 +855,7 @@ static void keep_pending(mdl_rt *rt, const mdl_msg_desc *m, int n)
                 dx->notes[i] = NULL;
             }
         }
-        large += !m->is_send && dx->noted && !async_own(dx, rq->recv_bytes[kept]);
+        large += !m->is_send && dx->noted && !req_own(rt, m, kept);
         kept++;
     }
     rt->host.nlarge += large - dx->nlarge;
@@ -905,10 +896,11 @@ static int completed(mdl_rt *rt, const mdl_msg_desc *m, int wait, int mpirc)
     if (!m->is_send)
         for (int i = 0; i < n; i++) {
             size_t got = status_bytes(rt, &rq->sts[i]);
-            int rc = req_plain(x, i, got) ? 0 : req_placed(rt, m, i, got);
+            mpi_direct_found found;
+            int rc = req_plain(rt, m, i, got) ? 0 : req_placed(rt, m, i, got, &found);
             if (rc == 1)
                 rc = req_odd(rt, rt_completion_fn(m, wait, fn, sizeof fn), m, i, got,
-                             MPI_DIRECT_COPY);
+                             MPI_DIRECT_COPY, &found);
             if (rc) {
                 rt_completion_fn(m, wait, fn, sizeof fn);
                 release_others(rt, fn, m, n, i, 0);
@@ -1038,7 +1030,7 @@ static __attribute__((noinline)) int failed_early(mdl_rt *rt, const mdl_msg_desc
         int mpirc = MPI_Request_get_status(rq->reqs[k], &done, &st);
         if (mpirc == MPI_SUCCESS && !done)
             continue;
-        if (mpirc == MPI_SUCCESS && !req_own(x, k)) {
+        if (mpirc == MPI_SUCCESS && !req_own(rt, m, k)) {
             mpirc = MPI_Test(&rq->reqs[k], &done, &st);
             if (mpirc == MPI_SUCCESS) {
                 st.MPI_ERROR = MPI_SUCCESS;
@@ -1060,7 +1052,7 @@ static __attribute__((noinline)) int failed_early(mdl_rt *rt, const mdl_msg_desc
         rc = mpirc != MPI_SUCCESS ? recv_fail(rt, fn, m, mpirc, &st)
                                   : recv_own(rt, fn, m, &rq->sts[k], x->direct.own[k],
                                              status_bytes(rt, &rq->sts[k]), rq->recv_bytes[k],
-                                             MPI_DIRECT_COPY);
+                                             MPI_DIRECT_COPY, NULL);
         keep_pending(rt, m, rq->n);
         break;
     }
@@ -1113,7 +1105,7 @@ int be_wait(mdl_rt *rt, const mdl_msg_desc *m)
             return done;
     }
     if (mpirc == MPI_SUCCESS && rq->n == 1 &&
-        (m->is_send || req_plain(x, 0, status_bytes(rt, &rq->sts[0])))) {
+        (m->is_send || req_plain(rt, m, 0, status_bytes(rt, &rq->sts[0])))) {
         requests_done(rt, x);
         if (!m->is_send && rt->c.tr)
             rt_trace_arrived(rt, m, rt->job.inst_of[rq->sts[0].MPI_SOURCE]);
@@ -1143,8 +1135,8 @@ static int end_receives(mdl_rt *rt, const char *fn, const mdl_msg_desc *m)
         MPI_Test_cancelled(&rq->sts[k], &cancelled);
         rt->tally.taken -= cancelled;   /* took nothing */
         size_t got = status_bytes(rt, &rq->sts[k]);
-        if (!cancelled && err == MPI_SUCCESS && !req_plain(&rt->msgs[m->index], k, got))
-            req_odd(rt, fn, m, k, got, MPI_DIRECT_RELEASE);
+        if (!cancelled && err == MPI_SUCCESS && !req_plain(rt, m, k, got))
+            req_odd(rt, fn, m, k, got, MPI_DIRECT_RELEASE, NULL);
         if (cls != MPI_SUCCESS && cls != MPI_ERR_TRUNCATE && !rc)
             rc = mpi_fail(rt, fn, err, "cancelling an async receive");
     }
@@ -1167,7 +1159,7 @@ static int drop_unreceived(mdl_rt *rt, const mdl_msg_desc *m, MPI_Status *st)
     rt->tally.taken++;
     if (m && rt->host.peer_base && rt->msgs[m->index].direct.noted &&
         bytes == rt->msgs[m->index].direct.wire)
-        mpi_direct_recv_small(rt, MDL_FN_NAME(END), m, st, sink, 0, MPI_DIRECT_RELEASE);
+        mpi_direct_recv_small(rt, MDL_FN_NAME(END), m, st, sink, 0, MPI_DIRECT_RELEASE, NULL);
     free(sink);
     return 1;
 }

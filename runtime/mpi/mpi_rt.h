@@ -111,8 +111,8 @@ typedef struct mpi_msg_direct {
      * most `wire` bytes goes through a buffer of MPI_DIRECT_WIRE_MAX, so
      * that an announcement is never cut short or taken for the message
      * and its sender never left waiting, as does an async one of fewer
-     * than MPI_DIRECT_OWN_BYTES (own: one per async request, allocated
-     * when first used); and an async one keeps its layout
+     * than MPI_DIRECT_OWN_BYTES (mpi_recv_own_bytes; own: one per async
+     * request, allocated when first used); and an async one keeps its layout
      * (posted) until its announcement is copied, at its Wait or Test or
      * early, while this process waits for a send of its own (mpi_p2p.c,
      * progress: early). */
@@ -283,7 +283,8 @@ typedef struct mpi_host {
     int nlarge;                 /* the msgs' direct.nlarge together: none, and a
                                    process waiting or polling has no copy
                                    to make (mpi_p2p.c, progress) */
-    unsigned char *note_channels;       /* MDL_Init: [nchannels] wire bytes */
+    unsigned char *wire_bytes;  /* MDL_Init: [nchannels] each channel's
+                                   announcement bytes (0: none on it) */
 } mpi_host;
 
 /* MDL_TRACE (mpi_trace.c). */
@@ -461,17 +462,42 @@ MDL_HIDDEN int mpi_direct_send(mdl_rt *rt, const mdl_msg_desc *m, const rt_layou
 enum { MPI_DIRECT_RELEASE, MPI_DIRECT_COPY, MPI_DIRECT_EARLY };
 MDL_HIDDEN int mpi_direct_recv(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
                                const MPI_Status *st, const mdl_span *spans, int copy);
-/* The same for a receive smaller than an announcement, which got `got`
- * (its message's wire bytes) in a buffer of its own (noted);
- * total: the receive's bytes.  Nothing is copied: an announced message
- * is always larger than such a receive (MDL_ERR_TRUNCATE with copy). */
+/* An announcement in a sender's control page (mpi_direct.c): where the
+ * sender's section lies, its span, base as an offset into the sender's
+ * struct; whom and which channel it is for (a receiver checks the wire's
+ * slot against them); its slot and generation. */
+typedef struct mpi_direct_note {
+    uint64_t bytes;             /* the section's bytes (its span's total) */
+    uint64_t offset;            /* of the span's base in the sender's struct */
+    uint64_t block;
+    int64_t nloops;
+    int64_t count[MDL_MAX_DIMS];
+    int64_t stride[MDL_MAX_DIMS];
+    int64_t dest;               /* world rank */
+    int64_t channel;
+    uint64_t slot;
+    uint64_t gen;
+} mpi_direct_note;
+/* What mpi_direct_is_note found, handed to mpi_direct_recv_small so that
+ * the slot is looked up once: the slot's word (0: no announcement, or
+ * none looked for) and the announcement read there. */
+typedef struct mpi_direct_found {
+    uint64_t slot_word;
+    mpi_direct_note note;
+} mpi_direct_found;
+/* Whether what a receive through a buffer of its own (noted) got, its
+ * message's wire bytes, is an announcement to this process, not the
+ * message: what was found in *found. */
+MDL_HIDDEN int mpi_direct_is_note(mdl_rt *rt, const mdl_msg_desc *m, const MPI_Status *st,
+                                  const void *got, mpi_direct_found *found);
+/* mpi_direct_recv for such a receive, which got `got` (its message's
+ * wire bytes); total: the receive's bytes; found: what mpi_direct_is_note
+ * found for it (NULL or slot_word 0: looked up here).  Nothing is copied:
+ * an announced message is always larger than such a receive
+ * (MDL_ERR_TRUNCATE with copy). */
 MDL_HIDDEN int mpi_direct_recv_small(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
                                      const MPI_Status *st, const void *got, size_t total,
-                                     int copy);
-/* Whether what such a receive got (its message's wire bytes, in its own
- * buffer) is an announcement to this process, not the message. */
-MDL_HIDDEN int mpi_direct_is_note(mdl_rt *rt, const mdl_msg_desc *m, const MPI_Status *st,
-                                  const void *got);
+                                     int copy, const mpi_direct_found *found);
 /* After mpi_types_init: which receives are noted (mpi_msg_direct). */
 MDL_HIDDEN void mpi_direct_receives(mdl_rt *rt);
 /* The announced sends among m's requests (their MPI requests complete):
@@ -516,6 +542,21 @@ MDL_HIDDEN void mpi_direct_name_pending(mdl_rt *rt);
  * Test, or at MDL_End, by when a program may have written where it
  * landed (a receive never waited for, its variable used again). */
 #define MPI_DIRECT_OWN_BYTES 192
+
+/* The buffer of its own a receive of m of `bytes` goes through, its size
+ * (0: it receives in place): on a noted channel, a sync one of at most
+ * the wire's bytes, MPI_DIRECT_WIRE_MAX; an async one of fewer than
+ * MPI_DIRECT_OWN_BYTES, that many.  The one rule for point to point
+ * (mpi_p2p.c) and for a send to itself taken (mpi_self.c). */
+static inline size_t mpi_recv_own_bytes(const mdl_rt *rt, const mdl_msg_desc *m, size_t bytes)
+{
+    const mpi_msg_direct *dx = &rt->msgs[m->index].direct;
+    if (!dx->noted)
+        return 0;
+    if (m->async)
+        return bytes < MPI_DIRECT_OWN_BYTES ? MPI_DIRECT_OWN_BYTES : 0;
+    return bytes <= (size_t)dx->wire ? MPI_DIRECT_WIRE_MAX : 0;
+}
 
 /* A message sent on a channel to world rank dest (mpi_tally). */
 static inline void mpi_count_sent(mdl_rt *rt, int dest)

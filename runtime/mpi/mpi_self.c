@@ -177,8 +177,9 @@ int mpi_self_flush(mdl_rt *rt)
 
 /* A receive of m taking kept message i (one copy, into lay's spans), sizes
  * checked as a receive through MPI checks them (mpi_p2p.c): one larger
- * than the receive is a truncation, unless a receive through a buffer of
- * its own (small_receive) held it; either way the message is taken. */
+ * than the receive is a truncation, unless the buffer of its own a receive
+ * goes through (mpi_recv_own_bytes) held it; either way the message is
+ * taken. */
 static int take(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay,
                 const mpi_msg_types *ty, int i)
 {
@@ -203,11 +204,8 @@ static int take(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay,
     int task = rt->c.d->self, inst = rt->c.inst;
     if (k.bytes == ty->bytes)
         return inst;
-    const mpi_msg_direct *dx = &rt->msgs[m->index].direct;
-    size_t own = m->async ? MPI_DIRECT_OWN_BYTES : MPI_DIRECT_WIRE_MAX;
-    int held = dx->noted && k.bytes <= own &&
-               (m->async ? ty->bytes < MPI_DIRECT_OWN_BYTES : ty->bytes <= (size_t)dx->wire);
-    if (k.bytes > ty->bytes && !held)
+    size_t own = mpi_recv_own_bytes(rt, m, ty->bytes);
+    if (k.bytes > ty->bytes && k.bytes > own)
         return rt_fail_size(rt, m->fn, task, inst, RT_SIZE_LARGER, ty->layout_bytes);
     return rt_fail_size(rt, m->fn, task, inst, mpi_types_memory_bytes(m, ty, k.bytes),
                         ty->layout_bytes);
