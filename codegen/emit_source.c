@@ -125,22 +125,30 @@ static void array_arg(mdl_buf *b, const mdl_item *it)
         cg_buf_puts(b, "NULL");
 }
 
-/* A send to one instance with one pair of bounds or none read at the
- * call: mdl_send_site, the bounds by value (no array: a tail call), with
- * the function's own note (mdl_site: one runtime per process). */
-static int emit_send_pair(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int fixed)
+/* A send to or a receive from one instance with one pair of bounds or
+ * none read at the call: the function's own note (mdl_site: one runtime
+ * per process), whose plan, when the call is the one planned
+ * (MDL_SITE_PLANNED), is called at once; else mdl_send_site or
+ * mdl_recv_site, the bounds by value (no array: a tail call). */
+static int emit_site(mdl_buf *b, const mdl_task *t, const mdl_msg *m, int fixed)
 {
-    if (!m->is_send || (m->peer_kind != MDL_P_ONE && m->peer_kind != MDL_P_NONE) ||
-        (!fixed && cg_msg_npairs(m) != 1))
+    int one = m->is_send ? m->peer_kind == MDL_P_ONE || m->peer_kind == MDL_P_NONE
+                         : m->peer_kind != MDL_P_NEIGHBOR;
+    if (!one || (!fixed && cg_msg_npairs(m) != 1))
         return 0;
     int k = cg_task_msg_index(t, m);
-    cg_buf_printf(b, "    static mdl_site mdlg_site_%d = MDL_SITE_INIT(&mdlg_msg_%d);\n", k, k);
-    cg_buf_printf(b, "    return mdl_send_site(t->mdl_rt_, &mdlg_site_%d, t, inst, ", k);
+    mdl_buf bounds = { 0 };
     if (fixed)
-        cg_buf_puts(b, "0, 0");
+        cg_buf_puts(&bounds, "0, 0");
     else
-        cg_msg_bounds(b, m);
-    cg_buf_puts(b, ");\n");
+        cg_msg_bounds(&bounds, m);
+    const char *bs = bounds.s;
+    cg_buf_printf(b, "    static mdl_site mdlg_site_%d = MDL_SITE_INIT(&mdlg_msg_%d);\n", k, k);
+    cg_buf_printf(b, "    if (MDL_SITE_PLANNED(&mdlg_site_%d, t, inst, %s))\n", k, bs);
+    cg_buf_printf(b, "        return mdlg_site_%d.plan_call(&mdlg_site_%d, inst);\n", k, k);
+    cg_buf_printf(b, "    return %s(t->mdl_rt_, &mdlg_site_%d, t, inst, %s);\n",
+                  m->is_send ? "mdl_send_site" : "mdl_recv_site", k, bs);
+    cg_buf_free(&bounds);
     return 1;
 }
 
@@ -149,7 +157,7 @@ static void emit_p2p(mdl_buf *b, const mdl_task *t, const api_fn *f)
     const mdl_msg *m = f->msg;
     int k = cg_task_msg_index(t, m);
     int fixed = cg_msg_bounds_fixed(m);
-    if (emit_send_pair(b, t, m, fixed))
+    if (emit_site(b, t, m, fixed))
         return;
     if (!fixed) {
         cg_buf_puts(b, "    const long b[] = { ");

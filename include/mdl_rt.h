@@ -26,7 +26,7 @@ extern "C" {
  * generated for another one.  It is also the major number of the
  * libraries' sonames (libmdl_mpi.so.N, libmdl_shm.so.N).  Change it with
  * any incompatible change of this file. */
-#define MDL_ABI_VERSION 4
+#define MDL_ABI_VERSION 5
 #define MDL_ABI_MAGIC   0x4d444c4142490000ULL   /* "MDLABI" in the high bytes */
 #define MDL_ABI         (MDL_ABI_MAGIC | MDL_ABI_VERSION)
 
@@ -282,34 +282,50 @@ int mdl_sbarrier(mdl_rt *rt, const int *ranks, int n);
  * receive, or a negative error. */
 int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst,
              const int *insts, int n, const long *bounds);
-/* A call site's note: one per generated send function (static, all but m
- * zero at first), where the runtime keeps what it found for the site's
- * message — valid for one runtime (gen: each MDL_Init is a new one) and
- * one task struct — so that a repeated call skips the descriptor's
- * look-up; and the transport's plan of the site's last send (plan_gen:
- * the runtime it is valid for, 0 none), which a call with the same
- * bounds (lo, hi) to any instance below peers but itself (self: its own
- * instance when the peer task is its own, else -1) repeats with
- * plan_send, from the words of plan alone.  Only the runtime writes it. */
+/* A call site's note: one per generated function of a message to one
+ * instance (static, all but m zero at first).  Only the runtime writes it.
+ *
+ * Its plan, first: what the transport found it can repeat, for the task
+ * struct plan_task (NULL: no plan) and the bounds lo, hi (fixed bounds or
+ * none: 0, 0), from a few words of its own (plan) with plan_call, as long
+ * as the runtime lives (MDL_End clears every plan).  A call with that
+ * task struct, those bounds and the instance plan_inst (MDL_SITE_PLANNED,
+ * in the generated function after its test of the task struct) calls
+ * plan_call directly: every check of the call was made when it was
+ * planned, and what they depend on is fixed until then.  Then the
+ * runtime's note of the site's message — for one runtime (gen: each
+ * MDL_Init is a new one) and one task struct — so that a call not planned
+ * skips the descriptor's look-up; peers and self (its own instance when
+ * the peer task is its own, else -1) say which instances the plan serves
+ * besides plan_inst (mdl_send_site, mdl_recv_site). */
 typedef struct mdl_site {
     const mdl_msg_desc *m;
+    const void *plan_task;
+    long lo, hi;
+    int plan_inst;
+    int self;
+    int (*plan_call)(struct mdl_site *site, int inst);
     const void *task;
     unsigned long gen;
     void *layout;
-    unsigned long plan_gen;
-    long lo, hi;
     unsigned peers;
-    int self;
-    int (*plan_send)(mdl_rt *rt, struct mdl_site *site, int inst);
-    uintptr_t plan[7];
+    struct mdl_site *next_planned;
+    uintptr_t plan[8];
 } mdl_site;
 /* A site as the generated code declares it, every field named (C and C++
  * with -Wextra want no field left out). */
-#define MDL_SITE_INIT(m) { (m), NULL, 0, NULL, 0, 0, 0, 0, 0, NULL, { 0 } }
-/* mdl_send of site->m, a message to one instance (ONE) with one pair of
- * bounds (lo, hi) or fixed bounds or none (lo, hi ignored): the bounds by
- * value, what the generated functions of such messages call. */
+#define MDL_SITE_INIT(m) { (m), NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL, 0, NULL, { 0 } }
+/* Whether a call of the site's message from task struct t (not NULL) to
+ * instance inst with bounds lo, hi may call (s)->plan_call(s, inst). */
+#define MDL_SITE_PLANNED(s, t, inst, lo_, hi_)                                 \
+    ((s)->plan_task == (const void *)(t) && (s)->plan_inst == (inst) &&      \
+     (s)->lo == (long)(lo_) && (s)->hi == (long)(hi_))
+/* mdl_send, mdl_recv of site->m, a message to or from one instance (ONE)
+ * with one pair of bounds (lo, hi) or fixed bounds or none (lo, hi: 0):
+ * the bounds by value, what the generated functions of such messages
+ * call when their site's plan does not serve. */
 int mdl_send_site(mdl_rt *rt, mdl_site *site, void *task, int inst, long lo, long hi);
+int mdl_recv_site(mdl_rt *rt, mdl_site *site, void *task, int inst, long lo, long hi);
 int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst,
              const long *bounds);
 /* Async completion: 1 complete, 0 not yet (test); MDL_SUCCESS (wait).

@@ -529,10 +529,48 @@ MDL_API int mdl_send(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
     return send_checked(rt, m, task, inst, insts, n, bounds);
 }
 
-/* mdl_send_site when its notes do not serve: mdl_send's checks and path,
- * with the pair as the bounds of a message of one pair (a message of
- * several pairs gets none, and is refused as mdl_send refuses missing
- * bounds); a call that passes the checks notes its site. */
+/* A site's note of the live runtime's message, task struct and layout
+ * (narrow: fixed at MDL_Init), and the instances its plan may serve. */
+static void site_note(mdl_rt *rt, mdl_site *site, void *task, rt_msg_layout *l)
+{
+    site->layout = l;
+    site->task = task;
+    site->gen = rt_generation;
+    /* the layout's, copied: the plan's check then reads the site alone */
+    site->peers = l->peers;
+    site->self = site->m->peer_task == rt_c(rt)->d->self ? rt_c(rt)->inst : -1;
+}
+
+/* Whether a call of the site's message may go to its plan: the plan's
+ * task struct and bounds, an instance of the peer task but itself.  The
+ * generated function has tested the instance against plan_inst only. */
+static inline int site_planned(const mdl_site *site, const void *task, int inst, long lo,
+                               long hi)
+{
+    return site->plan_task != NULL && task == site->plan_task && lo == site->lo &&
+           hi == site->hi && (unsigned)inst < site->peers && inst != site->self;
+}
+
+/* The call about to be made from the site, checked, with these bounds:
+ * its plan, if any, was for others (the transport may plan this one). */
+static void site_key(mdl_site *site, long lo, long hi)
+{
+    site->plan_task = NULL;
+    site->lo = lo;
+    site->hi = hi;
+}
+
+/* The pair as the bounds of a message of one pair (a message of several
+ * pairs gets none, and is refused as a call without bounds is). */
+static const long *site_bounds(const mdl_msg_desc *m, long *b, long lo, long hi)
+{
+    b[0] = lo;
+    b[1] = hi;
+    return m->npairs == 1 && !m->fixed_bounds ? b : NULL;
+}
+
+/* mdl_send_site when its notes do not serve: mdl_send's checks and path;
+ * a call that passes the checks notes its site. */
 static __attribute__((noinline)) int send_site_other(mdl_rt *rt, mdl_site *site, void *task,
                                                      int inst, long lo, long hi)
 {
@@ -543,24 +581,39 @@ static __attribute__((noinline)) int send_site_other(mdl_rt *rt, mdl_site *site,
     if (__builtin_expect(!task_msg(c, m) || task != c->task, 0))
         return bad_msg(rt, m, 1, task);
     rt_msg_layout *l = c->layouts[m->index];
-    if (l->repeats == RT_REPEAT_NARROW) {   /* fixed at MDL_Init */
-        site->layout = l;
-        site->task = task;
-        site->gen = rt_generation;
-        site->peers = l->peers;
-        site->self = m->peer_task == c->d->self ? c->inst : -1;
-    }
-    const long b[] = { lo, hi };
-    return send_checked(rt, m, task, inst, NULL, 0,
-                        m->npairs == 1 && !m->fixed_bounds ? b : NULL);
+    if (l->repeats == RT_REPEAT_NARROW)     /* fixed at MDL_Init */
+        site_note(rt, site, task, l);
+    long b[2];
+    return send_checked(rt, m, task, inst, NULL, 0, site_bounds(m, b, lo, hi));
 }
 
-/* The plan is the transport's, its key (the bounds) the layer's: set in
- * send_site_noted before the transport may plan. */
-void rt_site_plan(mdl_site *site, int (*plan_send)(mdl_rt *rt, mdl_site *site, int inst))
+/* Sites planned since MDL_Init, linked through next_planned (the last
+ * points at planned_end, so that a site not listed has NULL there):
+ * their plans are cleared when the runtime ends (rt_sites_forget). */
+static mdl_site planned_end;
+static mdl_site *planned = &planned_end;
+
+/* The plan is the transport's; its key (the task struct the site noted,
+ * the bounds) the layer's, set before the transport may plan. */
+void rt_site_plan(mdl_site *site, int (*plan_call)(mdl_site *site, int inst), int inst)
 {
-    site->plan_send = plan_send;
-    site->plan_gen = rt_generation;
+    site->plan_call = plan_call;
+    site->plan_inst = inst;
+    site->plan_task = site->task;
+    if (!site->next_planned) {
+        site->next_planned = planned;
+        planned = site;
+    }
+}
+
+void rt_sites_forget(void)
+{
+    while (planned != &planned_end) {
+        mdl_site *site = planned;
+        planned = site->next_planned;
+        site->next_planned = NULL;
+        site->plan_task = NULL;
+    }
 }
 
 /* mdl_send_site when the site's plan does not serve (none yet, other
@@ -588,28 +641,21 @@ static __attribute__((noinline)) int send_site_noted(mdl_rt *rt, mdl_site *site,
         return send_site_other(rt, site, task, inst, lo, hi);
     const mdl_msg_desc *m = site->m;
     rt_enter(m->fn, m, inst);
-    site->plan_gen = 0;         /* until the transport plans this key */
-    site->lo = lo;
-    site->hi = hi;
+    site_key(site, lo, hi);
     return be_send_again(rt, m, &l->out, inst, site);
 }
 
-/* The fast path of the generated send functions: a call with its site's
- * last bounds, the plan's, to an instance of the peer task but itself,
- * sent from the plan's words (rt_site_plan).  What the plan depends on
- * is fixed for the runtime's life once the bounds are: the task struct
- * (checked here), the message's layout for these bounds (a narrow
- * message's depends on them alone) and the transport's choices for it;
- * everything else is checked as mdl_send checks it. */
+/* A generated send function's call its site's plan did not take at once
+ * (MDL_SITE_PLANNED: another instance, or no plan for the call).  What
+ * the plan depends on is fixed for the runtime's life once the task
+ * struct and the bounds are: the message's layout for these bounds (a
+ * narrow message's depends on them alone) and the transport's choices
+ * for it; everything else is checked as mdl_send checks it. */
 MDL_API int mdl_send_site(mdl_rt *rt, mdl_site *site, void *task, int inst, long lo, long hi)
 {
-    if (__builtin_expect(task != site->task || site->plan_gen != rt_generation ||
-                             lo != site->lo || hi != site->hi ||
-                             (unsigned)inst >= site->peers || inst == site->self, 0))
+    if (__builtin_expect(!site_planned(site, task, inst, lo, hi), 0))
         return send_site_noted(rt, site, task, inst, lo, hi);
-    const mdl_msg_desc *m = site->m;
-    rt_enter(m->fn, m, inst);
-    return site->plan_send(rt, site, inst);
+    return site->plan_call(site, inst);
 }
 
 static __attribute__((noinline)) int recv_other(mdl_rt *rt, const mdl_msg_desc *m, void *task,
@@ -626,7 +672,7 @@ static inline __attribute__((always_inline)) int recv_one(mdl_rt *rt, const mdl_
     rt_enter(m->fn, m, from);
     if (!lay && !(lay = rt_layout_update(rt_c(rt)->layouts[m->index], task, bounds)))
         return rt_layout_error(rt, m);
-    return be_recv(rt, m, lay, from);
+    return be_recv(rt, m, lay, from, NULL);
 }
 
 static inline __attribute__((always_inline)) int recv_body(mdl_rt *rt, mdl_rt_common *c, const mdl_msg_desc *m, void *task,
@@ -703,6 +749,42 @@ MDL_API int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
         (unsigned)inst < (unsigned)c->fam_size[m->peer_task])
         return recv_one(rt, m, task, inst, bounds, 1);
     return recv_other(rt, m, task, inst, bounds);
+}
+
+/* mdl_recv_site when the site's plan does not serve: mdl_recv's checks
+ * and path; a call from an instance of a narrow message that passes
+ * them, untraced, is keyed on the site, and the transport may plan it. */
+static __attribute__((noinline)) int recv_site_other(mdl_rt *rt, mdl_site *site, void *task,
+                                                     int inst, long lo, long hi)
+{
+    const mdl_msg_desc *m = site->m;
+    long b[2];
+    const long *bounds = site_bounds(m, b, lo, hi);
+    if (rt != rt_live)
+        return rt_dead(m && m->fn ? m->fn : "MDL_RecvFrom");
+    mdl_rt_common *c = rt_c(rt);
+    if (!msg_ok(c, m, 0, task, bounds))
+        return bad_msg(rt, m, 0, task);
+    rt_msg_layout *l = c->layouts[m->index];
+    if (c->tr || l->repeats != RT_REPEAT_NARROW || (unsigned)inst >= l->peers)
+        return mdl_recv(rt, m, task, inst, bounds);
+    if (site->gen != rt_generation || site->task != task)
+        site_note(rt, site, task, l);
+    const rt_layout *lay = rt_layout_cached(rt, m, task, bounds);
+    rt_enter(m->fn, m, inst);
+    if (!lay && !(lay = rt_layout_update(l, task, bounds)))
+        return rt_layout_error(rt, m);
+    site_key(site, lo, hi);
+    return be_recv(rt, m, lay, inst, inst == site->self ? NULL : site);
+}
+
+/* A generated receive function's call its site's plan did not take at
+ * once: as mdl_send_site. */
+MDL_API int mdl_recv_site(mdl_rt *rt, mdl_site *site, void *task, int inst, long lo, long hi)
+{
+    if (__builtin_expect(!site_planned(site, task, inst, lo, hi), 0))
+        return recv_site_other(rt, site, task, inst, lo, hi);
+    return site->plan_call(site, inst);
 }
 
 /* ---------------------------------------------------------------- completion */

@@ -396,20 +396,26 @@ MDL_HIDDEN int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *l
                            rt_again *again);
 MDL_HIDDEN int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
                              mdl_site *site);
-/* be_send_again's site (not NULL: the layer's mdl_send_site, which has
- * set the site's key to the call's bounds) may get a plan: a transport
- * that can repeat this send to any instance of the peer task but itself
- * from a few words, as long as the runtime lives, writes them in
- * site->plan and calls rt_site_plan with the function that sends from
- * them, which the layer then calls instead of every step after its
- * checks (mdl_send_site).  A transport that plans nothing never does. */
-MDL_HIDDEN void rt_site_plan(mdl_site *site,
-                             int (*plan_send)(mdl_rt *rt, mdl_site *site, int inst));
+/* be_send_again's and be_recv's site (not NULL: the layer's
+ * mdl_send_site or mdl_recv_site, which has noted the call's task struct
+ * and set the site's key to its bounds; the instance is not the caller's
+ * own) may get a plan: a transport that can repeat this call to instance
+ * `to` (and, with a look-up of its own, to any instance of the peer task
+ * but itself) from a few words, as long as the runtime lives, writes them
+ * in site->plan and calls rt_site_plan with the function that makes the
+ * call from them, plan_call, which does what the layer would have done
+ * after its checks (rt_enter included).  The generated function calls it
+ * directly when the next call has the same key (MDL_SITE_PLANNED).  A
+ * transport that plans nothing never does. */
+MDL_HIDDEN void rt_site_plan(mdl_site *site, int (*plan_call)(mdl_site *site, int inst), int to);
+/* The runtime ends (rt_live_set): every site's plan is cleared. */
+MDL_HIDDEN void rt_sites_forget(void);
 /* Receive of m into `lay` from instance `from` of m->peer_task, or
- * MDL_ANY (the task has instances).  Returns the sender's instance
- * (async: the instance posted for, MDL_SUCCESS for MDL_ANY) or a
- * negative error. */
-MDL_HIDDEN int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from);
+ * MDL_ANY (the task has instances); site: see rt_site_plan.  Returns the
+ * sender's instance (async: the instance posted for, MDL_SUCCESS for
+ * MDL_ANY) or a negative error. */
+MDL_HIDDEN int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from,
+                       mdl_site *site);
 /* Completion of m's async operations: 1 / 0 (test), MDL_SUCCESS (wait),
  * or the first error of a completed receive. */
 MDL_HIDDEN int be_test(mdl_rt *rt, const mdl_msg_desc *m);

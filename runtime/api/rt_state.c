@@ -27,6 +27,7 @@ void rt_live_set(mdl_rt *rt)
 {
     rt_live = rt ? rt : (mdl_rt *)(void *)&no_runtime;
     rt_generation++;
+    rt_sites_forget();
 }
 
 void rt_ended_set(mdl_rt *rt)

@@ -249,9 +249,10 @@ static inline int direct_peer(const mdl_rt *rt, const mpi_msg_types *ty, int des
     return direct_sized(rt, ty) && rt->host.peer_base[dest];
 }
 
-/* A failed receive: a truncation names the sender and the receive's size. */
-static __attribute__((cold)) int recv_fail(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
-                                           int mpirc, MPI_Status *st)
+/* A failed receive: a truncation names the sender and the receive's
+ * size, layout_bytes. */
+static __attribute__((cold)) int recv_fail_bytes(mdl_rt *rt, const char *fn, int mpirc,
+                                                 MPI_Status *st, size_t layout_bytes)
 {
     int cls = 0;
     MPI_Error_class(mpirc, &cls);
@@ -260,7 +261,13 @@ static __attribute__((cold)) int recv_fail(mdl_rt *rt, const char *fn, const mdl
         return mpi_fail(rt, fn, mpirc, "receive");
     }
     return rt_fail_size(rt, fn, rt->job.task_of[st->MPI_SOURCE], rt->job.inst_of[st->MPI_SOURCE],
-                        RT_SIZE_LARGER, rt->msgs[m->index].types.layout_bytes);
+                        RT_SIZE_LARGER, layout_bytes);
+}
+
+static __attribute__((cold)) int recv_fail(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
+                                           int mpirc, MPI_Status *st)
+{
+    return recv_fail_bytes(rt, fn, mpirc, st, rt->msgs[m->index].types.layout_bytes);
 }
 
 /* A sync receive (mpi_recv_sync) of m from src, counted as taken off the
@@ -573,55 +580,69 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
     return send_sync(rt, m, lay->base, ty->call_count, ty->call_dt, dest);
 }
 
-/* A site's plan (rt_site_plan): a sync send's MPI_Send arguments, the
- * peer task's world ranks, and the last instance sent to with its rank,
- * so that a send to the same instance again reads its rank in one load. */
-enum { PLAN_BUF, PLAN_TYPE, PLAN_RANKS, PLAN_COUNT, PLAN_TAG, PLAN_INST, PLAN_DEST };
+/* A site's plan (rt_site_plan): a sync send's MPI_Send arguments, or a
+ * sync receive's MPI_Recv arguments and the bytes it expects; the peer
+ * task's world ranks, and the rank of the instance the plan last served
+ * (site->plan_inst); the runtime, which the plan outlives not. */
+enum { PLAN_RT, PLAN_BUF, PLAN_TYPE, PLAN_COUNT, PLAN_TAG, PLAN_RANKS, PLAN_RANK, PLAN_BYTES };
+
+/* The plan's words for m's call of `count` elements of dt from buf (a
+ * datatype of MPI's own: it lives as long as the runtime, where a
+ * derived one is freed when the message changes shape) to or from
+ * instance `to`, made with plan_call. */
+static void plan(mdl_rt *rt, const mdl_msg_desc *m, mdl_site *site, void *buf, int count,
+                 MPI_Datatype dt, int to, int (*plan_call)(mdl_site *site, int inst))
+{
+    uintptr_t *w = site->plan;
+    w[PLAN_RT] = (uintptr_t)rt;
+    w[PLAN_BUF] = (uintptr_t)buf;
+    w[PLAN_TYPE] = (uintptr_t)dt;
+    w[PLAN_COUNT] = (uintptr_t)count;
+    w[PLAN_TAG] = (uintptr_t)m->channel;
+    w[PLAN_RANKS] = (uintptr_t)rt->job.rank_of[m->peer_task];
+    w[PLAN_RANK] = (uintptr_t)rt->job.rank_of[m->peer_task][to];
+    w[PLAN_BYTES] = rt->msgs[m->index].types.bytes;
+    rt_site_plan(site, plan_call, to);
+}
+
+/* The world rank of instance inst in the plan, which keeps it for the
+ * next call (the generated function's, to the same instance, comes with
+ * inst == plan_inst). */
+static inline __attribute__((always_inline)) int plan_rank(mdl_site *site, int inst)
+{
+    uintptr_t *w = site->plan;
+    if (__builtin_expect(inst != site->plan_inst, 0)) {
+        w[PLAN_RANK] = (uintptr_t)((const int *)w[PLAN_RANKS])[inst];
+        site->plan_inst = inst;
+    }
+    return (int)w[PLAN_RANK];
+}
 
 /* send_planned's MPI_Send failed: its count taken back, the failure
  * reported under the call rt_enter recorded. */
-static __attribute__((noinline, cold)) int send_planned_failed(mdl_rt *rt, int mpirc)
+static __attribute__((noinline, cold)) int send_planned_failed(mdl_site *site, int mpirc)
 {
-    const mdl_msg_desc *m = RT_GET(m);
-    rt->tally.sent[rt->job.rank_of[m->peer_task][RT_GET(peer)]]--;
-    return mpi_fail(rt, m->fn, mpirc, "MPI_Send");
+    mdl_rt *rt = (mdl_rt *)site->plan[PLAN_RT];
+    rt->tally.sent[(int)site->plan[PLAN_RANK]]--;
+    return mpi_fail(rt, site->m->fn, mpirc, "MPI_Send");
 }
 
-/* Counted before MPI_Send, so that only rt lives across the call (one
- * register saved, not three). */
-static int send_planned(mdl_rt *rt, mdl_site *site, int inst)
+/* A planned sync send.  Counted before MPI_Send, so that only the site
+ * lives across the call (one register saved). */
+static int send_planned(mdl_site *site, int inst)
 {
     uintptr_t *w = site->plan;
-    int dest = (int)w[PLAN_DEST];
-    if (__builtin_expect(inst != (int)w[PLAN_INST], 0)) {
-        dest = ((const int *)w[PLAN_RANKS])[inst];
-        w[PLAN_INST] = (uintptr_t)inst;
-        w[PLAN_DEST] = (uintptr_t)dest;
-    }
+    mdl_rt *rt = (mdl_rt *)w[PLAN_RT];
+    int dest = plan_rank(site, inst);
+    rt_enter(site->m->fn, site->m, inst);
     mpi_count_sent(rt, dest);
     rt_block_begin();
     int mpirc = MPI_Send((void *)w[PLAN_BUF], (int)w[PLAN_COUNT], (MPI_Datatype)w[PLAN_TYPE],
                          dest, (int)w[PLAN_TAG], rt->job.world);
     rt_block_end();
     if (__builtin_expect(mpirc != MPI_SUCCESS, 0))
-        return send_planned_failed(rt, mpirc);
+        return send_planned_failed(site, mpirc);
     return MDL_SUCCESS;
-}
-
-/* A sync send as noted, planned for its site: only when its datatype is
- * MPI's own (basic), which lives as long as the runtime, where a derived
- * one is freed when the message changes shape. */
-static void plan(mdl_rt *rt, const mdl_msg_desc *m, const rt_again *again, mdl_site *site)
-{
-    if (!rt->msgs[m->index].types.basic)
-        return;
-    site->plan[PLAN_BUF] = (uintptr_t)again->buf;
-    site->plan[PLAN_TYPE] = again->type;
-    site->plan[PLAN_RANKS] = (uintptr_t)again->ranks;
-    site->plan[PLAN_COUNT] = (uintptr_t)again->count;
-    site->plan[PLAN_TAG] = (uintptr_t)m->channel;
-    site->plan[PLAN_INST] = (uintptr_t)-1;     /* no instance's rank read yet */
-    rt_site_plan(site, send_planned);
 }
 
 int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
@@ -634,8 +655,10 @@ int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int t
     MPI_Datatype dt = (MPI_Datatype)again->type;
     if (m->async)
         return send_async(rt, m, again->buf, again->count, dt, dest, lay, to);
-    if (site)
-        plan(rt, m, again, site);
+    if (site && rt->msgs[m->index].types.basic) {
+        plan(rt, m, site, again->buf, again->count, dt, to, send_planned);
+        return send_planned(site, to);
+    }
     return send_sync_body(rt, m, again->buf, again->count, dt, dest);
 }
 
@@ -685,7 +708,40 @@ static __attribute__((noinline)) int recv_kept(mdl_rt *rt, const mdl_msg_desc *m
     return rc != MPI_SELF_NONE ? rc : recv_general(rt, m, lay, from);
 }
 
-int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
+/* recv_planned's receive failed, or got other than the bytes it
+ * expects: with no announcement to expect (not noted), sizes that
+ * disagree (the plan's datatype is MPI's own: as many bytes in memory). */
+static __attribute__((noinline, cold)) int recv_planned_failed(mdl_site *site, int mpirc,
+                                                               MPI_Status *st, size_t got)
+{
+    mdl_rt *rt = (mdl_rt *)site->plan[PLAN_RT];
+    const char *fn = site->m->fn;
+    size_t expect = site->plan[PLAN_BYTES];
+    if (mpirc != MPI_SUCCESS)
+        return recv_fail_bytes(rt, fn, mpirc, st, expect);
+    return rt_fail_size(rt, fn, rt->job.task_of[st->MPI_SOURCE], rt->job.inst_of[st->MPI_SOURCE],
+                        got, expect);
+}
+
+/* A planned sync receive: recv_sync_known's, from the plan's words. */
+static int recv_planned(mdl_site *site, int inst)
+{
+    uintptr_t *w = site->plan;
+    mdl_rt *rt = (mdl_rt *)w[PLAN_RT];
+    int src = plan_rank(site, inst);
+    rt_enter(site->m->fn, site->m, inst);
+    rt->tally.taken++;
+    MPI_Status st;
+    int mpirc = mpi_recv_sync(rt, (void *)w[PLAN_BUF], (int)w[PLAN_COUNT],
+                              (MPI_Datatype)w[PLAN_TYPE], src, (int)w[PLAN_TAG], &st);
+    size_t got = status_decoded_bytes(&st);
+    if (__builtin_expect(mpirc != MPI_SUCCESS || got != w[PLAN_BYTES], 0))
+        return recv_planned_failed(site, mpirc, &st, got);
+    return inst;
+}
+
+int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from,
+            mdl_site *site)
 {
     if (__builtin_expect(rt->to_self.nkept != 0, 0))
         return recv_kept(rt, m, lay, from);
@@ -698,7 +754,13 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
     if (__builtin_expect(rt->msgs[m->index].direct.noted, 0) &&
         mpi_recv_own_bytes(rt, m, ty->bytes))
         return recv_small(rt, m, src, lay->base, ty->dt);
-    return status_decoded(rt) ? recv_sync_known(rt, m, lay, src, from) : recv_sync(rt, m, lay, src);
+    if (!status_decoded(rt))
+        return recv_sync(rt, m, lay, src);
+    if (__builtin_expect(site != NULL, 0) && ty->basic) {
+        plan(rt, m, site, lay->base, ty->call_count, ty->call_dt, from, recv_planned);
+        return recv_planned(site, from);
+    }
+    return recv_sync_known(rt, m, lay, src, from);
 }
 
 /* The requests of a message, x, are done with (completed, or cancelled

@@ -456,8 +456,10 @@ static int recv_result(mdl_rt *rt, const mdl_msg_desc *m, const shm_rreq *q, con
                    "cannot be read)", rt->c.d->tasks[m->peer_task], rt->slot_rank[q->sender]);
 }
 
-int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from)
+int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from,
+            mdl_site *site)
 {
+    (void)site;                 /* nothing planned: see be_send_one */
     const mdl_span *spans = lay->spans;
     size_t total = lay->bytes;
     int rc;
