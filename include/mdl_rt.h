@@ -310,7 +310,7 @@ typedef struct mdl_site {
     void *layout;
     unsigned peers;
     struct mdl_site *next_planned;
-    uintptr_t plan[8];
+    uintptr_t plan[9];
 } mdl_site;
 /* A site as the generated code declares it, every field named (C and C++
  * with -Wextra want no field left out). */

@@ -587,35 +587,6 @@ static __attribute__((noinline)) int send_site_other(mdl_rt *rt, mdl_site *site,
     return send_checked(rt, m, task, inst, NULL, 0, site_bounds(m, b, lo, hi));
 }
 
-/* Sites planned since MDL_Init, linked through next_planned (the last
- * points at planned_end, so that a site not listed has NULL there):
- * their plans are cleared when the runtime ends (rt_sites_forget). */
-static mdl_site planned_end;
-static mdl_site *planned = &planned_end;
-
-/* The plan is the transport's; its key (the task struct the site noted,
- * the bounds) the layer's, set before the transport may plan. */
-void rt_site_plan(mdl_site *site, int (*plan_call)(mdl_site *site, int inst), int inst)
-{
-    site->plan_call = plan_call;
-    site->plan_inst = inst;
-    site->plan_task = site->task;
-    if (!site->next_planned) {
-        site->next_planned = planned;
-        planned = site;
-    }
-}
-
-void rt_sites_forget(void)
-{
-    while (planned != &planned_end) {
-        mdl_site *site = planned;
-        planned = site->next_planned;
-        site->next_planned = NULL;
-        site->plan_task = NULL;
-    }
-}
-
 /* mdl_send_site when the site's plan does not serve (none yet, other
  * bounds, its own instance, or a send the transport did not plan): a
  * message to one instance whose bounds, one pair or none, come by value
@@ -775,6 +746,7 @@ static __attribute__((noinline)) int recv_site_other(mdl_rt *rt, mdl_site *site,
     if (!lay && !(lay = rt_layout_update(l, task, bounds)))
         return rt_layout_error(rt, m);
     site_key(site, lo, hi);
+    l->site = site;
     return be_recv(rt, m, lay, inst, inst == site->self ? NULL : site);
 }
 

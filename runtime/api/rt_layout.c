@@ -211,10 +211,13 @@ static __attribute__((noinline)) const rt_layout *moved(rt_msg_layout *l, void *
 }
 
 /* Tail calls only, so that each path pays for its own registers.  The
- * layout changes here only: the note of how it is sent goes with it. */
+ * layout changes here only: the note of how it is sent goes with it, and
+ * the plan of a receive's site, which may read it (rt_site_plan). */
 const rt_layout *rt_layout_update(rt_msg_layout *l, void *task, const long *bounds)
 {
     l->out.again.none = 1;
+    if (l->site)
+        l->site->plan_task = NULL;
     if (l->moves)
         return moved(l, task, bounds);
     return recompute(l, task, bounds);

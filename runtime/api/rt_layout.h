@@ -65,6 +65,8 @@ typedef struct rt_msg_layout {
     long extent[MDL_MAX_DIMS];          /* the section's variable's */
     size_t row_bytes[MDL_MAX_DIMS];     /* bytes per index step */
     size_t offset;                      /* the variable's in the task struct */
+    mdl_site *site;             /* a receive's site, whose plan may read out:
+                                   cleared where out changes */
 } rt_msg_layout;
 
 /* Word i of the key after the bounds as the task struct has it now: a

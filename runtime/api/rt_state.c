@@ -2,7 +2,8 @@
  * live (rt_live), who it was once MDL_End has run (for the errors of the
  * calls after it), and the part of each instance's state both runtimes
  * keep (mdl_rt_common), which be_init sets up through rt_common_start and
- * rt_common_identified. */
+ * rt_common_identified; and the call sites the runtime planned, whose
+ * plans end with it. */
 #include "rt_layer.h"
 #include "rt_layout.h"
 #include "rt_sizes.h"
@@ -48,6 +49,37 @@ int rt_dead(const char *fn)
     if (ended)
         return rt_fail_who(ended_who, fn, MDL_ERR_STATE, "called after MDL_End");
     return rt_fail_who((mdl_who){ "?", -1 }, fn, MDL_ERR_STATE, "called before MDL_Init");
+}
+
+/* ---------------------------------------------------------------- planned sites */
+
+/* Sites planned since MDL_Init, linked through next_planned (the last
+ * points at planned_end, so that a site not listed has NULL there):
+ * their plans are cleared when the runtime ends (rt_sites_forget). */
+static mdl_site planned_end;
+static mdl_site *planned = &planned_end;
+
+/* The plan is the transport's; its key (the task struct the site noted,
+ * the bounds) the layer's, set before the transport may plan. */
+void rt_site_plan(mdl_site *site, int (*plan_call)(mdl_site *site, int inst), int inst)
+{
+    site->plan_call = plan_call;
+    site->plan_inst = inst;
+    site->plan_task = site->task;
+    if (!site->next_planned) {
+        site->next_planned = planned;
+        planned = site;
+    }
+}
+
+void rt_sites_forget(void)
+{
+    while (planned != &planned_end) {
+        mdl_site *site = planned;
+        planned = site->next_planned;
+        site->next_planned = NULL;
+        site->plan_task = NULL;
+    }
 }
 
 /* ---------------------------------------------------------------- common state */

@@ -249,10 +249,9 @@ static inline int direct_peer(const mdl_rt *rt, const mpi_msg_types *ty, int des
     return direct_sized(rt, ty) && rt->host.peer_base[dest];
 }
 
-/* A failed receive: a truncation names the sender and the receive's
- * size, layout_bytes. */
-static __attribute__((cold)) int recv_fail_bytes(mdl_rt *rt, const char *fn, int mpirc,
-                                                 MPI_Status *st, size_t layout_bytes)
+/* A failed receive: a truncation names the sender and the receive's size. */
+static __attribute__((cold)) int recv_fail(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
+                                           int mpirc, MPI_Status *st)
 {
     int cls = 0;
     MPI_Error_class(mpirc, &cls);
@@ -261,13 +260,7 @@ static __attribute__((cold)) int recv_fail_bytes(mdl_rt *rt, const char *fn, int
         return mpi_fail(rt, fn, mpirc, "receive");
     }
     return rt_fail_size(rt, fn, rt->job.task_of[st->MPI_SOURCE], rt->job.inst_of[st->MPI_SOURCE],
-                        RT_SIZE_LARGER, layout_bytes);
-}
-
-static __attribute__((cold)) int recv_fail(mdl_rt *rt, const char *fn, const mdl_msg_desc *m,
-                                           int mpirc, MPI_Status *st)
-{
-    return recv_fail_bytes(rt, fn, mpirc, st, rt->msgs[m->index].types.layout_bytes);
+                        RT_SIZE_LARGER, rt->msgs[m->index].types.layout_bytes);
 }
 
 /* A sync receive (mpi_recv_sync) of m from src, counted as taken off the
@@ -581,10 +574,15 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
 }
 
 /* A site's plan (rt_site_plan): a sync send's MPI_Send arguments, or a
- * sync receive's MPI_Recv arguments and the bytes it expects; the peer
+ * sync receive's MPI_Recv arguments, the bytes it expects and its
+ * layout, which holds as long as the plan (the layer clears the plan
+ * where the layout changes); the peer
  * task's world ranks, and the rank of the instance the plan last served
  * (site->plan_inst); the runtime, which the plan outlives not. */
-enum { PLAN_RT, PLAN_BUF, PLAN_TYPE, PLAN_COUNT, PLAN_TAG, PLAN_RANKS, PLAN_RANK, PLAN_BYTES };
+enum {
+    PLAN_RT, PLAN_BUF, PLAN_TYPE, PLAN_COUNT, PLAN_TAG, PLAN_RANKS, PLAN_RANK, PLAN_BYTES,
+    PLAN_LAYOUT                 /* a receive's (rt_msg_layout.site) */
+};
 
 /* The plan's words for m's call of `count` elements of dt from buf (a
  * datatype of MPI's own: it lives as long as the runtime, where a
@@ -709,18 +707,15 @@ static __attribute__((noinline)) int recv_kept(mdl_rt *rt, const mdl_msg_desc *m
 }
 
 /* recv_planned's receive failed, or got other than the bytes it
- * expects: with no announcement to expect (not noted), sizes that
- * disagree (the plan's datatype is MPI's own: as many bytes in memory). */
-static __attribute__((noinline, cold)) int recv_planned_failed(mdl_site *site, int mpirc,
-                                                               MPI_Status *st, size_t got)
+ * expects: an announcement, or sizes that disagree, as recv_sync_body
+ * says them. */
+static __attribute__((noinline, cold)) int recv_planned_odd(mdl_site *site, int mpirc,
+                                                            MPI_Status *st, size_t got)
 {
     mdl_rt *rt = (mdl_rt *)site->plan[PLAN_RT];
-    const char *fn = site->m->fn;
-    size_t expect = site->plan[PLAN_BYTES];
     if (mpirc != MPI_SUCCESS)
-        return recv_fail_bytes(rt, fn, mpirc, st, expect);
-    return rt_fail_size(rt, fn, rt->job.task_of[st->MPI_SOURCE], rt->job.inst_of[st->MPI_SOURCE],
-                        got, expect);
+        return recv_fail(rt, site->m->fn, site->m, mpirc, st);
+    return recv_sync_odd(rt, site->m, st, got, (const rt_layout *)site->plan[PLAN_LAYOUT]);
 }
 
 /* A planned sync receive: recv_sync_known's, from the plan's words. */
@@ -736,7 +731,7 @@ static int recv_planned(mdl_site *site, int inst)
                               (MPI_Datatype)w[PLAN_TYPE], src, (int)w[PLAN_TAG], &st);
     size_t got = status_decoded_bytes(&st);
     if (__builtin_expect(mpirc != MPI_SUCCESS || got != w[PLAN_BYTES], 0))
-        return recv_planned_failed(site, mpirc, &st, got);
+        return recv_planned_odd(site, mpirc, &st, got);
     return inst;
 }
 
@@ -758,6 +753,7 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from,
         return recv_sync(rt, m, lay, src);
     if (__builtin_expect(site != NULL, 0) && ty->basic) {
         plan(rt, m, site, lay->base, ty->call_count, ty->call_dt, from, recv_planned);
+        site->plan[PLAN_LAYOUT] = (uintptr_t)lay;
         return recv_planned(site, from);
     }
     return recv_sync_known(rt, m, lay, src, from);
