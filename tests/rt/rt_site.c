@@ -75,6 +75,7 @@ static void recv_v(mdl_rt *rt, T *t, int inst, const long *b, int base)
  * them: rank 0 sends, rank 1 receives; rank 0 also sends to itself. */
 static void plans(mdl_rt *rt, int r, int gen, T *t)
 {
+    static const long short3[] = { 2, 4 }, upper3[] = { 3, 5 };
     int b = 1000 * gen;
     if (r == 0) {
         CHECK_EQ(send_v(rt, t, 1, 2, 5, b + 100), 0);   /* other bounds */
@@ -101,10 +102,9 @@ static void plans(mdl_rt *rt, int r, int gen, T *t)
         recv_v(rt, t, 0, mid, b + 900);
         recv_v(rt, t, 0, mid, b + 950);
         /* for rank 1's planned receive: a message of its size, a smaller
-         * and a larger one, two more of its size */
-        static const long short3[] = { 2, 4 };
-        const long *sent[] = { mid, short3, all8, mid, mid };
-        for (int k = 0; k < 5; k++) {
+         * and a larger one, two more of its size, one of other bounds */
+        const long *sent[] = { mid, short3, all8, mid, mid, upper3 };
+        for (int k = 0; k < 6; k++) {
             for (long j = sent[k][0]; j <= sent[k][1]; j++)
                 t->V[j] = b + 10 * k + (int)j;
             CHECK_EQ(mdl_send(rt, &M[0], t, 1, NULL, 0, sent[k]), 0);
@@ -127,9 +127,13 @@ static void plans(mdl_rt *rt, int r, int gen, T *t)
         CHECK(planned(&rsite, t, 0, 2, 5));
         recv_v(rt, t, 0, mid, b + 30);
         recv_v(rt, t, MDL_ANY, mid, b + 40);
+        CHECK(planned(&rsite, t, 0, 2, 5));
+        /* the message's layout changed: the plan, which reads it, is gone */
+        recv_v(rt, t, MDL_ANY, upper3, b + 50);
+        CHECK(!planned(&rsite, t, 0, 2, 5));
         /* from itself: kept out of MPI, never planned */
-        CHECK_EQ(send_v(rt, t, 1, 2, 5, b + 50), 0);
-        recv_v(rt, t, 1, mid, b + 50);
+        CHECK_EQ(send_v(rt, t, 1, 2, 5, b + 60), 0);
+        recv_v(rt, t, 1, mid, b + 60);
         CHECK(!planned(&rsite, t, 1, 2, 5));
     }
 }
