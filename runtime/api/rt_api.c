@@ -729,10 +729,10 @@ static __attribute__((noinline)) int recv_site_other(mdl_rt *rt, mdl_site *site,
                                                      int inst, long lo, long hi)
 {
     const mdl_msg_desc *m = site->m;
-    long b[2];
-    const long *bounds = site_bounds(m, b, lo, hi);
     if (rt != rt_live)
         return rt_dead(m && m->fn ? m->fn : "MDL_RecvFrom");
+    long b[2];
+    const long *bounds = m ? site_bounds(m, b, lo, hi) : NULL;
     mdl_rt_common *c = rt_c(rt);
     if (!msg_ok(c, m, 0, task, bounds))
         return bad_msg(rt, m, 0, task);
@@ -745,9 +745,11 @@ static __attribute__((noinline)) int recv_site_other(mdl_rt *rt, mdl_site *site,
     rt_enter(m->fn, m, inst);
     if (!lay && !(lay = rt_layout_update(l, task, bounds)))
         return rt_layout_error(rt, m);
+    if (inst == site->self)     /* never planned: the plan of another stays */
+        return be_recv(rt, m, lay, inst, NULL);
     site_key(site, lo, hi);
     l->site = site;
-    return be_recv(rt, m, lay, inst, inst == site->self ? NULL : site);
+    return be_recv(rt, m, lay, inst, site);
 }
 
 /* A generated receive function's call its site's plan did not take at

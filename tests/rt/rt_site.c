@@ -101,10 +101,12 @@ static void plans(mdl_rt *rt, int r, int gen, T *t)
         CHECK_EQ(mdl_send(rt, &M[0], t, 0, NULL, 0, mid), 0);
         recv_v(rt, t, 0, mid, b + 900);
         recv_v(rt, t, 0, mid, b + 950);
+        CHECK(planned(&ssite, t, 1, 2, 5));     /* the plan of another stays */
         /* for rank 1's planned receive: a message of its size, a smaller
-         * and a larger one, two more of its size, one of other bounds */
-        const long *sent[] = { mid, short3, all8, mid, mid, upper3 };
-        for (int k = 0; k < 6; k++) {
+         * and a larger one, two more of its size, one of other bounds,
+         * two of its size again */
+        const long *sent[] = { mid, short3, all8, mid, mid, upper3, mid, mid };
+        for (int k = 0; k < 8; k++) {
             for (long j = sent[k][0]; j <= sent[k][1]; j++)
                 t->V[j] = b + 10 * k + (int)j;
             CHECK_EQ(mdl_send(rt, &M[0], t, 1, NULL, 0, sent[k]), 0);
@@ -131,10 +133,15 @@ static void plans(mdl_rt *rt, int r, int gen, T *t)
         /* the message's layout changed: the plan, which reads it, is gone */
         recv_v(rt, t, MDL_ANY, upper3, b + 50);
         CHECK(!planned(&rsite, t, 0, 2, 5));
-        /* from itself: kept out of MPI, never planned */
-        CHECK_EQ(send_v(rt, t, 1, 2, 5, b + 60), 0);
-        recv_v(rt, t, 1, mid, b + 60);
+        recv_v(rt, t, 0, mid, b + 60);          /* the layout again */
+        recv_v(rt, t, 0, mid, b + 70);          /* planned again */
+        CHECK(planned(&rsite, t, 0, 2, 5));
+        /* from itself: kept out of MPI, never planned; the plan of
+         * another stays */
+        CHECK_EQ(send_v(rt, t, 1, 2, 5, b + 80), 0);
+        recv_v(rt, t, 1, mid, b + 80);
         CHECK(!planned(&rsite, t, 1, 2, 5));
+        CHECK(planned(&rsite, t, 0, 2, 5));
     }
 }
 
