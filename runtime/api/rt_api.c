@@ -632,10 +632,12 @@ MDL_API int mdl_send_site(mdl_rt *rt, mdl_site *site, void *task, int inst, long
 static __attribute__((noinline)) int recv_other(mdl_rt *rt, const mdl_msg_desc *m, void *task,
                                                 int inst, const long *bounds);
 
-/* A receive from a checked instance or MDL_ANY, from: as send_one. */
+/* A receive from a checked instance or MDL_ANY, from: as send_one;
+ * site: see be_recv (NULL: none). */
 static inline __attribute__((always_inline)) int recv_one(mdl_rt *rt, const mdl_msg_desc *m,
                                                           void *task, int from,
-                                                          const long *bounds, int fast)
+                                                          const long *bounds, int fast,
+                                                          mdl_site *site)
 {
     const rt_layout *lay = rt_layout_cached(rt, m, task, bounds);
     if (fast && __builtin_expect(lay == NULL, 0))
@@ -643,7 +645,7 @@ static inline __attribute__((always_inline)) int recv_one(mdl_rt *rt, const mdl_
     rt_enter(m->fn, m, from);
     if (!lay && !(lay = rt_layout_update(rt_c(rt)->layouts[m->index], task, bounds)))
         return rt_layout_error(rt, m);
-    return be_recv(rt, m, lay, from, NULL);
+    return be_recv(rt, m, lay, from, site);
 }
 
 static inline __attribute__((always_inline)) int recv_body(mdl_rt *rt, mdl_rt_common *c, const mdl_msg_desc *m, void *task,
@@ -659,7 +661,7 @@ static inline __attribute__((always_inline)) int recv_body(mdl_rt *rt, mdl_rt_co
         /* MDL_ANY from a task with no instance would wait for ever */
         return rt_fail_instance(rt, m->fn, m->peer_task, inst, -1);
     }
-    return recv_one(rt, m, task, from, bounds, 0);
+    return recv_one(rt, m, task, from, bounds, 0, NULL);
 }
 
 static __attribute__((noinline)) int traced_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task,
@@ -718,7 +720,7 @@ MDL_API int mdl_recv(mdl_rt *rt, const mdl_msg_desc *m, void *task, int inst, co
         return traced_recv(rt, m, task, inst, bounds);
     if (__builtin_expect(m->peer_kind != MDL_PEER_NEIGHBOR, 1) &&
         (unsigned)inst < (unsigned)c->fam_size[m->peer_task])
-        return recv_one(rt, m, task, inst, bounds, 1);
+        return recv_one(rt, m, task, inst, bounds, 1, NULL);
     return recv_other(rt, m, task, inst, bounds);
 }
 
@@ -739,17 +741,12 @@ static __attribute__((noinline)) int recv_site_other(mdl_rt *rt, mdl_site *site,
     rt_msg_layout *l = c->layouts[m->index];
     if (c->tr || l->repeats != RT_REPEAT_NARROW || (unsigned)inst >= l->peers)
         return mdl_recv(rt, m, task, inst, bounds);
-    if (site->gen != rt_generation || site->task != task)
-        site_note(rt, site, task, l);
-    const rt_layout *lay = rt_layout_cached(rt, m, task, bounds);
-    rt_enter(m->fn, m, inst);
-    if (!lay && !(lay = rt_layout_update(l, task, bounds)))
-        return rt_layout_error(rt, m);
+    site_note(rt, site, task, l);
     if (inst == site->self)     /* never planned: the plan of another stays */
-        return be_recv(rt, m, lay, inst, NULL);
+        return recv_one(rt, m, task, inst, bounds, 0, NULL);
     site_key(site, lo, hi);
     l->site = site;
-    return be_recv(rt, m, lay, inst, site);
+    return recv_one(rt, m, task, inst, bounds, 0, site);
 }
 
 /* A generated receive function's call its site's plan did not take at

@@ -581,18 +581,20 @@ int be_send_one(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int to,
  * (site->plan_inst); the runtime, which the plan outlives not. */
 enum {
     PLAN_RT, PLAN_BUF, PLAN_TYPE, PLAN_COUNT, PLAN_TAG, PLAN_RANKS, PLAN_RANK, PLAN_BYTES,
-    PLAN_LAYOUT                 /* a receive's (rt_msg_layout.site) */
+    PLAN_LAYOUT                 /* a receive reads it (rt_msg_layout.site) */
 };
 
-/* The plan's words for m's call of `count` elements of dt from buf (a
- * datatype of MPI's own: it lives as long as the runtime, where a
- * derived one is freed when the message changes shape) to or from
- * instance `to`, made with plan_call. */
-static void plan(mdl_rt *rt, const mdl_msg_desc *m, mdl_site *site, void *buf, int count,
-                 MPI_Datatype dt, int to, int (*plan_call)(mdl_site *site, int inst))
+/* The plan's words for m's call, laid out as lay, of `count` elements
+ * of dt from buf (a datatype of MPI's own: it lives as long as the
+ * runtime, where a derived one is freed when the message changes shape)
+ * to or from instance `to`, made with plan_call. */
+static void plan(mdl_rt *rt, const mdl_msg_desc *m, mdl_site *site, const rt_layout *lay,
+                 void *buf, int count, MPI_Datatype dt, int to,
+                 int (*plan_call)(mdl_site *site, int inst))
 {
     uintptr_t *w = site->plan;
     w[PLAN_RT] = (uintptr_t)rt;
+    w[PLAN_LAYOUT] = (uintptr_t)lay;
     w[PLAN_BUF] = (uintptr_t)buf;
     w[PLAN_TYPE] = (uintptr_t)dt;
     w[PLAN_COUNT] = (uintptr_t)count;
@@ -654,7 +656,7 @@ int be_send_again(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int t
     if (m->async)
         return send_async(rt, m, again->buf, again->count, dt, dest, lay, to);
     if (site && rt->msgs[m->index].types.basic) {
-        plan(rt, m, site, again->buf, again->count, dt, to, send_planned);
+        plan(rt, m, site, lay, again->buf, again->count, dt, to, send_planned);
         return send_planned(site, to);
     }
     return send_sync_body(rt, m, again->buf, again->count, dt, dest);
@@ -718,7 +720,9 @@ static __attribute__((noinline, cold)) int recv_planned_odd(mdl_site *site, int 
     return recv_sync_odd(rt, site->m, st, got, (const rt_layout *)site->plan[PLAN_LAYOUT]);
 }
 
-/* A planned sync receive: recv_sync_known's, from the plan's words. */
+/* A planned sync receive: recv_sync_known's, from the plan's words (not
+ * through recv_taken, whose failure path would keep m and rt in
+ * registers across MPI_Recv: two pops more on the message's path). */
 static int recv_planned(mdl_site *site, int inst)
 {
     uintptr_t *w = site->plan;
@@ -752,8 +756,7 @@ int be_recv(mdl_rt *rt, const mdl_msg_desc *m, const rt_layout *lay, int from,
     if (!status_decoded(rt))
         return recv_sync(rt, m, lay, src);
     if (__builtin_expect(site != NULL, 0) && ty->basic) {
-        plan(rt, m, site, lay->base, ty->call_count, ty->call_dt, from, recv_planned);
-        site->plan[PLAN_LAYOUT] = (uintptr_t)lay;
+        plan(rt, m, site, lay, lay->base, ty->call_count, ty->call_dt, from, recv_planned);
         return recv_planned(site, from);
     }
     return recv_sync_known(rt, m, lay, src, from);
